@@ -1,0 +1,5 @@
+"""Prism: cited answers over regulatory and financial documents."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

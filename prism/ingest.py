@@ -1,0 +1,296 @@
+"""The ingestion pipeline: bytes → parse → chunk → embed → Chroma + chunk rows + registry, all or nothing per document.
+
+Per document: the content hash (sha256) is its id. The same bytes again are a *duplicate* (nothing added); the same
+display name with new bytes *replaces* the old version, which is purged everywhere after the new one commits. A
+failure in one file is reported in its :class:`~prism.types.IngestResult` and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prism import parsing
+from prism.chunking import chunk_document
+from prism.config import Settings
+from prism.embeddings import PrismEmbedding
+from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
+from prism.types import Chunk, DocumentRecord, IngestResult, ParsedDocument
+from prism.vector_store import VectorStore
+from prism.workspaces import Workspace, now_iso
+
+logger = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[float, str], None]
+"""``callback(fraction_done in [0, 1], message)``."""
+
+# Share of one document's progress given to each stage (for the progress callback only).
+_STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
+
+
+@dataclass
+class IngestItem:
+    """One thing to ingest: ``data`` (bytes), a file path, or a URL string, with its display ``filename``."""
+
+    source: bytes | str | Path
+    filename: str | None = None
+
+    @property
+    def display_name(self) -> str:
+        if isinstance(self.source, str) and self.source.startswith(("http://", "https://")):
+            return self.source
+        name = self.filename or (Path(self.source).name if not isinstance(self.source, bytes) else "document")
+        return parsing.sanitize_filename(name)
+
+
+@dataclass
+class StageTimings:
+    """Seconds spent per stage over a batch (for benchmarks)."""
+
+    read: float = 0.0
+    parse: float = 0.0
+    chunk: float = 0.0
+    embed: float = 0.0
+    store: float = 0.0
+    pages: int = 0
+    chunks: int = 0
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def _noop(_fraction: float, _message: str) -> None:
+    return None
+
+
+class Ingestor:
+    """Ingests documents into one workspace.
+
+    Args:
+        workspace: the workspace's files and registry.
+        store: the workspace's vector store.
+        embedder: the embedder the store was built with.
+        settings: chunking and parsing settings.
+        on_change: called after every committed change (e.g. to invalidate retriever caches).
+    """
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        store: VectorStore,
+        embedder: PrismEmbedding,
+        settings: Settings,
+        on_change: Callable[[], None] | None = None,
+    ):
+        self.workspace = workspace
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.on_change = on_change or (lambda: None)
+        self.timings = StageTimings()
+
+    def recover(self) -> int:
+        """Undo or finish interrupted writes (see :meth:`prism.workspaces.Workspace.recover`)."""
+        with self.workspace.write_lock():
+            n = self.workspace.recover(self.store.delete_document)
+        if n:
+            self.on_change()
+        return n
+
+    # --- public ---------------------------------------------------------------------------------------------
+    def ingest(self, items: Sequence[IngestItem], progress: ProgressCallback | None = None) -> list[IngestResult]:
+        """Ingest a batch; one result per item, in order. Never raises for a bad file."""
+        progress = progress or _noop
+        results: list[IngestResult] = []
+        n = max(1, len(items))
+        for i, item in enumerate(items):
+
+            def sub(fraction: float, message: str, _i: int = i, _name: str = item.display_name) -> None:
+                progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
+
+            results.append(self.ingest_one(item, sub))
+        progress(1.0, f"done: {len(items)} file(s)")
+        return results
+
+    def ingest_one(self, item: IngestItem, progress: ProgressCallback | None = None) -> IngestResult:
+        """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error."""
+        progress = progress or _noop
+        name = item.display_name
+        try:
+            return self._ingest(item, name, progress)
+        except PrismError as exc:
+            logger.warning("ingest failed for %s: %s", name, type(exc).__name__)
+            progress(1.0, f"failed: {exc}")
+            return IngestResult(file=name, status="failed", error=str(exc))
+        except Exception as exc:  # a parser bug must not take the batch down; the analyst still gets a message
+            logger.exception("unexpected error ingesting %s", name)
+            progress(1.0, "failed")
+            return IngestResult(
+                file=name, status="failed", error=f"{name} could not be ingested ({type(exc).__name__}: {exc})."
+            )
+
+    def delete(self, source: str) -> DocumentRecord:
+        """Delete a document by display name from Chroma, chunk rows, original and registry.
+
+        Raises:
+            DocumentNotFoundError: no document has that name.
+        """
+        with self.workspace.write_lock():
+            record = self.workspace.find_by_source(source)
+            if record is None:
+                raise DocumentNotFoundError(f"There is no document named '{source}' in workspace '{self.workspace.name}'.")
+            marker = self.workspace.mark_pending(record.doc_id, action="remove")
+            self.workspace.commit(remove=record.doc_id)
+            self.store.delete_document(record.doc_id)
+            self.workspace.purge_files(record.doc_id)
+            marker.unlink(missing_ok=True)
+        self.on_change()
+        logger.info("deleted document %s from workspace %s", record.doc_id[:12], self.workspace.info.id)
+        return record
+
+    # --- pipeline -------------------------------------------------------------------------------------------
+    def _read(self, item: IngestItem, name: str) -> bytes | None:
+        """The item's bytes, or ``None`` for a URL (fetched by the parser)."""
+        if isinstance(item.source, bytes):
+            return item.source
+        if isinstance(item.source, str) and item.source.startswith(("http://", "https://")):
+            return None
+        try:
+            return Path(item.source).read_bytes()
+        except OSError as exc:
+            raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
+
+    def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback) -> IngestResult:
+        t0 = time.perf_counter()
+        progress(0.0, "reading")
+        data = self._read(item, name)
+        t1 = time.perf_counter()
+        self.timings.read += t1 - t0
+        if data is not None:
+            doc_id = hashlib.sha256(data).hexdigest()
+            existing = self.workspace.find(doc_id)
+            if existing is not None:
+                progress(1.0, "duplicate")
+                return self._duplicate(name, existing)
+            progress(0.02, "parsing")
+            parsed = parsing.load(data, name, self.settings)
+        else:
+            progress(0.02, "fetching")
+            parsed, data = parsing.load_url_with_bytes(str(item.source), self.settings)
+            doc_id = hashlib.sha256(data).hexdigest()
+            existing = self.workspace.find(doc_id)
+            if existing is not None:
+                progress(1.0, "duplicate")
+                return self._duplicate(name, existing)
+        t2 = time.perf_counter()
+        self.timings.parse += t2 - t1
+        self.timings.pages += max(parsed.total_pages, 1)
+        progress(_STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
+
+        chunks = self._chunk(parsed, doc_id)
+        t3 = time.perf_counter()
+        self.timings.chunk += t3 - t2
+        progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
+
+        embeddings = self.embedder.embed([c.text for c in chunks])
+        t4 = time.perf_counter()
+        self.timings.embed += t4 - t3
+        self.timings.chunks += len(chunks)
+        progress(0.9, "storing")
+
+        with self.workspace.write_lock():
+            self.workspace.recover(self.store.delete_document)
+            existing = self.workspace.find(doc_id)  # another session may have added it meanwhile
+            if existing is not None:
+                return self._duplicate(name, existing)
+            old = self.workspace.find_by_source(parsed.source)
+            marker = self.workspace.mark_pending(doc_id, replaces=old.doc_id if old else None)
+            original = self.workspace.original_path(doc_id)
+            original.write_bytes(data)
+            self.store.add(chunks, embeddings)
+            self.workspace.write_chunks(
+                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, **c.metadata()} for c in chunks]
+            )
+            record = DocumentRecord(
+                doc_id=doc_id,
+                source=parsed.source,
+                kind=parsed.kind,
+                pages=parsed.total_pages or None,
+                chunks=len(chunks),
+                skipped_pages=[{"page": s.number, "reason": s.reason} for s in parsed.skipped_pages],
+                ocr_pages=parsed.ocr_pages,
+                warnings=list(parsed.warnings),
+                ingested_at=now_iso(),
+                size_bytes=len(data),
+                original=original.name,
+                embed_model=self.embedder.model_name,
+            )
+            self.workspace.commit(add=record, remove=old.doc_id if old else None)
+            if old is not None:
+                self.store.delete_document(old.doc_id)
+                self.workspace.purge_files(old.doc_id)
+            marker.unlink(missing_ok=True)
+        self.timings.store += time.perf_counter() - t4
+        self.on_change()
+        status = "replaced" if old is not None else "ingested"
+        progress(1.0, f"{status}: {len(chunks)} chunks")
+        logger.info("%s document %s: %d pages, %d chunks", status, doc_id[:12], parsed.total_pages, len(chunks))
+        return IngestResult(
+            file=parsed.source,
+            status=status,
+            doc_id=doc_id,
+            pages=record.pages,
+            chunks=len(chunks),
+            skipped_pages=record.skipped_pages,
+            ocr_pages=record.ocr_pages,
+            warnings=record.warnings,
+        )
+
+    def _chunk(self, parsed: ParsedDocument, doc_id: str) -> list[Chunk]:
+        chunks = chunk_document(
+            parsed,
+            doc_id,
+            chunk_size=self.settings.chunk_size,
+            chunk_overlap=self.settings.chunk_overlap,
+            count_tokens=self.embedder.count_tokens,
+            max_tokens=self.embedder.max_tokens,
+        )
+        if not chunks:
+            raise NoExtractableTextError(f"{parsed.source} has no indexable text.")
+        return chunks
+
+    def _duplicate(self, name: str, existing: DocumentRecord) -> IngestResult:
+        note = [] if existing.source == name else [f"same content as '{existing.source}' already in the workspace"]
+        return IngestResult(
+            file=name,
+            status="duplicate",
+            doc_id=existing.doc_id,
+            pages=existing.pages,
+            chunks=existing.chunks,
+            skipped_pages=existing.skipped_pages,
+            ocr_pages=existing.ocr_pages,
+            warnings=note,
+        )
+
+    def reindex(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
+        """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store).
+
+        Returns:
+            One result per document; ``status`` is ``ingested`` or ``failed``.
+        """
+        progress = progress or _noop
+        docs = self.workspace.documents()
+        results = []
+        for i, record in enumerate(docs):
+            progress(i / max(1, len(docs)), f"re-indexing {record.source}")
+            path = self.workspace.original_path(record.doc_id)
+            with self.workspace.write_lock():
+                self.workspace.commit(remove=record.doc_id)
+            source: bytes | str = path.read_bytes() if path.exists() else b""
+            if record.kind == "url" and not path.exists():
+                source = record.source
+            results.append(self.ingest_one(IngestItem(source, record.source), None))
+        progress(1.0, "re-index done")
+        return results

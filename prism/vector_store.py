@@ -1,0 +1,174 @@
+"""ChromaDB access: one collection per workspace, cosine space, recording the embedding model that built it.
+
+Local files (``chromadb.PersistentClient`` under ``PRISM_HOME/chroma``) by default; a Chroma server
+(``chromadb.HttpClient``) when ``PRISM_CHROMA_HOST`` is set. The same :class:`VectorStore` code serves both.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from prism.config import Settings
+from prism.errors import EmbeddingModelMismatchError, StoreError
+from prism.types import Chunk
+
+logger = logging.getLogger(__name__)
+
+
+def make_client(settings: Settings) -> Any:
+    """A Chroma client for the configured backend (telemetry off).
+
+    Raises:
+        StoreError: the server cannot be reached or the folder cannot be opened.
+    """
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+    try:
+        if settings.chroma_host:
+            return chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings)
+        path = settings.home / "chroma"
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    except Exception as exc:  # chromadb raises bare Exception / ValueError / httpx errors here
+        where = f"{settings.chroma_host}:{settings.chroma_port}" if settings.chroma_host else str(settings.home)
+        raise StoreError(f"Could not open the vector store at {where}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class DenseHit:
+    """One dense-retrieval hit: ``dense_score`` is the cosine similarity in [-1, 1]; ``dense_rank`` is 1-based."""
+
+    chunk_id: str
+    dense_score: float
+    dense_rank: int
+    text: str
+    metadata: dict[str, Any]
+
+
+class VectorStore:
+    """One workspace's Chroma collection.
+
+    Args:
+        client: a Chroma client from :func:`make_client`.
+        collection_name: valid, unique Chroma name (see :mod:`prism.workspaces`).
+        embed_model: embedding model name recorded in (or checked against) the collection metadata.
+        dimension: embedding width.
+
+    Raises:
+        EmbeddingModelMismatchError: the collection was built with another model or width.
+        StoreError: Chroma failed.
+    """
+
+    def __init__(self, client: Any, collection_name: str, embed_model: str, dimension: int, workspace: str = ""):
+        self._client = client
+        self.name = collection_name
+        self.workspace = workspace or collection_name
+        try:
+            self._col = client.get_or_create_collection(
+                collection_name,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"embed_model": embed_model, "embed_dim": dimension},
+                embedding_function=None,
+            )
+        except Exception as exc:
+            raise StoreError(f"Could not open the collection of workspace '{self.workspace}': {exc}") from exc
+        meta = self._col.metadata or {}
+        if meta.get("embed_model") != embed_model or int(meta.get("embed_dim", dimension)) != dimension:
+            raise EmbeddingModelMismatchError(
+                f"Workspace '{self.workspace}' was indexed with the embedding model {meta.get('embed_model')!r} "
+                f"({meta.get('embed_dim')}-d) but Prism is configured with {embed_model!r} ({dimension}-d). "
+                f"Re-index it (python -m prism reindex --workspace '{self.workspace}') or switch the model back."
+            )
+
+    def count(self) -> int:
+        """Number of stored chunks."""
+        return int(self._col.count())
+
+    def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray, texts: Sequence[str] | None = None) -> None:
+        """Store chunks with their embeddings (``(len(chunks), dim)`` float32) in batches Chroma accepts.
+
+        ``texts`` (default: the chunks' texts) is what is stored as the document text.
+        """
+        if len(chunks) != len(embeddings):
+            raise ValueError(f"{len(chunks)} chunks but {len(embeddings)} embeddings")
+        step = max(1, int(self._client.get_max_batch_size()))
+        for i in range(0, len(chunks), step):
+            part = chunks[i : i + step]
+            try:
+                self._col.upsert(
+                    ids=[c.chunk_id for c in part],
+                    embeddings=embeddings[i : i + step],
+                    documents=list(texts[i : i + step]) if texts is not None else [c.text for c in part],
+                    metadatas=[c.metadata() for c in part],
+                )
+            except Exception as exc:
+                raise StoreError(f"Could not write chunks to workspace '{self.workspace}': {exc}") from exc
+
+    def delete_document(self, doc_id: str) -> None:
+        """Remove every chunk of ``doc_id`` (no error when there is none)."""
+        try:
+            self._col.delete(where={"doc_id": doc_id})
+        except Exception as exc:
+            raise StoreError(f"Could not delete chunks from workspace '{self.workspace}': {exc}") from exc
+
+    def document_chunk_ids(self, doc_id: str) -> list[str]:
+        """Ids of the stored chunks of ``doc_id``."""
+        return list(self._col.get(where={"doc_id": doc_id}, include=[])["ids"])
+
+    def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """``{chunk_id: (text, metadata)}`` for the ids that exist."""
+        if not chunk_ids:
+            return {}
+        got = self._col.get(ids=list(chunk_ids), include=["documents", "metadatas"])
+        return {i: (d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)}
+
+    def query(
+        self, embedding: np.ndarray, top_k: int, doc_ids: Collection[str] | None = None
+    ) -> list[DenseHit]:
+        """Nearest chunks by cosine similarity.
+
+        Args:
+            embedding: L2-normalised query vector, shape ``(dim,)``.
+            top_k: most hits returned.
+            doc_ids: restrict to these documents (Chroma ``where`` with ``$in``); ``None`` means all.
+
+        Returns:
+            Hits best first, ``dense_score = 1 - cosine_distance``, ranks 1..n.
+        """
+        if top_k <= 0 or self.count() == 0:
+            return []
+        where: dict[str, Any] | None = None
+        if doc_ids is not None:
+            ids = sorted(doc_ids)
+            if not ids:
+                return []
+            where = {"doc_id": ids[0]} if len(ids) == 1 else {"doc_id": {"$in": ids}}
+        try:
+            res = self._col.query(
+                query_embeddings=[np.asarray(embedding, dtype=np.float32)],
+                n_results=top_k,
+                where=where,
+                include=["distances", "documents", "metadatas"],
+            )
+        except Exception as exc:
+            raise StoreError(f"Dense search failed in workspace '{self.workspace}': {exc}") from exc
+        hits = []
+        for rank, (cid, dist, doc, meta) in enumerate(
+            zip(res["ids"][0], res["distances"][0], res["documents"][0], res["metadatas"][0], strict=True), start=1
+        ):
+            hits.append(DenseHit(cid, 1.0 - float(dist), rank, doc, dict(meta)))
+        return hits
+
+    def drop(self) -> None:
+        """Delete the whole collection."""
+        try:
+            self._client.delete_collection(self.name)
+        except Exception as exc:
+            raise StoreError(f"Could not delete the collection of workspace '{self.workspace}': {exc}") from exc
