@@ -42,6 +42,10 @@ class Settings(BaseSettings):
     )
     chroma_port: int = Field(default=8000, ge=1, le=65535, description="Port of the Chroma server.")
     default_workspace: str = Field(default="default", min_length=1, description="Workspace used when none is named.")
+    sample_workspace: str = Field(
+        default="Sample workspace", min_length=1, description="Workspace created from data/sample/ on first start."
+    )
+    sample_dir: Path = Field(default=PROJECT_ROOT / "data" / "sample", description="Folder of the sample documents.")
     lock_timeout_s: float = Field(default=600.0, gt=0, description="Longest wait for a workspace write lock, seconds.")
 
     # --- parsing -------------------------------------------------------------------------------------------

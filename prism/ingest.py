@@ -18,6 +18,7 @@ from prism import parsing
 from prism.chunking import chunk_document
 from prism.config import Settings
 from prism.embeddings import PrismEmbedding
+from prism.sparse_index import tokenize
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
 from prism.types import Chunk, DocumentRecord, IngestResult, ParsedDocument
 from prism.vector_store import VectorStore
@@ -194,6 +195,7 @@ class Ingestor:
         self.timings.chunk += t3 - t2
         progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
 
+        chunk_tokens = [tokenize(c.text) for c in chunks]  # kept with the chunk rows: BM25 rebuilds never re-tokenise
         embeddings = self.embedder.embed([c.text for c in chunks])
         t4 = time.perf_counter()
         self.timings.embed += t4 - t3
@@ -211,7 +213,8 @@ class Ingestor:
             original.write_bytes(data)
             self.store.add(chunks, embeddings)
             self.workspace.write_chunks(
-                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, **c.metadata()} for c in chunks]
+                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, **c.metadata()}
+                         for c, tokens in zip(chunks, chunk_tokens, strict=True)]
             )
             record = DocumentRecord(
                 doc_id=doc_id,

@@ -126,6 +126,21 @@ class PrismService:
             self._handles[info.id] = handle
             return handle
 
+    def ensure_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
+        """On first start (no workspace at all), create the sample workspace from ``settings.sample_dir/*.pdf``.
+
+        Returns:
+            The ingest results, or ``[]`` when workspaces already exist (nothing is done then).
+        """
+        if self.catalog.list():
+            return []
+        files = sorted(self.settings.sample_dir.glob("*.pdf"))
+        if not files:
+            logger.warning("no sample documents in %s", self.settings.sample_dir)
+            return []
+        logger.info("first start: building the sample workspace from %d documents", len(files))
+        return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
+
     # --- documents ------------------------------------------------------------------------------------------
     def ingest(
         self,

@@ -157,3 +157,56 @@ class IngestResult:
         """The CLI JSON object ``{"file", "status", "doc_id", "pages", "chunks", "skipped_pages", "ocr_pages",
         "error", "warnings"}``."""
         return asdict(self)
+
+
+@dataclass
+class RetrievedChunk:
+    """A chunk as retrieved, with every stage's score and rank (``None`` where a stage did not see it).
+
+    Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
+    Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit. Ranks are 1-based; ``rank`` is the final
+    position in the result list.
+    """
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    text: str
+    chunk_index: int = 0
+    page_start: int | None = None
+    page_end: int | None = None
+    rank: int = 0
+    dense_score: float | None = None
+    dense_rank: int | None = None
+    bm25_score: float | None = None
+    bm25_rank: int | None = None
+    rrf_score: float | None = None
+    rrf_rank: int | None = None
+    rerank_score: float | None = None
+    rerank_rank: int | None = None
+
+    def scores(self) -> dict[str, float | int | None]:
+        """The stable ``scores`` object of the search JSON."""
+        return {
+            "dense": self.dense_score,
+            "dense_rank": self.dense_rank,
+            "bm25": self.bm25_score,
+            "bm25_rank": self.bm25_rank,
+            "rrf": self.rrf_score,
+            "rrf_rank": self.rrf_rank,
+            "rerank": self.rerank_score,
+            "rerank_rank": self.rerank_rank,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable result object of the search JSON."""
+        return {
+            "rank": self.rank,
+            "chunk_id": self.chunk_id,
+            "doc_id": self.doc_id,
+            "source": self.source,
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "text": self.text,
+            "scores": self.scores(),
+        }

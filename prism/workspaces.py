@@ -17,7 +17,6 @@ writing) purges what the marker names from Chroma and the files, so the registry
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -71,13 +70,13 @@ def atomic_write_json(path: Path, data: Any) -> None:
 
 
 def clean_workspace_name(name: str) -> str:
-    """The display name as stored: NFC, control characters removed, surrounding space stripped.
+    """The display name as stored: NFC, white space folded to single spaces, other control characters removed.
 
     Raises:
         InvalidWorkspaceNameError: empty after cleaning, or longer than 1000 characters.
     """
     text = unicodedata.normalize("NFC", str(name))
-    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    text = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
     text = " ".join(text.split())
     if not text:
         raise InvalidWorkspaceNameError("A workspace name cannot be empty.")
@@ -231,6 +230,7 @@ class Workspace:
             (self.dir / sub).mkdir(parents=True, exist_ok=True)
         self._registry_path = self.dir / "registry.json"
         self._lock = FileLock(str(self.dir / ".write.lock"), timeout=lock_timeout_s)
+        self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
 
     @property
     def name(self) -> str:
@@ -250,13 +250,24 @@ class Workspace:
             raise StoreError(f"Workspace '{self.name}' is busy with another write; try again shortly.") from exc
 
     # --- registry -------------------------------------------------------------------------------------------
-    def _read_registry(self) -> dict[str, Any]:
-        if not self._registry_path.exists():
-            return {"version": _FORMAT_VERSION, "revision": 0, "documents": {}}
+    def _read_registry(self, fresh: bool = False) -> dict[str, Any]:
+        """The registry as a dict. Cached by the file's (inode, mtime, size): every commit replaces the file, so a
+        reader sees each committed state once; ``fresh=True`` (writers, who mutate the result) bypasses the cache."""
         try:
-            return json.loads(self._registry_path.read_text(encoding="utf-8"))
+            st = self._registry_path.stat()
+        except FileNotFoundError:
+            return {"version": _FORMAT_VERSION, "revision": 0, "documents": {}}
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        cached = self._cache
+        if not fresh and cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            data = json.loads(self._registry_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise StoreError(f"The document registry of workspace '{self.name}' is unreadable: {exc}") from exc
+        if not fresh:
+            self._cache = (key, data)
+        return data
 
     def documents(self) -> list[DocumentRecord]:
         """Committed documents, in ingestion order."""
@@ -267,10 +278,10 @@ class Workspace:
         return int(self._read_registry().get("revision", 0))
 
     def fingerprint(self) -> str:
-        """sha256 of the committed doc ids and the revision: changes whenever the set of chunks can change."""
+        """Identifies the committed set of chunks: ``"<revision>:<n_documents>"``. Every add, replace or delete bumps
+        the revision (under the write lock, from the file itself), so equal fingerprints mean equal chunk sets."""
         reg = self._read_registry()
-        payload = json.dumps([reg.get("revision", 0), sorted(reg["documents"])])
-        return hashlib.sha256(payload.encode()).hexdigest()
+        return f"{int(reg.get('revision', 0))}:{len(reg['documents'])}"
 
     def find(self, doc_id: str) -> DocumentRecord | None:
         """The committed document with this id, or ``None``."""
@@ -283,7 +294,7 @@ class Workspace:
 
     def commit(self, add: DocumentRecord | None = None, remove: str | None = None) -> None:
         """Atomically add a record and/or remove one (call under :meth:`write_lock`)."""
-        reg = self._read_registry()
+        reg = self._read_registry(fresh=True)
         if remove is not None:
             reg["documents"].pop(remove, None)
         if add is not None:
@@ -298,7 +309,7 @@ class Workspace:
             DocumentNotFoundError: no such document.
         """
         with self.write_lock():
-            reg = self._read_registry()
+            reg = self._read_registry(fresh=True)
             if doc_id not in reg["documents"]:
                 raise DocumentNotFoundError(f"Document {doc_id[:12]} is not in workspace '{self.name}'.")
             reg["documents"][doc_id].update(fields)

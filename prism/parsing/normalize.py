@@ -34,40 +34,56 @@ only text is a page number (``"13"``) or a stray mark is treated as having no te
 
 # --- ligature NULs ------------------------------------------------------------------------------------------------
 
-_LIGATURES = ("ffi", "ffl", "ff", "fl", "fi")
-"""Candidates for a NUL inside a word, in the order they are tried (longest first, ``fi`` last = the default)."""
+_LIGATURES = ("fi", "ff", "fl", "ffi", "ffl")
+"""Candidates for a NUL inside a word, in order of preference when no known stem decides (``fi`` is commonest)."""
 
-# Word stems that contain a ligature. A candidate wins when the repaired word contains one of its stems at the
-# repaired position. Lower-case ASCII; the list favours business and regulatory vocabulary.
-_LIGATURE_STEMS: dict[str, tuple[str, ...]] = {
-    "ffi": (
-        "offic", "effici", "suffici", "traffic", "affili", "affirm", "affix", "diffic", "coffin", "sheriffi",
-    ),
-    "ffl": ("affluen", "effluen", "afflict", "baffl", "shuffl", "muffl", "ruffl", "scuffl", "waffl", "snuffl"),
-    "ff": (
-        "off", "effect", "effort", "staff", "differ", "afford", "affect", "affair", "tariff", "suffer", "buffer",
-        "cliff", "sheriff", "plaintiff", "stuff", "diffus", "coffee", "scaff", "sniff", "bluff", "chaff", "giraff",
-        "stiff", "sufferance", "effervesc", "caffein", "jeff", "griff", "puff", "huff", "cuff", "buff", "waff",
-    ),
-    "fl": (
-        "flow", "flat", "flex", "float", "flu", "flect", "flict", "flag", "fleet", "floor", "flight", "flood",
-        "flash", "flor", "fly", "flee", "flier", "flyer", "flaw", "flame", "flam", "flip", "flock", "flour", "flank",
-    ),
+_VOWELS = frozenset("aeiouy")
+# Which letter may follow each ligature (None = end of word). A typesetter sets ff+i and ff+l as the ffi/ffl
+# ligatures, so "ff" is never followed by i or l; "ffi" is followed by a consonant; "fl"/"ffl" by a vowel.
+_NEXT_OK: dict[str, frozenset[str | None]] = {
+    "fi": frozenset("abcdefghijklmnopqrstuvwxyz") | {None},
+    "ff": frozenset("aeouyrsthwb") | {None},
+    "fl": _VOWELS,
+    "ffi": frozenset("cnrxldgstmvz"),
+    "ffl": _VOWELS,
 }
+_PREFIXES = (
+    "", "in", "un", "re", "dis", "non", "co", "con", "de", "pre", "sub", "inter", "over", "under", "out", "mis",
+)  # fmt: skip
+# Word stems holding a ligature (lower-case ASCII), matched at the start of a word after an optional prefix above.
+_LIGATURE_STEMS = (
+    # ffi
+    "offic", "effici", "suffic", "suffix", "traffic", "affili", "affirm", "affix", "diffic", "affidavit", "coffin",
+    "griffin", "effigy", "graffiti",
+    # ff
+    "off", "effect", "effort", "staff", "differ", "afford", "affect", "affair", "tariff", "suffer", "buffer", "cliff",
+    "sheriff", "plaintiff", "stuff", "diffus", "coffee", "scaff", "sniff", "bluff", "chaff", "stiff", "effervesc",
+    "caffein", "buff", "cuff", "puff", "huff", "suffrag", "effront",
+    # ffl
+    "affluen", "effluen", "afflict", "baffl", "shuffl", "muffl", "ruffl", "scuffl", "waffl", "snuffl", "raffl",
+    # fl
+    "flow", "flat", "flex", "float", "flu", "flect", "flict", "flag", "fleet", "floor", "flight", "flood", "flash",
+    "flor", "fly", "flee", "flier", "flaw", "flame", "flam", "flip", "flock", "flour", "flank", "flew", "fled",
+    "flesh", "flair", "flare", "flask", "flaunt",
+)  # fmt: skip
 
-_NUL_WORD = re.compile(r"[A-Za-z]*\x00[A-Za-z\x00]*")
-_MAX_LIGATURE_NUL_SHARE = 0.05
+_NUL_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]*\x00[A-Za-z\x00]*")
+_MAX_LIGATURE_NUL_SHARE = 0.2
 """When NULs are more than this share of the text they are not lost ligatures (e.g. UTF-16 read as 8-bit): drop."""
 
 
-def _stem_covers(word: str, start: int, end: int, stems: tuple[str, ...]) -> bool:
-    for stem in stems:
-        pos = word.find(stem)
-        while pos != -1:
-            if pos < end and pos + len(stem) > start:
-                return True
-            pos = word.find(stem, pos + 1)
-    return False
+def _stem_hits(word: str, spans: list[tuple[int, int]]) -> int:
+    """How many of the inserted ligature ``spans`` a known stem at the word's start (after a prefix) overlaps."""
+    lower = word.lower()
+    hits = 0
+    for prefix in _PREFIXES:
+        if not lower.startswith(prefix):
+            continue
+        for stem in _LIGATURE_STEMS:
+            if lower.startswith(stem, len(prefix)):
+                s, e = len(prefix), len(prefix) + len(stem)
+                hits = max(hits, sum(1 for a, b in spans if a < e and b > s))
+    return hits
 
 
 def _repair_word(word: str) -> str:
@@ -78,39 +94,41 @@ def _repair_word(word: str) -> str:
     best_hits = -1
     for combo in itertools.product(_LIGATURES, repeat=len(parts) - 1):
         pieces = [parts[0]]
-        spans: list[tuple[int, int, str]] = []
+        spans: list[tuple[int, int]] = []
         pos = len(parts[0])
         for lig, part in zip(combo, parts[1:], strict=True):
-            spans.append((pos, pos + len(lig), lig))
+            spans.append((pos, pos + len(lig)))
             pieces.extend((lig, part))
             pos += len(lig) + len(part)
         candidate = "".join(pieces)
-        lower = candidate.lower()
-        hits = sum(_stem_covers(lower, s, e, _LIGATURE_STEMS[lig]) for s, e, lig in spans)
-        if hits > best_hits:
-            best, best_hits = candidate, hits
-        if hits == len(spans):
-            return candidate
-    if best_hits > 0 and best is not None:
-        return best
-    # No known stem: a word-final NUL is "ff" (off, staff, tariff); any other is "fi", the commonest ligature.
-    out = [parts[0]]
-    for i, part in enumerate(parts[1:], start=1):
-        word_final = part == "" and i == len(parts) - 1
-        out.extend(("ff" if word_final else "fi", part))
-    return "".join(out)
+        valid = all(
+            (candidate[e].lower() if e < len(candidate) else None) in _NEXT_OK[lig]
+            for (_s, e), lig in zip(spans, combo, strict=True)
+        )
+        if not valid:
+            continue
+        hits = _stem_hits(candidate, spans)
+        word_final_ff = combo[-1] == "ff" and parts[-1] == ""
+        # no stem: prefer "ff" for a word-final NUL (off, staff, tariff), else the preference order
+        rank = hits * 2 + (1 if word_final_ff else 0)
+        if rank > best_hits:
+            best, best_hits = candidate, rank
+    return best if best is not None else "fi".join(parts)
 
 
 def repair_ligature_nuls(text: str) -> tuple[str, int]:
     """Read NULs inside words as the ligatures they most likely replaced.
 
     Some PDF fonts map their ligature glyphs (ﬁ ﬂ ﬀ ﬃ ﬄ) to U+0000 in their ToUnicode CMap, so pypdf extracts
-    ``"shut o\\x00 the o\\x00ce"`` for "shut off the office" (case 05b). The file holds no clue which ligature
-    was meant, so the rule is lexical: for each NUL touching an ASCII letter, try ``ffi, ffl, ff, fl, fi`` and keep
-    the first whose repaired word contains a known stem across the repaired position (``offic`` → office,
-    ``off``/``differ`` → ff, ``flow``/``flu`` → fl); with no known stem, a word-final NUL becomes ``ff`` and any
-    other ``fi`` (finance, profit, file). NULs not touching a letter, or text where NULs are more than 5 % of the
-    characters (not ligatures but e.g. UTF-16 read as 8-bit), are left for the caller to drop.
+    ``"shut o\\x00 the o\\x00ce"`` for "shut off the office" (case 05b). The file holds no clue which ligature was
+    meant, so the rule is lexical. For each NUL touching an ASCII letter the candidates ``fi, ff, fl, ffi, ffl`` are
+    filtered by the letter that follows (a typesetter sets ff+i/ff+l as ffi/ffl, so ``ff`` never precedes i, l or
+    most consonants; ``ffi`` precedes a consonant; ``fl``/``ffl`` a vowel); among the rest, one that makes a known
+    word stem at the word's start (after an optional prefix such as in-/re-/con-) wins — ``offic`` → office,
+    ``off``/``differ``/``staff`` → ff, ``flow``/``flect``/``flat`` → fl. Without a stem, a word-final NUL becomes
+    ``ff`` (off, tariff) and any other ``fi``, the commonest ligature (finance, profit, specific). NULs not touching
+    a letter, or text whose NULs are more than 20 % of its characters (not ligatures but e.g. UTF-16 read as 8-bit
+    text), are left for the caller to drop.
 
     Args:
         text: raw extracted text.

@@ -1,0 +1,181 @@
+"""Parsing: one entry point, :func:`load`, for PDF, TXT/MD and CSV files (path or bytes) and web page URLs.
+
+The type is decided by the file's bytes first and its extension second: anything with a ``%PDF-`` header in its
+first KiB is parsed as a PDF (a ``.txt`` that is really a PDF is a PDF); a ``.pdf`` without that header is
+rejected; ``.txt``/``.md`` are text, ``.csv`` is CSV; everything else is unsupported. Every loader returns a
+:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.parsing.normalize`) and raises only
+:class:`~prism.errors.PrismError` subclasses for bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from pathlib import Path
+
+from prism.config import Settings, get_settings
+from prism.errors import (
+    CorruptDocumentError,
+    EmptyFileError,
+    FileTooLargeError,
+    PrismError,
+    UnsupportedFileError,
+)
+from prism.parsing.csv import load_csv
+from prism.parsing.normalize import normalize_text
+from prism.parsing.pdf import load_pdf, looks_like_pdf
+from prism.parsing.text import decode_bytes, load_text
+from prism.parsing.url import load_url, load_url_with_bytes
+from prism.types import ParsedDocument
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS",
+    "decode_bytes",
+    "load",
+    "load_bytes",
+    "load_url",
+    "load_url_with_bytes",
+    "normalize_text",
+    "sanitize_filename",
+]
+
+logger = logging.getLogger(__name__)
+
+SUPPORTED_EXTENSIONS = (".pdf", ".txt", ".md", ".csv")
+"""File name extensions :func:`load` accepts (plus ``http(s)://`` URLs)."""
+
+MAX_NAME_CHARS = 255
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
+_OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text extension by mistake
+    b"PK\x03\x04": "ZIP / Office (DOCX, XLSX)",
+    b"\xd0\xcf\x11\xe0": "legacy Office (DOC, XLS)",
+    b"\x89PNG": "PNG image",
+    b"\xff\xd8\xff": "JPEG image",
+    b"GIF8": "GIF image",
+}
+
+
+def sanitize_filename(name: str) -> str:
+    """A safe display name for an uploaded file. Never used as a path by itself.
+
+    Steps: drop control, surrogate and bidi-control characters (NUL included); take the last path component
+    (split on both ``/`` and ``\\``); Unicode NFC; strip whitespace, leading dots and trailing dots; collapse runs of
+    dots to one; cap at 255 characters keeping the extension (≤ 16 chars); ``"document"`` if nothing is left.
+
+    Args:
+        name: the name as uploaded, possibly hostile: ``"../../etc/passwd"``, ``"a\\x00b.pdf"``,
+            ``"C:\\\\x\\\\y.txt"``.
+
+    Returns:
+        A non-empty name of at most 255 characters without path separators, control characters or ``..``,
+        e.g. ``"passwd"``, ``"ab.pdf"``, ``"y.txt"``.
+    """
+    cleaned = "".join(
+        ch for ch in str(name) if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS
+    )
+    cleaned = re.split(r"[/\\]", cleaned)[-1]
+    cleaned = unicodedata.normalize("NFC", cleaned).strip().lstrip(".").strip()
+    cleaned = re.sub(r"\.{2,}", ".", cleaned).rstrip(". ")
+    if len(cleaned) > MAX_NAME_CHARS:
+        stem, dot, ext = cleaned.rpartition(".")
+        if dot and stem and 0 < len(ext) <= 16:
+            cleaned = stem[: MAX_NAME_CHARS - len(ext) - 1].rstrip() + "." + ext
+        else:
+            cleaned = cleaned[:MAX_NAME_CHARS].rstrip()
+    return cleaned or "document"
+
+
+def _extension(name: str) -> str:
+    return Path(name).suffix.lower()
+
+
+def load_bytes(data: bytes, name: str, settings: Settings) -> ParsedDocument:
+    """Check size and type of a file's bytes and parse them with the matching loader.
+
+    Args:
+        data: the whole file.
+        name: its display name (already sanitised; its extension is used for dispatch).
+        settings: parsing settings (``max_upload_mb`` and the per-format knobs).
+
+    Returns:
+        The parsed document (``source`` = ``name``).
+
+    Raises:
+        EmptyFileError: ``data`` is empty.
+        FileTooLargeError: ``data`` is over ``settings.max_upload_bytes``.
+        CorruptDocumentError: a ``.pdf`` without a PDF header, or a broken PDF/CSV.
+        UnsupportedFileError: the extension is not one of :data:`SUPPORTED_EXTENSIONS` and the bytes are not a PDF,
+            or a text extension holds a known binary format (ZIP/Office/image).
+        EncryptedDocumentError, NoExtractableTextError, DecodingError: from the loaders.
+    """
+    size = len(data)
+    if size == 0:
+        raise EmptyFileError(f"{name} is empty (0 bytes)")
+    if size > settings.max_upload_bytes:
+        raise FileTooLargeError(f"{name} is {size / 2**20:.1f} MB, over the {settings.max_upload_mb} MB upload limit")
+    ext = _extension(name)
+    if looks_like_pdf(data):
+        if ext != ".pdf":
+            logger.info("%s holds a PDF; parsing it as a PDF", name)
+        return load_pdf(data, name, settings)
+    if ext == ".pdf":
+        raise CorruptDocumentError(
+            f"{name} is not a valid PDF (it has no PDF header); check the file and upload it again"
+        )
+    if ext not in SUPPORTED_EXTENSIONS:
+        raise UnsupportedFileError(
+            f"{name} is not a supported file type; upload PDF, TXT, MD or CSV files ({', '.join(SUPPORTED_EXTENSIONS)})"
+            " or a web page URL"
+        )
+    for magic, what in _OTHER_FORMATS.items():
+        if data.startswith(magic):
+            raise UnsupportedFileError(
+                f"{name} is a {what} file, not {ext.lstrip('.').upper()}; upload PDF, TXT, MD or CSV files"
+            )
+    if ext == ".csv":
+        return load_csv(data, name, settings)
+    return load_text(data, name, settings)
+
+
+def _read(path: Path, name: str, settings: Settings) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > settings.max_upload_bytes:
+            raise FileTooLargeError(
+                f"{name} is {size / 2**20:.1f} MB, over the {settings.max_upload_mb} MB upload limit"
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
+
+
+def load(source: str | Path | bytes, filename: str | None = None, settings: Settings | None = None) -> ParsedDocument:
+    """Parse a file path, a file's bytes or a web page URL.
+
+    Args:
+        source: an ``http://``/``https://`` URL (a ``str``); a file path (``str`` or ``Path``); or the file's bytes.
+        filename: display name; defaults to the path's basename; required with bytes; ignored for URLs. It is
+            sanitised (:func:`sanitize_filename`) and its extension picks the loader unless the bytes are a PDF.
+        settings: defaults to :func:`prism.config.get_settings`.
+
+    Returns:
+        A :class:`~prism.types.ParsedDocument` whose ``source`` is the sanitised name or the URL.
+
+    Raises:
+        ValueError: ``source`` is bytes and ``filename`` is missing (a programming error).
+        PrismError: the file cannot be read (missing, a directory, no permission).
+        EmptyFileError, FileTooLargeError, UnsupportedFileError, CorruptDocumentError, EncryptedDocumentError,
+            NoExtractableTextError, DecodingError, FetchError: see :func:`load_bytes` and
+            :func:`~prism.parsing.url.load_url`.
+    """
+    settings = settings or get_settings()
+    if isinstance(source, str) and source.strip().lower().startswith(("http://", "https://")):
+        return load_url(source.strip(), settings)
+    if isinstance(source, bytes | bytearray | memoryview):
+        if filename is None:
+            raise ValueError("filename is required when source is bytes")
+        return load_bytes(bytes(source), sanitize_filename(filename), settings)
+    path = Path(source)
+    name = sanitize_filename(filename if filename is not None else path.name)
+    return load_bytes(_read(path, name, settings), name, settings)

@@ -1,0 +1,288 @@
+"""PDF parsing with pypdf, page by page, each page under a time and size budget; OCR for pages without text.
+
+Per page (1-based numbers):
+
+* text extraction runs in a daemon worker thread and is abandoned after ``settings.pdf_page_timeout_s`` seconds
+  (Python cannot kill a thread: the abandoned one finishes in the background, and the remaining pages are read with a
+  freshly opened reader so the two never share pypdf state);
+* a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
+  characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
+  :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
+* the text is normalised (:mod:`prism.parsing.normalize`); a page with fewer than
+  :data:`~prism.parsing.normalize.MIN_PAGE_ALNUM` letters/digits (no text layer, or only a page number such as
+  ``"13"``) counts as having no text: it is OCR'd when ``settings.ocr_enabled`` and fewer than
+  ``settings.ocr_max_pages`` pages were OCR'd so far, else skipped. OCR text is held to the same minimum.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from pypdf import PasswordType, PdfReader
+from pypdf.errors import DependencyError, PyPdfError
+
+from prism.config import Settings
+from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
+from prism.parsing import ocr
+from prism.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
+from prism.types import Page, ParsedDocument, SkippedPage
+
+logger = logging.getLogger(__name__)
+
+MAX_TIMED_OUT_PAGES = 5
+"""After this many pages overran the time budget, the rest of the document is skipped: each abandoned extraction
+keeps a CPU busy until it finishes, so a file of pathological pages must not pile them up."""
+
+# Errors pypdf raises on malformed files while opening them (it is not consistent about its own PyPdfError).
+_OPEN_ERRORS = (PyPdfError, ValueError, TypeError, LookupError, AttributeError, RecursionError, OSError)
+
+
+def looks_like_pdf(data: bytes) -> bool:
+    """True when a PDF header (``%PDF-``) occurs in the first KiB (the spec tolerates leading junk)."""
+    return b"%PDF-" in data[:1024]
+
+
+def _open(data: bytes, name: str) -> PdfReader:
+    """Open and, when needed, decrypt with the empty password.
+
+    Raises:
+        CorruptDocumentError: pypdf cannot parse the file.
+        EncryptedDocumentError: the PDF needs a password (or its cipher needs a missing dependency).
+    """
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        encrypted = reader.is_encrypted
+    except _OPEN_ERRORS as exc:
+        raise CorruptDocumentError(f"{name} is damaged and cannot be opened as a PDF ({exc})") from exc
+    if encrypted:
+        try:
+            result = reader.decrypt("")
+        except DependencyError as exc:
+            raise EncryptedDocumentError(
+                f"{name} is encrypted with a cipher this installation cannot read ({exc}); "
+                "install pypdf[crypto] or remove the encryption and upload it again"
+            ) from exc
+        except (PyPdfError, NotImplementedError, ValueError, TypeError, LookupError) as exc:
+            raise CorruptDocumentError(f"{name} has encryption pypdf cannot handle ({exc})") from exc
+        if result == PasswordType.NOT_DECRYPTED:
+            raise EncryptedDocumentError(f"{name} is a password-protected PDF; remove the password and upload it again")
+    return reader
+
+
+def _run_with_timeout(fn: Callable[[], str], timeout_s: float) -> tuple[str | None, str | None]:
+    """Run ``fn`` in a daemon thread for at most ``timeout_s`` seconds.
+
+    Returns:
+        ``(text, None)`` on success, ``(None, reason)`` on error or time-out.
+    """
+    box: dict[str, object] = {}
+    done = threading.Event()
+
+    def _worker() -> None:
+        try:
+            box["text"] = fn()
+        # Page isolation boundary: pypdf raises many exception types on malformed content streams (KeyError,
+        # struct.error, AssertionError, ...). One bad page must not fail the document, so any Exception is
+        # reported as that page's skip reason.
+        except Exception as exc:
+            box["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=_worker, name="prism-pdf-page", daemon=True)
+    thread.start()
+    if not done.wait(timeout_s):
+        return None, f"text extraction took longer than {timeout_s:g} s"
+    if "error" in box:
+        exc = box["error"]
+        message = str(exc)[:200]
+        return None, f"text extraction failed ({type(exc).__name__}{': ' + message if message else ''})"
+    return str(box.get("text") or ""), None
+
+
+def _extract(reader: PdfReader, index: int) -> str:
+    return reader.pages[index].extract_text() or ""
+
+
+def _page_list(numbers: Sequence[int], limit: int = 10) -> str:
+    shown = ", ".join(str(n) for n in numbers[:limit])
+    more = f" and {len(numbers) - limit} more" if len(numbers) > limit else ""
+    return f"page{'s' if len(numbers) != 1 else ''} {shown}{more}"
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return repr(flat[:20] + ("…" if len(flat) > 20 else ""))
+
+
+def load_pdf(data: bytes, name: str, settings: Settings) -> ParsedDocument:
+    """Parse a PDF into 1-based pages of normalised text.
+
+    Args:
+        data: the file's bytes (with a ``%PDF-`` header within the first KiB).
+        name: display name used as ``source`` and in messages.
+        settings: ``pdf_page_timeout_s``, ``pdf_page_max_chars``, ``ocr_enabled``, ``ocr_max_pages``, ``ocr_dpi``.
+
+    Returns:
+        ``ParsedDocument(kind="pdf")`` with the pages that have text (``Page.ocr`` True for OCR'd ones) in page
+        order, ``total_pages`` = pages in the file, the other pages in ``skipped_pages`` (ascending) with reasons,
+        and warnings (OCR'd pages, repaired ligatures, unreadable characters removed).
+
+    Raises:
+        EmptyFileError: ``data`` is empty.
+        CorruptDocumentError: pypdf cannot open the file.
+        EncryptedDocumentError: the PDF does not open with the empty password.
+        NoExtractableTextError: the file has no pages, or no page yields text (the message says why).
+    """
+    if not data:
+        raise EmptyFileError(f"{name} is empty (0 bytes)")
+    t0 = time.perf_counter()
+    reader = _open(data, name)
+    try:
+        total = len(reader.pages)
+    except _OPEN_ERRORS as exc:
+        raise CorruptDocumentError(f"{name} is damaged: its page list cannot be read ({exc})") from exc
+    if total == 0:
+        raise NoExtractableTextError(f"{name} has no pages")
+
+    pages: dict[int, Page] = {}
+    skipped: dict[int, SkippedPage] = {}
+    needs_ocr: dict[int, str] = {}  # page number → description of its (missing) text layer
+    ligature_pages: list[int] = []
+    replaced: Counter[int] = Counter()
+    timeout_s = settings.pdf_page_timeout_s
+    timed_out = 0
+    for index in range(total):
+        number = index + 1
+        if timed_out >= MAX_TIMED_OUT_PAGES:
+            skipped[number] = SkippedPage(
+                number, f"not read: {timed_out} earlier pages took longer than {timeout_s:g} s each"
+            )
+            continue
+        raw, reason = _run_with_timeout(functools.partial(_extract, reader, index), timeout_s)
+        if raw is None:
+            logger.warning("%s page %d skipped: %s", name, number, reason)
+            skipped[number] = SkippedPage(number, reason or "text extraction failed")
+            if reason and reason.startswith("text extraction took longer"):
+                timed_out += 1
+                reader = _open(data, name)  # the abandoned thread keeps the old reader
+            continue
+        if len(raw) > settings.pdf_page_max_chars:
+            logger.warning("%s page %d skipped: %d characters", name, number, len(raw))
+            skipped[number] = SkippedPage(
+                number,
+                f"page text is implausibly long ({len(raw):,} characters; limit "
+                f"{settings.pdf_page_max_chars:,}), likely garbage",
+            )
+            continue
+        report = normalize_report(raw)
+        if report.ligatures_repaired:
+            ligature_pages.append(number)
+        if report.replacement_chars:
+            replaced[number] += report.replacement_chars
+        found = alnum_count(report.text)
+        if found >= MIN_PAGE_ALNUM:
+            pages[number] = Page(number, report.text)
+        else:
+            needs_ocr[number] = "no text layer" if found == 0 else f"text layer has only {_snippet(report.text)}"
+
+    warnings: list[str] = []
+    if needs_ocr:
+        _ocr_pages(data, name, settings, needs_ocr, pages, skipped, warnings)
+
+    if ligature_pages:
+        warnings.append(
+            f"{name}: characters the PDF maps to NUL were read as ligatures (fi/ff/fl) on {_page_list(ligature_pages)}"
+        )
+    if replaced:
+        warnings.append(
+            f"{name}: {sum(replaced.values())} unreadable characters were removed on {_page_list(sorted(replaced))}"
+        )
+    seconds = time.perf_counter() - t0
+    if not pages:
+        details: list[str] = []
+        for page in skipped.values():
+            detail = page.reason
+            if detail.startswith("no extractable text ("):
+                detail = detail.removeprefix("no extractable text (").removesuffix(")")
+            if detail not in details:
+                details.append(detail)
+        logger.info("%s: no extractable text in %d pages (%.2f s)", name, total, seconds)
+        raise NoExtractableTextError(
+            f"{name} has no extractable text ({total} page{'s' if total != 1 else ''} checked: "
+            f"{'; '.join(details[:3])})"
+        )
+    ordered = tuple(pages[n] for n in sorted(pages))
+    logger.info(
+        "%s: %d pages, %d with text (%d by OCR), %d skipped in %.2f s",
+        name,
+        total,
+        len(ordered),
+        sum(p.ocr for p in ordered),
+        len(skipped),
+        seconds,
+    )
+    return ParsedDocument(
+        source=name,
+        kind="pdf",
+        pages=ordered,
+        total_pages=total,
+        skipped_pages=tuple(skipped[n] for n in sorted(skipped)),
+        warnings=tuple(warnings),
+    )
+
+
+def _ocr_pages(
+    data: bytes,
+    name: str,
+    settings: Settings,
+    needs_ocr: dict[int, str],
+    pages: dict[int, Page],
+    skipped: dict[int, SkippedPage],
+    warnings: list[str],
+) -> None:
+    """OCR the pages in ``needs_ocr`` within the settings' limits; fill ``pages``/``skipped``/``warnings``."""
+    numbers = sorted(needs_ocr)
+    if not settings.ocr_enabled:
+        for n in numbers:
+            skipped[n] = SkippedPage(n, f"no extractable text ({needs_ocr[n]}; OCR is turned off)")
+        return
+    todo = numbers[: settings.ocr_max_pages]
+    for n in numbers[settings.ocr_max_pages :]:
+        skipped[n] = SkippedPage(
+            n, f"no extractable text ({needs_ocr[n]}; OCR limit of {settings.ocr_max_pages} pages reached)"
+        )
+    if len(todo) < len(numbers):
+        warnings.append(
+            f"{name}: {len(numbers) - len(todo)} pages without a text layer were not OCR'd "
+            f"(limit {settings.ocr_max_pages} pages per document)"
+        )
+    read: list[int] = []
+    unavailable: str | None = None
+    if not todo:
+        return
+    for result in ocr.ocr_pdf_pages(data, todo, settings.ocr_dpi, name):
+        n = result.number
+        if result.error is not None:
+            if result.error.startswith("OCR unavailable"):
+                unavailable = result.error
+            skipped[n] = SkippedPage(n, f"{needs_ocr[n]} ({result.error})")
+            continue
+        text = normalize_report(result.text).text
+        found = alnum_count(text)
+        if found >= MIN_PAGE_ALNUM:
+            pages[n] = Page(n, text, ocr=True)
+            read.append(n)
+        else:
+            what = "OCR found no text" if found == 0 else f"OCR found only {_snippet(text)}"
+            skipped[n] = SkippedPage(n, f"no extractable text ({needs_ocr[n]}; {what})")
+    if read:
+        warnings.append(f"{name}: {_page_list(read)} read by OCR (no text layer); check figures against the original")
+    if unavailable is not None:
+        warnings.append(f"{name}: pages without a text layer were skipped: {unavailable}")

@@ -1,0 +1,229 @@
+"""Web pages: fetch with httpx (redirects followed, time and size capped), extract the main text.
+
+HTML goes through trafilatura (main content, tables kept); when it finds nothing, a plain tag strip is used.
+``text/*`` (and JSON) bodies are decoded as text, ``text/csv`` is parsed as CSV. A PDF (by content type or by its
+``%PDF`` header) is handed to the PDF parser and keeps its page numbers (``kind="pdf"``, ``source`` = the URL).
+
+Note: any http(s) address is fetched, including private and loopback ones; a multi-user deployment must put an
+egress filter in front of this (server-side request forgery).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from html.parser import HTMLParser
+
+import httpx
+
+from prism.config import Settings
+from prism.errors import DecodingError, FetchError, NoExtractableTextError
+from prism.parsing.normalize import has_indexable_text, normalize_report
+from prism.parsing.pdf import load_pdf, looks_like_pdf
+from prism.parsing.text import decode_bytes
+from prism.types import Page, ParsedDocument
+
+logger = logging.getLogger(__name__)
+
+USER_AGENT = "Prism/1.0 (document Q&A; +https://example.invalid/prism)"
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+_TEXT_TYPES = frozenset({"application/json", "application/xml", "text/xml"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Fetched:
+    """A fetched response body.
+
+    Attributes:
+        data: the body after content decoding (gzip etc.), at most ``url_max_bytes`` bytes.
+        content_type: media type in lower case without parameters (``""`` when the server sent none).
+        charset: the ``charset`` parameter of the Content-Type header, or ``None``.
+        final_url: the URL after redirects.
+    """
+
+    data: bytes
+    content_type: str
+    charset: str | None
+    final_url: str
+
+
+def _fail(url: str, reason: str) -> FetchError:
+    return FetchError(f"Could not fetch URL: {url} ({reason})")
+
+
+def fetch(url: str, settings: Settings) -> Fetched:
+    """GET ``url`` following redirects, streamed under a size cap and an overall deadline.
+
+    Args:
+        url: an ``http://`` or ``https://`` address.
+        settings: ``url_timeout_s`` (connect/read timeout and overall deadline, seconds) and ``url_max_bytes``.
+
+    Returns:
+        The body and its media type.
+
+    Raises:
+        FetchError: invalid URL, DNS failure, refused connection, time-out, too many redirects, HTTP status ≥ 400,
+            an empty body, or a body larger than ``url_max_bytes``; the message names the URL and the reason.
+    """
+    limit = settings.url_max_bytes
+    timeout = settings.url_timeout_s
+    deadline = time.monotonic() + timeout
+    t0 = time.perf_counter()
+    try:
+        with (
+            httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": USER_AGENT}) as client,
+            client.stream("GET", url) as response,
+        ):
+            if response.status_code >= 400:
+                raise _fail(url, f"HTTP {response.status_code} {response.reason_phrase}".strip())
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                raise _fail(url, f"the page is {int(declared):,} bytes; the limit is {limit:,} bytes")
+            body = bytearray()
+            for part in response.iter_bytes():
+                body += part
+                if len(body) > limit:
+                    raise _fail(url, f"the page is larger than the limit of {limit:,} bytes")
+                if time.monotonic() > deadline:
+                    raise _fail(url, f"timed out after {timeout:g} s")
+            content_type = response.headers.get("content-type", "")
+            final_url = str(response.url)
+    except httpx.TimeoutException as exc:
+        raise _fail(url, f"timed out after {timeout:g} s") from exc
+    except httpx.ConnectError as exc:
+        raise _fail(url, f"could not connect: {exc}") from exc
+    except httpx.TooManyRedirects as exc:
+        raise _fail(url, "too many redirects") from exc
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        raise _fail(url, f"not a valid http(s) address: {exc}") from exc
+    except httpx.HTTPError as exc:
+        raise _fail(url, f"{type(exc).__name__}: {exc}") from exc
+    if not body:
+        raise _fail(url, "the server sent an empty page")
+    media, _, params = content_type.partition(";")
+    charset = None
+    for param in params.split(";"):
+        key, _, value = param.strip().partition("=")
+        if key.lower() == "charset" and value:
+            charset = value.strip("\"' ").lower()
+    logger.info("fetched %d bytes (%s) in %.2f s", len(body), media.strip() or "no type", time.perf_counter() - t0)
+    return Fetched(bytes(body), media.strip().lower(), charset, final_url)
+
+
+class _TagStripper(HTMLParser):
+    """Visible text of an HTML page: script/style/template contents skipped, block elements end lines."""
+
+    _SKIP = frozenset({"script", "style", "noscript", "template", "head", "svg"})
+    _BLOCK = frozenset(
+        {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "table", "ul", "ol"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP:
+            self._skipping += 1
+        elif tag in self._BLOCK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP and self._skipping:
+            self._skipping -= 1
+        elif tag in self._BLOCK:
+            self.parts.append("\n\n" if tag == "p" else "\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self.parts.append(data)
+
+
+def strip_tags(html: str) -> str:
+    """Visible text of ``html`` without tags (fallback when trafilatura extracts nothing)."""
+    parser = _TagStripper()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.parts)
+
+
+def _decode(fetched: Fetched, url: str) -> str:
+    if fetched.charset:
+        try:
+            return fetched.data.decode(fetched.charset)
+        except (UnicodeDecodeError, LookupError):
+            logger.warning("declared charset %r does not fit the page; detecting", fetched.charset)
+    try:
+        return decode_bytes(fetched.data, url)[0]
+    except DecodingError as exc:
+        raise _fail(url, "the page's text encoding could not be decoded") from exc
+
+
+def html_to_text(html: str, url: str) -> str:
+    """Main text of an HTML page: trafilatura (tables kept, comments dropped), else :func:`strip_tags`."""
+    import trafilatura
+
+    text = trafilatura.extract(
+        html, url=url, include_tables=True, include_comments=False, favor_recall=True, with_metadata=False
+    )
+    if text and has_indexable_text(text):
+        return text
+    logger.info("trafilatura found no main text; using a plain tag strip")
+    return strip_tags(html)
+
+
+def parse_fetched(fetched: Fetched, url: str, settings: Settings) -> ParsedDocument:
+    """Turn a fetched body into a :class:`ParsedDocument` (``source`` = ``url``).
+
+    Returns:
+        ``kind="pdf"`` with pages for a PDF body; ``kind="url"`` with one ``Page(number=None)`` otherwise.
+
+    Raises:
+        FetchError: the content type is not HTML, text or PDF, or the text cannot be decoded.
+        NoExtractableTextError: the page holds no letters or digits.
+        CorruptDocumentError, EncryptedDocumentError: from the PDF parser for a PDF body.
+    """
+    media = fetched.content_type
+    data = fetched.data
+    if media == "application/pdf" or looks_like_pdf(data):
+        return load_pdf(data, url, settings)
+    if media == "text/csv":
+        from prism.parsing.csv import load_csv
+
+        return dataclasses.replace(load_csv(data, url, settings), kind="url")
+    head = data[:512].lstrip().lower()
+    is_html = media in _HTML_TYPES or (
+        media in ("", "application/octet-stream", "text/plain") and head.startswith((b"<!doctype html", b"<html"))
+    )
+    if is_html:
+        raw = html_to_text(_decode(fetched, url), url)
+    elif media.startswith("text/") or media in _TEXT_TYPES or media == "":
+        raw = _decode(fetched, url)
+    else:
+        raise _fail(url, f"its content type {media} is not a web page, text or PDF")
+    report = normalize_report(raw)
+    if not has_indexable_text(report.text):
+        raise NoExtractableTextError(f"{url} has no extractable text")
+    warnings: tuple[str, ...] = ()
+    if report.replacement_chars:
+        warnings = (f"{url}: {report.replacement_chars} unreadable characters (U+FFFD) were removed",)
+    return ParsedDocument(source=url, kind="url", pages=(Page(None, report.text),), warnings=warnings)
+
+
+def load_url_with_bytes(url: str, settings: Settings) -> tuple[ParsedDocument, bytes]:
+    """Fetch and parse ``url``; also return the fetched bytes (the ingest pipeline hashes them for the doc id).
+
+    Raises:
+        FetchError, NoExtractableTextError, CorruptDocumentError, EncryptedDocumentError: see :func:`fetch` and
+            :func:`parse_fetched`.
+    """
+    url = url.strip()
+    fetched = fetch(url, settings)
+    return parse_fetched(fetched, url, settings), fetched.data
+
+
+def load_url(url: str, settings: Settings) -> ParsedDocument:
+    """Fetch and parse ``url`` (see :func:`load_url_with_bytes`)."""
+    return load_url_with_bytes(url, settings)[0]

@@ -1,0 +1,101 @@
+"""The rerank stage: a sentence-transformers ``CrossEncoder`` scoring (query, chunk) pairs.
+
+The model (``Settings.reranker_model``) is loaded from a local folder or the Hugging Face cache only — never
+downloaded at run time. Where it cannot be loaded the stage is off and :attr:`Reranker.reason` says why; every
+search result carries that state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from prism.config import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RerankerState:
+    """What the analyst is told: ``{"enabled", "model", "reason"}`` (``reason`` is ``None`` when enabled)."""
+
+    enabled: bool
+    model: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"enabled": self.enabled, "model": self.model, "reason": self.reason}
+
+
+class Reranker:
+    """Cross-encoder reranker, thread-safe.
+
+    Args:
+        model: a loaded ``sentence_transformers.CrossEncoder``, or ``None`` when unavailable.
+        name: model name or path (for display).
+        reason: why the stage is off (when ``model`` is ``None``).
+    """
+
+    def __init__(self, model: Any | None, name: str, reason: str | None = None):
+        self._model = model
+        self.name = name
+        self._reason = reason if model is None else None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Reranker:
+        """Load ``settings.reranker_model`` from disk/cache; never raises — an unloadable model gives a disabled stage."""
+        name = settings.reranker_model
+        if not settings.reranker_enabled:
+            return cls(None, name, "switched off in settings (PRISM_RERANKER_ENABLED=false)")
+        try:
+            from sentence_transformers import CrossEncoder
+
+            model = CrossEncoder(name, device="cpu", local_files_only=True)
+        except (OSError, ValueError, RuntimeError) as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            reason = (
+                f"cross-encoder '{name}' is not available offline on this machine ({first_line[:160]}); "
+                "results are ranked by fusion only"
+            )
+            logger.warning("reranker off: %s", reason)
+            return cls(None, name, reason)
+        logger.info("loaded cross-encoder %s", name)
+        return cls(model, name)
+
+    @property
+    def state(self) -> RerankerState:
+        """Enabled or not, model name, and the reason when off."""
+        return RerankerState(self._model is not None, self.name, self._reason)
+
+    @property
+    def enabled(self) -> bool:
+        return self._model is not None
+
+    def score(self, query: str, texts: Sequence[str]) -> np.ndarray:
+        """Cross-encoder scores for ``(query, text)`` pairs.
+
+        Returns:
+            float32 array of shape ``(len(texts),)``: the model's raw logits (higher = more relevant; not a
+            probability, unbounded).
+
+        Raises:
+            RuntimeError: the stage is off (check :attr:`enabled` first).
+        """
+        if self._model is None:
+            raise RuntimeError(f"reranker is off: {self._reason}")
+        if not texts:
+            return np.zeros(0, dtype=np.float32)
+        import torch
+
+        with self._lock:
+            scores = self._model.predict(
+                [(query, t) for t in texts], activation_fn=torch.nn.Identity(), show_progress_bar=False,
+                convert_to_numpy=True,
+            )
+        return np.asarray(scores, dtype=np.float32).reshape(len(texts))
