@@ -65,3 +65,19 @@ class DocumentNotFoundError(PrismError):
 
 class StoreError(PrismError):
     """The vector store or the workspace's files could not be read or written."""
+
+
+class LLMError(PrismError):
+    """A call to the language model failed (after retries for rate limits and timeouts)."""
+
+
+class LLMAuthError(LLMError):
+    """The language model provider rejected the API key."""
+
+
+class LLMRateLimitError(LLMError):
+    """The language model provider kept rate-limiting requests (HTTP 429) after every retry."""
+
+
+class LLMTimeoutError(LLMError):
+    """The language model did not answer in time, after every retry."""

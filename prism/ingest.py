@@ -18,8 +18,8 @@ from prism import parsing
 from prism.chunking import chunk_document
 from prism.config import Settings
 from prism.embeddings import PrismEmbedding
-from prism.sparse_index import tokenize
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
+from prism.sparse_index import tokenize
 from prism.types import Chunk, DocumentRecord, IngestResult, ParsedDocument
 from prism.vector_store import VectorStore
 from prism.workspaces import Workspace, now_iso
@@ -141,7 +141,9 @@ class Ingestor:
         with self.workspace.write_lock():
             record = self.workspace.find_by_source(source)
             if record is None:
-                raise DocumentNotFoundError(f"There is no document named '{source}' in workspace '{self.workspace.name}'.")
+                raise DocumentNotFoundError(
+                    f"There is no document named '{source}' in workspace '{self.workspace.name}'."
+                )
             marker = self.workspace.mark_pending(record.doc_id, action="remove")
             self.workspace.commit(remove=record.doc_id)
             self.store.delete_document(record.doc_id)

@@ -49,7 +49,8 @@ class Reranker:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Reranker:
-        """Load ``settings.reranker_model`` from disk/cache; never raises — an unloadable model gives a disabled stage."""
+        """Load ``settings.reranker_model`` from disk or the HF cache; never raises: an unloadable model gives a
+        disabled stage with the reason."""
         name = settings.reranker_model
         if not settings.reranker_enabled:
             return cls(None, name, "switched off in settings (PRISM_RERANKER_ENABLED=false)")

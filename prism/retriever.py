@@ -80,8 +80,10 @@ class SparseSide:
             current = self._index
             if current is not None and current.fingerprint == fingerprint:
                 return current
-            loaded = BM25Index.load(self._dir) if (self._dir / "meta.json").exists() else None
-            if loaded is not None and loaded.fingerprint == fingerprint:
+            loaded = BM25Index.load(
+                self._dir, fingerprint=fingerprint, k1=self.settings.bm25_k1, b=self.settings.bm25_b
+            )
+            if loaded is not None:
                 self._index = loaded
                 return loaded
             self._index = self._build(fingerprint)
@@ -96,8 +98,7 @@ class SparseSide:
                 ids.append(row["chunk_id"])
                 toks = row.get("tokens")
                 tokens.append(toks if toks is not None else tokenize(row.get("index_text") or row["text"]))
-        index = BM25Index.from_tokens(ids, tokens, k1=self.settings.bm25_k1, b=self.settings.bm25_b,
-                                      fingerprint=fingerprint)
+        index = BM25Index(ids, tokens=tokens, fingerprint=fingerprint, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
         try:
             index.save(self._dir)
         except OSError as exc:  # a read-only disk still gets an in-memory index

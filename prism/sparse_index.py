@@ -126,7 +126,7 @@ class BM25Index(BM25Okapi):
             self.k1, self.b, self.epsilon = k1, b, 0.0
             self.corpus_size, self.avgdl, self.tokenizer = 0, 0.0, None
             self.doc_freqs, self.idf, self.doc_len, self.average_idf = [], {}, [], 0.0
-        vocab = list(self._nd)
+        vocab, self._nd = list(self._nd), {}
         col_of = {term: j for j, term in enumerate(vocab)}
         tf_cols = np.fromiter((col_of[t] for d in self.doc_freqs for t in d), dtype=np.int64)
         tf = np.fromiter((f for d in self.doc_freqs for f in d.values()), dtype=np.float64, count=tf_cols.size)

@@ -69,7 +69,9 @@ _CHAR_MAP: dict[int, str | None] = {0x2019: "'", 0x2018: "'", 0x02BC: "'", 0x200
 _CHAR_MAP.update(dict.fromkeys([0x2060, 0xFEFF, 0x200C, 0x200D, 0x00AD, 0x20E3, *range(0xFE00, 0xFE10)]))
 _NON_ASCII_DIGIT = regex.compile(r"(?V1)[\p{Nd}--[0-9]]")
 
-_NUM = r"(?:[0-9]{1,3}(?:(?:,[0-9]{3})+|(?:,[0-9]{2})+,[0-9]{3})(?![0-9])|[0-9]+)(?:\.[0-9]+)?"
+# Bounded, non-overlapping repetitions keep every pattern linear in the text length (no catastrophic backtracking).
+_GROUPED = r"[0-9]{1,3}(?:,[0-9]{2}(?![0-9])){0,4}(?:,[0-9]{3}(?![0-9])){1,6}"  # 10,00,000 and 1,000,000
+_NUM = rf"(?:{_GROUPED}|[0-9]+)(?:\.[0-9]+)?"
 _UNIT = r"lakhs?|lacs?|crores?|cr\.?|millions?|mn|billions?|bn|thousands?"
 _NOT_AFTER = r"(?<![\p{L}\p{M}\p{N}.])"
 _RUN = r"[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[./\-_&@'][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*"
@@ -84,8 +86,8 @@ _TOKEN_RE = regex.compile(
     |(?={_NOT_AFTER}[0-9])(?:
       (?P<percent>(?P<pnum>{_NUM})\s{{0,2}}(?:%|per\s?cent(?!\p{{L}})|percent(?!\p{{L}})))
      |(?P<numunit>(?P<unum>{_NUM})\s{{0,2}}(?P<uunit>{_UNIT})(?![\p{{L}}\p{{N}}]))
-     |(?P<secref>[0-9]+(?:\.[0-9]+)*(?:\s?\((?:[a-z]{{1,5}}|[0-9]{{1,3}})\))+)
-     |(?P<grouped>[0-9]{{1,3}}(?:(?:,[0-9]{{3}})+|(?:,[0-9]{{2}})+,[0-9]{{3}})(?![0-9]|,[0-9])(?:\.[0-9]+)?))
+     |(?P<secref>[0-9]+(?:\.[0-9]+){{0,5}}(?:\s?\((?:[a-z]{{1,5}}|[0-9]{{1,3}})\)){{1,4}})
+     |(?P<grouped>{_GROUPED}(?!,[0-9])(?:\.[0-9]+)?))
     |(?P<compound>{_RUN})
     """,
     regex.VERBOSE | regex.V1,
@@ -97,6 +99,8 @@ _LATIN_WORD = regex.compile(r"[\p{Latin}\p{M}]+")
 _NO_BEFORE_DIGIT = regex.compile(r"(?<=\.)no\.(?=[0-9])")
 _CURRENCY = {"$": "$", "€": "€", "£": "£"}  # every other marker (₹, rs, rs., inr, rupee, rupees) means ₹
 
+MAX_TOKEN_CHARS = 100
+"""Longer terms (base64 blobs, runs of digits) are dropped, as Lucene's StandardTokenizer caps its tokens."""
 _cache: dict[str, tuple[str, ...]] = {}
 _CACHE_MAX = 500_000
 _local = threading.local()
@@ -150,6 +154,8 @@ def _dedup(tokens: list[str]) -> tuple[str, ...]:
 
 def _compound(text: str) -> tuple[str, ...]:
     """Tokens of one run of letters/digits joined by ``. / - _ & @ '`` (see the module table)."""
+    if text in STOP_WORDS:  # don't, it's, i.e
+        return ()
     if "'" in text:
         text = regex.sub(r"'s(?=$|[./\-_&@])", "", text).replace("'", "-")
         if not _SEPARATORS.intersection(text):
@@ -176,7 +182,7 @@ def _compound(text: str) -> tuple[str, ...]:
         if len(groups) > 1:
             tokens.append(group)
         if all(p.isdigit() for p in parts):
-            if "-" not in group and len(parts) >= 3 and all(len(p) <= 2 for p in parts):
+            if "-" not in group and 3 <= len(parts) <= 6 and all(len(p) <= 2 for p in parts):
                 tokens.extend(".".join(parts[:n]) for n in range(len(parts) - 1, 1, -1))  # 4.3.1 → 4.3
             continue
         only_hyphens = not _SEPARATORS.intersection(group) - {"-"}
@@ -193,7 +199,7 @@ def _compound(text: str) -> tuple[str, ...]:
 
 def _secref(text: str) -> list[str]:
     """``17(2)(a)`` → ``17(2)(a)``, ``17(2)``, ``17``; a dotted head also yields its section parents."""
-    text = text.replace(" ", "")
+    text = "".join(text.split())
     head, _, rest = text.partition("(")
     head = _canon_int(head) if head.isdigit() else head
     labels = ["(" + label for label in rest.split("(")]
@@ -209,7 +215,8 @@ def tokenize(text: str) -> list[str]:
 
     Returns:
         Terms in text order; for one identifier its whole form first, then its parts (no repeats within one
-        identifier; repeated occurrences in the text repeat, as term frequency requires). Deterministic: the same
+        identifier; repeated occurrences in the text repeat, as term frequency requires). Terms longer than
+        :data:`MAX_TOKEN_CHARS` are dropped. Runs in time linear in ``len(text)``. Deterministic: the same
         text always gives the same list. See the module docstring for every kind of term.
 
     Raises:
@@ -250,4 +257,4 @@ def tokenize(text: str) -> list[str]:
             out.extend(_secref(match.group()))
         elif kind == "grouped":
             out.append(match.group().replace(",", ""))
-    return out
+    return [token for token in out if len(token) <= MAX_TOKEN_CHARS]

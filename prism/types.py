@@ -210,3 +210,91 @@ class RetrievedChunk:
             "text": self.text,
             "scores": self.scores(),
         }
+
+
+@dataclass
+class Citation:
+    """A numbered context block of an answer: one retrieved chunk with every retrieval score.
+
+    Attributes:
+        n: the block number ``[n]`` used in the prompt and in the answer text (1-based, the retrieval rank).
+        scores: :meth:`RetrievedChunk.scores` of the chunk.
+    """
+
+    n: int
+    chunk_id: str
+    source: str
+    page_start: int | None
+    page_end: int | None
+    text: str
+    scores: dict[str, float | int | None] = field(default_factory=dict)
+
+    @classmethod
+    def from_chunk(cls, n: int, chunk: RetrievedChunk) -> Citation:
+        """Block ``n`` for a retrieved chunk."""
+        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores())
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}``."""
+        return asdict(self)
+
+
+@dataclass
+class WebResult:
+    """A web search result shown to the LLM as block ``[W<n>]``; never mixed into document citations."""
+
+    n: int
+    title: str
+    url: str
+    content: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"n", "title", "url", "content"}``."""
+        return asdict(self)
+
+
+AnswerMode = Literal["llm", "extractive"]
+TIMING_STAGES: tuple[str, ...] = ("condense", "expand", "retrieve", "rerank", "web", "first_token", "total")
+"""Keys of :attr:`Answer.timings_ms`, always all present (``None`` for a stage that did not run)."""
+
+
+@dataclass
+class Answer:
+    """The response to one question; :meth:`to_dict` is the stable JSON of ``python -m prism ask --json``.
+
+    Attributes:
+        answer: the answer text with validated ``[n]`` / ``[Wn]`` markers (or the message when there is none).
+        mode: ``llm`` or ``extractive`` (no LLM configured, or the LLM failed).
+        citations: the blocks the answer cites, by ``n``.
+        retrieved: the retrieved blocks the answer does not cite, by ``n``.
+        web: web results shown to the LLM, by ``n``.
+        condensed_query: the standalone query used for retrieval (the question itself without history).
+        unsupported_numbers: figures in the answer (as written) not found in the blocks they cite.
+        timings_ms: milliseconds per stage, keys :data:`TIMING_STAGES`.
+        message: what the analyst should know besides the answer (degraded features, why there is no answer).
+    """
+
+    answer: str
+    mode: AnswerMode
+    citations: list[Citation] = field(default_factory=list)
+    retrieved: list[Citation] = field(default_factory=list)
+    web: list[WebResult] = field(default_factory=list)
+    condensed_query: str = ""
+    unsupported_numbers: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
+    message: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
+        "timings_ms", "message"}`` (timings rounded to 0.01 ms)."""
+        return {
+            "answer": self.answer,
+            "mode": self.mode,
+            "citations": [c.to_dict() for c in self.citations],
+            "retrieved": [c.to_dict() for c in self.retrieved],
+            "web": [w.to_dict() for w in self.web],
+            "condensed_query": self.condensed_query,
+            "unsupported_numbers": list(self.unsupported_numbers),
+            "timings_ms": {k: (round(v, 2) if v is not None else None) for k, v in self.timings_ms.items()},
+            "message": self.message,
+        }

@@ -19,7 +19,7 @@ def test_spans_cover_text_with_overlap_and_size_bound():
     spans = split_spans(text, 500, 50)
     assert all(0 < e - s <= 500 for s, e in spans)
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
-    for (s1, e1), (s2, _e2) in zip(spans, spans[1:], strict=False):
+    for (_s1, e1), (s2, _e2) in zip(spans, spans[1:], strict=False):
         assert s2 < e1, "neighbours overlap"
         assert e1 - s2 <= 50
         assert text[s2 - 1] == " ", "overlap starts at a word start"

@@ -169,7 +169,7 @@ print("SECOND-DONE", flush=True)
 @pytest.mark.slow
 def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service):
     small = CASES / "35_test02.txt"
-    big = FB / "AMAZON_2019_10K.pdf"
+    big = RBI / "13MC01042025792E33CF094B46F2B838E6409777438D.PDF"  # 77 pages, ~400 chunks
     env = {**os.environ, "PRISM_HOME": str(prism_home), "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(small), str(big)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

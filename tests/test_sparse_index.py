@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 import unicodedata
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from rank_bm25 import BM25Okapi
 import prism.sparse_index as sparse_index
 from prism.errors import StoreError
 from prism.sparse_index import BM25Index, tokenize
+from prism.tokenizer import MAX_TOKEN_CHARS
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 RBI = SHARED / "data" / "rbi" / "pdfs"
@@ -92,6 +94,7 @@ def rbi_index(rbi_chunks) -> BM25Index:
         ("co-operative", ["co", "oper", "cooper"]),
         ("The interest amount on the bill", ["interest", "amount", "bill"]),
         ("RBI's", ["rbi"]),
+        ("don't shouldn’t it's", []),
         ("ﬁnance oﬃce", ["financ", "offic"]),  # ligatures, via NFKC
         ("A.P. (DIR Series)", ["a.p", "ap", "dir", "seri"]),
         ("i.e. e.g.", []),
@@ -133,6 +136,15 @@ def test_tokenize_is_deterministic_and_rejects_non_str():
     assert tokenize(text) == tokenize(text)
     with pytest.raises(TypeError, match="needs a str"):
         tokenize(["bank"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("unit", ["1,22" + ",22" * 2, "1.2.", "7(1)(2)", "₹9", "1,", "x'", "a-b/", "9" * 150])
+def test_tokenize_time_is_linear_on_pathological_input(unit):
+    text = unit * (60_000 // len(unit))  # an earlier pattern took minutes on 20k characters of "1,22,22,..."
+    started = time.perf_counter()
+    tokens = tokenize(text)
+    assert time.perf_counter() - started < 3.0
+    assert all(len(t) <= MAX_TOKEN_CHARS for t in tokens)
 
 
 def test_tokens_of_real_rbi_page():
