@@ -191,3 +191,73 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from prism.service import PrismService
+
+    result = PrismService().search(args.query, args.workspace, mode=args.mode, top_k=args.top_k,
+                                   sources=args.doc or None)
+    lines = []
+    if not result.reranker["enabled"]:
+        lines.append(f"(rerank off: {result.reranker['reason']})")
+    if result.message:
+        lines.append(result.message)
+    for r in result.results:
+        pages = "" if r.page_start is None else (
+            f" p.{r.page_start}" if r.page_start == r.page_end else f" pp.{r.page_start}-{r.page_end}")
+        s = r.scores()
+        parts = [f"{k} {s[k]:.3f} (#{s[k + '_rank']})" for k in ("dense", "bm25", "rrf", "rerank")
+                 if s[k] is not None and s.get(k + "_rank") is not None]
+        lines.append(f"[{r.rank}] {r.source}{pages}  " + ", ".join(parts))
+        lines.append("    " + " ".join(r.text.split())[:300])
+    _emit(args, result.to_dict(), "\n".join(lines) or "(no results)")
+    return EXIT_OK
+
+
+def _register_search(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("search", parents=[common], help="hybrid search in a workspace")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default=None)
+    p.add_argument("--top-k", type=int, default=None)
+    p.add_argument("--doc", action="append", metavar="FILE_NAME", help="restrict to this document (repeatable)")
+    p.set_defaults(func=cmd_search)
+
+
+_EXTENSIONS.append(_register_search)
+
+
+def cmd_eval_beir(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from prism.evaluation.beir import evaluate_beir
+    from prism.evaluation.datasets import load_beir
+    from prism.service import PrismService
+
+    dataset = load_beir(Path(args.dir), args.queries, args.qrels)
+    workspace = args.workspace or f"beir-{dataset.name}"
+    report = evaluate_beir(PrismService(), dataset, workspace, mode=args.mode, limit=args.limit,
+                           progress=_progress_printer(args))
+    m, lat = report.metrics, report.latency_ms
+    text = (f"{dataset.name} ({report.queries} queries, mode {report.mode}, workspace '{workspace}')\n"
+            + "  ".join(f"{k} {v:.4f}" for k, v in m.items())
+            + f"\nretrieval latency p50 {lat.get('p50', 0):.1f} ms, p95 {lat.get('p95', 0):.1f} ms")
+    _emit(args, report.to_dict(), text)
+    return EXIT_OK
+
+
+def _register_eval(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("eval", help="evaluate retrieval")
+    esub = p.add_subparsers(dest="eval_command", required=True, parser_class=_Parser)
+    b = esub.add_parser("beir", parents=[common], help="evaluate on a BEIR folder (corpus, queries, qrels)")
+    b.add_argument("dir", metavar="DIR")
+    b.add_argument("--queries", default=None, metavar="FILE")
+    b.add_argument("--qrels", default=None, metavar="FILE")
+    b.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default="hybrid")
+    b.add_argument("--limit", type=int, default=None, help="evaluate only the first N judged queries")
+    b.set_defaults(func=cmd_eval_beir)
+
+
+_EXTENSIONS.append(_register_eval)
+
+from prism import cli_answer as _cli_answer  # noqa: E402,F401 - registers ``ask`` on _EXTENSIONS

@@ -38,6 +38,9 @@ class PrismEmbedding(BaseEmbedding):
     def __init__(self, model_path: Path, model_name: str, batch_size: int = 64, max_tokens: int = 256, **kw: Any):
         super().__init__(model_name=model_name, embed_batch_size=batch_size, max_tokens=max_tokens, **kw)
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # no "Loading weights" bars on stderr or in logs
 
         if not Path(model_path).is_dir():
             raise PrismError(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prism import parsing
-from prism.chunking import chunk_document
+from prism.chunking import chunk_document, document_text
 from prism.config import Settings
 from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
@@ -28,6 +28,10 @@ logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[float, str], None]
 """``callback(fraction_done in [0, 1], message)``."""
+
+ContextualizeHook = Callable[[list[Chunk], str], "list[str] | None"]
+"""``contextualize(chunks, document_text) -> index_texts | None``: one text per chunk to embed and BM25-index instead
+of the chunk's own text (e.g. :class:`prism.contextual.Contextualizer`); ``None`` means "index the plain text"."""
 
 # Share of one document's progress given to each stage (for the progress callback only).
 _STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
@@ -75,6 +79,10 @@ class Ingestor:
         embedder: the embedder the store was built with.
         settings: chunking and parsing settings.
         on_change: called after every committed change (e.g. to invalidate retriever caches).
+        contextualize: optional default :data:`ContextualizeHook` (per batch: the ``contextualize`` argument of
+            :meth:`ingest`). Its texts are embedded and tokenised for BM25 (stored as the row's ``index_text``);
+            Chroma's document text and the row's ``text`` stay the original chunk. A hook that raises, or returns
+            the wrong number of texts, leaves the plain texts (with a warning on the result).
     """
 
     def __init__(
@@ -84,12 +92,14 @@ class Ingestor:
         embedder: PrismEmbedding,
         settings: Settings,
         on_change: Callable[[], None] | None = None,
+        contextualize: ContextualizeHook | None = None,
     ):
         self.workspace = workspace
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self.on_change = on_change or (lambda: None)
+        self.contextualize = contextualize
         self.timings = StageTimings()
 
     def recover(self) -> int:
@@ -101,8 +111,14 @@ class Ingestor:
         return n
 
     # --- public ---------------------------------------------------------------------------------------------
-    def ingest(self, items: Sequence[IngestItem], progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Ingest a batch; one result per item, in order. Never raises for a bad file."""
+    def ingest(
+        self,
+        items: Sequence[IngestItem],
+        progress: ProgressCallback | None = None,
+        contextualize: ContextualizeHook | None = None,
+    ) -> list[IngestResult]:
+        """Ingest a batch; one result per item, in order. Never raises for a bad file. ``contextualize`` overrides
+        the ingestor's default hook for this batch."""
         progress = progress or _noop
         results: list[IngestResult] = []
         n = max(1, len(items))
@@ -111,16 +127,21 @@ class Ingestor:
             def sub(fraction: float, message: str, _i: int = i, _name: str = item.display_name) -> None:
                 progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
 
-            results.append(self.ingest_one(item, sub))
+            results.append(self.ingest_one(item, sub, contextualize))
         progress(1.0, f"done: {len(items)} file(s)")
         return results
 
-    def ingest_one(self, item: IngestItem, progress: ProgressCallback | None = None) -> IngestResult:
+    def ingest_one(
+        self,
+        item: IngestItem,
+        progress: ProgressCallback | None = None,
+        contextualize: ContextualizeHook | None = None,
+    ) -> IngestResult:
         """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error."""
         progress = progress or _noop
         name = item.display_name
         try:
-            return self._ingest(item, name, progress)
+            return self._ingest(item, name, progress, contextualize or self.contextualize)
         except PrismError as exc:
             logger.warning("ingest failed for %s: %s", name, type(exc).__name__)
             progress(1.0, f"failed: {exc}")
@@ -165,7 +186,9 @@ class Ingestor:
         except OSError as exc:
             raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
 
-    def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback) -> IngestResult:
+    def _ingest(
+        self, item: IngestItem, name: str, progress: ProgressCallback, contextualize: ContextualizeHook | None = None
+    ) -> IngestResult:
         t0 = time.perf_counter()
         progress(0.0, "reading")
         data = self._read(item, name)
@@ -197,8 +220,9 @@ class Ingestor:
         self.timings.chunk += t3 - t2
         progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
 
-        chunk_tokens = [tokenize(c.text) for c in chunks]  # kept with the chunk rows: BM25 rebuilds never re-tokenise
-        embeddings = self.embedder.embed([c.text for c in chunks])
+        index_texts, index_note = self._index_texts(chunks, parsed, contextualize, progress)
+        chunk_tokens = [tokenize(t) for t in index_texts]  # kept with the chunk rows: BM25 rebuilds never re-tokenise
+        embeddings = self.embedder.embed(index_texts)
         t4 = time.perf_counter()
         self.timings.embed += t4 - t3
         self.timings.chunks += len(chunks)
@@ -210,13 +234,14 @@ class Ingestor:
             if existing is not None:
                 return self._duplicate(name, existing)
             old = self.workspace.find_by_source(parsed.source)
-            marker = self.workspace.mark_pending(doc_id, replaces=old.doc_id if old else None)
+            marker = self.workspace.mark_pending(doc_id, replaces=[old.doc_id] if old else [])
             original = self.workspace.original_path(doc_id)
             original.write_bytes(data)
             self.store.add(chunks, embeddings)
             self.workspace.write_chunks(
-                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, **c.metadata()}
-                         for c, tokens in zip(chunks, chunk_tokens, strict=True)]
+                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, **c.metadata(),
+                          **({"index_text": it} if it != c.text else {})}
+                         for c, tokens, it in zip(chunks, chunk_tokens, index_texts, strict=True)]
             )
             record = DocumentRecord(
                 doc_id=doc_id,
@@ -226,7 +251,7 @@ class Ingestor:
                 chunks=len(chunks),
                 skipped_pages=[{"page": s.number, "reason": s.reason} for s in parsed.skipped_pages],
                 ocr_pages=parsed.ocr_pages,
-                warnings=list(parsed.warnings),
+                warnings=list(parsed.warnings) + ([index_note] if index_note else []),
                 ingested_at=now_iso(),
                 size_bytes=len(data),
                 original=original.name,
@@ -252,6 +277,122 @@ class Ingestor:
             ocr_pages=record.ocr_pages,
             warnings=record.warnings,
         )
+
+    def ingest_texts(
+        self,
+        docs: Sequence[tuple[str, str]],
+        progress: ProgressCallback | None = None,
+        group_chunks: int = 2048,
+    ) -> list[IngestResult]:
+        """Bulk-ingest many already-extracted texts (e.g. a BEIR corpus) as unpaged documents.
+
+        Same semantics as :meth:`ingest` per document (content-hash ids, duplicates, replace by name, all or nothing),
+        but chunks of many documents are embedded together and committed in groups of about ``group_chunks`` chunks
+        with one registry write and one write-ahead marker per group.
+
+        Args:
+            docs: ``(display name, text)`` pairs.
+            progress: ``callback(fraction, message)``.
+            group_chunks: chunks per embedding/commit group.
+
+        Returns:
+            One result per input pair, in order.
+        """
+        progress = progress or _noop
+        results: list[IngestResult | None] = [None] * len(docs)
+        group: list[tuple[int, ParsedDocument, bytes, str, list[Chunk]]] = []
+        seen: set[str] = set()
+
+        def flush() -> None:
+            if not group:
+                return
+            chunks = [c for *_, cs in group for c in cs]
+            embeddings = self.embedder.embed([c.text for c in chunks])
+            with self.workspace.write_lock():
+                self.workspace.recover(self.store.delete_document)
+                olds = {i: self.workspace.find_by_source(parsed.source) for i, parsed, *_ in group}
+                replaced = [o.doc_id for o in olds.values() if o is not None]
+                marker = self.workspace.mark_pending([doc_id for *_, doc_id, _ in group], replaces=replaced)
+                self.store.add(chunks, embeddings)
+                records = []
+                for i, parsed, data, doc_id, cs in group:
+                    self.workspace.original_path(doc_id).write_bytes(data)
+                    self.workspace.write_chunks(
+                        doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokenize(c.text), **c.metadata()}
+                                 for c in cs]
+                    )
+                    records.append(DocumentRecord(
+                        doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=None, chunks=len(cs),
+                        ingested_at=now_iso(), size_bytes=len(data), original=doc_id,
+                        embed_model=self.embedder.model_name,
+                    ))
+                    status = "replaced" if olds[i] is not None else "ingested"
+                    results[i] = IngestResult(file=parsed.source, status=status, doc_id=doc_id, chunks=len(cs))
+                self.workspace.commit(add=records, remove=replaced)
+                for doc_id in replaced:
+                    self.store.delete_document(doc_id)
+                    self.workspace.purge_files(doc_id)
+                marker.unlink(missing_ok=True)
+            self.on_change()
+            group.clear()
+
+        pending_chunks = 0
+        for i, (name, text) in enumerate(docs):
+            data = text.encode("utf-8")
+            doc_id = hashlib.sha256(data).hexdigest()
+            existing = self.workspace.find(doc_id)
+            if existing is not None or doc_id in seen:
+                results[i] = self._duplicate(name, existing) if existing else IngestResult(
+                    file=name, status="duplicate", doc_id=doc_id, warnings=["repeated in this batch"])
+                continue
+            try:
+                parsed = parsing.load(data, name if name.lower().endswith(".txt") else f"{name}.txt", self.settings)
+                parsed = ParsedDocument(name, "txt", parsed.pages, 0, parsed.skipped_pages, parsed.warnings)
+                chunks = self._chunk(parsed, doc_id)
+            except PrismError as exc:
+                results[i] = IngestResult(file=name, status="failed", error=str(exc))
+                continue
+            seen.add(doc_id)
+            group.append((i, parsed, data, doc_id, chunks))
+            pending_chunks += len(chunks)
+            if pending_chunks >= group_chunks:
+                flush()
+                pending_chunks = 0
+                progress((i + 1) / max(1, len(docs)), f"{i + 1}/{len(docs)} documents")
+        flush()
+        progress(1.0, f"done: {len(docs)} documents")
+        return [r for r in results if r is not None]
+
+    def _index_texts(
+        self,
+        chunks: list[Chunk],
+        parsed: ParsedDocument,
+        contextualize: ContextualizeHook | None,
+        progress: ProgressCallback,
+    ) -> tuple[list[str], str | None]:
+        """The texts to embed and tokenise (the chunks' own unless a hook supplies others) and a note for the
+        analyst when the hook degraded (some or all chunks kept their plain text)."""
+        plain = [c.text for c in chunks]
+        if contextualize is None:
+            return plain, None
+        progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"contextualising {len(chunks)} chunks")
+        try:
+            texts = contextualize(chunks, document_text(parsed)[0])
+        except PrismError as exc:
+            logger.warning("contextual retrieval failed for %s: %s", parsed.source, type(exc).__name__)
+            return plain, f"Contextual retrieval was skipped ({exc}); chunks are indexed with their plain text."
+        if texts is None:
+            return plain, None
+        if len(texts) != len(chunks):
+            logger.warning("contextualize hook returned %d texts for %d chunks", len(texts), len(chunks))
+            return plain, "Contextual retrieval was skipped (wrong number of contexts); plain text is indexed."
+        merged = [t if isinstance(t, str) and t.strip() else c.text for t, c in zip(texts, chunks, strict=True)]
+        done = sum(t != c.text for t, c in zip(merged, chunks, strict=True))
+        logger.info("contextual retrieval for %s: %d of %d chunks", parsed.source, done, len(chunks))
+        if done == len(chunks):
+            return merged, None
+        return merged, (f"Contextual retrieval: {done} of {len(chunks)} chunks got a situating context; "
+                        f"{len(chunks) - done} are indexed with their plain text.")
 
     def _chunk(self, parsed: ParsedDocument, doc_id: str) -> list[Chunk]:
         chunks = chunk_document(

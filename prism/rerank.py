@@ -59,11 +59,11 @@ class Reranker:
 
             model = CrossEncoder(name, device="cpu", local_files_only=True)
         except (OSError, ValueError, RuntimeError) as exc:
-            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             reason = (
-                f"cross-encoder '{name}' is not available offline on this machine ({first_line[:160]}); "
-                "results are ranked by fusion only"
+                f"cross-encoder '{name}' is not available on this machine (not at that path nor in the local "
+                "Hugging Face cache, and models are never downloaded at run time); results are ranked by fusion only"
             )
+            logger.debug("cross-encoder load error: %s", exc)
             logger.warning("reranker off: %s", reason)
             return cls(None, name, reason)
         logger.info("loaded cross-encoder %s", name)

@@ -12,12 +12,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from prism.config import Settings, get_settings
+from prism.answer import AnswerEngine, AnswerStream
+from prism.briefing import Briefing, document_text_from_rows, make_briefing
+from prism.config import RetrievalMode, Settings, get_settings
+from prism.contextual import Contextualizer
+from prism.conversation import History
 from prism.embeddings import PrismEmbedding
-from prism.errors import WorkspaceNotFoundError
+from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
 from prism.ingest import IngestItem, Ingestor, ProgressCallback
-from prism.types import DocumentRecord, IngestResult
+from prism.llm import LLMs, build_llms
+from prism.rerank import Reranker
+from prism.retriever import HybridRetriever, SearchResult
+from prism.types import Answer, DocumentRecord, IngestResult
 from prism.vector_store import VectorStore, make_client
+from prism.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
+from prism.websearch import WebSearcher
 from prism.workspaces import Workspace, WorkspaceCatalog, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
@@ -30,6 +39,7 @@ class WorkspaceHandle:
     workspace: Workspace
     store: VectorStore
     ingestor: Ingestor
+    retriever: HybridRetriever
 
     @property
     def info(self) -> WorkspaceInfo:
@@ -42,12 +52,25 @@ class PrismService:
     Args:
         settings: defaults to :func:`prism.config.get_settings`.
         embedder: an already loaded embedder to share (tests, the Streamlit resource cache); loaded lazily otherwise.
+        llms: the language models to use (tests inject fakes); default: built once from the settings' Groq key.
+        web: the web searcher to use (tests inject one on a fake HTTP session); default: from the Tavily key.
     """
 
-    def __init__(self, settings: Settings | None = None, embedder: PrismEmbedding | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        embedder: PrismEmbedding | None = None,
+        *,
+        llms: LLMs | None = None,
+        web: WebSearcher | None = None,
+    ):
         self.settings = settings or get_settings()
         self._embedder = embedder
+        self._llms = llms
+        self._web = web
+        self._web_built = web is not None
         self._client: Any = None
+        self._reranker: Reranker | None = None
         self._handles: dict[str, WorkspaceHandle] = {}
         self._lock = threading.RLock()
         self.catalog = WorkspaceCatalog(self.settings.home, self.settings.lock_timeout_s)
@@ -68,6 +91,46 @@ class PrismService:
             if self._client is None:
                 self._client = make_client(self.settings)
             return self._client
+
+    @property
+    def reranker(self) -> Reranker:
+        """The cross-encoder stage (loaded on first use; disabled with a reason when the model is unavailable)."""
+        with self._lock:
+            if self._reranker is None:
+                self._reranker = Reranker.from_settings(self.settings)
+            return self._reranker
+
+    @property
+    def llms(self) -> LLMs:
+        """The configured LLMs (built once from the settings; none without a Groq key)."""
+        with self._lock:
+            if self._llms is None:
+                self._llms = build_llms(self.settings)
+            return self._llms
+
+    @property
+    def web_searcher(self) -> WebSearcher | None:
+        """The Tavily searcher (built once), or ``None`` without a Tavily key."""
+        with self._lock:
+            if not self._web_built:
+                self._web = WebSearcher.from_settings(self.settings)
+                self._web_built = True
+            return self._web
+
+    def llm_status(self) -> dict[str, Any]:
+        """What answering can use, for the UI and the CLI.
+
+        Returns:
+            ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive", "reason", ...}``, plus
+            ``"expansion"`` (``"available"`` or the reason it is off), ``"contextual"`` (same) and ``"web"``
+            (``"available"`` or the reason).
+        """
+        status = dict(self.llms.status())
+        off = "off: no LLM configured"
+        status["expansion"] = "available" if self.llms.available else off
+        status["contextual"] = "available" if self.llms.available else off
+        status["web"] = "available" if self.web_searcher is not None else f"off: {NO_WEB_KEY_REASON}"
+        return status
 
     # --- workspaces -----------------------------------------------------------------------------------------
     def workspaces(self) -> list[WorkspaceInfo]:
@@ -120,9 +183,10 @@ class PrismService:
             embedder = self.embedder
             store = VectorStore(self.client, info.collection, embedder.model_name, embedder.dimension, info.name)
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
+            retriever = HybridRetriever(workspace, store, embedder, self.reranker, self.settings)
             ingestor = Ingestor(workspace, store, embedder, self.settings)
             ingestor.recover()
-            handle = WorkspaceHandle(workspace, store, ingestor)
+            handle = WorkspaceHandle(workspace, store, ingestor, retriever)
             self._handles[info.id] = handle
             return handle
 
@@ -147,11 +211,115 @@ class PrismService:
         items: Sequence[IngestItem],
         workspace: str | None = None,
         progress: ProgressCallback | None = None,
+        *,
+        contextual: bool | None = None,
+        briefing: bool | None = None,
     ) -> list[IngestResult]:
         """Ingest files/bytes/URLs into a workspace (created if missing). One result per item; never raises for a
-        bad file."""
+        bad file.
+
+        Args:
+            contextual: contextual retrieval for this batch (default ``settings.contextual_retrieval``; needs an
+                LLM, otherwise off with a warning on the results).
+            briefing: write a briefing for each new document (default ``settings.briefing_on_ingest``); a failed
+                briefing is a warning on the result, never a failed ingest.
+        """
         handle = self.open(workspace, create=True)
-        return handle.ingestor.ingest(items, progress)
+        hook, note = self._contextualizer(contextual)
+        results = handle.ingestor.ingest(items, progress, contextualize=hook)
+        new = [r for r in results if r.status in ("ingested", "replaced")]
+        if new:
+            handle.retriever.refresh()  # rebuild BM25 now so the next query does not wait
+        for r in new:
+            if note:
+                r.warnings.append(note)
+            if self.settings.briefing_on_ingest if briefing is None else briefing:
+                if progress is not None:
+                    progress(1.0, f"{r.file}: briefing")
+                self._brief_after_ingest(handle, r)
+        return results
+
+    def _contextualizer(self, enabled: bool | None) -> tuple[Contextualizer | None, str | None]:
+        """The contextual-retrieval hook for a batch, or ``None`` with the reason when it was asked for but there
+        is no LLM."""
+        if not (self.settings.contextual_retrieval if enabled is None else enabled):
+            return None, None
+        llm = self.llms.cheap
+        if llm is None:
+            return None, "Contextual retrieval is off: no LLM is configured; chunks are indexed with their plain text."
+        return Contextualizer(llm, max_workers=self.settings.contextual_max_workers,
+                              max_context_chars=self.settings.contextual_max_chars,
+                              doc_window_chars=self.settings.contextual_doc_chars), None
+
+    def _brief_after_ingest(self, handle: WorkspaceHandle, result: IngestResult) -> None:
+        """Brief a newly ingested document; any failure becomes a warning on its result."""
+        try:
+            self._brief(handle, result.doc_id or "")
+        except Exception as exc:  # the document is committed; a briefing bug must not fail the ingest
+            logger.warning("briefing failed for %s: %s", (result.doc_id or "")[:12], type(exc).__name__)
+            result.warnings.append(f"No briefing was written ({type(exc).__name__}: {exc}).")
+
+    def _brief(self, handle: WorkspaceHandle, doc_id: str) -> Briefing:
+        record = handle.workspace.find(doc_id)
+        if record is None:
+            raise DocumentNotFoundError(f"Document {doc_id[:12]} is not in workspace '{handle.workspace.name}'.")
+        text = document_text_from_rows(handle.workspace.read_chunks(doc_id))
+        brief = make_briefing(record.source, text, embedder=self.embedder, llm=self.llms.main,
+                              max_chars=self.settings.briefing_max_chars,
+                              max_sentences=self.settings.briefing_max_sentences)
+        handle.workspace.update_record(doc_id, briefing=brief.to_dict())
+        logger.info("briefing (%s) stored for %s", brief.mode, doc_id[:12])
+        return brief
+
+    def brief(self, source: str, workspace: str | None = None) -> Briefing:
+        """(Re)write and store the briefing of one document by file name.
+
+        Raises:
+            DocumentNotFoundError: no document has that name.
+        """
+        handle = self.open(workspace)
+        record = handle.workspace.find_by_source(source)
+        if record is None:
+            raise DocumentNotFoundError(
+                f"There is no document named '{source}' in workspace '{handle.workspace.name}'."
+            )
+        return self._brief(handle, record.doc_id)
+
+    # --- answering ------------------------------------------------------------------------------------------
+    def answer_engine(self, workspace: str | None = None) -> AnswerEngine:
+        """An answer engine over the workspace's shared retriever, with the service's LLMs and web searcher."""
+        handle = self.open(workspace)
+        return AnswerEngine(handle.retriever, self.embedder, self.settings, self.llms, self.web_searcher)
+
+    def ask(
+        self,
+        question: str,
+        workspace: str | None = None,
+        *,
+        history: History | None = None,
+        sources: Sequence[str] | None = None,
+        mode: RetrievalMode | None = None,
+        hyde: bool | None = None,
+        multi_query: bool | None = None,
+        web: bool | None = None,
+        rerank: bool = True,
+        stream: bool = False,
+    ) -> Answer | AnswerStream:
+        """Answer a question over a workspace; see :meth:`prism.answer.AnswerEngine.ask` for the options.
+
+        Returns:
+            The :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answer.AnswerStream` to
+            iterate (``st.write_stream``) whose ``answer`` is set at the end.
+
+        Raises:
+            WorkspaceNotFoundError: no such workspace.
+            DocumentNotFoundError: a name in ``sources`` is not in the workspace.
+            LLMAuthError: the Groq key was rejected.
+        """
+        return self.answer_engine(workspace).ask(
+            question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query, web=web,
+            rerank=rerank, stream=stream,
+        )
 
     def documents(self, workspace: str | None = None) -> list[DocumentRecord]:
         """The workspace's committed documents."""
@@ -160,7 +328,26 @@ class PrismService:
 
     def delete_document(self, source: str, workspace: str | None = None) -> DocumentRecord:
         """Delete one document by file name (raises ``DocumentNotFoundError``)."""
-        return self.open(workspace).ingestor.delete(source)
+        handle = self.open(workspace)
+        record = handle.ingestor.delete(source)
+        handle.retriever.refresh()
+        return record
+
+    def retriever(self, workspace: str | None = None) -> HybridRetriever:
+        """The workspace's shared HybridRetriever (a LlamaIndex ``BaseRetriever``)."""
+        return self.open(workspace).retriever
+
+    def search(self, query: str, workspace: str | None = None, **options: Any) -> SearchResult:
+        """Hybrid search in a workspace; ``options`` as :meth:`prism.retriever.HybridRetriever.search`.
+
+        An empty or missing workspace gives an empty result with a message (no error).
+        """
+        name = workspace or self.settings.default_workspace
+        if self.catalog.find(name) is None:
+            state = self.reranker.state.to_dict()
+            return SearchResult(query, options.get("mode") or self.settings.retrieval_mode, state, [],
+                                f"There is no workspace named '{name}' yet; ingest documents into it first.")
+        return self.open(name).retriever.search(query, **options)
 
     def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""

@@ -382,5 +382,7 @@ def _atomic_write(path: Path, write: Any) -> None:
 
 
 def _rebuild(directory: Path, reason: str) -> None:
-    logger.warning("BM25: index in %s not loaded (%s); it must be rebuilt", directory, reason)
+    # a missing or stale index is the normal first-open / after-change path; only damage is worth a warning
+    level = logging.INFO if ("no index files" in reason or "fingerprint" in reason) else logging.WARNING
+    logger.log(level, "BM25: index in %s not loaded (%s); it must be rebuilt", directory, reason)
     return None

@@ -25,7 +25,7 @@ import secrets
 import shutil
 import tempfile
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -292,13 +292,19 @@ class Workspace:
         """The committed document with this display file name, or ``None``."""
         return next((d for d in self.documents() if d.source == source), None)
 
-    def commit(self, add: DocumentRecord | None = None, remove: str | None = None) -> None:
-        """Atomically add a record and/or remove one (call under :meth:`write_lock`)."""
+    def commit(
+        self,
+        add: DocumentRecord | Sequence[DocumentRecord] | None = None,
+        remove: str | Sequence[str] | None = None,
+    ) -> None:
+        """Atomically add records and/or remove doc ids in one registry write (call under :meth:`write_lock`)."""
+        adds = [add] if isinstance(add, DocumentRecord) else list(add or [])
+        removes = [remove] if isinstance(remove, str) else list(remove or [])
         reg = self._read_registry(fresh=True)
-        if remove is not None:
-            reg["documents"].pop(remove, None)
-        if add is not None:
-            reg["documents"][add.doc_id] = add.to_dict()
+        for doc_id in removes:
+            reg["documents"].pop(doc_id, None)
+        for record in adds:
+            reg["documents"][record.doc_id] = record.to_dict()
         reg["revision"] = int(reg.get("revision", 0)) + 1
         atomic_write_json(self._registry_path, reg)
 
@@ -351,10 +357,17 @@ class Workspace:
         self.chunks_path(doc_id).unlink(missing_ok=True)
 
     # --- write-ahead markers --------------------------------------------------------------------------------
-    def mark_pending(self, doc_id: str, replaces: str | None = None, action: str = "add") -> Path:
-        """Record that ``doc_id`` is being added (``action="add"``) or removed (``"remove"``) before touching stores."""
-        path = self.dir / "pending" / f"{self.original_path(doc_id).name}.json"
-        atomic_write_json(path, {"doc_id": doc_id, "action": action, "replaces": replaces, "at": now_iso()})
+    def mark_pending(
+        self, doc_ids: str | Sequence[str], replaces: Sequence[str] = (), action: str = "add"
+    ) -> Path:
+        """Record, before touching any store, that ``doc_ids`` are being added (``action="add"``, replacing the
+        documents ``replaces``) or removed (``"remove"``). Returns the marker path; unlink it when done."""
+        ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
+        name = self.original_path(ids[0]).name if len(ids) == 1 else f"batch-{secrets.token_hex(8)}"
+        path = self.dir / "pending" / f"{name}.json"
+        atomic_write_json(
+            path, {"action": action, "doc_ids": ids, "replaces": list(replaces), "at": now_iso()}
+        )
         return path
 
     def pending(self) -> list[dict[str, Any]]:
@@ -364,7 +377,7 @@ class Workspace:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError):
-                data = {"doc_id": path.stem, "action": "add", "replaces": None}
+                data = {"action": "add", "doc_ids": [], "replaces": []}  # torn marker: nothing was written yet
             data["_path"] = str(path)
             out.append(data)
         return out
@@ -372,24 +385,20 @@ class Workspace:
     def recover(self, delete_vectors: Callable[[str], None]) -> int:
         """Finish or undo interrupted writes so registry, files and vectors agree.
 
-        For each pending marker: an ``add`` whose record was never committed is purged (vectors via
-        ``delete_vectors``, files); an ``add`` that was committed has its replaced document purged; a ``remove`` is
-        purged. Call under :meth:`write_lock`.
+        For each pending marker: every named document that is not committed is purged (vectors via
+        ``delete_vectors``, files) — an ``add`` that never committed, or a ``remove`` that did; every replaced
+        document that is no longer committed is purged too. Call under :meth:`write_lock`.
 
         Returns:
             The number of markers resolved.
         """
         markers = self.pending()
         for m in markers:
-            doc_id = m["doc_id"]
-            committed = self.find(doc_id) is not None
-            if m.get("action") == "remove" or not committed:
-                if not committed:
+            ids = m.get("doc_ids") or ([m["doc_id"]] if m.get("doc_id") else [])
+            for doc_id in [*ids, *(m.get("replaces") or [])]:
+                if self.find(doc_id) is None:
                     delete_vectors(doc_id)
                     self.purge_files(doc_id)
-            if committed and m.get("replaces") and self.find(m["replaces"]) is None:
-                delete_vectors(m["replaces"])
-                self.purge_files(m["replaces"])
             Path(m["_path"]).unlink(missing_ok=True)
         if markers:
             logger.warning("workspace %s: recovered %d interrupted write(s)", self.info.id, len(markers))

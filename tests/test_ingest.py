@@ -188,14 +188,14 @@ def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service):
     proc.wait(timeout=30)
     assert killed_with_marker, "the subprocess finished before it could be killed mid-document"
     marker = json.loads(next(pending_dir.glob("*.json")).read_text())
-    assert marker["action"] == "add"
+    assert marker["action"] == "add" and len(marker["doc_ids"]) == 1
 
     handle = service.open("crash")  # a new process view: recovery runs on open
     assert [d.source for d in handle.workspace.documents()] == ["35_test02.txt"]
-    assert handle.store.document_chunk_ids(marker["doc_id"]) == []
+    assert handle.store.document_chunk_ids(marker["doc_ids"][0]) == []
     assert set(_all_chunk_sources(handle)) == {"35_test02.txt"}
     _consistent(handle)
     # and the interrupted document ingests cleanly afterwards
     [res] = service.ingest([IngestItem(big)], "crash")
-    assert res.status == "ingested" and res.doc_id == marker["doc_id"]
+    assert res.status == "ingested" and res.doc_id == marker["doc_ids"][0]
     _consistent(handle)

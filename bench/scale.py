@@ -1,0 +1,144 @@
+"""Scale: a 50,000-chunk workspace — time to open it, hybrid retrieval p50/p95 (no LLM), peak RSS.
+
+Usage::
+
+    python bench/scale.py [--chunks 50000] [--queries 200] [--home DIR]
+
+Phase 1 (skipped when ``--home`` already holds the workspace) generates regulatory-style text with a seeded RNG and
+bulk-ingests it through the real pipeline (chunking, tokenising, Chroma, registry, BM25), except that the corpus
+vectors are random unit vectors from a stand-in embedder: embedding 50,000 chunks with MiniLM takes ~20 minutes on
+2 cores and is measured by ``bench/ingest.py`` instead. Phase 2 runs in a fresh process, like an app restart: it
+opens the workspace with the real embedder (queries are embedded by the real model), times the first search
+(which loads the persisted BM25 index), then ``--queries`` hybrid searches. Targets: p50 ≤ 50 ms, open ≤ 3 s,
+peak RSS ≤ 1.5 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+WORKSPACE = "scale-50k"
+VOCAB = (
+    "bank account payment settlement customer liability fraud limit transaction merchant remitter beneficiary "
+    "dispute chargeback reversal mandate authentication wallet prepaid instrument interest rate advance loan "
+    "provision asset classification capital adequacy exposure borrower guarantee collateral deposit branch "
+    "compliance audit reporting circular direction paragraph annex schedule regulation supervisory inspection "
+    "penalty monitoring threshold daily monthly quarterly annual crore lakh rupees percent working days"
+).split()
+
+
+class RandomEmbedder:
+    """Stand-in embedder for corpus generation: random L2-normalised float32 vectors, same name and width as MiniLM."""
+
+    def __init__(self, model_name: str, dimension: int = 384, seed: int = 7):
+        self.model_name = model_name
+        self.dimension = dimension
+        self.max_tokens = 256
+        self._rng = np.random.default_rng(seed)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        v = self._rng.standard_normal((len(texts), self.dimension)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split()) + 2  # generated text: whole words, ~1 word piece each
+
+
+def sentence(rng: random.Random) -> str:
+    words = rng.choices(VOCAB, k=rng.randint(8, 16))
+    extra = rng.choice([
+        f" ₹{rng.randint(1, 999)},{rng.randint(100, 999)}",
+        f" {rng.randint(1, 20)}.{rng.randint(1, 9)}",
+        f" RBI/2025-26/{rng.randint(1, 300)}",
+        f" {rng.randint(1, 99)}%",
+        "",
+    ])
+    return (" ".join(words) + extra).capitalize() + "."
+
+
+def build(home: Path, n_chunks: int) -> None:
+    from prism.config import Settings
+    from prism.service import PrismService
+
+    settings = Settings(home=home)
+    svc = PrismService(settings, embedder=RandomEmbedder(settings.embed_model_name))  # type: ignore[arg-type]
+    rng = random.Random(42)
+    docs = []
+    # ~5 chunks of ~500 chars per document
+    while sum(max(1, len(t) // 450) for _, t in docs) < n_chunks:
+        paras = ["\n".join(sentence(rng) for _ in range(4)) for _ in range(6)]
+        docs.append((f"generated-{len(docs):05d}.txt", "\n\n".join(paras)))
+    t0 = time.perf_counter()
+    handle = svc.open(WORKSPACE, create=True)
+    handle.ingestor.ingest_texts(docs, group_chunks=5000)
+    handle.retriever.refresh()
+    print(f"built {handle.store.count()} chunks in {len(docs)} documents in {time.perf_counter() - t0:.0f} s",
+          file=sys.stderr)
+
+
+def measure(home: Path, n_queries: int) -> dict:
+    from prism.config import Settings
+    from prism.service import PrismService
+
+    svc = PrismService(Settings(home=home))
+    svc.embedder.embed(["warm up"])  # model load is process start-up, not workspace opening
+    t0 = time.perf_counter()
+    handle = svc.open(WORKSPACE)
+    handle.retriever.refresh()  # loads the persisted BM25 index
+    open_s = time.perf_counter() - t0
+    rng = random.Random(3)
+    queries = [" ".join(rng.choices(VOCAB, k=rng.randint(3, 8))) for _ in range(n_queries)]
+    times = {"hybrid": [], "dense": [], "bm25": []}
+    for mode in times:
+        for q in queries:
+            t = time.perf_counter()
+            handle.retriever.search(q, mode=mode, rerank=False)
+            times[mode].append((time.perf_counter() - t) * 1000)
+    out = {"chunks": handle.store.count(), "open_s": open_s,
+           "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    for mode, ts in times.items():
+        out[f"{mode}_p50_ms"] = float(np.percentile(ts, 50))
+        out[f"{mode}_p95_ms"] = float(np.percentile(ts, 95))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chunks", type=int, default=50_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--home", type=Path, default=Path("/tmp/prism-scale-bench"))
+    ap.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure_only:
+        print(json.dumps(measure(args.home, args.queries)))
+        return
+    if not (args.home / "workspaces.json").exists():
+        build(args.home, args.chunks)
+    proc = subprocess.run([sys.executable, __file__, "--measure-only", "--home", str(args.home),
+                           "--queries", str(args.queries)], capture_output=True, text=True, check=True)
+    m = json.loads(proc.stdout.strip().splitlines()[-1])
+    print(f"\n## Scale: {m['chunks']} chunks, {args.queries} queries per mode (fresh process)\n")
+    print("| measure | value | target |\n|---|---|---|")
+    print(f"| open workspace (registry + Chroma + BM25 load) | {m['open_s']:.2f} s | ≤ 3 s |")
+    for mode in ("hybrid", "dense", "bm25"):
+        target = "≤ 50 ms" if mode == "hybrid" else ""
+        print(f"| {mode} retrieval p50 / p95 | {m[f'{mode}_p50_ms']:.1f} / {m[f'{mode}_p95_ms']:.1f} ms | {target} |")
+    print(f"| peak RSS (whole process, model included) | {m['peak_rss_mib']:.0f} MiB | ≤ 1,536 MiB |")
+
+
+if __name__ == "__main__":
+    main()
