@@ -199,3 +199,57 @@ def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service):
     [res] = service.ingest([IngestItem(big)], "crash")
     assert res.status == "ingested" and res.doc_id == marker["doc_ids"][0]
     _consistent(handle)
+
+
+def test_progress_callback_reports_monotonic_fractions(service):
+    seen: list[tuple[float, str]] = []
+    service.ingest([IngestItem(CASES / "35_test01.txt"), IngestItem(CASES / "35_test02.txt")], "p",
+                   progress=lambda f, m: seen.append((f, m)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and fractions[0] == 0.0
+    assert any("35_test02.txt" in m and "ingested" in m for _, m in seen)
+
+
+def test_concurrent_writers_to_one_workspace_are_serialised(service):
+    import threading
+
+    texts = {f"note{i}.txt": f"Note {i}: the settlement window for batch {i} closes at {i}:00.".encode()
+             for i in range(6)}
+    errors: list[BaseException] = []
+
+    def worker(names):
+        try:
+            service.ingest([IngestItem(texts[n], n) for n in names], "busy")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    names = sorted(texts)
+    threads = [threading.Thread(target=worker, args=(names[i::2],)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    handle = service.open("busy")
+    assert sorted(d.source for d in handle.workspace.documents()) == names
+    _consistent(handle)
+
+
+def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, prism_home):
+    from prism.config import Settings
+    from prism.embeddings import PrismEmbedding
+    from prism.errors import EmbeddingModelMismatchError
+    from prism.service import PrismService
+
+    service.ingest([IngestItem(CASES / "12_policy_v2.txt")], "m")
+    other = PrismService(Settings(home=prism_home, embed_model_name="custom/minilm-copy", chunk_size=60,
+                                  chunk_overlap=10),
+                         embedder=PrismEmbedding(Settings().resolved_embed_model_path(), "custom/minilm-copy"))
+    with pytest.raises(EmbeddingModelMismatchError, match="Re-index it"):
+        other.open("m")
+    [res] = other.reindex("m")
+    assert res.status == "ingested" and res.chunks == 2  # re-chunked at 60 characters from the kept original
+    handle = other.open("m")
+    assert handle.store._col.metadata["embed_model"] == "custom/minilm-copy"
+    assert [d.embed_model for d in handle.workspace.documents()] == ["custom/minilm-copy"]
+    _consistent(handle)
