@@ -79,6 +79,8 @@ class Ingestor:
         embedder: the embedder the store was built with.
         settings: chunking and parsing settings.
         on_change: called after every committed change (e.g. to invalidate retriever caches).
+        before_write: called under the write lock before any store is touched (e.g. to re-sync with changes other
+            processes made).
         contextualize: optional default :data:`ContextualizeHook` (per batch: the ``contextualize`` argument of
             :meth:`ingest`). Its texts are embedded and tokenised for BM25 (stored as the row's ``index_text``);
             Chroma's document text and the row's ``text`` stay the original chunk. A hook that raises, or returns
@@ -93,12 +95,14 @@ class Ingestor:
         settings: Settings,
         on_change: Callable[[], None] | None = None,
         contextualize: ContextualizeHook | None = None,
+        before_write: Callable[[], None] | None = None,
     ):
         self.workspace = workspace
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self.on_change = on_change or (lambda: None)
+        self.before_write = before_write or (lambda: None)
         self.contextualize = contextualize
         self.timings = StageTimings()
 
@@ -160,6 +164,7 @@ class Ingestor:
             DocumentNotFoundError: no document has that name.
         """
         with self.workspace.write_lock():
+            self.before_write()
             record = self.workspace.find_by_source(source)
             if record is None:
                 raise DocumentNotFoundError(
@@ -229,6 +234,7 @@ class Ingestor:
         progress(0.9, "storing")
 
         with self.workspace.write_lock():
+            self.before_write()
             self.workspace.recover(self.store.delete_document)
             existing = self.workspace.find(doc_id)  # another session may have added it meanwhile
             if existing is not None:
@@ -309,6 +315,7 @@ class Ingestor:
             chunks = [c for *_, cs in group for c in cs]
             embeddings = self.embedder.embed([c.text for c in chunks])
             with self.workspace.write_lock():
+                self.before_write()
                 self.workspace.recover(self.store.delete_document)
                 olds = {i: self.workspace.find_by_source(parsed.source) for i, parsed, *_ in group}
                 replaced = [o.doc_id for o in olds.values() if o is not None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,8 @@ class HybridRetriever(BaseRetriever):
         embedder: the embedder the collection was built with.
         reranker: the cross-encoder stage (may be disabled, with its reason).
         settings: k's, weights, top-k's and the default mode.
+        before_search: called at the start of every search (the service uses it to re-sync the dense side when
+            another process changed the workspace).
 
     The LlamaIndex entry point ``retrieve(query)`` returns ``NodeWithScore`` whose node id is the ``chunk_id``,
     whose score is the final stage's score, and whose metadata carries every stage's score and rank
@@ -130,8 +132,10 @@ class HybridRetriever(BaseRetriever):
         embedder: PrismEmbedding,
         reranker: Reranker,
         settings: Settings,
+        before_search: Callable[[], None] | None = None,
     ):
         super().__init__()
+        self.before_search = before_search or (lambda: None)
         self.workspace = workspace
         self.store = store
         self.embedder = embedder
@@ -194,6 +198,7 @@ class HybridRetriever(BaseRetriever):
             PrismError: ``mode`` is unknown.
         """
         t_start = time.perf_counter()
+        self.before_search()
         mode = mode or self.settings.retrieval_mode
         if mode not in MODES:
             raise PrismError(f"Unknown retrieval mode '{mode}'; use one of {', '.join(MODES)}.")

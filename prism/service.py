@@ -40,6 +40,8 @@ class WorkspaceHandle:
     store: VectorStore
     ingestor: Ingestor
     retriever: HybridRetriever
+    known_states: set[str]
+    """Workspace fingerprints this process wrote or has synced its vector index to."""
 
     @property
     def info(self) -> WorkspaceInfo:
@@ -183,10 +185,14 @@ class PrismService:
             embedder = self.embedder
             store = VectorStore(self.client, info.collection, embedder.model_name, embedder.dimension, info.name)
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
-            retriever = HybridRetriever(workspace, store, embedder, self.reranker, self.settings)
-            ingestor = Ingestor(workspace, store, embedder, self.settings)
+            known: set[str] = {workspace.fingerprint()}
+            retriever = HybridRetriever(workspace, store, embedder, self.reranker, self.settings,
+                                        before_search=lambda: self._sync(info.id))
+            ingestor = Ingestor(workspace, store, embedder, self.settings,
+                                on_change=lambda: known.add(workspace.fingerprint()),
+                                before_write=lambda: self._sync(info.id))
+            handle = WorkspaceHandle(workspace, store, ingestor, retriever, known)
             ingestor.recover()
-            handle = WorkspaceHandle(workspace, store, ingestor, retriever)
             self._handles[info.id] = handle
             return handle
 
@@ -204,6 +210,32 @@ class PrismService:
             return []
         logger.info("first start: building the sample workspace from %d documents", len(files))
         return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
+
+    def _sync(self, workspace_id: str) -> None:
+        """Re-open local Chroma when another process changed this workspace.
+
+        Chroma's local client keeps each collection's vector index in memory per process and does not see vectors
+        another process (e.g. ``python -m prism ingest`` while the app runs) added. When the workspace's
+        fingerprint is one this process neither wrote nor synced to, every handle reconnects through a fresh client.
+        A Chroma server (``PRISM_CHROMA_HOST``) has no such cache and needs nothing.
+        """
+        handle = self._handles.get(workspace_id)
+        if handle is None:
+            return
+        fingerprint = handle.workspace.fingerprint()
+        if fingerprint in handle.known_states:
+            return
+        if not self.settings.chroma_host:
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            with self._lock:
+                logger.info("workspace %s changed in another process; re-opening the vector store", workspace_id)
+                SharedSystemClient.clear_system_cache()
+                self._client = make_client(self.settings)
+                for h in self._handles.values():
+                    h.store.reconnect(self._client)
+                    h.known_states.add(h.workspace.fingerprint())
+        handle.known_states.add(fingerprint)
 
     # --- documents ------------------------------------------------------------------------------------------
     def ingest(

@@ -87,6 +87,14 @@ class VectorStore:
                 f"Re-index it (python -m prism reindex --workspace '{self.workspace}') or switch the model back."
             )
 
+    def reconnect(self, client: Any) -> None:
+        """Re-open the collection through a new client (after another process changed the local files)."""
+        self._client = client
+        try:
+            self._col = client.get_collection(self.name, embedding_function=None)
+        except Exception as exc:
+            raise StoreError(f"Could not re-open the collection of workspace '{self.workspace}': {exc}") from exc
+
     def count(self) -> int:
         """Number of stored chunks."""
         return int(self._col.count())
