@@ -202,7 +202,9 @@ class HybridRetriever(BaseRetriever):
         mode = mode or self.settings.retrieval_mode
         if mode not in MODES:
             raise PrismError(f"Unknown retrieval mode '{mode}'; use one of {', '.join(MODES)}.")
-        top_k = top_k or self.settings.top_k
+        top_k = self.settings.top_k if top_k is None else top_k
+        if top_k < 1:
+            raise PrismError(f"top_k must be at least 1 (got {top_k}).")
         state = self.reranker.state.to_dict()
         use_rerank = rerank and self.reranker.enabled
         if not rerank and self.reranker.enabled:
