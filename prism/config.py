@@ -47,6 +47,13 @@ class Settings(BaseSettings):
     )
     sample_dir: Path = Field(default=PROJECT_ROOT / "data" / "sample", description="Folder of the sample documents.")
     lock_timeout_s: float = Field(default=600.0, gt=0, description="Longest wait for a workspace write lock, seconds.")
+    eval_dir: Path = Field(
+        default=PROJECT_ROOT / "eval", description="Folder of evaluation runs: runs/<run id>.json and index.json."
+    )
+    eval_ground_truth: Path = Field(
+        default=PROJECT_ROOT / "data" / "ground_truth" / "eval_pairs.json",
+        description="The sample set's ground truth, evaluated by the Eval page's 'Run now'.",
+    )
 
     # --- parsing -------------------------------------------------------------------------------------------
     max_upload_mb: int = Field(default=50, ge=1, le=2048, description="Largest accepted file, MiB.")

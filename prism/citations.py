@@ -1,0 +1,188 @@
+"""Numbered context blocks for the answer prompt, and the citation markers in answers.
+
+Blocks: document chunks are ``[1]..[k]`` in retrieval order (``n`` is the chunk's rank), web results
+``[W1]..[Wm]``; the prompt fences both (documents are data, never instructions). Markers in an answer are
+``[1]``, ``[1, 3]``, ``[1; 3]``, ``[1-3]`` (a range), ``[1][2]`` and ``[W1]`` (also mixed: ``[2, W1]``). After
+the answer is complete, :func:`validate_citations` keeps the references that point at a block, rewrites each marker
+in the canonical form (``[1, 3]``) and removes markers that point nowhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from prism.llm import fence
+from prism.types import RetrievedChunk, WebResult
+
+# A reference is 1-3 digits (a bracketed year such as [2024] is not a marker), optionally W-prefixed.
+_REF = r"[Ww]?\d{1,3}"
+MARKER_RE = re.compile(rf"\[\s*({_REF}(?:\s*(?:[,;]|[-–]|and)\s*{_REF})*)\s*\]")
+_PART_RE = re.compile(rf"({_REF})(?:\s*[-–]\s*({_REF}))?")
+
+
+def page_label(page_start: int | None, page_end: int | None) -> str:
+    """``"page 5"``, ``"pages 5–6"``, or ``""`` for an unpaged source."""
+    if page_start is None:
+        return ""
+    if page_end is None or page_end == page_start:
+        return f"page {page_start}"
+    return f"pages {page_start}–{page_end}"
+
+
+def block_header(n: int, chunk: RetrievedChunk) -> str:
+    """``[n] source: <file>, page 5`` (no page part for unpaged sources)."""
+    pages = page_label(chunk.page_start, chunk.page_end)
+    return f"[{n}] source: {chunk.source}" + (f", {pages}" if pages else "")
+
+
+def context_blocks(chunks: Sequence[RetrievedChunk]) -> str:
+    """The document blocks ``[1]..[k]`` (header line, then the chunk text), fenced in ``<documents>``."""
+    body = "\n\n".join(f"{block_header(i, c)}\n{c.text.strip()}" for i, c in enumerate(chunks, start=1))
+    return fence(body, "documents")
+
+
+def web_blocks(results: Sequence[WebResult]) -> str:
+    """The web blocks ``[W1]..`` (title and URL, then the content), fenced in ``<web_results>``."""
+    body = "\n\n".join(f"[W{w.n}] web: {w.title} ({w.url})\n{w.content.strip()}" for w in results)
+    return fence(body, "web_results")
+
+
+def user_message(question: str, condensed_query: str, chunks: Sequence[RetrievedChunk],
+                 web: Sequence[WebResult]) -> str:
+    """The last user message of an answer call: the blocks, then the analyst's question as asked (and its
+    standalone form when condensing changed it)."""
+    parts = []
+    if chunks:
+        parts.append("Document context blocks:\n" + context_blocks(chunks))
+    else:
+        parts.append("Document context blocks: none of the documents matched this question.")
+    if web:
+        parts.append("Web context blocks:\n" + web_blocks(web))
+    parts.append(f"Question: {question.strip()}")
+    if condensed_query.strip() and condensed_query.strip() != question.strip():
+        parts.append(f"(Standalone form of the question, given the conversation: {condensed_query.strip()})")
+    parts.append("Answer from the blocks above only, citing them as [n] / [Wn].")
+    return "\n\n".join(parts)
+
+
+# --- markers --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Marker:
+    """One bracketed marker in a text: its span and the references it lists (``"1"``, ``"W2"``; ranges
+    expanded, order kept, duplicates dropped)."""
+
+    start: int
+    end: int
+    refs: tuple[str, ...]
+
+
+def _expand(part: re.Match[str]) -> list[str]:
+    a, b = part.group(1).upper(), part.group(2)
+    if b is None:
+        return [a]
+    b = b.upper()
+    if a.startswith("W") != b.startswith("W"):
+        return [a, b]
+    prefix = "W" if a.startswith("W") else ""
+    lo, hi = int(a.lstrip("W")), int(b.lstrip("W"))
+    if lo > hi or hi - lo > 20:  # not a sensible range: keep the two ends only
+        return [a, b]
+    return [f"{prefix}{i}" for i in range(lo, hi + 1)]
+
+
+def parse_markers(text: str) -> list[Marker]:
+    """Every citation marker in ``text``, in order of appearance."""
+    markers = []
+    for m in MARKER_RE.finditer(text):
+        refs: list[str] = []
+        for part in _PART_RE.finditer(m.group(1)):
+            for r in _expand(part):
+                if r not in refs:
+                    refs.append(r)
+        markers.append(Marker(m.start(), m.end(), tuple(refs)))
+    return markers
+
+
+@dataclass
+class CitationCheck:
+    """The answer text after validation and what it cites.
+
+    Attributes:
+        text: markers rewritten canonically (``[1, 3]``, ``[W1]``), markers pointing nowhere removed.
+        cited: document block numbers cited, ascending, unique.
+        cited_web: web block numbers cited, ascending, unique.
+        removed: references that pointed nowhere, as ``"7"`` / ``"W3"``, in order of appearance.
+    """
+
+    text: str
+    cited: list[int] = field(default_factory=list)
+    cited_web: list[int] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+def _valid(ref: str, n_docs: int, n_web: int) -> bool:
+    if ref.startswith("W"):
+        return 1 <= int(ref[1:]) <= n_web
+    return 1 <= int(ref) <= n_docs
+
+
+def validate_citations(text: str, n_docs: int, n_web: int = 0) -> CitationCheck:
+    """Keep the references that point at a block and remove the rest.
+
+    Args:
+        text: the answer as the LLM wrote it.
+        n_docs: document blocks in the prompt (valid refs ``1..n_docs``).
+        n_web: web blocks in the prompt (valid refs ``W1..W<n_web>``).
+
+    Returns:
+        :class:`CitationCheck`. A marker whose references all point nowhere is removed together with the space
+        before it; a space left before punctuation is closed up ("limit [9]." → "limit.").
+    """
+    out: list[str] = []
+    pos = 0
+    cited: set[int] = set()
+    cited_web: set[int] = set()
+    removed: list[str] = []
+    for marker in parse_markers(text):
+        keep = [r for r in marker.refs if _valid(r, n_docs, n_web)]
+        removed.extend(r for r in marker.refs if r not in keep)
+        chunk = text[pos : marker.start]
+        if keep:
+            out.append(chunk + "[" + ", ".join(keep) + "]")
+            for r in keep:
+                (cited_web.add(int(r[1:])) if r.startswith("W") else cited.add(int(r)))
+        else:
+            out.append(chunk.rstrip(" \t") if chunk.endswith((" ", "\t")) else chunk)
+        pos = marker.end
+    out.append(text[pos:])
+    clean = "".join(out)
+    if removed:
+        clean = re.sub(r"[ \t]+([.,;:!?)])", r"\1", clean)
+    return CitationCheck(clean, sorted(cited), sorted(cited_web), removed)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s*\[[^\]]{1,20}\])*\s+|\n+")
+
+
+def sentences_with_refs(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Split an answer into sentences (a marker right after the full stop stays with its sentence), each with the
+    references of its markers (``"1"``, ``"W1"``)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        end = m.end() if m.group(0).strip() else m.start()
+        if text[start:end].strip():
+            spans.append((start, end))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    result = []
+    for a, b in spans:
+        sentence = text[a:b].strip()
+        refs: list[str] = []
+        for marker in parse_markers(sentence):
+            refs.extend(r for r in marker.refs if r not in refs)
+        result.append((sentence, tuple(refs)))
+    return result

@@ -1,0 +1,84 @@
+"""``python -m prism ask``: answer a question over a workspace with citations (registered on :mod:`prism.cli`).
+
+``python -m prism ask QUESTION [--workspace NAME] [--doc FILE_NAME ...] [--no-hyde] [--no-multi-query] [--web]
+[--json]`` prints the answer, its cited sources with their scores, the web sources and any figures the number check
+could not find; with ``--json`` it prints the response object (:meth:`prism.types.Answer.to_dict`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from prism.citations import page_label
+from prism.cli import _EXTENSIONS, EXIT_OK, _emit, _service
+from prism.types import Answer, Citation
+
+logger = logging.getLogger(__name__)
+
+
+def _scores(c: Citation) -> str:
+    parts = []
+    for key in ("dense", "bm25", "rrf", "rerank"):
+        value = c.scores.get(key)
+        if value is not None:
+            parts.append(f"{key} {value:.3f}")
+    return ", ".join(parts)
+
+
+def _where(c: Citation) -> str:
+    pages = page_label(c.page_start, c.page_end)
+    return c.source + (f", {pages}" if pages else "")
+
+
+def format_answer(answer: Answer, question: str = "") -> str:
+    """The plain-text rendering of an answer for the terminal (the standalone query is shown when it differs from
+    the question)."""
+    lines = [answer.answer.strip()]
+    if answer.condensed_query.strip() and answer.condensed_query.strip() != question.strip():
+        lines += ["", f"(searched for: {answer.condensed_query})"]
+    if answer.citations:
+        lines += ["", "Sources:"]
+        lines += [f"  [{c.n}] {_where(c)}  ({_scores(c)})" for c in answer.citations]
+    if answer.web:
+        lines += ["", "Web sources:"]
+        lines += [f"  [W{w.n}] {w.title} <{w.url}>" for w in answer.web]
+    if answer.retrieved:
+        lines += ["", "Also retrieved (not cited):"]
+        lines += [f"  [{c.n}] {_where(c)}" for c in answer.retrieved]
+    if answer.unsupported_numbers:
+        lines += ["", "Figures not found in their cited sources: " + ", ".join(answer.unsupported_numbers)]
+    if answer.message and answer.message.strip() != answer.answer.strip():
+        lines += ["", f"Note: {answer.message}"]
+    return "\n".join(lines)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Run ``ask``: one question, no conversation history."""
+    svc = _service()
+    answer = svc.ask(
+        args.question,
+        args.workspace,
+        sources=args.doc or None,
+        hyde=False if args.no_hyde else None,
+        multi_query=False if args.no_multi_query else None,
+        web=True if args.web else None,
+    )
+    _emit(args, answer.to_dict(), format_answer(answer, args.question))
+    return EXIT_OK
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add the ``ask`` sub-command to the CLI's sub-parsers."""
+    p = sub.add_parser("ask", parents=[common], help="answer a question with citations")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--doc", action="append", metavar="FILE_NAME", help="only this document (repeatable)")
+    p.add_argument("--no-hyde", action="store_true", help="turn HyDE off")
+    p.add_argument("--no-multi-query", action="store_true", help="turn multi-query expansion off")
+    p.add_argument("--web", action="store_true", help="also search the web (needs TAVILY_API_KEY)")
+    p.set_defaults(func=cmd_ask)
+
+
+if register not in _EXTENSIONS:
+    _EXTENSIONS.append(register)

@@ -1,0 +1,234 @@
+"""Conversation memory and condensing follow-up questions into standalone queries.
+
+A :class:`Conversation` is one chat's memory: a plain list of the last ``max_turns`` :class:`Turn` s (the UI keeps
+it in ``st.session_state``; nothing here knows Streamlit). :func:`condense` rewrites a follow-up ("What about
+P2M?") into a standalone query for retrieval, with the small LLM when one is configured and otherwise with
+:func:`condense_heuristic`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from llama_index.core.llms import ChatMessage, MessageRole
+
+from prism.errors import LLMAuthError, LLMError
+from prism.llm import CONDENSE_PROMPT, LLMClient
+from prism.sparse_index import tokenize
+
+logger = logging.getLogger(__name__)
+
+MARKER_RE = re.compile(r"\s*\[(?:W?\d+(?:\s*[,;–-]\s*W?\d+)*)\]")
+"""Citation markers (``[1]``, ``[1, 3]``, ``[W2]``) as they appear in answers."""
+
+
+@dataclass
+class Turn:
+    """One exchange: the analyst's question, the answer text, and the standalone query used for it."""
+
+    question: str
+    answer: str
+    condensed_query: str | None = None
+
+    @property
+    def standalone(self) -> str:
+        """The standalone form of the question (the condensed query, else the question)."""
+        return self.condensed_query or self.question
+
+
+@dataclass
+class Conversation:
+    """The memory of one chat: at most ``max_turns`` most recent turns, oldest first.
+
+    Raises:
+        ValueError: ``max_turns`` < 1.
+    """
+
+    max_turns: int = 10
+    turns: list[Turn] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
+        self._trim()
+
+    def add(self, question: str, answer: str, condensed_query: str | None = None) -> Turn:
+        """Append a turn and drop the oldest beyond ``max_turns``; returns the new turn."""
+        turn = Turn(question, answer, condensed_query)
+        self.turns.append(turn)
+        self._trim()
+        return turn
+
+    def clear(self) -> None:
+        """Forget every turn."""
+        self.turns.clear()
+
+    def _trim(self) -> None:
+        if len(self.turns) > self.max_turns:
+            del self.turns[: len(self.turns) - self.max_turns]
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+    def __bool__(self) -> bool:  # an empty conversation is falsy, like an empty list
+        return bool(self.turns)
+
+
+History = Conversation | Sequence[Turn]
+
+
+def history_turns(history: History | None, max_turns: int) -> list[Turn]:
+    """The last ``max_turns`` turns of ``history`` (a :class:`Conversation` or a list of turns)."""
+    if not history:
+        return []
+    turns = list(history.turns if isinstance(history, Conversation) else history)
+    return turns[-max_turns:]
+
+
+def strip_markers(text: str) -> str:
+    """``text`` without citation markers (old answers' block numbers mean nothing in a new prompt)."""
+    return MARKER_RE.sub("", text)
+
+
+def history_messages(turns: Sequence[Turn], max_answer_chars: int = 1500) -> list[ChatMessage]:
+    """Chat messages (user / assistant) for earlier turns; answers are shortened and lose their markers."""
+    messages: list[ChatMessage] = []
+    for t in turns:
+        messages.append(ChatMessage(role=MessageRole.USER, content=t.question))
+        answer = strip_markers(t.answer)
+        if len(answer) > max_answer_chars:
+            answer = answer[:max_answer_chars].rsplit(" ", 1)[0] + " …"
+        messages.append(ChatMessage(role=MessageRole.ASSISTANT, content=answer))
+    return messages
+
+
+# --- heuristic ------------------------------------------------------------------------------------------------
+_FOLLOWUP_LEAD = re.compile(
+    r"^\s*(what about|how about|and|also|same for|what if|then|so|why|how come|but)\b", re.IGNORECASE
+)
+_PRONOUNS = frozenset("it its it's they them their theirs this that these those he she his her such".split())
+_QUESTION_VERBS = frozenset(
+    "work works mean means apply applies say says state states explain tell describe define".split()
+)
+_WORD = re.compile(r"[\w₹$%][\w₹$%./&'-]*\w|[\w₹$%]")
+MAX_FOLLOWUP_TERMS = 2
+"""A question with at most this many content tokens (after :func:`tokenize`) is treated as a follow-up."""
+
+
+def is_followup(question: str) -> bool:
+    """True for short or pronoun-/conjunction-led questions that likely lean on the previous turn."""
+    if _FOLLOWUP_LEAD.match(question):
+        return True
+    words = {w.lower() for w in re.findall(r"[A-Za-z']+", question)}
+    if words & _PRONOUNS:
+        return True
+    return len(tokenize(question)) <= MAX_FOLLOWUP_TERMS
+
+
+def _siblings(a: str, b: str) -> bool:
+    """Two codes that differ in one character and contain a digit or are acronyms (P2P/P2M, FY2024/FY2023)."""
+    if len(a) != len(b) or len(a) < 2 or a.lower() == b.lower():
+        return False
+    code = (any(c.isdigit() for c in a) and any(c.isdigit() for c in b)) or (a.isupper() and b.isupper())
+    return code and sum(x != y for x, y in zip(a.lower(), b.lower(), strict=True)) == 1
+
+
+def condense_heuristic(question: str, turns: Sequence[Turn], max_terms: int = 6) -> str:
+    """Standalone query without an LLM.
+
+    A follow-up (:func:`is_followup`) after a previous turn is rewritten from the previous standalone question:
+
+    * if a term of the follow-up is a *sibling* of a term of the previous question (codes one character apart:
+      ``P2M`` vs ``P2P``, ``FY2023`` vs ``FY2024``), the previous question is repeated with the term substituted:
+      "What about P2M?" after "What is the P2P limit for UPI?" → "What is the P2M limit for UPI?";
+    * otherwise the previous question's key terms (words with index tokens not already in the follow-up, in order,
+      at most ``max_terms``) are appended in parentheses: "What is its cooling period (UPI Lite)?".
+
+    Anything else is returned unchanged (stripped).
+    """
+    question = question.strip()
+    if not turns or not question or not is_followup(question):
+        return question
+    previous = turns[-1].standalone.strip()
+    follow_words = _WORD.findall(question)
+    prev_words = _WORD.findall(previous)
+    for fw in follow_words:
+        for pw in prev_words:
+            if _siblings(fw, pw):
+                return re.sub(rf"(?<!\w){re.escape(pw)}(?!\w)", fw, previous, count=1)
+    have = set(tokenize(question))
+    carried: list[str] = []
+    seen: set[str] = set()
+    for w in prev_words:
+        toks = tokenize(w)
+        if w.lower() in _QUESTION_VERBS or not toks or all(t in have or t in seen for t in toks):
+            continue
+        seen.update(toks)
+        carried.append(w)
+        if len(carried) >= max_terms:
+            break
+    if not carried:
+        return question
+    core = question.rstrip(" ?.!")
+    return f"{core} ({' '.join(carried)})?"
+
+
+# --- LLM ------------------------------------------------------------------------------------------------------
+def format_history(turns: Sequence[Turn], max_answer_chars: int = 300) -> str:
+    """The turns as ``Analyst: …`` / ``Prism: …`` lines for the condense prompt (answers shortened, unmarked)."""
+    lines = []
+    for t in turns:
+        answer = strip_markers(t.answer).replace("\n", " ")
+        if len(answer) > max_answer_chars:
+            answer = answer[:max_answer_chars].rsplit(" ", 1)[0] + " …"
+        lines.append(f"Analyst: {t.question}\nPrism: {answer}")
+    return "\n".join(lines)
+
+
+def _clean_condensed(text: str) -> str:
+    text = text.strip()
+    text = re.sub(r"^(standalone question|question)\s*:\s*", "", text, flags=re.IGNORECASE)
+    text = text.splitlines()[0].strip() if text else ""
+    return text.strip("\"'“”` ").strip()
+
+
+@dataclass(frozen=True)
+class Condensed:
+    """The standalone query and how it was made: ``none`` (no history), ``llm`` or ``heuristic``; ``warning``
+    when the LLM failed and the heuristic stood in."""
+
+    query: str
+    method: str
+    warning: str | None = None
+
+
+def condense(question: str, history: History | None, llm: LLMClient | None, max_turns: int = 10) -> Condensed:
+    """Rewrite ``question`` into a standalone query given the conversation.
+
+    Without history the question is returned as is (no LLM call). With an LLM, the small model rewrites it (empty
+    or runaway output falls back to the heuristic); without one, :func:`condense_heuristic`.
+
+    Raises:
+        LLMAuthError: the LLM key was rejected (other LLM failures fall back to the heuristic with a warning).
+    """
+    question = question.strip()
+    turns = history_turns(history, max_turns)
+    if not turns:
+        return Condensed(question, "none")
+    if llm is None:
+        return Condensed(condense_heuristic(question, turns), "heuristic")
+    prompt = CONDENSE_PROMPT.format(history=format_history(turns), question=question)
+    try:
+        text = _clean_condensed(llm.complete(prompt))
+    except LLMAuthError:
+        raise
+    except LLMError as exc:
+        logger.warning("condense call failed (%s); using the heuristic", type(exc).__name__)
+        return Condensed(condense_heuristic(question, turns), "heuristic",
+                         f"The follow-up could not be rewritten by the LLM ({exc}); a simpler rewrite was used.")
+    if not text or len(text) > max(500, 4 * len(question)):
+        return Condensed(condense_heuristic(question, turns), "heuristic")
+    return Condensed(text, "llm")

@@ -1,0 +1,179 @@
+"""Answers without an LLM, and the relevance gate that decides whether the documents answer at all.
+
+* :func:`split_sentences` splits regulatory text into sentences (abbreviations such as ``Rs.``, ``No.``, ``i.e.``
+  and numbered clauses such as ``4.3.1`` / ``A.1`` are respected; lines of a table stay apart).
+* :func:`extractive_answer` picks the sentences of the top chunks that best answer the question. A sentence's score
+  is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real embedder (both
+  L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
+  (:func:`prism.sparse_index.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``.
+* :func:`relevance` scores the best retrieved chunk the same way (cosine + ``w`` · overlap); below
+  ``settings.answer_min_relevance`` the documents are taken not to answer (no LLM is called).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prism.embeddings import PrismEmbedding
+from prism.sparse_index import tokenize
+from prism.types import RetrievedChunk
+
+logger = logging.getLogger(__name__)
+
+EXTRACTIVE_LABEL = "extractive answer (no LLM configured)"
+
+_ABBREVIATIONS = frozenset(
+    "rs no nos ltd co dr mr mrs ms st viz i.e e.g etc vs art sec para paras cl reg govt dept approx cf fig vol pp p "
+    "incl ref sr jr inc corp bros pvt u.s".split()
+)
+# Candidate boundaries: sentence punctuation followed by space, a numbered clause / bullet at a line start, or a
+# blank line.
+_BOUNDARY = re.compile(
+    r"(?P<stop>[.!?।][\"'”’)\]]*)\s+(?=[\"'“‘(\[]?[A-Z0-9₹])"
+    r"|\n(?=[ \t]*(?:[A-Z]?\d+(?:\.\d+)*[.)]?[ \t]|[A-Z]\.\d|[•·▪\-*–][ \t]|\([a-z0-9]{1,4}\)[ \t]))"
+    r"|\n[ \t]*\n"
+)
+_MAX_SENTENCE_CHARS = 400
+
+
+def _is_abbreviation(text: str, stop_at: int) -> bool:
+    """True when the full stop at ``stop_at`` ends an abbreviation (``Rs.``, ``No.``, ``i.e.``), an initial, or a
+    clause number at the start of a line (``10. Heading``)."""
+    line = text[max(text.rfind("\n", 0, stop_at) + 1, stop_at - 40) : stop_at]
+    if re.fullmatch(r"[ \t]*[A-Z]?\d+(?:\.\d+)*", line):
+        return True
+    m = re.search(r"([\w.]+)$", line)
+    if not m:
+        return False
+    word = m.group(1).lower().rstrip(".")
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` in order, inner line breaks joined with spaces.
+
+    Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment longer than
+    400 characters that spans lines (a table) is split at its line breaks.
+    """
+    pieces: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group("stop") and m.group("stop").startswith(".") and _is_abbreviation(text, m.start("stop")):
+            continue
+        end = m.end("stop") if m.group("stop") else m.start()
+        pieces.append(text[start:end])
+        start = m.end()
+    pieces.append(text[start:])
+    sentences: list[str] = []
+    for piece in pieces:
+        parts = piece.split("\n") if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
+        for part in parts:
+            s = re.sub(r"\s+", " ", part).strip()
+            if re.search(r"\w{3}", s):
+                sentences.append(s)
+    return sentences
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A candidate sentence: the block ``n`` it comes from, its position there, and its score parts."""
+
+    n: int
+    position: int
+    text: str
+    cosine: float
+    overlap: float
+    score: float
+
+
+def score_sentences(
+    question: str,
+    chunks: Sequence[RetrievedChunk],
+    embedder: PrismEmbedding,
+    lexical_weight: float = 0.3,
+) -> list[ScoredSentence]:
+    """Every distinct sentence of ``chunks`` (block ``n`` = position in ``chunks`` + 1), scored against the question.
+
+    Returns:
+        Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
+        (chunks overlap) is kept only at its first occurrence.
+    """
+    candidates: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
+    for n, chunk in enumerate(chunks, start=1):
+        for pos, s in enumerate(split_sentences(chunk.text)):
+            key = s.lower()
+            if key in seen:
+                continue
+            seen.add(key)
+            candidates.append((n, pos, s))
+    if not candidates:
+        return []
+    vectors = embedder.embed([question] + [s for _, _, s in candidates])
+    cosines = vectors[1:] @ vectors[0]
+    q_tokens = set(tokenize(question))
+    scored = []
+    for (n, pos, s), cos in zip(candidates, cosines, strict=True):
+        overlap = len(q_tokens & set(tokenize(s))) / len(q_tokens) if q_tokens else 0.0
+        scored.append(ScoredSentence(n, pos, s, float(cos), overlap, float(cos) + lexical_weight * overlap))
+    scored.sort(key=lambda x: (-x.score, x.n, x.position))
+    return scored
+
+
+def extractive_answer(
+    question: str,
+    chunks: Sequence[RetrievedChunk],
+    embedder: PrismEmbedding,
+    *,
+    max_sentences: int = 4,
+    lexical_weight: float = 0.3,
+    label: str = EXTRACTIVE_LABEL,
+) -> tuple[str, list[int]]:
+    """The sentences of ``chunks`` that best answer ``question``, each followed by its block marker ``[n]``.
+
+    The best ``max_sentences`` sentences scoring at least half the best score are kept, then put back in reading
+    order (block ``n``, then position); a sentence contained in a kept longer one is dropped.
+
+    Returns:
+        ``(text, cited_block_numbers)``; text is ``"<Label>:"`` followed by one ``- sentence [n]`` line each, or
+        ``("", [])`` when the chunks hold no sentence.
+    """
+    scored = score_sentences(question, chunks, embedder, lexical_weight)
+    if not scored:
+        return "", []
+    floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score
+    chosen: list[ScoredSentence] = []
+    for s in scored:
+        if len(chosen) >= max_sentences or s.score < floor:
+            break
+        if any(s.text in c.text or c.text in s.text for c in chosen):
+            continue
+        chosen.append(s)
+    chosen.sort(key=lambda s: (s.n, s.position))
+    lines = [f"- {s.text} [{s.n}]" for s in chosen]
+    heading = label[:1].upper() + label[1:]
+    return f"{heading}:\n\n" + "\n".join(lines), sorted({s.n for s in chosen})
+
+
+def relevance(
+    question: str, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, lexical_weight: float = 0.3
+) -> float:
+    """How well the best chunk matches the question: ``max over chunks of cosine + lexical_weight · overlap``.
+
+    ``cosine`` ∈ [-1, 1] is between the question and the chunk's text (real embedder), ``overlap`` ∈ [0, 1] the share
+    of the question's index tokens found in the chunk, so the result is in [-1, 1 + lexical_weight]; ``-1.0``
+    without chunks. The lexical term rescues table chunks whose wording embeds poorly ("locker rent" vs a fee table).
+    """
+    if not chunks:
+        return -1.0
+    vectors = embedder.embed([question] + [c.text for c in chunks])
+    cosines = vectors[1:] @ vectors[0]
+    q_tokens = set(tokenize(question))
+    best = -1.0
+    for chunk, cos in zip(chunks, cosines, strict=True):
+        overlap = len(q_tokens & set(tokenize(chunk.text))) / len(q_tokens) if q_tokens else 0.0
+        best = max(best, float(cos) + lexical_weight * overlap)
+    return best

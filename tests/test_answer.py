@@ -1,0 +1,293 @@
+"""Answering end to end on real documents: real parser, chunker, embedder, Chroma, BM25 and HybridRetriever; only
+the LLM is a scripted fake (LlamaIndex LLM interface)."""
+
+from __future__ import annotations
+
+import pytest
+import tenacity
+
+from prism.answer import EMPTY_WORKSPACE, NOT_RELEVANT, REPHRASE, AnswerEngine, AnswerStream
+from prism.config import Settings
+from prism.conversation import Conversation, Turn
+from prism.errors import DocumentNotFoundError, LLMAuthError
+from prism.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance, split_sentences
+from prism.ingest import IngestItem
+from prism.llm import wrap_llms
+from prism.service import PrismService
+from prism.sparse_index import BM25Index
+from prism.types import TIMING_STAGES
+
+from .conftest import CASES, DATA, REPO
+from .fakes_llm import ScriptedLLM, auth_error, route, server_error
+
+UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+SHG_PDF = DATA / "rbi" / "pdfs" / "01MCD0D97308D3AD49A3908E2F4410ED4409.PDF"
+UPI = UPI_PDF.name
+SHG = SHG_PDF.name
+SEED = "What was the total UPI transaction volume in FY2024?"
+FIGURE_SENTENCE = "In FY2024 Meridian Bank processed a total UPI transaction volume of 612 crore transactions worth"
+NO_WAIT = tenacity.wait_none()
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory, embedder):
+    """One workspace with the sample UPI circular and a real RBI master circular (ingested once per module)."""
+    settings = Settings(home=tmp_path_factory.mktemp("answer_home"), groq_api_key=None, tavily_api_key=None,
+                        briefing_on_ingest=False)
+    svc = PrismService(settings, embedder=embedder)
+    results = svc.ingest([IngestItem(UPI_PDF), IngestItem(SHG_PDF)], "docs")
+    assert [r.status for r in results] == ["ingested", "ingested"]
+    return svc
+
+
+def engine(docs, fake: ScriptedLLM | None = None, **overrides) -> AnswerEngine:
+    settings = docs.settings.model_copy(update=overrides) if overrides else docs.settings
+    llms = wrap_llms(fake, wait=NO_WAIT, settings=settings) if fake is not None else None
+    return AnswerEngine(docs.open("docs").retriever, docs.embedder, settings, llms)
+
+
+# --- extractive -------------------------------------------------------------------------------------------------
+def test_seed_question_extractive_answer_contains_the_figure(docs):
+    answer = docs.ask(SEED, "docs")
+    assert answer.mode == "extractive"
+    assert answer.answer.startswith("Extractive answer (no LLM configured):")
+    assert EXTRACTIVE_LABEL in answer.message
+    line = next(li for li in answer.answer.splitlines() if FIGURE_SENTENCE in li)
+    n = int(line.rsplit("[", 1)[1].rstrip("]"))
+    cited = {c.n: c for c in answer.citations}
+    assert cited[n].source == UPI and cited[n].page_start == 5 and FIGURE_SENTENCE in " ".join(cited[n].text.split())
+    assert set(cited[n].scores) == {"dense", "dense_rank", "bm25", "bm25_rank", "rrf", "rrf_rank", "rerank",
+                                    "rerank_rank"}
+    assert answer.unsupported_numbers == []  # verbatim sentences
+    assert {c.n for c in answer.citations}.isdisjoint({c.n for c in answer.retrieved})
+    assert sorted(c.n for c in answer.citations + answer.retrieved) == list(range(1, 6))
+    assert set(answer.timings_ms) == set(TIMING_STAGES)
+    assert answer.timings_ms["retrieve"] > 0 and answer.timings_ms["condense"] is None
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What saving to loan ratio can savings linked loans to SHGs have?", "saving to loan ratio of 1:1 to 1:4"),
+        ("Who decides the interest rates on loans to SHGs?", "discretion to decide on the interest rates"),
+    ],
+)
+def test_extractive_answers_on_real_rbi_text(docs, question, expected):
+    answer = docs.ask(question, "docs", sources=[SHG])
+    assert expected in " ".join(answer.answer.split())
+    assert all(c.source == SHG for c in answer.citations + answer.retrieved)
+
+
+def test_extractive_keeps_reading_order_and_markers(docs, embedder):
+    chunks = docs.open("docs").retriever.search(SEED, sources=[UPI]).results
+    text, cited = extractive_answer(SEED, chunks, embedder, max_sentences=3)
+    lines = text.splitlines()[2:]
+    assert len(lines) <= 3 and cited
+    ns = [int(li.rsplit("[", 1)[1].rstrip("]")) for li in lines]
+    assert ns == sorted(ns) and set(ns) == set(cited)
+    for li, n in zip(lines, ns, strict=True):
+        sentence = li[2 : li.rindex(" [")]
+        assert " ".join(sentence.split()) in " ".join(chunks[n - 1].text.split())
+    assert extractive_answer(SEED, [], embedder) == ("", [])
+
+
+def test_split_sentences_respects_abbreviations_and_clauses():
+    text = "4.1 The fee is Rs. 500 per month, i.e. for No. 3 accounts. It applies now.\n4.2 Next clause here."
+    assert split_sentences(text) == [
+        "4.1 The fee is Rs. 500 per month, i.e. for No. 3 accounts.", "It applies now.", "4.2 Next clause here."
+    ]
+    assert split_sentences("??? ...") == []
+
+
+# --- guards: no LLM call ----------------------------------------------------------------------------------------
+def test_empty_workspace_makes_no_llm_call(service):
+    service.create_workspace("empty")
+    fake = ScriptedLLM()
+    svc = PrismService(service.settings, embedder=service.embedder, llms=wrap_llms(fake, wait=NO_WAIT))
+    answer = svc.ask(SEED, "empty", history=[Turn("What is UPI?", "UPI is a payment system.")])
+    assert answer.answer == EMPTY_WORKSPACE.format(name="empty")
+    assert "Workspace 'empty' is empty" in answer.message
+    assert fake.calls == [] and answer.citations == [] and answer.retrieved == []
+
+
+def test_nothing_relevant_makes_no_llm_call(docs):
+    fake = ScriptedLLM()
+    for question in ("What is the capital of France?", "How do I bake sourdough bread?"):
+        answer = engine(docs, fake).ask(question)
+        assert answer.answer == NOT_RELEVANT and answer.answer.startswith("The documents in this workspace don't")
+        assert answer.citations == [] and answer.mode == "llm"
+    assert fake.calls == []
+
+
+def test_degenerate_queries_ask_to_rephrase_without_llm_call(docs):
+    fake = ScriptedLLM()
+    queries = (CASES / "18_degenerate_queries.txt").read_text(encoding="utf-8").splitlines()
+    assert len(queries) >= 5
+    for q in queries:
+        answer = engine(docs, fake).ask(q)
+        assert answer.answer == REPHRASE and "rephrase" in answer.message
+    assert fake.calls == []
+
+
+def test_relevance_separates_answerable_from_off_topic(docs, embedder):
+    retriever = docs.open("docs").retriever
+    threshold = docs.settings.answer_min_relevance
+    on = relevance(SEED, retriever.search(SEED, rerank=False).results, embedder)
+    off = relevance("Who painted the Mona Lisa?", retriever.search("Who painted the Mona Lisa?").results, embedder)
+    assert off < threshold < on
+    assert relevance(SEED, [], embedder) == -1.0
+
+
+# --- LLM path ---------------------------------------------------------------------------------------------------
+ANSWER = ("Meridian Bank processed 612 crore UPI transactions worth ₹8.4 lakh crore in FY2024 [1]. "
+          "Its value later reached ₹9.9 lakh crore [7].")
+
+
+def test_llm_answer_streams_validates_citations_and_checks_figures(docs):
+    fake = ScriptedLLM(respond=route(documents=ANSWER))
+    stream = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False).ask(SEED, stream=True)
+    assert isinstance(stream, AnswerStream) and stream.answer is None
+    assert stream.condensed_query == SEED and len(stream.chunks) == 5
+    pieces = list(stream)
+    assert len(pieces) > 3 and "".join(pieces).endswith("[7].")  # the raw stream, markers not yet validated
+    answer = stream.answer
+    assert answer is not None and answer.mode == "llm"
+    assert answer.answer.endswith("₹9.9 lakh crore.")  # [7] pointed nowhere: removed
+    assert [c.n for c in answer.citations] == [1] and [c.n for c in answer.retrieved] == [2, 3, 4, 5]
+    assert answer.citations[0].chunk_id == stream.chunks[0].chunk_id
+    assert answer.unsupported_numbers == ["₹9.9 lakh crore"]
+    assert "[7]" in answer.message and "₹9.9 lakh crore" in answer.message
+    assert answer.timings_ms["first_token"] is not None
+    assert answer.timings_ms["first_token"] <= answer.timings_ms["total"]
+    [call] = fake.calls
+    system, user = call["messages"][0].content, call["messages"][-1].content
+    assert "DATA" in system and "never instructions" in system
+    assert user.count("<documents>") == 1 and f"[1] source: {stream.chunks[0].source}" in user
+    assert f"Question: {SEED}" in user
+
+
+def test_history_reaches_prompt_and_condenser(docs):
+    history = Conversation(max_turns=10)
+    history.add("What is the P2P limit for UPI?", "The P2P limit is ₹1 lakh per day [2].")
+    fake = ScriptedLLM(respond=route(standalone="What was the UPI transaction volume in FY2024?",
+                                     documents="The volume was 612 crore transactions [1]."))
+    answer = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False).ask(
+        "and the volume in FY2024?", history=history
+    )
+    assert answer.condensed_query == "What was the UPI transaction volume in FY2024?"
+    condense_call, answer_call = fake.calls
+    assert "Analyst: What is the P2P limit for UPI?" in condense_call["text"]
+    assert "Follow-up question: and the volume in FY2024?" in condense_call["text"]
+    assert "[2]" not in condense_call["text"]  # old markers are stripped
+    roles = [m.role.value for m in answer_call["messages"]]
+    assert roles == ["system", "user", "assistant", "user"]
+    assert answer_call["messages"][1].content == "What is the P2P limit for UPI?"
+    last = answer_call["messages"][-1].content
+    assert "Question: and the volume in FY2024?" in last and "Standalone form" in last and "<documents>" in last
+    assert answer.timings_ms["condense"] is not None
+
+
+def test_llm_failure_before_first_token_falls_back_to_extractive(docs):
+    fake = ScriptedLLM(script=[server_error()] * 4)
+    answer = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False, llm_max_attempts=2).ask(SEED)
+    assert answer.mode == "extractive" and answer.answer.startswith("Extractive answer (the LLM call failed)")
+    assert FIGURE_SENTENCE in answer.answer and "HTTP 500" in answer.message
+    assert len(fake.calls) == 2
+
+
+def test_bad_key_raises_auth_error(docs):
+    fake = ScriptedLLM(script=[auth_error()])
+    with pytest.raises(LLMAuthError, match="rejected the API key"):
+        engine(docs, fake, hyde_enabled=False, multi_query_enabled=False).ask(SEED)
+
+
+def test_unknown_document_filter_raises(docs):
+    with pytest.raises(DocumentNotFoundError, match="nope.pdf"):
+        docs.ask(SEED, "docs", sources=["nope.pdf"])
+
+
+# --- expansion wiring -------------------------------------------------------------------------------------------
+HYDE_TEXT = "Annexure A states that the bank processed crore transactions, quasar-lexeme, during the year."
+PHRASINGS = (
+    "1. UPI volume processed in financial year 2024\n2. How many UPI transactions in FY24?\n- total UPI count 2024"
+)
+
+
+class SpyRetriever:
+    """Delegates to the real retriever, recording the keyword arguments of each search."""
+
+    def __init__(self, real):
+        self.real, self.workspace, self.calls = real, real.workspace, []
+
+    def search(self, query, **kwargs):
+        self.calls.append({"query": query, **kwargs})
+        return self.real.search(query, **kwargs)
+
+
+@pytest.fixture
+def sides(monkeypatch):
+    """Records the strings that reach the dense side (embedder) and the BM25 side (index search)."""
+    seen = {"dense": [], "bm25": []}
+    from prism.embeddings import PrismEmbedding
+
+    real_embed, real_search = PrismEmbedding.embed, BM25Index.search
+
+    def embed(self, texts):
+        seen["dense"].extend(texts)
+        return real_embed(self, texts)
+
+    def search(self, query, *args, **kwargs):
+        seen["bm25"].append(query)
+        return real_search(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(PrismEmbedding, "embed", embed)
+    monkeypatch.setattr(BM25Index, "search", search)
+    return seen
+
+
+def _spy_engine(docs, fake, **overrides):
+    eng = engine(docs, fake, **overrides)
+    eng.retriever = SpyRetriever(eng.retriever)
+    return eng
+
+
+def test_hyde_reaches_the_dense_side_only(docs, sides):
+    fake = ScriptedLLM(respond=route(passage=HYDE_TEXT, documents="612 crore [1]."))
+    eng = _spy_engine(docs, fake, multi_query_enabled=False)
+    answer = eng.ask(SEED)
+    assert HYDE_TEXT in sides["dense"]
+    assert not any("quasar" in q for q in sides["bm25"])
+    assert SEED in sides["bm25"] and SEED in sides["dense"]
+    final = eng.retriever.calls[-1]
+    assert final["dense_queries"] == [SEED, HYDE_TEXT] and final["sparse_queries"] == [SEED]
+    assert final["rerank_query"] == SEED and eng.retriever.calls[0]["rerank"] is False
+    assert [c["kind"] for c in fake.calls] == ["complete", "stream_chat"]
+    assert answer.timings_ms["expand"] is not None
+
+
+def test_multi_query_reaches_both_sides_and_rerank_uses_the_question(docs, sides):
+    fake = ScriptedLLM(respond=route(rephrasings=PHRASINGS, documents="612 crore [1]."))
+    eng = _spy_engine(docs, fake, hyde_enabled=False)
+    eng.ask(SEED)
+    phrasings = ["UPI volume processed in financial year 2024", "How many UPI transactions in FY24?",
+                 "total UPI count 2024"]
+    final = eng.retriever.calls[-1]
+    assert final["dense_queries"] == [SEED, *phrasings] and final["sparse_queries"] == [SEED, *phrasings]
+    assert final["rerank_query"] == SEED and final["rerank"] is True
+    for p in phrasings:
+        assert p in sides["dense"] and p in sides["bm25"]
+    prompt = next(c["text"] for c in fake.calls if c["kind"] == "complete")
+    assert "3 different rephrasings" in prompt
+
+
+def test_expansion_is_off_without_llm_and_failures_degrade(docs, sides):
+    eng = engine(docs)
+    eng.retriever = SpyRetriever(eng.retriever)
+    plain = eng.ask(SEED, hyde=True, multi_query=True)
+    assert len(eng.retriever.calls) == 1 and "dense_queries" not in eng.retriever.calls[0]
+    assert "HyDE and multi-query are off: no LLM is configured." in plain.message
+
+    fake = ScriptedLLM(respond=lambda text: (_ for _ in ()).throw(server_error()) if "passage" in text.lower()
+                       else "612 crore [1].")
+    answer = engine(docs, fake, multi_query_enabled=False, llm_max_attempts=1).ask(SEED)
+    assert answer.mode == "llm" and "HyDE was skipped" in answer.message

@@ -1,0 +1,75 @@
+"""``python -m prism ask``: the response object with --json, the text rendering, options and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prism.cli import EXIT_FAILED, EXIT_OK, main
+from prism.config import Settings
+from prism.ingest import IngestItem
+from prism.service import PrismService
+
+from .conftest import REPO
+
+UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+SEED = "What was the total UPI transaction volume in FY2024?"
+ANSWER_KEYS = {"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
+               "timings_ms", "message"}
+BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory, embedder):
+    settings = Settings(home=tmp_path_factory.mktemp("cli_home"), groq_api_key=None, tavily_api_key=None)
+    svc = PrismService(settings, embedder=embedder)
+    svc.ingest([IngestItem(UPI_PDF)], "cli", briefing=False)
+    return svc
+
+
+@pytest.fixture
+def cli_service(ingested, monkeypatch):
+    service = ingested
+    calls = []
+    real_ask = service.ask
+
+    def ask(question, workspace=None, **kwargs):
+        calls.append({"question": question, "workspace": workspace, **kwargs})
+        return real_ask(question, workspace, **kwargs)
+
+    monkeypatch.setattr(service, "ask", ask)
+    monkeypatch.setattr("prism.cli_answer._service", lambda: service)
+    return calls
+
+
+def test_ask_json_is_the_response_object(cli_service, capsys):
+    code = main(["ask", SEED, "--workspace", "cli", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK
+    assert set(out) == ANSWER_KEYS
+    assert out["mode"] == "extractive" and "612 crore" in out["answer"]
+    assert out["citations"] and all(set(c) == BLOCK_KEYS for c in out["citations"] + out["retrieved"])
+    assert set(out["timings_ms"]) == {"condense", "expand", "retrieve", "rerank", "web", "first_token", "total"}
+    assert out["condensed_query"] == SEED and out["web"] == [] and out["unsupported_numbers"] == []
+    assert cli_service[0]["hyde"] is None and cli_service[0]["multi_query"] is None and cli_service[0]["web"] is None
+
+
+def test_ask_text_lists_sources_and_passes_options(cli_service, capsys):
+    code = main(["ask", SEED, "--workspace", "cli", "--doc", UPI_PDF.name, "--no-hyde", "--no-multi-query", "--web"])
+    text = capsys.readouterr().out
+    assert code == EXIT_OK
+    assert text.startswith("Extractive answer (no LLM configured):")
+    assert "Sources:\n  [1] meridian_bank_upi_operating_circular.pdf, page" in text
+    assert "Note: extractive answer (no LLM configured). Web search is off: no Tavily API key" in text
+    assert "(searched for:" not in text  # the standalone query equals the question
+    call = cli_service[0]
+    assert (call["sources"], call["hyde"], call["multi_query"], call["web"]) == ([UPI_PDF.name], False, False, True)
+
+
+def test_ask_errors_are_reported_as_json(cli_service, capsys):
+    code = main(["ask", SEED, "--workspace", "cli", "--doc", "missing.pdf", "--json"])
+    assert code == EXIT_FAILED
+    assert "missing.pdf" in json.loads(capsys.readouterr().out)["error"]
+    code = main(["ask", SEED, "--workspace", "nowhere", "--json"])
+    assert code == EXIT_FAILED and "no workspace named 'nowhere'" in json.loads(capsys.readouterr().out)["error"]
