@@ -216,13 +216,13 @@ def main() -> None:
     base = sci["latency"]["Prism hybrid (end to end)"].get("p50", 1.0)
     for r in lat_rows:
         r["p50 / Prism hybrid"] = r["p50"] / base if base else float("nan")
-    print(table(lat_rows, ["system", "p50", "p95", "p50 / Prism hybrid"]))
+    print(table(lat_rows, ["system", "p50", "p95", "p50 / Prism hybrid"]), flush=True)
     if not args.skip_financebench:
         fb = bench_financebench(svc, args.financebench, not args.skip_stock)
         print(f"\n## FinanceBench dev ({fb['queries']} questions; chunk relevant = evidence doc and page)\n")
         print(table(fb["rows"], cols))
     print(f"\nreranker: {svc.reranker.state.to_dict()}")
-    print(f"numpy {np.__version__}; rrf_k {svc.settings.rrf_k}")
+    print(f"numpy {np.__version__}; rrf_k {svc.settings.rrf_k}", flush=True)
 
 
 if __name__ == "__main__":

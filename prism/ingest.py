@@ -317,7 +317,8 @@ class Ingestor:
             with self.workspace.write_lock():
                 self.before_write()
                 self.workspace.recover(self.store.delete_document)
-                olds = {i: self.workspace.find_by_source(parsed.source) for i, parsed, *_ in group}
+                by_source = {d.source: d for d in self.workspace.documents()}
+                olds = {i: by_source.get(parsed.source) for i, parsed, *_ in group}
                 replaced = [o.doc_id for o in olds.values() if o is not None]
                 marker = self.workspace.mark_pending([doc_id for *_, doc_id, _ in group], replaces=replaced)
                 self.store.add(chunks, embeddings)

@@ -150,7 +150,7 @@ class VectorStore:
         Returns:
             Hits best first, ``dense_score = 1 - cosine_distance``, ranks 1..n.
         """
-        if top_k <= 0 or self.count() == 0:
+        if top_k <= 0:
             return []
         where: dict[str, Any] | None = None
         if doc_ids is not None:

@@ -231,6 +231,7 @@ class Workspace:
         self._registry_path = self.dir / "registry.json"
         self._lock = FileLock(str(self.dir / ".write.lock"), timeout=lock_timeout_s)
         self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        self._docs_cache: tuple[dict[str, Any], tuple[DocumentRecord, ...]] | None = None
 
     @property
     def name(self) -> str:
@@ -270,8 +271,14 @@ class Workspace:
         return data
 
     def documents(self) -> list[DocumentRecord]:
-        """Committed documents, in ingestion order."""
-        return [DocumentRecord(**d) for d in self._read_registry()["documents"].values()]
+        """Committed documents, in ingestion order. The records are shared between readers of the same committed
+        state: treat them as read-only (writers go through :meth:`commit` / :meth:`update_record`)."""
+        reg = self._read_registry()
+        cached = self._docs_cache
+        if cached is None or cached[0] is not reg:  # one list per committed state, shared by readers
+            cached = (reg, tuple(DocumentRecord(**d) for d in reg["documents"].values()))
+            self._docs_cache = cached
+        return list(cached[1])
 
     def revision(self) -> int:
         """A counter bumped by every committed change (for cache invalidation)."""
