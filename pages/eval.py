@@ -1,0 +1,11 @@
+"""Evaluation: versioned runs, metric trends against published anchors, ablations, latency and run comparison."""
+
+from __future__ import annotations
+
+from prism.ui import eval_view, widgets
+
+widgets.page_guard()
+service = widgets.service()
+widgets.page_header("Evaluation", "Retrieval and answer quality across Prism versions, on the sample set and "
+                    "public benchmarks.")
+eval_view.page(service)

@@ -1,0 +1,153 @@
+"""Plotly figures for the app (no Streamlit here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from prism.ui.explain import STAGES, Scores
+
+ACCENT = "#4F46E5"
+MUTED = "#CBD5E1"
+
+
+def score_figure(scores: Scores, ranges: Mapping[str, tuple[float, float]]) -> go.Figure:
+    """One small bar per retrieval stage (dense, BM25, RRF, rerank), each on its own axis.
+
+    Args:
+        scores: the chunk's scores object (see :mod:`prism.ui.explain`).
+        ranges: axis range per stage (:func:`prism.ui.explain.stage_ranges` over the answer's blocks), so a bar's
+            height reads against the other blocks of the same answer.
+
+    Returns:
+        A 4-column figure, 190 px high; a stage that did not see the chunk shows "not ranked" instead of a bar.
+        Bars are labelled with the score and the rank (``0.712 · #3``).
+    """
+    fig = make_subplots(rows=1, cols=len(STAGES), subplot_titles=[label for _, label, _ in STAGES],
+                        horizontal_spacing=0.07)
+    for col, (key, label, meaning) in enumerate(STAGES, start=1):
+        value = scores.get(key)
+        rank = scores.get(f"{key}_rank")
+        lo, hi = ranges.get(key, (0.0, 1.0))
+        if value is None:
+            fig.add_trace(go.Bar(x=[label], y=[0], marker_color=MUTED, hoverinfo="skip"), row=1, col=col)
+            fig.add_annotation(text="not ranked", x=label, y=(lo + hi) / 2, showarrow=False,
+                               font={"size": 11, "color": "#64748B"}, row=1, col=col)
+        else:
+            shown = max(float(value), lo)
+            digits = 4 if key == "rrf" else 2
+            text = f"{float(value):.{digits}f}" + (f" · #{int(rank)}" if rank is not None else "")
+            fig.add_trace(
+                go.Bar(x=[label], y=[shown], marker_color=ACCENT, text=[text], textposition="outside",
+                       cliponaxis=False, hovertemplate=f"{label}: %{{y}}<br>{meaning}<extra></extra>"),
+                row=1, col=col,
+            )
+        pad = (hi - lo) * 0.25
+        fig.update_yaxes(range=[lo, hi + pad], showticklabels=False, showgrid=False, zeroline=True,
+                         zerolinecolor="#E2E8F0", row=1, col=col)
+        fig.update_xaxes(showticklabels=False, row=1, col=col)
+    fig.update_layout(height=190, showlegend=False, margin={"l": 4, "r": 4, "t": 28, "b": 4},
+                      plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", bargap=0.35)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+# --- evaluation charts ------------------------------------------------------------------------------------------
+EVAL_COLORS = ("#4F46E5", "#0EA5E9", "#F59E0B", "#10B981", "#EF4444", "#8B5CF6", "#64748B", "#EC4899")
+ANCHOR_COLOR = "#94A3B8"
+
+
+def _eval_layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
+    fig.update_layout(height=height, margin={"l": 8, "r": 8, "t": 40 if title else 16, "b": 8},
+                      title={"text": title, "font": {"size": 14}} if title else None,
+                      plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)",
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0})
+    fig.update_yaxes(gridcolor="#E2E8F0", zeroline=False)
+    return fig
+
+
+def metric_trend_figure(
+    runs: list[Mapping[str, object]],
+    metric: str,
+    anchors: Mapping[str, float] | None = None,
+    anchor_note: str = "",
+) -> go.Figure:
+    """One metric across runs, one line per variant, with optional published reference lines.
+
+    Args:
+        runs: index entries (``id``, ``version``, ``created_at``, ``variant``, ``metrics``), oldest first; runs
+            without the metric are skipped.
+        metric: e.g. ``ndcg@10``.
+        anchors: ``{label: value}`` drawn as dashed horizontal lines, labelled ``label value`` + ``anchor_note``.
+        anchor_note: e.g. ``" (published, test split)"``.
+
+    Returns:
+        A line chart: x = ``version · date`` of each run (in run order), y = the metric in [0, 1].
+    """
+    fig = go.Figure()
+    xs_all: list[str] = []
+    lines: dict[str, tuple[list[str], list[float], list[str]]] = {}
+    for run in runs:
+        metrics = run.get("metrics") or {}
+        if not isinstance(metrics, Mapping) or metrics.get(metric) is None:
+            continue
+        x = f"{run.get('version', '?')} · {str(run.get('created_at', ''))[:16].replace('T', ' ')}"
+        if x not in xs_all:
+            xs_all.append(x)
+        xs, ys, ids = lines.setdefault(str(run.get("variant") or "run"), ([], [], []))
+        xs.append(x)
+        ys.append(float(metrics[metric]))  # type: ignore[arg-type]
+        ids.append(str(run.get("id", "")))
+    for i, (variant, (xs, ys, ids)) in enumerate(lines.items()):
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=variant, customdata=ids,
+                                 line={"color": EVAL_COLORS[i % len(EVAL_COLORS)], "width": 2},
+                                 hovertemplate=f"{variant}<br>%{{customdata}}<br>{metric} %{{y:.4f}}<extra></extra>"))
+    for label, value in (anchors or {}).items():
+        fig.add_hline(y=value, line_dash="dash", line_color=ANCHOR_COLOR, line_width=1,
+                      annotation_text=f"{label} {value:.3f}{anchor_note}", annotation_position="top left",
+                      annotation_font={"size": 10, "color": "#475569"})
+    fig.update_xaxes(categoryorder="array", categoryarray=xs_all, type="category")
+    fig.update_yaxes(title=metric, rangemode="tozero")
+    return _eval_layout(fig, 340, metric)
+
+
+def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str]) -> go.Figure:
+    """Grouped bars: one group per metric, one bar per variant of an ablation group.
+
+    Args:
+        runs: run records or index entries with ``variant`` and ``metrics``.
+        metrics: the metrics to show (those a run lacks are drawn as 0 with no label).
+    """
+    fig = go.Figure()
+    for i, run in enumerate(runs):
+        values = run.get("metrics") or {}
+        ys = [float(values.get(m) or 0.0) for m in metrics]  # type: ignore[union-attr]
+        fig.add_trace(go.Bar(x=metrics, y=ys, name=str(run.get("variant")), text=[f"{y:.3f}" for y in ys],
+                             textposition="outside", cliponaxis=False, marker_color=EVAL_COLORS[i % len(EVAL_COLORS)]))
+    fig.update_layout(barmode="group", bargap=0.25)
+    fig.update_yaxes(range=[0, 1.12], title="score")
+    return _eval_layout(fig, 380)
+
+
+def latency_figure(latency: Mapping[str, Mapping[str, Mapping[str, float]]]) -> go.Figure:
+    """Latency percentiles per stage: x = ``part · stage`` (retrieval / answer), bars p50, p95, p99 (ms, log axis).
+
+    Args:
+        latency: a run's ``latency_ms``: ``{"retrieval": {stage: {"p50", "p95", "p99", "n"}}, "answer": {...}}``.
+    """
+    xs: list[str] = []
+    points: dict[str, list[float]] = {"p50": [], "p95": [], "p99": []}
+    for part, stages in latency.items():
+        for stage, values in stages.items():
+            xs.append(f"{part} · {stage}")
+            for p in points:
+                points[p].append(float(values.get(p, 0.0)))
+    fig = go.Figure()
+    for i, (p, ys) in enumerate(points.items()):
+        fig.add_trace(go.Bar(x=xs, y=ys, name=p, marker_color=EVAL_COLORS[i],
+                             hovertemplate=f"%{{x}}<br>{p} %{{y:.1f}} ms<extra></extra>"))
+    fig.update_layout(barmode="group", bargap=0.2)
+    fig.update_yaxes(type="log", title="ms (log scale)")
+    return _eval_layout(fig, 360)

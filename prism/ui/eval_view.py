@@ -1,0 +1,368 @@
+"""The Eval page's pieces: runs table, metric trends with published anchors, ablation bars, latency percentiles,
+a two-run per-question comparison with the retrieved chunks, and "Run now" on the sample set.
+
+Runs are read from ``Settings.eval_dir`` (``index.json`` for the table and trends; run files only for the runs a
+view needs). "Run now" evaluates in a background thread owned by the analyst's session (:class:`EvalJob` in
+``st.session_state``); a file lock in the runs folder keeps two evaluations from running at once across sessions and
+processes (two shared cores).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from filelock import FileLock, Timeout
+
+from prism.errors import PrismError
+from prism.evaluation.datasets import load_dataset
+from prism.evaluation.metrics import ANCHOR_SPLIT, PUBLISHED_ANCHORS
+from prism.evaluation.runs import RunStore
+from prism.service import PrismService
+from prism.ui import charts, state
+from prism.ui.explain import escape_markdown, page_label
+
+logger = logging.getLogger(__name__)
+
+JOB = "prism.eval.job"
+HEADLINE: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "recall@20", "recall@100", "p@5", "lenient_p@5",
+                             "answer_f1", "numeric_match", "declined_negatives")
+TREND_DEFAULT: tuple[str, ...] = ("ndcg@10", "mrr@10", "recall@100", "recall@20", "answer_f1")
+ABLATION_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "recall@20", "p@5", "lenient_p@5", "answer_f1",
+                                     "numeric_match", "declined_negatives")
+LOWER_IS_BETTER = frozenset({"false_declines"})
+
+
+# --- pure helpers -----------------------------------------------------------------------------------------------
+def runs_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """The runs table, newest first: run, version, tag, date, dataset, variant, questions and headline metrics."""
+    rows = []
+    for e in reversed(list(entries)):
+        metrics = e.get("metrics") or {}
+        dataset = str(e.get("dataset") or "")
+        if e.get("split"):
+            dataset += f" ({e['split']})"
+        row = {"run": e.get("id"), "version": e.get("version"), "tag": e.get("tag") or "",
+               "date (UTC)": str(e.get("created_at") or "")[:16].replace("T", " "), "dataset": dataset,
+               "variant": e.get("variant"), "questions": e.get("queries")}
+        row.update({m: metrics.get(m) for m in HEADLINE if any(m in (x.get("metrics") or {}) for x in entries)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str) -> pd.DataFrame:
+    """Per question of both runs (matched by id): the metric in A and B, the change B − A, and ``better`` /
+    ``worse`` / ``same`` (for :data:`LOWER_IS_BETTER` metrics a drop is better). Answer F1 of both when present."""
+    b_by_id = {q["id"]: q for q in run_b.get("queries", [])}
+    rows = []
+    for qa in run_a.get("queries", []):
+        qb = b_by_id.get(qa["id"])
+        if qb is None:
+            continue
+        va = _query_value(qa, metric)
+        vb = _query_value(qb, metric)
+        delta = None if va is None or vb is None else vb - va
+        if delta is None:
+            change = "n/a"
+        elif abs(delta) < 1e-9:
+            change = "same"
+        else:
+            change = "better" if (delta > 0) != (metric in LOWER_IS_BETTER) else "worse"
+        row = {"question": qa["id"], "type": qa.get("type", ""), "query": qa.get("query", ""),
+               f"A {metric}": va, f"B {metric}": vb, "change (B − A)": delta, "verdict": change}
+        if qa.get("answer") is not None or qb.get("answer") is not None:
+            row["A answer F1"] = (qa.get("answer") or {}).get("f1")
+            row["B answer F1"] = (qb.get("answer") or {}).get("f1")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _query_value(q: Mapping[str, Any], metric: str) -> float | None:
+    if metric in (q.get("metrics") or {}):
+        return float(q["metrics"][metric])
+    answer = q.get("answer") or {}
+    key = {"answer_f1": "f1", "numeric_match": "numeric_match", "judge_correctness": "judge_correctness",
+           "answer_relevancy": "answer_relevancy"}.get(metric)
+    if key and answer.get(key) is not None:
+        return float(answer[key])
+    if metric in ("declined_negatives", "false_declines") and answer.get("declined") is not None:
+        negative = q.get("type") == "negative"
+        if (metric == "declined_negatives") == negative:
+            return float(answer["declined"])
+    return None
+
+
+def comparable_metrics(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list[str]:
+    """Metrics both runs report, headline ones first."""
+    common = [m for m in (run_a.get("metrics") or {}) if m in (run_b.get("metrics") or {})]
+    return sorted(common, key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
+
+
+def anchors_for(dataset: str, metric: str) -> dict[str, float]:
+    """Published reference values for a dataset's metric (``{}`` when there are none)."""
+    return dict(PUBLISHED_ANCHORS.get(dataset.lower(), {}).get(metric, {}))
+
+
+# --- run now ----------------------------------------------------------------------------------------------------
+@dataclass
+class EvalJob:
+    """A background evaluation started from the page (thread-safe snapshot fields)."""
+
+    fraction: float = 0.0
+    message: str = "starting"
+    done: bool = False
+    error: str | None = None
+    run_ids: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def progress(self, fraction: float, message: str) -> None:
+        with self._lock:
+            self.fraction = min(max(float(fraction), 0.0), 1.0)
+            self.message = message
+
+    def finish(self, run_ids: list[str] | None = None, error: str | None = None) -> None:
+        with self._lock:
+            self.run_ids = list(run_ids or [])
+            self.error = error
+            self.done = True
+            self.fraction = 1.0
+
+    def snapshot(self) -> tuple[float, str, bool, str | None, list[str]]:
+        with self._lock:
+            return self.fraction, self.message, self.done, self.error, list(self.run_ids)
+
+
+def run_sample_evaluation(service: PrismService, job: EvalJob, limit: int | None = None) -> None:
+    """Evaluate the sample ground truth (``settings.eval_ground_truth``) with the product's settings and record the
+    outcome on ``job``; never raises (the thread must always finish the job)."""
+    lock = FileLock(str(Path(service.settings.eval_dir) / ".run-now.lock"), timeout=0)
+    try:
+        Path(service.settings.eval_dir).mkdir(parents=True, exist_ok=True)
+        with lock:
+            job.progress(0.0, "loading the ground truth")
+            dataset = load_dataset(service.settings.eval_ground_truth, "prism")
+            written = service.evaluate(dataset, limit=limit, tag="run-now", progress=job.progress)
+        job.finish([run["id"] for run, _ in written])
+    except Timeout:
+        job.finish(error="Another evaluation is running; try again when it has finished.")
+    except PrismError as exc:
+        job.finish(error=str(exc))
+    except Exception as exc:  # the worker must always finish its job with a message
+        logger.exception("evaluation job crashed")
+        job.finish(error=f"The evaluation failed ({type(exc).__name__}); see the server log.")
+
+
+def run_now(service: PrismService) -> None:
+    """The "Run now" button and, while a run is going, its progress bar (refreshed every second)."""
+    job: EvalJob | None = st.session_state.get(JOB)
+    if job is None:
+        st.caption(f"Evaluates **{escape_markdown(Path(service.settings.eval_ground_truth).name)}** over the "
+                   "sample documents with the current settings and adds a run to the charts (a few minutes).")
+        limit = st.number_input("Questions (0 = all)", min_value=0, value=0, step=5, key="prism.eval.limit")
+        if st.button("Run now", type="primary", icon=":material/play_arrow:", key="prism.eval.run"):
+            job = EvalJob()
+            st.session_state[JOB] = job
+            threading.Thread(target=run_sample_evaluation, args=(service, job, int(limit) or None),
+                             name="prism-eval", daemon=True).start()
+            st.rerun()
+        return
+    _job_progress()
+
+
+@st.fragment(run_every=1.0)
+def _job_progress() -> None:
+    job: EvalJob | None = st.session_state.get(JOB)
+    if job is None:
+        return
+    fraction, message, done, error, run_ids = job.snapshot()
+    if not done:
+        st.progress(fraction, text=f"Evaluating: {message}")
+        return
+    st.session_state.pop(JOB, None)
+    if error:
+        state.flash(error, "error")
+    else:
+        state.flash(f"New run {', '.join(run_ids)} added.", "success")
+    st.rerun(scope="app")
+
+
+# --- views ------------------------------------------------------------------------------------------------------
+def _load(store: RunStore, run_id: str) -> dict[str, Any] | None:
+    try:
+        return store.load(run_id)
+    except PrismError as exc:
+        st.error(str(exc))
+        return None
+
+
+def runs_table(entries: Sequence[Mapping[str, Any]]) -> None:
+    """All runs, newest first."""
+    frame = runs_frame(entries)
+    metric_cols = [c for c in frame.columns if c in HEADLINE]
+    st.dataframe(frame, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in metric_cols})
+
+
+def trends(entries: Sequence[Mapping[str, Any]]) -> None:
+    """Each chosen metric across versions for one dataset, with published anchors where there are some."""
+    datasets = sorted({str(e.get("dataset")) for e in entries})
+    dataset = st.selectbox("Dataset", datasets, key="prism.eval.trend_dataset")
+    chosen = [e for e in entries if str(e.get("dataset")) == dataset]
+    available = sorted({m for e in chosen for m in (e.get("metrics") or {})},
+                       key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
+    default = [m for m in TREND_DEFAULT if m in available][:3] or available[:1]
+    metrics = st.multiselect("Metrics", available, default=default, key=f"prism.eval.trend_metrics.{dataset}")
+    has_anchors = dataset.lower() in PUBLISHED_ANCHORS
+    if has_anchors:
+        splits = sorted({str(e.get("split") or "?") for e in chosen})
+        st.caption(f"Dashed lines: published {dataset} results on the **{ANCHOR_SPLIT}** split. Prism's runs here "
+                   f"use the **{', '.join(splits)}** split, which is easier or harder by a few points: compare trends, "
+                   "not decimals.")
+    for metric in metrics:
+        anchors = anchors_for(dataset, metric)
+        fig = charts.metric_trend_figure(list(chosen), metric, anchors,
+                                         f" (published, {ANCHOR_SPLIT} split)" if anchors else "")
+        st.plotly_chart(fig, width="stretch", key=f"prism.eval.trend.{dataset}.{metric}")
+
+
+def ablation(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+    """Grouped bars of an ablation group (runs sharing ``group``), with the variants that were skipped and why."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for e in entries:
+        groups.setdefault(str(e.get("group") or e.get("id")), []).append(e)
+    multi = {g: runs for g, runs in groups.items() if len(runs) > 1}
+    if not multi:
+        st.info("No ablation group yet. Run `python -m prism eval run data/ground_truth/eval_pairs.json --ablation`.",
+                icon=":material/info:")
+        return
+    names = list(reversed(list(multi)))
+    group = st.selectbox("Ablation group", names, key="prism.eval.group",
+                         format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
+    runs = multi[group]
+    metrics = [m for m in ABLATION_METRICS if any(m in (r.get("metrics") or {}) for r in runs)]
+    st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
+                    key=f"prism.eval.ablation.{group}")
+    first = _load(store, str(runs[0]["id"]))
+    for s in (first or {}).get("skipped", []):
+        st.caption(f"Skipped **{escape_markdown(s['variant'])}**: {escape_markdown(s['reason'])}")
+
+
+def latency(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+    """Latency percentiles per stage of one run."""
+    ids = [str(e["id"]) for e in reversed(list(entries))]
+    run_id = st.selectbox("Run", ids, key="prism.eval.latency_run")
+    run = _load(store, run_id)
+    if run is None:
+        return
+    lat = run.get("latency_ms") or {}
+    if not any(lat.values()):
+        st.info("This run recorded no latency.")
+        return
+    st.plotly_chart(charts.latency_figure(lat), width="stretch", key=f"prism.eval.latency.{run_id}")
+    rows = [{"part": part, "stage": stage, **{k: v.get(k) for k in ("p50", "p95", "p99", "n")}}
+            for part, stages in lat.items() for stage, v in stages.items()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={k: st.column_config.NumberColumn(f"{k} (ms)", format="%.1f")
+                                for k in ("p50", "p95", "p99")})
+
+
+def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
+    texts = run.get("chunk_texts") or {}
+    if question.get("answer"):
+        ans = question["answer"]
+        st.markdown("**Answer** " + ("(declined)" if ans.get("declined") else ""))
+        st.caption(escape_markdown(str(ans.get("text", ""))[:1200]))
+    for r in question.get("retrieved", []):
+        mark = "✅ relevant" if r.get("relevant") else "·"
+        pages = page_label(r.get("page_start"), r.get("page_end"))
+        scores = r.get("scores") or {}
+        parts = [f"{k} {scores[k]:.3f}" for k in ("dense", "bm25", "rrf", "rerank") if scores.get(k) is not None]
+        st.markdown(f"**#{r.get('rank')}** {escape_markdown(str(r.get('source')))} {pages} — {mark}  \n"
+                    f"<span style='color:#64748B;font-size:.85rem'>{' · '.join(parts)}</span>",
+                    unsafe_allow_html=True)
+        st.caption(escape_markdown(texts.get(r.get("chunk_id"), r.get("text", ""))))
+
+
+def compare(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+    """Pick two runs: a sortable per-question table of what got better or worse, and the chunks each retrieved."""
+    if len(entries) < 2:
+        st.info("Two runs are needed to compare.")
+        return
+    ids = [str(e["id"]) for e in reversed(list(entries))]
+    left, right = st.columns(2)
+    with left:
+        a_id = st.selectbox("Run A (before)", ids, index=1, key="prism.eval.run_a")
+    with right:
+        b_id = st.selectbox("Run B (after)", ids, index=0, key="prism.eval.run_b")
+    run_a, run_b = _load(store, a_id), _load(store, b_id)
+    if run_a is None or run_b is None:
+        return
+    if run_a.get("dataset", {}).get("content_hash") != run_b.get("dataset", {}).get("content_hash"):
+        st.warning("The two runs used different datasets (or dataset versions): only questions with the same id are "
+                   "compared.")
+    metrics = comparable_metrics(run_a, run_b)
+    if not metrics:
+        st.info("These runs share no metric.")
+        return
+    metric = st.selectbox("Metric", metrics, key="prism.eval.compare_metric")
+    frame = compare_frame(run_a, run_b, metric)
+    if frame.empty:
+        st.info("The runs have no question in common.")
+        return
+    counts = frame["verdict"].value_counts()
+    better, worse, same = (int(counts.get(k, 0)) for k in ("better", "worse", "same"))
+    mean_a, mean_b = (run_a.get("metrics") or {}).get(metric), (run_b.get("metrics") or {}).get(metric)
+    st.markdown(f"**{metric}**: A {mean_a:.4f} → B {mean_b:.4f} · **{better} better**, **{worse} worse**, "
+                f"{same} unchanged")
+    show = st.segmented_control("Show", ["all", "better", "worse"], default="all", key="prism.eval.compare_show")
+    view = frame if show in (None, "all") else frame[frame["verdict"] == show]
+    st.dataframe(view, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(c, format="%.3f")
+                                for c in view.columns if c.startswith(("A ", "B ", "change"))})
+    questions = {q["id"]: q for q in run_a.get("queries", [])}
+    b_questions = {q["id"]: q for q in run_b.get("queries", [])}
+    shared = [q for q in frame["question"] if q in b_questions]
+    qid = st.selectbox("Retrieved chunks of question", shared, key="prism.eval.compare_question",
+                       format_func=lambda q: f"{q} · {questions[q]['query'][:90]}")
+    if qid:
+        ref = questions[qid].get("reference_answer")
+        if ref:
+            st.caption(f"Reference answer: {escape_markdown(ref)}")
+        col_a, col_b = st.columns(2)
+        with col_a:
+            st.markdown(f"**A** · {escape_markdown(a_id)}")
+            _chunks(run_a, questions[qid])
+        with col_b:
+            st.markdown(f"**B** · {escape_markdown(b_id)}")
+            _chunks(run_b, b_questions[qid])
+
+
+def page(service: PrismService) -> None:
+    """The whole Eval page below its header."""
+    store = RunStore(Path(service.settings.eval_dir))
+    top, action = st.columns([3, 1], gap="large")
+    with action:
+        run_now(service)
+    entries = service.runs()
+    with top:
+        if not entries:
+            st.info(f"No evaluation runs in {service.settings.eval_dir} yet. Press **Run now**, or run "
+                    "`python -m prism eval run data/ground_truth/eval_pairs.json`.", icon=":material/insights:")
+            return
+        st.subheader("Runs", anchor=False)
+        runs_table(entries)
+    tab_trend, tab_ablation, tab_latency, tab_compare = st.tabs(["Trends", "Ablation", "Latency", "Compare runs"])
+    with tab_trend:
+        trends(entries)
+    with tab_ablation:
+        ablation(store, entries)
+    with tab_latency:
+        latency(store, entries)
+    with tab_compare:
+        compare(store, entries)

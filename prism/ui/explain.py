@@ -1,0 +1,246 @@
+"""Words for the Chat page: why a chunk was retrieved, its scores as table rows, query terms highlighted, timings.
+
+Pure functions (no Streamlit), unit-tested in tests/test_pages.py. ``scores`` everywhere is the stable object of
+:meth:`prism.types.RetrievedChunk.scores`: ``{"dense", "dense_rank", "bm25", "bm25_rank", "rrf", "rrf_rank",
+"rerank", "rerank_rank"}`` with ``None`` where a stage did not see the chunk; ranks are 1-based.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+
+from prism.tokenizer import tokenize
+
+Scores = Mapping[str, float | int | None]
+
+STAGES: tuple[tuple[str, str, str], ...] = (
+    ("dense", "Dense", "meaning: cosine, −1 to 1"),
+    ("bm25", "BM25", "keywords: 0 and up"),
+    ("rrf", "RRF", "fusion of the two ranks"),
+    ("rerank", "Rerank", "cross-encoder logit"),
+)
+"""``(key, label, what the score is)`` per stage, in pipeline order."""
+
+TIMING_LABELS: tuple[tuple[str, str], ...] = (
+    ("condense", "condense"),
+    ("expand", "expand"),
+    ("retrieve", "retrieve"),
+    ("rerank", "rerank"),
+    ("web", "web"),
+    ("first_token", "first token"),
+    ("total", "total"),
+)
+
+# A "word" as an analyst sees it: amounts with ₹/$ and separators, codes such as P2P or 4.3.1, plain words.
+_WORDLIKE = re.compile(r"[₹$€£]?\w(?:[\w,./%&'-]*\w)?%?")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$])")
+
+
+def _rank(scores: Scores, key: str) -> int | None:
+    value = scores.get(f"{key}_rank")
+    return int(value) if value is not None else None
+
+
+def why_this_chunk(scores: Scores, mode: str = "hybrid") -> str:
+    """One sentence on how a chunk got where it is, e.g. ``"BM25 #1, dense #7, fused #2, rerank moved it up to #1
+    — mainly a keyword match."``.
+
+    The retrieval sides the mode uses are listed best rank first ("not in the dense top list" when a side did not
+    return the chunk); then the fused rank (hybrid only); then what the reranker did relative to the rank it was
+    given (the fused rank, or the single side's rank). The closing phrase says which side carried it: "mainly a
+    keyword match" when BM25 ranked it at least 5 places better than dense and in its top 5 (and the mirror for
+    "mainly a meaning match"), "strong on both keywords and meaning" when both ranked it in their top 5.
+
+    Args:
+        scores: the chunk's scores object.
+        mode: ``hybrid``, ``dense`` or ``bm25``.
+
+    Returns:
+        The sentence, ending in a full stop.
+    """
+    sides: list[tuple[str, int | None]] = []
+    if mode in ("hybrid", "bm25"):
+        sides.append(("BM25", _rank(scores, "bm25")))
+    if mode in ("hybrid", "dense"):
+        sides.append(("dense", _rank(scores, "dense")))
+    sides.sort(key=lambda s: (s[1] is None, s[1] or 0))
+    parts = [f"{name} #{rank}" if rank is not None else f"not in the {name} top list" for name, rank in sides]
+
+    before: int | None
+    if mode == "hybrid":
+        before = _rank(scores, "rrf")
+        if before is not None:
+            parts.append(f"fused #{before}")
+    else:
+        before = sides[0][1] if sides else None
+    after = _rank(scores, "rerank")
+    if after is not None:
+        if before is None:
+            parts.append(f"reranked to #{after}")
+        elif after < before:
+            parts.append(f"rerank moved it up to #{after}")
+        elif after > before:
+            parts.append(f"rerank moved it down to #{after}")
+        else:
+            parts.append(f"rerank kept it at #{after}")
+    sentence = ", ".join(parts) if parts else "ranked by the retriever"
+    sentence = sentence[0].upper() + sentence[1:]
+
+    bm25, dense = _rank(scores, "bm25"), _rank(scores, "dense")
+    reason = ""
+    if mode == "hybrid":
+        if bm25 is not None and dense is None:
+            reason = "found by keywords only"
+        elif dense is not None and bm25 is None:
+            reason = "found by meaning only (no query word in common)"
+        elif bm25 is not None and dense is not None:
+            if bm25 <= 5 and dense <= 5:
+                reason = "strong on both keywords and meaning"
+            elif bm25 <= 5 and dense - bm25 >= 5:
+                reason = "mainly a keyword match"
+            elif dense <= 5 and bm25 - dense >= 5:
+                reason = "mainly a meaning match"
+    return f"{sentence} — {reason}." if reason else f"{sentence}."
+
+
+def score_rows(scores: Scores) -> list[dict[str, str]]:
+    """Table rows ``{"Stage", "Score", "Rank", "Meaning"}`` for the four stages, in pipeline order, as display text:
+    scores with 4 decimals for RRF and 3 otherwise, ranks as ``"#3"``, and ``"—"`` where the stage did not see the
+    chunk."""
+    rows = []
+    for key, label, meaning in STAGES:
+        value = scores.get(key)
+        rank = _rank(scores, key)
+        digits = 4 if key == "rrf" else 3
+        rows.append({
+            "Stage": label,
+            "Score": f"{float(value):.{digits}f}" if value is not None else "—",
+            "Rank": f"#{rank}" if rank is not None else "—",
+            "Meaning": meaning,
+        })
+    return rows
+
+
+def stage_ranges(all_scores: Iterable[Scores]) -> dict[str, tuple[float, float]]:
+    """Axis range per stage over an answer's blocks, so each chunk's bars read against the others.
+
+    Dense is fixed at [0, 1] (cosine; negatives clipped to 0 on the chart); BM25 and RRF go from 0 to the highest
+    score seen; rerank logits from min(0, lowest) to max(0, highest). A stage with no scores gets [0, 1].
+    """
+    seen: dict[str, list[float]] = {key: [] for key, _, _ in STAGES}
+    for scores in all_scores:
+        for key in seen:
+            value = scores.get(key)
+            if value is not None:
+                seen[key].append(float(value))
+    ranges = {}
+    for key, values in seen.items():
+        if key == "dense" or not values:
+            ranges[key] = (0.0, 1.0)
+        elif key == "rerank":
+            lo, hi = min(0.0, min(values)), max(0.0, max(values))
+            ranges[key] = (lo, hi if hi > lo else lo + 1.0)
+        else:
+            hi = max(values)
+            ranges[key] = (0.0, hi if hi > 0 else 1.0)
+    return ranges
+
+
+def query_terms(query: str) -> set[str]:
+    """The index tokens of a query (stemmed, stop words dropped, amounts canonicalised), as BM25 sees them."""
+    return set(tokenize(query))
+
+
+def reflow(text: str) -> str:
+    """Text laid out for reading: single line breaks (PDF lines, table cells) become spaces, blank lines stay
+    paragraph breaks (``"\\n\\n"``)."""
+    paragraphs = re.split(r"\n[ \t]*\n", text)
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+
+
+def highlight_html(text: str, query: str) -> str:
+    """``text`` as HTML (escaped, :func:`reflow` ed, paragraphs as ``<br><br>``) with every word sharing an index
+    token with ``query`` wrapped in ``<mark>``. Matching is by :func:`prism.tokenizer.tokenize`, so "requests"
+    matches "request" and "₹2,000" matches "2000"."""
+    text = reflow(text)
+    terms = query_terms(query)
+    out: list[str] = []
+    pos = 0
+    for m in _WORDLIKE.finditer(text):
+        out.append(html.escape(text[pos:m.start()]))
+        word = m.group()
+        if terms and terms.intersection(tokenize(word)):
+            out.append(f"<mark>{html.escape(word)}</mark>")
+        else:
+            out.append(html.escape(word))
+        pos = m.end()
+    out.append(html.escape(text[pos:]))
+    return "".join(out).replace("\n\n", "<br><br>")
+
+
+def strip_source(message: str, source: str) -> str:
+    """A parser warning without its leading ``"<file name>: "`` (the table already names the file)."""
+    prefix = f"{source}: "
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with Markdown/LaTeX specials backslash-escaped, for labels that must show literally (file names,
+    chunk snippets, ``$`` amounts)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def answer_markdown(text: str) -> str:
+    """An answer for ``st.markdown``: only ``$`` is escaped (so "$5 million" is not read as LaTeX) and the answer's
+    own Markdown (bullets, bold) is kept."""
+    return text.replace("$", "\\$")
+
+
+def bullet_markdown(text: str) -> str:
+    """A sentence as one Markdown list item: ``$`` escaped and a leading clause number ("2.", "4.3.1") kept
+    literal instead of starting a nested numbered list."""
+    text = answer_markdown(" ".join(text.split()))
+    return re.sub(r"^(\d+(?:\.\d+)*)\.(\s)", r"\1\\.\2", text)
+
+
+def page_label(page_start: int | None, page_end: int | None) -> str:
+    """``"p. 5"``, ``"pp. 5–6"`` or ``""`` for an unpaged source."""
+    if page_start is None:
+        return ""
+    if page_end is None or page_end == page_start:
+        return f"p. {page_start}"
+    return f"pp. {page_start}–{page_end}"
+
+
+def snippet(text: str, max_chars: int = 90) -> str:
+    """The start of ``text`` on one line, cut at a word boundary with ``…``."""
+    flat = " ".join(text.split())
+    if len(flat) <= max_chars:
+        return flat
+    cut = flat[: max_chars - 1].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def format_ms(ms: float) -> str:
+    """``"85 ms"`` below a second, ``"2.1 s"`` above."""
+    return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+
+
+def timings_caption(timings_ms: Mapping[str, float | None]) -> str:
+    """``"condense 120 ms · retrieve 85 ms · first token 900 ms · total 2.1 s"`` over the stages that ran (stages
+    under half a millisecond, e.g. a heuristic condense, are left out; the total is always shown)."""
+    parts = [f"{label} {format_ms(float(timings_ms[key]))}" for key, label in TIMING_LABELS
+             if timings_ms.get(key) is not None and (float(timings_ms[key]) >= 0.5 or key == "total")]
+    return " · ".join(parts)
+
+
+def shorten(name: str, max_chars: int = 32) -> str:
+    """A long file name shortened in the middle, keeping its extension: ``"NT78714…BB1408.pdf"``."""
+    if len(name) <= max_chars:
+        return name
+    keep = max_chars - 1
+    head = keep // 2
+    tail = keep - head
+    return f"{name[:head]}…{name[-tail:]}"

@@ -1,0 +1,193 @@
+"""Background ingestion jobs for the Upload page (no Streamlit here; the registry is cached in resources.py).
+
+The Upload page never ingests on the script thread: it submits one job per file to :class:`IngestJobs`, a
+process-wide registry with a single worker thread (two shared CPU cores: one document at a time keeps the answers
+of other sessions responsive, and writes to a workspace are serialised by its lock anyway). Pages read job
+snapshots to draw progress; a session keeps only the job ids in ``st.session_state``.
+
+A job is keyed by ``(workspace, content hash)`` (a URL is keyed by itself): submitting the same bytes to the same
+workspace while a job for them is queued or running returns that job instead of starting another, so Streamlit
+reruns, double clicks and two analysts uploading the same circular never ingest it twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol
+
+from prism.errors import PrismError
+from prism.ingest import IngestItem, ProgressCallback
+from prism.types import IngestResult
+
+logger = logging.getLogger(__name__)
+
+JobStatus = Literal["queued", "running", "done"]
+MAX_FINISHED_JOBS = 500
+"""Finished jobs kept for display; older ones are dropped first."""
+
+
+class Ingests(Protocol):
+    """What a job needs of the service (:meth:`prism.service.PrismService.ingest`)."""
+
+    def ingest(self, items: list[IngestItem], workspace: str | None = None,
+               progress: ProgressCallback | None = None) -> list[IngestResult]: ...
+
+
+def content_key(source: bytes | str) -> str:
+    """The job key of a file's bytes (sha256 hex, the document id Prism will give it) or of a URL (itself)."""
+    if isinstance(source, bytes):
+        return hashlib.sha256(source).hexdigest()
+    return source.strip()
+
+
+@dataclass(frozen=True)
+class JobView:
+    """A snapshot of one job for drawing.
+
+    Attributes:
+        id: the job id.
+        workspace: workspace name at submission.
+        filename: display name (file name or URL).
+        status: ``queued``, ``running`` or ``done``.
+        fraction: progress in [0, 1].
+        stage: the latest progress message, without the file name prefix (``"parsing"``, ``"12 chunks; embedding"``).
+        result: the ingest result once done.
+        submitted_at, finished_at: ``time.time()`` seconds.
+    """
+
+    id: str
+    workspace: str
+    filename: str
+    key: str
+    status: JobStatus
+    fraction: float
+    stage: str
+    result: IngestResult | None
+    submitted_at: float
+    finished_at: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.status == "done"
+
+
+class IngestJobs:
+    """Thread-safe registry of ingestion jobs, run by a private worker thread.
+
+    Args:
+        max_workers: worker threads (1: documents are ingested one after another, in submission order).
+    """
+
+    def __init__(self, max_workers: int = 1):
+        self._executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="prism-ingest")
+        self._lock = threading.Lock()
+        self._jobs: dict[str, JobView] = {}
+        self._items: dict[str, IngestItem] = {}
+        self._active: dict[tuple[str, str], str] = {}
+
+    # --- submit ---------------------------------------------------------------------------------------------
+    def submit(self, service: Ingests, workspace: str, filename: str, source: bytes | str) -> str:
+        """Queue one file (bytes) or URL (str) for ingestion into ``workspace``; returns the job id.
+
+        If a job for the same workspace and content is still queued or running, its id is returned and nothing new
+        is queued.
+        """
+        key = content_key(source)
+        active_key = (workspace.casefold(), key)
+        with self._lock:
+            existing = self._active.get(active_key)
+            if existing is not None:
+                return existing
+            job_id = uuid.uuid4().hex[:12]
+            self._jobs[job_id] = JobView(job_id, workspace, filename, key, "queued", 0.0, "waiting to start", None,
+                                         time.time())
+            self._items[job_id] = IngestItem(source, filename if isinstance(source, bytes) else None)
+            self._active[active_key] = job_id
+            self._prune()
+        self._executor.submit(self._run, service, job_id, active_key)
+        logger.info("queued ingest job %s (%s)", job_id, "url" if isinstance(source, str) else f"{len(source)} B")
+        return job_id
+
+    # --- read -----------------------------------------------------------------------------------------------
+    def get(self, job_id: str) -> JobView | None:
+        """The job's current snapshot, or ``None`` when unknown (or pruned)."""
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def views(self, job_ids: list[str]) -> list[JobView]:
+        """Snapshots of the known jobs among ``job_ids``, in the given order."""
+        with self._lock:
+            return [self._jobs[j] for j in job_ids if j in self._jobs]
+
+    def active(self, workspace: str | None = None) -> list[JobView]:
+        """Queued and running jobs (of one workspace when given), oldest first."""
+        with self._lock:
+            jobs = [j for j in self._jobs.values() if not j.done]
+        if workspace is not None:
+            jobs = [j for j in jobs if j.workspace.casefold() == workspace.casefold()]
+        return sorted(jobs, key=lambda j: j.submitted_at)
+
+    def wait(self, job_ids: list[str], timeout: float) -> bool:
+        """Block until every job in ``job_ids`` is done (tests, CLI); returns False on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(v.done for v in self.views(job_ids)):
+                return True
+            time.sleep(0.05)
+        return False
+
+    # --- worker ---------------------------------------------------------------------------------------------
+    def _update(self, job_id: str, **changes: object) -> None:
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is not None:
+                self._jobs[job_id] = replace(job, **changes)  # type: ignore[arg-type]
+
+    def _run(self, service: Ingests, job_id: str, active_key: tuple[str, str]) -> None:
+        with self._lock:
+            job = self._jobs[job_id]
+            item = self._items.pop(job_id)
+        self._update(job_id, status="running", stage="starting")
+
+        def progress(fraction: float, message: str) -> None:
+            stage = message.split(": ", 1)[1] if message.startswith(f"{job.filename}: ") else message
+            if stage.startswith("done:"):
+                stage = "indexed"
+            elif stage == "briefing":
+                stage = "writing the briefing"
+            stage = stage.replace("; ", " · ")
+            self._update(job_id, fraction=min(max(float(fraction), 0.0), 1.0), stage=stage)
+
+        try:
+            results = service.ingest([item], job.workspace, progress)
+            result = results[0] if results else IngestResult(job.filename, "failed", error="Nothing was ingested.")
+        except PrismError as exc:
+            result = IngestResult(job.filename, "failed", error=str(exc))
+        except Exception as exc:  # a worker thread must always finish its job with a message
+            logger.exception("ingest job %s crashed", job_id)
+            result = IngestResult(job.filename, "failed",
+                                  error=f"{job.filename} could not be ingested ({type(exc).__name__}).")
+        with self._lock:
+            current = self._jobs.get(job_id)
+            if current is not None:
+                self._jobs[job_id] = replace(current, status="done", fraction=1.0, stage=result.status,
+                                             result=result, finished_at=time.time())
+            if self._active.get(active_key) == job_id:
+                del self._active[active_key]
+        logger.info("ingest job %s finished: %s", job_id, result.status)
+
+    def _prune(self) -> None:
+        """Drop the oldest finished jobs beyond :data:`MAX_FINISHED_JOBS` (call under the lock)."""
+        finished = sorted((j for j in self._jobs.values() if j.done), key=lambda j: j.finished_at or 0.0)
+        for job in finished[: max(0, len(finished) - MAX_FINISHED_JOBS)]:
+            del self._jobs[job.id]
+
+    def shutdown(self) -> None:
+        """Stop accepting jobs and wait for the running one (tests)."""
+        self._executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,107 @@
+"""The process-wide objects of the app, cached with ``st.cache_resource`` (the only place that does so).
+
+Everything cached here is shared by every session and thread, so it holds no per-analyst state: the service (with
+its embedder, reranker, Chroma client and one retriever per workspace — each retriever reloads its BM25 index when
+its workspace changes), the ingestion job registry and the first-start guard. Per-analyst state lives in
+``st.session_state`` (:mod:`prism.ui.state`).
+
+Cache keys are primitives only: the service is keyed by its ``PRISM_HOME`` folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.errors import StreamlitSecretNotFoundError
+
+from prism.config import Settings
+from prism.ingest import ProgressCallback
+from prism.service import PrismService
+from prism.ui.jobs import IngestJobs
+from prism.ui.preview import PagePreview, render_page_preview
+
+logger = logging.getLogger(__name__)
+
+SECRET_NAMES: tuple[str, ...] = ("GROQ_API_KEY", "TAVILY_API_KEY")
+
+
+def secret(name: str) -> str | None:
+    """A secret from ``st.secrets`` or else the environment; ``None`` when unset or blank. Never logged."""
+    value: object = None
+    try:
+        value = st.secrets.get(name)
+    except (StreamlitSecretNotFoundError, FileNotFoundError, KeyError):
+        value = None
+    if not value:
+        value = os.environ.get(name)
+    text = str(value).strip() if value else ""
+    return text or None
+
+
+def settings_from_secrets() -> Settings:
+    """Settings from the environment (``PRISM_*``), with the API keys taken from Streamlit secrets when present."""
+    overrides: dict[str, str] = {}
+    for name in SECRET_NAMES:
+        value = secret(name)
+        if value is not None:
+            overrides[name.lower()] = value
+    return Settings(**overrides)
+
+
+def make_service(home: str) -> PrismService:
+    """Build the service for ``home`` (tests replace this function to inject a scripted LLM)."""
+    settings = settings_from_secrets()
+    if str(settings.home) != home:  # pragma: no cover - home comes from the same settings
+        settings = settings.model_copy(update={"home": home})
+    return PrismService(settings)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _service(home: str) -> PrismService:
+    logger.info("starting Prism service")
+    return make_service(home)
+
+
+def get_service() -> PrismService:
+    """The shared service for the configured ``PRISM_HOME``."""
+    return _service(str(Settings().home))
+
+
+@st.cache_resource(show_spinner=False)
+def ingest_jobs() -> IngestJobs:
+    """The process-wide ingestion job registry (one worker thread)."""
+    return IngestJobs(max_workers=1)
+
+
+@dataclass
+class FirstStart:
+    """Guards the one-time creation of the sample workspace so concurrent first sessions build it only once."""
+
+    lock: threading.Lock
+    done: bool = False
+
+    def run(self, build: Callable[[ProgressCallback], object], progress: ProgressCallback) -> bool:
+        """Run ``build(progress)`` unless already done (blocks while another session runs it); True if it ran."""
+        with self.lock:
+            if self.done:
+                return False
+            build(progress)
+            self.done = True
+            return True
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def first_start(home: str) -> FirstStart:
+    """The first-start guard of one ``PRISM_HOME``."""
+    return FirstStart(threading.Lock())
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def page_preview(path: str, page: int, text: str, mtime_ns: int) -> PagePreview:
+    """A rendered PDF page with ``text`` located on it (cached; ``mtime_ns`` keys a replaced original)."""
+    return render_page_preview(path, page, text)

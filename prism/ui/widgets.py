@@ -1,0 +1,378 @@
+"""Shared pieces of every page: the access gate, first start, the sidebar, page headers and the ingest activity."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import time
+from typing import Any
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from prism.errors import PrismError
+from prism.ingest import IngestItem
+from prism.service import PrismService
+from prism.ui import state
+from prism.ui.explain import shorten
+from prism.ui.resources import first_start, get_service, ingest_jobs, secret
+from prism.workspaces import WorkspaceInfo
+
+logger = logging.getLogger(__name__)
+
+MAX_ACCESS_ATTEMPTS = 5
+MAX_PILLS = 12
+"""Above this many documents the filter is a multiselect instead of chips."""
+
+MODES = {"hybrid": "Hybrid", "dense": "Dense", "bm25": "BM25"}
+EFFECTIVE = "prism.effective_options"
+
+CSS = """
+<style>
+.prism-chunk {border-left: 3px solid #4F46E5; background: #F8FAFC; padding: .65rem .9rem; border-radius: 6px;
+  font-size: .92rem; line-height: 1.55; max-height: 300px; overflow-y: auto; white-space: normal;}
+.prism-chunk mark {background: #FDE68A; padding: 0 2px; border-radius: 3px;}
+.prism-why {color: #475569; font-size: .88rem;}
+.prism-brand {font-weight: 700; font-size: 1.35rem; letter-spacing: .01em; margin-bottom: -.4rem;}
+.prism-brand span {color: #4F46E5;}
+</style>
+"""
+
+
+# --- access gate ----------------------------------------------------------------------------------------------
+def access_code() -> str | None:
+    """The configured access code (``PRISM_ACCESS_CODE`` in secrets or env), or ``None`` for an open app."""
+    return secret("PRISM_ACCESS_CODE")
+
+
+def access_granted() -> bool:
+    """True when no access code is configured or this session has given it."""
+    return access_code() is None or bool(st.session_state.get(state.AUTHENTICATED))
+
+
+def check_access_code(entered: str, expected: str) -> bool:
+    """Constant-time comparison of two codes (UTF-8 bytes; surrounding spaces ignored)."""
+    return hmac.compare_digest(entered.strip().encode("utf-8"), expected.strip().encode("utf-8"))
+
+
+def access_gate() -> None:
+    """The only page a locked session sees: the access code form, at most :data:`MAX_ACCESS_ATTEMPTS` tries."""
+    expected = access_code()
+    st.html(CSS)
+    _, middle, _ = st.columns([1, 2, 1])
+    with middle:
+        st.markdown('<p class="prism-brand"><span>◆</span> Prism</p>', unsafe_allow_html=True)
+        st.subheader("Enter your access code")
+        st.caption("This Prism workspace is private. Ask the person who shared the link for the access code.")
+        attempts = int(st.session_state.get(state.ACCESS_ATTEMPTS, 0))
+        if attempts >= MAX_ACCESS_ATTEMPTS:
+            st.error("Too many wrong codes. Close this tab and open the link again later.")
+            return
+        with st.form("access", clear_on_submit=True, border=True):
+            entered = st.text_input("Access code", type="password", key="prism.access_input")
+            submitted = st.form_submit_button("Continue", type="primary", use_container_width=True)
+        if submitted and expected is not None:
+            if check_access_code(entered or "", expected):
+                st.session_state[state.AUTHENTICATED] = True
+                st.session_state.pop(state.ACCESS_ATTEMPTS, None)
+                logger.info("access granted")
+                st.rerun()
+            attempts += 1
+            st.session_state[state.ACCESS_ATTEMPTS] = attempts
+            logger.warning("wrong access code (%d of %d)", attempts, MAX_ACCESS_ATTEMPTS)
+            time.sleep(0.5)  # slows guessing a little
+            left = MAX_ACCESS_ATTEMPTS - attempts
+            if left <= 0:
+                st.rerun()  # draw the lock-out message without the form
+            st.error(f"That code is not right. {left} {'try' if left == 1 else 'tries'} left.")
+
+
+# --- page guard -----------------------------------------------------------------------------------------------
+def mark_entered() -> None:
+    """Called by app.py once the access check has passed: this session came in through the entry script."""
+    st.session_state[state.ENTERED] = True
+
+
+def page_guard() -> None:
+    """The first line of every page script: a page draws nothing unless the session came in through app.py.
+
+    Streamlit still routes a pages/ folder the legacy way (running ``pages/<name>.py`` alone, without app.py) until
+    the first ``st.navigation`` call of the server process, so right after a restart a request for ``/upload``
+    would skip the access gate. Such a run is sent to app.py instead (which then routes normally).
+    """
+    if st.session_state.get(state.ENTERED) and access_granted():
+        return
+    logger.info("page requested without the entry script; redirecting to app.py")
+    try:
+        st.switch_page("app.py")
+    except StreamlitAPIException:  # app.py is not a page under st.navigation: just draw nothing
+        st.stop()
+
+
+# --- first start ----------------------------------------------------------------------------------------------
+def ensure_first_start(service: PrismService) -> None:
+    """Create the sample workspace on the very first start (no workspace at all), with a status box."""
+    guard = first_start(str(service.settings.home))
+    if guard.done:
+        return
+    if service.workspaces() and not guard.lock.locked():
+        guard.done = True
+        return
+    with st.status("Setting up Prism for the first time…", expanded=True) as status:
+        st.write("Building the **Sample workspace** from four short Meridian Bank documents, so you can ask right "
+                 "away. This takes a few seconds, once.")
+        bar = st.progress(0.0, text="Starting")
+
+        def progress(fraction: float, message: str) -> None:
+            bar.progress(min(max(fraction, 0.0), 1.0), text=message.split(": ", 1)[0])
+
+        try:
+            guard.run(service.ensure_sample_workspace, progress)
+        except PrismError as e:
+            status.update(label="The sample workspace could not be created", state="error")
+            st.error(str(e))
+            return
+        status.update(label="Sample workspace ready", state="complete", expanded=False)
+
+
+# --- workspace selection --------------------------------------------------------------------------------------
+def current_workspace(service: PrismService) -> WorkspaceInfo | None:
+    """The selected workspace (falls back to the sample workspace, then the first one), or ``None`` if none exist."""
+    infos = service.workspaces()
+    if not infos:
+        return None
+    by_id = {i.id: i for i in infos}
+    chosen = by_id.get(state.workspace_id() or "")
+    if chosen is None:
+        sample = service.settings.sample_workspace.casefold()
+        chosen = next((i for i in infos if i.name.casefold() == sample), infos[0])
+        st.session_state[state.WORKSPACE] = chosen.id
+    return chosen
+
+
+def _picked() -> None:
+    st.session_state[state.WORKSPACE] = st.session_state[state.PICKER]
+
+
+# --- sidebar --------------------------------------------------------------------------------------------------
+def sidebar(service: PrismService) -> WorkspaceInfo | None:
+    """Draw the sidebar (workspace picker, document filter, retrieval settings, status) and return the selected
+    workspace."""
+    with st.sidebar:
+        st.markdown('<p class="prism-brand"><span>◆</span> Prism</p>', unsafe_allow_html=True)
+        st.caption("Cited answers over your financial documents")
+        info = current_workspace(service)
+        if info is None:
+            st.info("No workspace yet. Create one on the Workspaces page.")
+            _status(service)
+            return None
+        infos = service.workspaces()
+        ids = [i.id for i in infos]
+        names = {i.id: i.name for i in infos}
+        if st.session_state.get(state.PICKER) not in ids:
+            st.session_state.pop(state.PICKER, None)
+        st.selectbox("Workspace", ids, index=ids.index(info.id), format_func=lambda i: names.get(i, i),
+                     key=state.PICKER, on_change=_picked)
+        _document_filter(service, info)
+        _retrieval_settings(service)
+        _status(service)
+        ingest_activity()
+    return info
+
+
+def _document_filter(service: PrismService, info: WorkspaceInfo) -> None:
+    try:
+        sources = [d.source for d in service.documents(info.name)]
+    except PrismError as e:
+        st.error(str(e))
+        return
+    if not sources:
+        st.caption("This workspace has no documents yet.")
+        return
+    key = state.filter_key(info.id)
+    chosen = st.session_state.get(key)
+    if chosen:  # a deleted document must not linger in the filter
+        st.session_state[key] = [s for s in chosen if s in sources]
+    label = "Limit answers to"
+    help_text = "Pick documents to search only those; none picked searches the whole workspace."
+    if len(sources) <= MAX_PILLS:
+        st.pills(label, sources, selection_mode="multi", format_func=lambda s: shorten(s, 30), key=key,
+                 help=help_text)
+    else:
+        st.multiselect(label, sources, format_func=lambda s: shorten(s, 40), key=key, help=help_text,
+                       placeholder="All documents")
+
+
+def _retrieval_settings(service: PrismService) -> None:
+    status = service.llm_status()
+    llm = status.get("mode") == "llm"
+    web_ok = status.get("web") == "available"
+    reranker = service.reranker.state
+    s = service.settings
+    st.session_state.setdefault(state.MODE, s.retrieval_mode)
+    st.session_state.setdefault(state.HYDE, s.hyde_enabled)
+    st.session_state.setdefault(state.MULTI, s.multi_query_enabled)
+    st.session_state.setdefault(state.WEB, s.web_search_enabled)
+    st.session_state.setdefault(state.RERANK, True)
+
+    with st.expander("Retrieval settings", expanded=False, icon=":material/tune:"):
+        st.radio("Search", list(MODES), format_func=MODES.__getitem__, horizontal=True, key=state.MODE,
+                 help="Hybrid fuses meaning (dense) and keyword (BM25) rankings with reciprocal rank fusion.")
+        off_llm = "Needs an LLM: no Groq API key is configured."
+        st.toggle("HyDE", key=state.HYDE, disabled=not llm,
+                  help="Search with a hypothetical answer written by the LLM." if llm else off_llm)
+        st.toggle("Multi-query", key=state.MULTI, disabled=not llm,
+                  help="Search with several rephrasings of the question." if llm else off_llm)
+        st.toggle("Web search", key=state.WEB, disabled=not web_ok,
+                  help="Add Tavily web results, cited separately as [W1]…" if web_ok else
+                  "Needs a Tavily API key (TAVILY_API_KEY).")
+        st.toggle("Rerank", key=state.RERANK, disabled=not reranker.enabled,
+                  help=f"Re-order the top passages with {reranker.model}." if reranker.enabled else reranker.reason)
+        notes = []
+        if not llm:
+            notes.append("HyDE and multi-query need an LLM (no Groq key configured).")
+        if not web_ok:
+            notes.append("Web search needs a Tavily API key.")
+        if not reranker.enabled:
+            notes.append("Rerank is off: the cross-encoder model is not available on this server.")
+        for note in notes:
+            st.caption(note)
+    st.session_state[EFFECTIVE] = {
+        "mode": st.session_state.get(state.MODE) or "hybrid",
+        "hyde": bool(st.session_state.get(state.HYDE)) and llm,
+        "multi_query": bool(st.session_state.get(state.MULTI)) and llm,
+        "web": bool(st.session_state.get(state.WEB)) and web_ok,
+        "rerank": bool(st.session_state.get(state.RERANK)) and reranker.enabled,
+    }
+
+
+def effective_options() -> dict[str, Any]:
+    """The retrieval settings as they apply (a setting whose feature is unavailable is off)."""
+    return dict(st.session_state.get(EFFECTIVE) or state.options())
+
+
+def _status(service: PrismService) -> None:
+    status = service.llm_status()
+    if status.get("mode") == "llm":
+        st.caption(f":green[●] LLM answers · `{status.get('model', '')}`")
+    else:
+        st.caption(":gray[●] Extractive answers — no LLM configured")
+    reranker = service.reranker.state
+    if reranker.enabled:
+        st.caption(f":green[●] Reranker · `{reranker.model.rsplit('/', 1)[-1]}`")
+    else:
+        st.caption(":gray[●] Reranker off — fusion order is kept")
+
+
+# --- ingest activity ------------------------------------------------------------------------------------------
+def session_job_ids() -> list[str]:
+    """Ids of every ingestion job this session submitted."""
+    return [j for b in state.batches() for j in b["job_ids"]]
+
+
+def ingest_activity() -> None:
+    """A live line in the sidebar while this session's files are being ingested (on every page)."""
+    ids = session_job_ids()
+    if not ids:
+        return
+    jobs = ingest_jobs()
+    if all(v.done for v in jobs.views(ids)):
+        return
+
+    @st.fragment(run_every=1.5)
+    def activity() -> None:
+        views = jobs.views(session_job_ids())
+        active = [v for v in views if not v.done]
+        if not active:
+            st.rerun()  # refresh the whole page: new documents appear in the filter and on every page
+        running = next((v for v in active if v.status == "running"), active[0])
+        st.caption(f"Adding {len(active)} document{'s' if len(active) != 1 else ''}…")
+        st.progress(running.fraction, text=f"{shorten(running.filename, 26)} · {running.stage}")
+
+    activity()
+
+
+# --- page chrome ----------------------------------------------------------------------------------------------
+def page_header(title: str, subtitle: str | None = None) -> None:
+    """The page's title and one line under it; also injects the app's CSS."""
+    st.html(CSS)
+    st.title(title, anchor=False)
+    if subtitle:
+        st.caption(subtitle)
+    flashed = state.pop_flash()
+    if flashed:
+        kind, message = flashed
+        getattr(st, kind if kind in ("success", "info", "warning", "error") else "info")(message)
+
+
+def service() -> PrismService:
+    """The shared service (for pages)."""
+    return get_service()
+
+
+# --- empty states ---------------------------------------------------------------------------------------------
+def no_workspace() -> None:
+    """What a page shows when there is no workspace at all."""
+    st.info("There is no workspace yet. Create one on the **Workspaces** page, or bring back the sample workspace.",
+            icon=":material/folder_off:")
+    left, right, _ = st.columns([1, 1, 2])
+    with left:
+        st.page_link("pages/workspaces.py", label="Go to Workspaces", icon=":material/folder_open:")
+    with right:
+        restore_sample_button("empty.restore")
+
+
+def restore_sample_button(key: str) -> None:
+    """A button that (re)creates the sample workspace and selects it."""
+    svc = get_service()
+    if st.button("Create the sample workspace", key=key, icon=":material/auto_awesome:"):
+        with st.spinner("Building the sample workspace…"):
+            try:
+                results = svc.ingest(
+                    [IngestItem(p) for p in sorted(svc.settings.sample_dir.glob("*.pdf"))],
+                    svc.settings.sample_workspace,
+                )
+            except PrismError as e:
+                st.error(str(e))
+                return
+        info = svc.catalog.find(svc.settings.sample_workspace)
+        if info is not None:
+            state.select_workspace(info.id)
+        n = sum(r.status != "failed" for r in results)
+        state.flash(f"Sample workspace ready with {n} document{'s' if n != 1 else ''}.")
+        st.rerun()
+
+
+def empty_workspace(svc: PrismService, info: WorkspaceInfo) -> None:
+    """The Chat page of a workspace without documents: point to Upload, or to the sample workspace."""
+    st.info(f"**{info.name}** has no documents yet. Upload PDFs, text or CSV files (or a web page) and ask as soon "
+            "as they are indexed.", icon=":material/inbox:")
+    cols = st.columns([1, 1, 2])
+    with cols[0]:
+        st.page_link("pages/upload.py", label="Upload documents", icon=":material/upload_file:")
+    sample = svc.catalog.find(svc.settings.sample_workspace)
+    with cols[1]:
+        if sample is not None and sample.id != info.id:
+            if st.button(f"Open {sample.name}", key="empty.sample", icon=":material/auto_awesome:"):
+                state.select_workspace(sample.id)
+                st.rerun()
+        elif sample is None:
+            restore_sample_button("empty.restore")
+
+
+def suggested_questions(docs: list[Any], info: WorkspaceInfo) -> None:
+    """A welcome with a few questions taken from the documents' briefings, as buttons."""
+    per_doc = [list((d.briefing or {}).get("questions") or []) for d in docs]
+    questions: list[str] = []
+    for depth in range(3):  # round robin: the first question of each document, then the second, ...
+        questions += [qs[depth] for qs in per_doc if len(qs) > depth]
+    questions = list(dict.fromkeys(questions))[:3]
+    with st.container(border=True):
+        st.markdown("**Ask anything about these documents.** Answers quote and cite the exact passages; open a "
+                    "source to see why it was picked and where it sits on the page.")
+        if questions:
+            st.caption("Try one of these:")
+            for i, q in enumerate(questions):
+                if st.button(q, key=f"suggest.{i}", icon=":material/lightbulb:"):
+                    state.ask_in_chat(info.id, q)
+                    st.rerun()

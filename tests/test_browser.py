@@ -1,0 +1,251 @@
+"""End to end in a real browser: `streamlit run app.py` on a free loopback port, driven by Debian's Chromium through
+selenium. Upload an RBI PDF, see its briefing, ask a question, open a citation; screenshots of every step go to
+tests/artifacts/ (git-ignored).
+
+Needs /usr/bin/chromium and /usr/bin/chromedriver (`.ci/run` installs Debian's chromium and chromium-driver); the
+test is skipped with the reason when either is missing. Nothing is installed at test time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import DATA, REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = REPO / "tests" / "artifacts"
+RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
+SAMPLE = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+
+selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -r requirements-dev.txt)")
+if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+    pytest.skip("Chromium or chromedriver is missing (/usr/bin/chromium, /usr/bin/chromedriver); install Debian's "
+                "chromium and chromium-driver to run the browser test", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory) -> Iterator[str]:
+    """A headless Prism server on a free port, with its own PRISM_HOME and a one-document sample folder."""
+    root = tmp_path_factory.mktemp("browser")
+    sample_dir = root / "sample"
+    sample_dir.mkdir()
+    shutil.copy(SAMPLE, sample_dir / SAMPLE.name)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GROQ_API_KEY", "TAVILY_API_KEY", "PRISM_GROQ_API_KEY", "PRISM_TAVILY_API_KEY",
+                        "PRISM_ACCESS_CODE")}
+    env.update(PRISM_HOME=str(root / "home"), PRISM_SAMPLE_DIR=str(sample_dir), HF_HUB_OFFLINE="1",
+               TRANSFORMERS_NO_ADVISORY_WARNINGS="1")
+    port = _free_port()
+    log = (root / "streamlit.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("streamlit did not start:\n" + (root / "streamlit.log").read_text()[-3000:])
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        text = (root / "streamlit.log").read_text()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "streamlit.log").write_text(text)
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory) -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}", "--window-size=1440,1500",
+                "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    d = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    d.set_page_load_timeout(60)
+    try:
+        yield d
+    finally:
+        d.quit()
+
+
+# --- helpers ----------------------------------------------------------------------------------------------------
+def _wait(d: WebDriver, condition, timeout: float, what: str):
+    try:
+        return WebDriverWait(d, timeout, poll_frequency=0.25).until(condition)
+    except TimeoutException:
+        _shot(d, f"failed-{what.replace(' ', '-')}")
+        raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}") from None
+
+
+def _text(d: WebDriver) -> str:
+    return d.find_element(By.TAG_NAME, "body").text
+
+
+def _wait_text(d: WebDriver, text: str, timeout: float = 30) -> None:
+    _wait(d, lambda drv: text in _text(drv), timeout, f"text '{text}'")
+
+
+def _idle(d: WebDriver, timeout: float = 60) -> None:
+    """Wait until the script has finished running (no 'Running…' status widget)."""
+    time.sleep(0.4)
+    _wait(d, lambda drv: not drv.find_elements(By.CSS_SELECTOR, '[data-testid="stStatusWidget"]'), timeout,
+          "the script to finish")
+
+
+def _shot(d: WebDriver, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    d.save_screenshot(str(path))
+    return path
+
+
+def _no_exception(d: WebDriver) -> None:
+    assert not d.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]'), "an exception is shown on the page"
+    body = _text(d)
+    assert "Traceback" not in body
+
+
+def _button(d: WebDriver, label: str) -> WebElement:
+    for b in d.find_elements(By.TAG_NAME, "button"):
+        if b.text.strip().endswith(label) or b.text.strip() == label:
+            return b
+    raise AssertionError(f"no button '{label}'")
+
+
+def _nav(d: WebDriver, label: str) -> None:
+    links = [a for a in d.find_elements(By.CSS_SELECTOR, '[data-testid="stTopNavLink"], a')
+             if a.is_displayed() and (a.text.strip().splitlines() or [""])[-1] == label]
+    assert links, f"no navigation link '{label}'"
+    links[0].click()
+
+
+# --- the journey -----------------------------------------------------------------------------------------------
+def test_upload_brief_ask_and_open_citation(app_url, driver):
+    d = driver
+    t0 = time.monotonic()
+    d.get(app_url)
+    _wait_text(d, "Ask anything about these documents", 120)  # first start builds the sample workspace
+    _idle(d)
+    _no_exception(d)
+    assert "Sample workspace" in _text(d)
+    _shot(d, "01_first_start_chat")
+
+    _nav(d, "Upload")
+    _wait_text(d, "Upload documents")
+    _idle(d)
+    file_input = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, 'input[type="file"]'), 20, "the file input")
+    file_input.send_keys(str(RBI_PDF))
+    _wait_text(d, RBI_PDF.name[-10:], 20)
+    _shot(d, "02_upload_selected")
+    _button(d, "Add to workspace").click()
+    _wait(d, lambda drv: "indexing" in _text(drv) or "Briefings" in _text(drv), 30, "ingestion to start")
+    _shot(d, "03_upload_progress")
+    # Leave the page while it runs: the sidebar of every page shows the progress (when it is still running).
+    _nav(d, "Chat")
+    _wait_text(d, "Ask anything about these documents", 30)
+    sidebar = d.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"]')
+    if "Adding 1 document" in sidebar.text:
+        _shot(d, "03b_chat_while_indexing")
+    _wait(d, lambda drv: "2 documents" in _text(drv), 120, "the new document to reach the chat page")
+    _nav(d, "Upload")
+    _wait_text(d, "Briefings", 120)
+    _idle(d)
+    _shot(d, "04_briefing")
+    _no_exception(d)
+    assert "added and searchable" in _text(d)
+
+    # A suggested question from the briefing opens the chat with that question asked.
+    question_buttons = [b for b in d.find_elements(By.TAG_NAME, "button") if b.text.strip().endswith("?")]
+    assert question_buttons, "the briefing card has no question buttons"
+    question = question_buttons[0].text.strip()
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'});", question_buttons[0])
+    question_buttons[0].click()
+    _wait_text(d, "Sources", 90)
+    _idle(d)
+    _no_exception(d)
+    assert question.splitlines()[-1][:30] in _text(d)
+    _shot(d, "05_briefing_question_answered")
+
+    # Ask a typed question.
+    box = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stChatInputTextArea"]'), 20,
+                "the chat input")
+    box.send_keys("What is the limit for foreign exchange transactions?")
+    box.send_keys(Keys.ENTER)
+    _wait(d, lambda drv: len(drv.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')) >= 4, 90,
+          "the second answer")
+    _idle(d, 90)
+    _no_exception(d)
+    messages = d.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')
+    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", messages[-1])
+    _shot(d, "06_typed_question_answered")
+
+    # Open the first citation of the last answer.
+    expanders = d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
+    citations = [e for e in expanders if e.text.strip().startswith("format_quote") or e.text.strip()[:3] == "[1]"
+                 or "[1]" in e.text[:20]]
+    assert citations, "no citation expander"
+    target = citations[-1] if len(citations) > 1 else citations[0]
+    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", target)
+    target.click()
+    _wait(d, lambda drv: drv.find_elements(By.CSS_SELECTOR, '[data-testid="stExpanderDetails"] img'), 30,
+          "the page preview")
+    time.sleep(1.0)  # let plotly draw
+    body = _text(d)
+    assert "Why this passage" in body
+    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", target)
+    _no_exception(d)
+    _shot(d, "07_citation_open")
+
+    _nav(d, "Workspaces")
+    _wait_text(d, "All workspaces")
+    _idle(d)
+    _no_exception(d)
+    assert "2 documents" in _text(d)
+    _shot(d, "08_workspaces")
+    assert time.monotonic() - t0 < 240

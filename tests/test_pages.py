@@ -1,0 +1,623 @@
+"""The Streamlit app through ``streamlit.testing.v1.AppTest`` (every page, real components, a scripted fake LLM), plus
+the UI's pure helpers (why-this-chunk sentences, highlighting, score rows, page previews, export, the job registry).
+
+Every test runs on its own PRISM_HOME; the workspaces with documents are copies of one sample home built once per
+session from two of the sample PDFs, so no test waits for the first-start build except the one that tests it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tenacity
+from streamlit.testing.v1 import AppTest
+
+from prism.config import Settings
+from prism.ingest import IngestItem
+from prism.llm import wrap_llms
+from prism.service import PrismService
+from prism.types import IngestResult
+from prism.ui import resources
+from prism.ui import state as ui_state
+from prism.ui.explain import (
+    bullet_markdown,
+    highlight_html,
+    score_rows,
+    shorten,
+    stage_ranges,
+    timings_caption,
+    why_this_chunk,
+)
+from prism.ui.export import conversation_markdown
+from prism.ui.jobs import IngestJobs, content_key
+from prism.ui.preview import locate, render_page_preview
+
+from .conftest import DATA, REPO
+from .fakes_llm import ScriptedLLM
+
+SAMPLE = REPO / "data" / "sample"
+UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
+MASTER = SAMPLE / "rbi_style_master_circular_digital_payments.pdf"
+RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
+TIMEOUT = 90
+
+
+# --- fixtures ---------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def sample_home(tmp_path_factory, embedder) -> Path:
+    """A PRISM_HOME with the 'Sample workspace' holding two sample PDFs (built once; tests copy it)."""
+    home = tmp_path_factory.mktemp("sample_home")
+    svc = PrismService(Settings(home=home), embedder=embedder)
+    results = svc.ingest([IngestItem(UPI), IngestItem(MASTER)], "Sample workspace")
+    assert [r.status for r in results] == ["ingested", "ingested"]
+    return home
+
+
+@pytest.fixture
+def empty_sample_dir(tmp_path, monkeypatch) -> Path:
+    """No sample documents: first start creates nothing."""
+    d = tmp_path / "no_samples"
+    d.mkdir()
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(d))
+    return d
+
+
+@pytest.fixture
+def with_sample(sample_home, prism_home, empty_sample_dir) -> Path:
+    """This test's PRISM_HOME starts as a copy of the sample home."""
+    shutil.copytree(sample_home, prism_home, dirs_exist_ok=True)
+    return prism_home
+
+
+def _answer_reply(text: str) -> str:
+    """The fake LLM: JSON for briefings, a passage for HyDE, phrasings for multi-query, else a cited answer with one
+    figure that is not in the sources (₹9,999) and one that is (₹2,000)."""
+    low = text.lower()
+    if "rephrasings" in low:
+        return "P2P collect request cap\nmaximum amount of a UPI collect request\nUPI pull transaction limit"
+    if "short passage" in low:
+        return "A P2P collect request may not exceed ₹2,000 per request under the UPI circular."
+    if "briefing" in low and "json" in low:
+        return ('{"bullets": ["Point one.", "Point two.", "Point three.", "Point four.", "Point five."], '
+                '"questions": ["What is the P2P limit?", "What is the MDR?", "Who approves exceptions?"]}')
+    if "standalone" in low:
+        return "What is the P2M collect request limit?"
+    return "A P2P collect request may not exceed ₹2,000 [1]. Some say ₹9,999 [1]."
+
+
+@pytest.fixture
+def service_factory(monkeypatch, embedder) -> Callable[..., None]:
+    """Make the app build its service with the session's embedder and, optionally, a scripted LLM."""
+
+    def use(llm: ScriptedLLM | None = None, web: Any = None) -> None:
+        def make(home: str) -> PrismService:
+            settings = resources.settings_from_secrets()
+            llms = wrap_llms(llm, settings=settings, wait=tenacity.wait_none()) if llm is not None else None
+            return PrismService(settings, embedder=embedder, llms=llms, web=web)
+
+        monkeypatch.setattr(resources, "make_service", make)
+
+    use()
+    return use
+
+
+def _app() -> AppTest:
+    """A new session of the app.
+
+    Note: in Streamlit 1.67, AppTest runs the whole entry script (access gate, first start, sidebar) only on a
+    session's first run; later runs execute the current page script alone, so sidebar widgets are asserted or set
+    (through ``session_state``) around the first run. Browsers run the entry script every time.
+    """
+    return AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
+
+
+def _texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "info", "success", "warning", "error")
+             for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _click(at: AppTest, label: str) -> AppTest:
+    matches = [b for b in at.button if b.label == label]
+    assert matches, f"no button {label!r} in {[b.label for b in at.button]}"
+    return matches[0].click().run()
+
+
+def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float = 60) -> AppTest:
+    deadline = time.monotonic() + timeout
+    while True:
+        at.run()
+        if predicate(at) or time.monotonic() > deadline:
+            return at
+        time.sleep(0.3)
+
+
+# --- first start, chat ------------------------------------------------------------------------------------------
+def test_first_start_builds_the_sample_workspace(tmp_path, monkeypatch, service_factory):
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    shutil.copy(UPI, samples / UPI.name)
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(samples))
+    at = _app().run()
+    _no_exception(at)
+    assert [s.label for s in at.get("status")] == ["Sample workspace ready"]
+    assert at.title[0].value == "Chat"
+    assert "Answers from **Sample workspace** · 1 document" in _texts(at)
+    assert at.selectbox(key=ui_state.PICKER).format_func(at.selectbox(key=ui_state.PICKER).value) == \
+        "Sample workspace"
+    suggestions = [b for b in at.button if b.key and b.key.startswith("suggest.")]
+    assert 1 <= len(suggestions) <= 3
+    at.run()  # a rerun does not build again
+    _no_exception(at)
+    assert not at.get("status")
+
+
+def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, service_factory):
+    at = _app().run()
+    _no_exception(at)
+    assert ":gray[●] Extractive answers — no LLM configured" in [c.value for c in at.sidebar.caption]
+    assert at.toggle(key=ui_state.HYDE).disabled and at.toggle(key=ui_state.WEB).disabled
+    at.chat_input[0].set_value("What is the P2P collect request limit?").run()
+    _no_exception(at)
+    text = _texts(at)
+    assert "₹2,000" in text
+    labels = [e.label for e in at.expander]
+    cited = [lb for lb in labels if re.match(r"\[\d+\] ", lb)]
+    assert cited, labels
+    assert any("meridian\\_bank\\_upi\\_operating\\_circular.pdf · p. 2" in lb for lb in cited)
+    assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
+    table = at.dataframe[0].value
+    assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
+    assert table["Rank"].iloc[2].startswith("#") and table["Score"].iloc[3] == "—"  # no reranker here
+    assert len(at.get("plotly_chart")) == len(cited)
+    assert at.get("image"), "no page preview image"
+    html = [h.value for h in at.get("html") if "prism-chunk" in h.value and "<div" in h.value]
+    assert any("<mark>P2P</mark>" in h and "<mark>collect</mark>" in h for h in html)
+    assert any(c.value.startswith(":material/timer: Extractive answer · retrieve ") for c in at.caption)
+
+    # A follow-up is condensed and the standalone query is shown; the conversation survives reruns.
+    at.chat_input[0].set_value("What about P2M?").run()
+    _no_exception(at)
+    assert "Searched for: *What is the P2M collect request limit?*" in _texts(at) or \
+        any(c.value.startswith("Searched for:") for c in at.caption)
+    assert len(at.chat_message) == 4
+
+    # Export: the Markdown has both questions and their numbered sources.
+    export = at.get("download_button")
+    assert export
+    messages = at.session_state[ui_state.CHATS]
+    md = conversation_markdown("Sample workspace", next(iter(messages.values())))
+    assert "## 1. What is the P2P collect request limit?" in md and "## 2. What about P2M?" in md
+    assert re.search(r"- \[\d+\] meridian_bank_upi_operating_circular\.pdf, p\. \d", md)
+
+
+def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample, service_factory):
+    llm = ScriptedLLM(respond=_answer_reply, model_name="scripted-fake")
+    service_factory(llm)
+    at = _app().run()
+    _no_exception(at)
+    assert ":green[●] LLM answers · `scripted-fake`" in [c.value for c in at.sidebar.caption]
+    assert not at.toggle(key=ui_state.HYDE).disabled and at.toggle(key=ui_state.HYDE).value
+    at.chat_input[0].set_value("What is the P2P collect request limit?").run()
+    _no_exception(at)
+    answer_md = [m.value for m in at.chat_message[1].markdown]
+    assert "A P2P collect request may not exceed ₹2,000 [1]. Some say ₹9,999 [1]." in answer_md
+    assert any("₹9,999" in w.value and "not found" in w.value for w in at.warning)
+    assert any(e.label.startswith("[1] ") for e in at.expander)
+    assert any(c.value.startswith(":material/timer: LLM answer · ") and "expand" in c.value for c in at.caption)
+    kinds = [c["kind"] for c in llm.calls]
+    assert "stream_chat" in kinds and kinds.count("complete") >= 2  # HyDE + multi-query, then the streamed answer
+
+    # A follow-up is condensed by the LLM.
+    llm.calls.clear()
+    at.chat_input[0].set_value("And for P2M?").run()
+    _no_exception(at)
+    assert any(c.value == "Searched for: *What is the P2M collect request limit?*" for c in at.caption)
+
+    # In a new session with HyDE and multi-query switched off, only the answer call is made.
+    llm.calls.clear()
+    at = _app()
+    at.session_state[ui_state.HYDE] = False
+    at.session_state[ui_state.MULTI] = False
+    at.run()
+    assert at.toggle(key=ui_state.HYDE).value is False
+    at.chat_input[0].set_value("What is the MDR for RuPay credit cards on UPI?").run()
+    _no_exception(at)
+    assert [c["kind"] for c in llm.calls] == ["stream_chat"]
+
+
+def test_web_results_are_listed_separately(with_sample, service_factory):
+    from .test_websearch import FakeTavily, searcher
+
+    body = {"results": [{"title": "RBI raises UPI limits", "url": "https://example.org/upi-limits",
+                         "content": "The RBI raised the UPI collect limit for some categories."}]}
+    service_factory(web=searcher(FakeTavily(body=body)))
+    at = _app()
+    at.session_state[ui_state.WEB] = True
+    at.run()
+    assert not at.toggle(key=ui_state.WEB).disabled
+    at.chat_input[0].set_value("What is the P2P collect request limit?").run()
+    _no_exception(at)
+    text = _texts(at)
+    assert "**From the web** · cited as [W1], [W2]…" in text
+    assert "**[W1] [RBI raises UPI limits](https://example.org/upi-limits)**" in text
+    assert any(c.value.startswith(":material/timer:") and "web " in c.value for c in at.caption)
+
+
+def test_document_filter_limits_citations(with_sample, service_factory):
+    at = _app().run()
+    ws_id = at.session_state[ui_state.WORKSPACE]
+    assert at.pills(key=ui_state.filter_key(ws_id)).options == [shorten(UPI.name, 30), shorten(MASTER.name, 30)]
+    at = _app()
+    at.session_state[ui_state.WORKSPACE] = ws_id
+    at.session_state[ui_state.filter_key(ws_id)] = [MASTER.name]
+    at.run()
+    at.chat_input[0].set_value("What is the P2P collect request limit?").run()
+    _no_exception(at)
+    cited = [e.label for e in at.expander if re.match(r"\[\d+\] ", e.label)]
+    assert cited and all(lb.split(" ", 1)[1].startswith("rbi\\_style\\_master") for lb in cited)
+    assert "1 of 2 documents" in _texts(at)
+
+
+def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factory):
+    at = _app().run().switch_page("pages/workspaces.py").run()
+    at.text_input(key="ws.create.name").set_value("Empty one")
+    at = _click(at, "Create workspace")
+    at.switch_page("pages/chat.py").run()
+    _no_exception(at)
+    assert any("**Empty one** has no documents yet" in i.value for i in at.info)
+    assert [p.label for p in at.get("page_link")] == ["Upload documents"]
+    at = _click(at, "Open Sample workspace")
+    _no_exception(at)
+    assert "Answers from **Sample workspace**" in _texts(at)
+
+
+# --- upload -----------------------------------------------------------------------------------------------------
+def _briefing_ready(at: AppTest) -> bool:
+    return any(m.value == "##### Briefings" for m in at.markdown) or bool(at.exception)
+
+
+def test_upload_real_pdf_to_result_table_and_briefing_then_ask(with_sample, service_factory):
+    at = _app().run().switch_page("pages/upload.py").run()
+    _no_exception(at)
+    assert at.title[0].value == "Upload documents"
+    at.file_uploader(key="upload.files").upload(RBI_PDF.name, RBI_PDF.read_bytes(), "application/pdf")
+    at = _click(at, "Add to workspace")
+    _no_exception(at)
+    at = _run_until(at, _briefing_ready, 90)
+    _no_exception(at)
+    assert any(s.value == "1 document added and searchable." for s in at.success)
+    row = at.dataframe[0].value.iloc[0]
+    assert (row["File"], row["Result"], row["Pages"], row["Chunks"] > 0) == (RBI_PDF.name, "Added", 4, True)
+    bullets = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert bullets and bullets[0].count("\n- ") >= 2  # several key points
+    questions = [b for b in at.button if b.key and b.key.startswith("brief.")]
+    assert len(questions) == 3
+
+    # Rerunning never re-ingests.
+    at.run()
+    assert len(at.dataframe) == 1 and at.dataframe[0].value.iloc[0]["Result"] == "Added"
+
+    # A suggested question opens the chat with that question asked.
+    question = questions[0].label
+    questions[0].click().run()
+    _no_exception(at)
+    assert at.title[0].value == "Chat"
+    assert "3 documents" in _texts(at)
+    assert at.chat_message[0].markdown[0].value.replace("\\", "") == question
+    assert any(e.label.startswith("[") for e in at.expander)
+
+
+def test_uploading_the_same_file_twice_reports_a_duplicate(with_sample, service_factory):
+    at = _app().run().switch_page("pages/upload.py").run()
+    at.file_uploader(key="upload.files").upload("copy.pdf", UPI.read_bytes(), "application/pdf")
+    at = _click(at, "Add to workspace")
+    at = _run_until(at, lambda a: bool(a.dataframe), 60)
+    _no_exception(at)
+    row = at.dataframe[0].value.iloc[0]
+    assert row["Result"] == "Already in workspace"
+    assert UPI.name in row["Details"]
+
+
+def test_oversize_broken_and_empty_files_give_messages(with_sample, service_factory, monkeypatch):
+    monkeypatch.setenv("PRISM_MAX_UPLOAD_MB", "1")
+    at = _app().run().switch_page("pages/upload.py").run()
+    uploader = at.file_uploader(key="upload.files")
+    uploader.upload("huge.pdf", b"%PDF-1.4\n" + b"0" * (1024 * 1024 + 10), "application/pdf")
+    uploader.upload("broken.pdf", b"this is not a pdf at all", "application/pdf")
+    uploader.upload("empty.txt", b"", "text/plain")
+    at = _click(at, "Add to workspace")
+    at = _run_until(at, lambda a: bool(a.dataframe), 60)
+    _no_exception(at)
+    table = at.dataframe[0].value
+    results = dict(zip(table["File"], table["Result"], strict=True))
+    assert results == {"huge.pdf": "Not uploaded", "broken.pdf": "Failed", "empty.txt": "Failed"}
+    errors = [e.value for e in at.error]
+    assert any("huge.pdf is 1.0 MB, over the 1 MB upload limit" in e for e in errors)
+    assert any(e.startswith("broken.pdf") for e in errors) and any(e.startswith("empty.txt") for e in errors)
+    assert not any("Traceback" in e for e in errors)
+
+
+def test_upload_without_files_or_with_a_bad_url_explains(with_sample, service_factory):
+    at = _app().run().switch_page("pages/upload.py").run()
+    at = _click(at, "Add to workspace")
+    assert any("Choose one or more files" in w.value for w in at.warning)
+    at.text_input(key="upload.url").set_value("not a url")
+    at = _click(at, "Add to workspace")
+    _no_exception(at)
+    assert any("That is not a web address" in e.value for e in at.error)
+
+
+def test_every_page_starts_with_the_page_guard():
+    """Right after a restart Streamlit may run a pages/ script without app.py; the guard sends it through app.py
+    (access code, sidebar) first, so every page must call it before drawing anything."""
+    import ast
+
+    for page in sorted((REPO / "pages").glob("*.py")):
+        body = ast.parse(page.read_text(encoding="utf-8")).body
+        code = [n for n in body if not isinstance(n, ast.Import | ast.ImportFrom)
+                and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        assert code and ast.unparse(code[0]) == "widgets.page_guard()", f"{page.name} does not start with the guard"
+
+
+def test_upload_limit_in_streamlit_config_matches_settings():
+    config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["server"]["maxUploadSize"] == Settings().max_upload_mb == 50
+    assert config["client"]["showErrorDetails"] == "none"
+
+
+# --- workspaces -------------------------------------------------------------------------------------------------
+def test_workspace_create_rename_delete_and_selection_survives_page_switch(with_sample, service_factory):
+    at = _app().run().switch_page("pages/workspaces.py").run()
+    _no_exception(at)
+    assert at.title[0].value == "Workspaces"
+    assert at.dataframe[0].value["Document"].tolist() == [UPI.name, MASTER.name]
+    assert at.dataframe[0].value["Pages"].tolist() == [5, 4]
+
+    at.text_input(key="ws.create.name").set_value("Q3 review")
+    at = _click(at, "Create workspace")
+    _no_exception(at)
+    assert any("Workspace **Q3 review** created" in s.value for s in at.success)
+    assert "## Q3 review" in _texts(at) or any(h.value == "Q3 review" for h in at.subheader)
+
+    # The selection survives moving between pages.
+    at.switch_page("pages/chat.py").run()
+    assert "**Q3 review** has no documents yet" in _texts(at)
+    at.switch_page("pages/upload.py").run()
+    assert "Add files to **Q3 review**" in _texts(at)
+    at.switch_page("pages/workspaces.py").run()
+
+    # A taken name is an error message, not an exception.
+    at.text_input(key="ws.create.name").set_value("sample workspace")
+    at = _click(at, "Create workspace")
+    _no_exception(at)
+    assert any("already exists" in e.value for e in at.error)
+
+    ws_id = at.session_state[ui_state.WORKSPACE]
+    at.text_input(key=f"ws.rename.{ws_id}").set_value("Q3 review (final)")
+    at = _click(at, "Rename")
+    _no_exception(at)
+    assert any("Renamed to **Q3 review \\(final\\)**" in s.value for s in at.success)
+    assert any(h.value == "Q3 review \\(final\\)" for h in at.subheader)
+    assert at.session_state[ui_state.WORKSPACE] == ws_id
+
+    at = _click(at, "Delete workspace…")
+    assert any("cannot be undone" in w.value for w in at.warning)
+    at = _click(at, "Cancel")
+    assert not at.warning
+    at = _click(at, "Delete workspace…")
+    at = _click(at, "Yes, delete it")
+    _no_exception(at)
+    assert any("Workspace **Q3 review \\(final\\)** deleted." in s.value for s in at.success)
+    assert [h.value for h in at.subheader] == ["Sample workspace"]  # the selection falls back to the sample
+    assert at.session_state[ui_state.WORKSPACE] != ws_id
+    # A new session sees the remaining workspaces in the sidebar picker.
+    fresh = _app().run()
+    picker = fresh.selectbox(key=ui_state.PICKER)
+    assert [picker.format_func(o) for o in picker.options] == ["Sample workspace"]
+
+
+def test_delete_a_document_with_confirmation(with_sample, service_factory):
+    at = _app().run().switch_page("pages/workspaces.py").run()
+    ws_id = at.session_state[ui_state.WORKSPACE]
+    at.selectbox(key=f"doc.pick.{ws_id}").set_value(MASTER.name).run()
+    at = _click(at, "Delete…")
+    at = _click(at, "Yes, delete it")
+    _no_exception(at)
+    assert any(f"Deleted **{MASTER.name.replace('_', chr(92) + '_')}**." in s.value for s in at.success)
+    assert at.dataframe[0].value["Document"].tolist() == [UPI.name]
+
+
+def test_no_workspace_at_all_offers_the_sample(with_sample, service_factory, monkeypatch, tmp_path):
+    one = tmp_path / "one_sample"
+    one.mkdir()
+    shutil.copy(UPI, one / UPI.name)
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(one))
+    at = _app().run().switch_page("pages/workspaces.py").run()
+    at = _click(at, "Delete workspace…")
+    at = _click(at, "Yes, delete it")
+    _no_exception(at)
+    at.switch_page("pages/chat.py").run()
+    _no_exception(at)
+    assert any("There is no workspace yet" in i.value for i in at.info)
+    # The button builds the sample workspace from the configured folder and selects it.
+    at = _click(at, "Create the sample workspace")
+    _no_exception(at)
+    assert any("Sample workspace ready with 1 document." in s.value for s in at.success)
+    assert "Answers from **Sample workspace** · 1 document" in _texts(at)
+
+
+# --- access code ------------------------------------------------------------------------------------------------
+def test_access_code_gate(with_sample, service_factory):
+    # A page requested directly (Streamlit's legacy pages/ routing right after a restart) goes through the gate too.
+    at = _app()
+    at.secrets["PRISM_ACCESS_CODE"] = "open sesame"
+    at.switch_page("pages/workspaces.py").run()
+    _no_exception(at)
+    assert [s.value for s in at.subheader] == ["Enter your access code"]
+    assert not at.title and not at.dataframe
+
+    at = _app()
+    at.secrets["PRISM_ACCESS_CODE"] = "open sesame"
+    at.run()
+    _no_exception(at)
+    assert [s.value for s in at.subheader] == ["Enter your access code"]
+    assert not at.title and not at.sidebar.selectbox and not at.chat_input  # nothing else is drawn
+    at.text_input(key="prism.access_input").set_value("wrong")
+    at = _click(at, "Continue")
+    assert any("4 tries left" in e.value for e in at.error)
+    assert not at.title
+    at.text_input(key="prism.access_input").set_value("open sesame")
+    at = _click(at, "Continue")
+    _no_exception(at)
+    assert at.title[0].value == "Chat"
+
+
+def test_access_code_locks_after_five_wrong_tries(with_sample, service_factory):
+    at = _app()
+    at.secrets["PRISM_ACCESS_CODE"] = "right"
+    at.run()
+    for _ in range(5):
+        at.text_input(key="prism.access_input").set_value("nope")
+        at = _click(at, "Continue")
+    assert any("Too many wrong codes" in e.value for e in at.error)
+    assert not [b for b in at.button if b.label == "Continue"]
+
+
+# --- pure helpers -----------------------------------------------------------------------------------------------
+def test_why_this_chunk_sentences():
+    s = {"dense": 0.4, "dense_rank": 7, "bm25": 12.0, "bm25_rank": 1, "rrf": 0.03, "rrf_rank": 2, "rerank": 5.0,
+         "rerank_rank": 1}
+    assert why_this_chunk(s) == "BM25 #1, dense #7, fused #2, rerank moved it up to #1 — mainly a keyword match."
+    assert why_this_chunk({**s, "rerank_rank": 4}) == \
+        "BM25 #1, dense #7, fused #2, rerank moved it down to #4 — mainly a keyword match."
+    assert why_this_chunk({**s, "rerank": None, "rerank_rank": None, "bm25": None, "bm25_rank": None}) == \
+        "Dense #7, not in the BM25 top list, fused #2 — found by meaning only (no query word in common)."
+    both = {**s, "dense_rank": 2, "rerank_rank": 2}
+    assert why_this_chunk(both) == "BM25 #1, dense #2, fused #2, rerank kept it at #2 — strong on both keywords and " \
+                                   "meaning."
+    meaning = {**s, "dense_rank": 1, "bm25_rank": 9, "rerank_rank": None}
+    assert why_this_chunk(meaning) == "Dense #1, BM25 #9, fused #2 — mainly a meaning match."
+    assert why_this_chunk({"dense_rank": 3, "rerank_rank": 1}, "dense") == "Dense #3, rerank moved it up to #1."
+    assert why_this_chunk({"bm25_rank": 2}, "bm25") == "BM25 #2."
+
+
+def test_score_rows_and_ranges():
+    s = {"dense": 0.71234, "dense_rank": 3, "bm25": None, "bm25_rank": None, "rrf": 0.016393, "rrf_rank": 1,
+         "rerank": -2.5, "rerank_rank": 4}
+    rows = score_rows(s)
+    assert [(r["Stage"], r["Score"], r["Rank"]) for r in rows] == [
+        ("Dense", "0.712", "#3"), ("BM25", "—", "—"), ("RRF", "0.0164", "#1"), ("Rerank", "-2.500", "#4")]
+    ranges = stage_ranges([s, {"bm25": 8.0, "rerank": 3.0}])
+    assert ranges == {"dense": (0.0, 1.0), "bm25": (0.0, 8.0), "rrf": (0.0, 0.016393), "rerank": (-2.5, 3.0)}
+    assert stage_ranges([]) == {k: (0.0, 1.0) for k in ("dense", "bm25", "rrf", "rerank")}
+
+
+def test_highlight_matches_index_tokens_and_escapes_html():
+    out = highlight_html("Collect requests <b>above</b>\n₹2,000 are declined.\n\nP2P only.", "p2p collect request 2000")
+    assert out == ("<mark>Collect</mark> <mark>requests</mark> &lt;b&gt;above&lt;/b&gt; <mark>₹2,000</mark> are "
+                   "declined.<br><br><mark>P2P</mark> only.")
+    assert highlight_html("nothing here", "") == "nothing here"
+
+
+def test_small_formatters():
+    assert timings_caption({"condense": 0.1, "retrieve": 85.2, "rerank": None, "first_token": 1530.0,
+                            "total": 2100.0}) == "retrieve 85 ms · first token 1.5 s · total 2.1 s"
+    assert bullet_markdown("2.  Upon issue, $5 apply") == "2\\. Upon issue, \\$5 apply"
+    assert shorten("NT7871494C59CE3B455BBD0D18770BBB1408.pdf", 20) == "NT7871494…BB1408.pdf"
+    assert shorten("short.pdf") == "short.pdf"
+
+
+def test_conversation_markdown_export():
+    messages = [
+        {"role": "user", "content": "Limit?"},
+        {"role": "assistant", "question": "Limit?", "error": None, "answer": {
+            "answer": "₹2,000 [1].", "mode": "llm", "unsupported_numbers": ["₹9,999"],
+            "citations": [{"n": 1, "source": "a.pdf", "page_start": 2, "page_end": 3, "text": "The limit is ₹2,000."}],
+            "web": [{"n": 1, "title": "RBI", "url": "https://rbi.org.in", "content": "x"}]}},
+        {"role": "user", "content": "Other?"},
+        {"role": "assistant", "question": "Other?", "error": "Workspace is busy.", "answer": None},
+    ]
+    from datetime import datetime
+
+    md = conversation_markdown("WS", messages, now=datetime(2026, 1, 2, 3, 4))
+    assert md.splitlines()[:3] == ["# Prism conversation — WS", "", "_Exported 2026-01-02 03:04_"]
+    assert "- [1] a.pdf, pp. 2–3 — “The limit is ₹2,000.”" in md
+    assert "- [W1] RBI — https://rbi.org.in" in md
+    assert "_Check these figures (not found in the cited sources): ₹9,999_" in md
+    assert "## 2. Other?\n\n_No answer: Workspace is busy._" in md
+    assert conversation_markdown("WS", []).endswith("_No questions asked yet._\n")
+
+
+def test_page_preview_locates_the_chunk_on_the_real_page():
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(UPI))
+    page_text = pdf[1].get_textpage().get_text_range()
+    pdf.close()
+    chunk = " ".join(page_text[300:900].split())  # normalised as at ingest: line breaks folded
+    spans, share = locate(page_text, chunk)
+    assert share > 0.9 and spans
+    assert " ".join(page_text[spans[0][0]:spans[-1][1]].split()).startswith(chunk.split(" ", 1)[1][:20]) or share > 0.9
+    preview = render_page_preview(UPI, 2, chunk)
+    assert preview.image[:3] == b"\xff\xd8\xff" and preview.crop and preview.message is None
+    assert preview.located == share
+    missing = render_page_preview(UPI, 2, "words that appear nowhere on this page at all zebra")
+    assert missing.crop is None and missing.located == 0.0 and "could not be located" in (missing.message or "")
+    assert render_page_preview(UPI, 99, chunk).message == "Page 99 is not in the original file."
+    assert render_page_preview(Path("/nonexistent.pdf"), 1, chunk).image == b""
+
+
+class _SlowService:
+    """Ingests nothing, slowly, counting calls (to test the job registry without the real pipeline)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.release = threading.Event()
+
+    def ingest(self, items: list[IngestItem], workspace: str | None = None, progress: Any = None
+               ) -> list[IngestResult]:
+        self.calls += 1
+        if progress is not None:
+            progress(0.5, f"{items[0].display_name}: 3 chunks; embedding")
+        self.release.wait(10)
+        return [IngestResult(items[0].display_name, "ingested", doc_id="d", pages=1, chunks=3)]
+
+
+def test_job_registry_dedupes_by_content_and_reports_progress():
+    jobs = IngestJobs()
+    svc = _SlowService()
+    try:
+        ids = [jobs.submit(svc, "WS", "a.pdf", b"same bytes") for _ in range(3)]
+        assert len(set(ids)) == 1
+        other = jobs.submit(svc, "Other WS", "a.pdf", b"same bytes")
+        assert other != ids[0]
+        deadline = time.monotonic() + 5
+        while jobs.get(ids[0]).stage != "3 chunks · embedding" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert jobs.get(ids[0]).status == "running" and jobs.get(ids[0]).fraction == 0.5
+        assert [v.id for v in jobs.active("ws")] == [ids[0]]
+        svc.release.set()
+        assert jobs.wait([ids[0], other], 10)
+        assert svc.calls == 2
+        view = jobs.get(ids[0])
+        assert view.done and view.result.status == "ingested" and view.fraction == 1.0
+        again = jobs.submit(svc, "WS", "a.pdf", b"same bytes")  # finished: a new submission is a new job
+        assert again != ids[0]
+        assert jobs.wait([again], 10)
+    finally:
+        jobs.shutdown()
+    assert content_key(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert content_key(" https://x.org/a ") == "https://x.org/a"
