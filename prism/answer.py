@@ -53,7 +53,7 @@ from prism.websearch import WebSearcher, WebSearchOutcome
 logger = logging.getLogger(__name__)
 
 EMPTY_WORKSPACE = (
-    "Workspace '{name}' is empty: add documents (the Documents page, or python -m prism ingest FILE) and ask again."
+    "Workspace '{name}' is empty: add documents (the Upload page, or python -m prism ingest FILE) and ask again."
 )
 REPHRASE = (
     "Please rephrase the question: it has nothing that can be searched for (only punctuation, symbols or very "

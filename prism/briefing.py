@@ -169,6 +169,10 @@ def headings(text: str) -> list[str]:
             continue  # a sentence, a heading cut by a line wrap, or a reference number
         if sum(bool(re.fullmatch(r"[A-Za-z][a-z]{2,}\W*", w)) for w in words) < 1:
             continue
+        if words[0][:1].islower() or words[0].lower() in STOP_WORDS:
+            continue  # a sentence fragment ("The following instructions are being omitted"), not a title
+        if re.search(r"\bNo\.\s*\d|\b(19|20)\d\d\b", title):
+            continue  # a reference line ("A.P. (DIR Series) Circular No. 40 December 10, 2008")
         key = title.lower()
         if key in seen or key in _GENERIC_HEADINGS:
             continue
@@ -178,26 +182,61 @@ def headings(text: str) -> list[str]:
 
 
 def _topic(title: str) -> str:
-    """A heading as a phrase inside a question: the first word lower-cased unless it is an acronym or a name-like
-    word in the middle of a title is left alone (``Safe deposit locker rent``→``safe deposit locker rent``)."""
-    words = title.split()
-    if words and words[0][:1].isupper() and words[0][1:].islower():
-        words[0] = words[0].lower()
+    """A heading as a phrase inside a question: lower case except acronyms (``Submission of Balance Sheet`` →
+    ``submission of balance sheet``, ``UPI Lite limits`` → ``UPI Lite limits`` keeps ``UPI``)."""
+    words = [w if (w.isupper() and len(w) > 1) else w.lower() for w in title.split()]
     return " ".join(words).rstrip("?.")
 
 
+def _term(term: str) -> str:
+    """A key phrase inside a question: two capitalised words stay as written (a name: ``Vikram Nair``, ``Meridian
+    Bank``); anything else is lower-cased except acronyms."""
+    words = term.split()
+    if len(words) == 2 and all(w[:1].isupper() for w in words):
+        return term
+    return _topic(term)
+
+
+_UNIT_WORDS = frozenset({
+    "crore", "crores", "lakh", "lakhs", "rupee", "rupees", "cent", "percent", "million", "billion", "thousand",
+    "page", "pages", "para", "paragraph", "section", "table", "annex", "annexure", "shall", "also", "such", "would",
+    "dated", "date", "year", "years", "month", "months", "days", "total",
+})
+
+
 def key_terms(text: str, k: int) -> list[str]:
-    """The ``k`` most frequent content words (as written most often), ignoring stop words and numbers."""
+    """The ``k`` most frequent key phrases: two-word phrases of content words seen at least twice first, then
+    single content words; stop words, numbers and unit words (crore, lakh, per cent, section …) are ignored."""
+    words = re.findall(r"[A-Za-z][A-Za-z-]{2,}", text)
+
+    def content(w: str) -> bool:
+        return w.lower() not in STOP_WORDS and w.lower() not in _UNIT_WORDS and len(w) > 3
+
+    pairs: Counter[str] = Counter()
+    pair_forms: dict[str, Counter[str]] = {}
+    for a, b in zip(words, words[1:], strict=False):
+        if content(a) and content(b):
+            key = f"{a.lower()} {b.lower()}"
+            pairs[key] += 1
+            pair_forms.setdefault(key, Counter())[f"{a} {b}"] += 1
+    out = [pair_forms[p].most_common(1)[0][0] for p, c in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+           if c >= 2][:k]
     surface: dict[str, Counter[str]] = {}
-    for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", text):
-        if w.lower() in STOP_WORDS:
+    for w in words:
+        if not content(w):
             continue
         toks = tokenize(w)
         if len(toks) != 1:
             continue
         surface.setdefault(toks[0], Counter())[w] += 1
     ranked = sorted(surface.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
-    return [forms.most_common(1)[0][0] for _tok, forms in ranked[:k]]
+    for _tok, forms in ranked:
+        if len(out) >= k:
+            break
+        word = forms.most_common(1)[0][0]
+        if not any(word.lower() in phrase.lower().split() for phrase in out):
+            out.append(word)
+    return out[:k]
 
 
 def suggested_questions(text: str, n: int = N_QUESTIONS) -> list[str]:
@@ -209,7 +248,7 @@ def suggested_questions(text: str, n: int = N_QUESTIONS) -> list[str]:
     questions = [f"What does the document say about {_topic(t)}?" for t in titles[:n]]
     if len(questions) < n:
         for term in key_terms(text, n * 3):
-            q = f"What does the document say about {_topic(term)}?"
+            q = f"What does the document say about {_term(term)}?"
             if q not in questions and not any(term.lower() in x.lower() for x in questions):
                 questions.append(q)
             if len(questions) >= n:

@@ -12,6 +12,7 @@ from prism.briefing import (
     document_text_from_rows,
     extract_json_object,
     headings,
+    key_terms,
     make_briefing,
     offline_briefing,
     parse_briefing,
@@ -90,13 +91,22 @@ def test_centrality_prefers_the_sentences_most_like_the_others(embedder):
 
 
 def test_questions_fall_back_to_key_terms_without_headings():
-    text = ("Mule accounts are monitored. Mule accounts get frozen. Settlement is daily. Settlement is netted. "
-            "Settlement again.")
-    # counts: settlement 3, accounts 2, mule 2 (ties by index token: "account" < "mule")
+    text = ("Mule accounts are monitored daily. Mule accounts get frozen. Settlement is daily. Settlement is netted. "
+            "Settlement again. The crore figures are large; crore crore crore.")
+    # two-word phrases seen twice come first ("mule accounts"), then single words by count (settlement 3, daily 2);
+    # unit words such as "crore" are never topics, and words of an earlier phrase are not repeated
     assert suggested_questions(text) == [
+        "What does the document say about mule accounts?",
         "What does the document say about settlement?",
-        "What does the document say about accounts?",
-        "What does the document say about mule?",
+        "What does the document say about daily?",
+    ]
+
+
+def test_key_terms_keep_names_and_drop_fragments():
+    text = "Vikram Nair spoke. Vikram Nair answered. The following instructions are being omitted:\n\n"
+    assert key_terms(text, 1) == ["Vikram Nair"]
+    assert headings("1. The following instructions are being omitted\n2. Submission of Balance Sheet\n") == [
+        "Submission of Balance Sheet"
     ]
 
 
