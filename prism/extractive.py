@@ -123,6 +123,17 @@ def score_sentences(
     return scored
 
 
+def _mark_fragment(sentence: ScoredSentence, chunk_text: str) -> str:
+    """The sentence with "…" where the chunk cut it: a first sentence starting in lower case, or a last sentence
+    without closing punctuation (chunks are cut at ~500 characters, not always at a sentence end)."""
+    text = sentence.text
+    if sentence.position == 0 and text[:1].islower():
+        text = "…" + text
+    if sentence.position == len(split_sentences(chunk_text)) - 1 and not re.search(r"[.!?:;)\]”\"'।]$", text):
+        text = text + "…"
+    return text
+
+
 def extractive_answer(
     question: str,
     chunks: Sequence[RetrievedChunk],
@@ -153,7 +164,7 @@ def extractive_answer(
             continue
         chosen.append(s)
     chosen.sort(key=lambda s: (s.n, s.position))
-    lines = [f"- {s.text} [{s.n}]" for s in chosen]
+    lines = [f"- {_mark_fragment(s, chunks[s.n - 1].text)} [{s.n}]" for s in chosen]
     heading = label[:1].upper() + label[1:]
     return f"{heading}:\n\n" + "\n".join(lines), sorted({s.n for s in chosen})
 

@@ -86,9 +86,22 @@ def test_extractive_keeps_reading_order_and_markers(docs, embedder):
     ns = [int(li.rsplit("[", 1)[1].rstrip("]")) for li in lines]
     assert ns == sorted(ns) and set(ns) == set(cited)
     for li, n in zip(lines, ns, strict=True):
-        sentence = li[2 : li.rindex(" [")]
+        sentence = li[2 : li.rindex(" [")].strip("…")  # "…" marks where the chunk cut a sentence
         assert " ".join(sentence.split()) in " ".join(chunks[n - 1].text.split())
     assert extractive_answer(SEED, [], embedder) == ("", [])
+
+
+def test_extractive_marks_sentences_cut_by_a_chunk_boundary(embedder):
+    from prism.types import RetrievedChunk
+
+    chunk = RetrievedChunk("c-1", "d" * 64, "x.txt", "lakh per day for P2P transfers. The UPI limit for P2M is "
+                           "₹2,00,000 per day. Collect requests above ₹2,000 are declined by the")
+    text, cited = extractive_answer("What is the UPI limit and what happens to collect requests?", [chunk],
+                                    embedder, max_sentences=3)
+    assert cited == [1]
+    assert "- The UPI limit for P2M is ₹2,00,000 per day. [1]" in text
+    assert "- Collect requests above ₹2,000 are declined by the… [1]" in text
+    assert "…lakh per day" in text or "lakh per day" not in text
 
 
 def test_split_sentences_respects_abbreviations_and_clauses():
