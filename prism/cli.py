@@ -227,35 +227,12 @@ def _register_search(sub: Any, common: argparse.ArgumentParser) -> None:
 _EXTENSIONS.append(_register_search)
 
 
-def cmd_eval_beir(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from prism.evaluation.beir import evaluate_beir
-    from prism.evaluation.datasets import load_beir
-    from prism.service import PrismService
-
-    dataset = load_beir(Path(args.dir), args.queries, args.qrels)
-    workspace = args.workspace or f"beir-{dataset.name}"
-    report = evaluate_beir(PrismService(), dataset, workspace, mode=args.mode, limit=args.limit,
-                           progress=_progress_printer(args))
-    m, lat = report.metrics, report.latency_ms
-    text = (f"{dataset.name} ({report.queries} queries, mode {report.mode}, workspace '{workspace}')\n"
-            + "  ".join(f"{k} {v:.4f}" for k, v in m.items())
-            + f"\nretrieval latency p50 {lat.get('p50', 0):.1f} ms, p95 {lat.get('p95', 0):.1f} ms")
-    _emit(args, report.to_dict(), text)
-    return EXIT_OK
-
-
 def _register_eval(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("eval", help="evaluate retrieval")
+    from prism.evaluation.cli import register
+
+    p = sub.add_parser("eval", help="evaluate retrieval and answers (eval run, eval beir)")
     esub = p.add_subparsers(dest="eval_command", required=True, parser_class=_Parser)
-    b = esub.add_parser("beir", parents=[common], help="evaluate on a BEIR folder (corpus, queries, qrels)")
-    b.add_argument("dir", metavar="DIR")
-    b.add_argument("--queries", default=None, metavar="FILE")
-    b.add_argument("--qrels", default=None, metavar="FILE")
-    b.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default="hybrid")
-    b.add_argument("--limit", type=int, default=None, help="evaluate only the first N judged queries")
-    b.set_defaults(func=cmd_eval_beir)
+    register(esub, common)
 
 
 _EXTENSIONS.append(_register_eval)

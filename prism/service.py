@@ -393,3 +393,17 @@ class PrismService:
                 logger.info("collection %s not dropped: %s", info.collection, exc)
         handle = self.open(name)
         return handle.ingestor.reindex(progress)
+
+    # --- evaluation -----------------------------------------------------------------------------------------
+    def evaluate(self, dataset: Any, **options: Any) -> list[tuple[dict[str, Any], Any]]:
+        """Evaluate a dataset (:func:`prism.evaluation.datasets.load_dataset`) and write its run file(s); options
+        and return value as :func:`prism.evaluation.runner.run_evaluation`."""
+        from prism.evaluation.runner import run_evaluation
+
+        return run_evaluation(self, dataset, **options)
+
+    def runs(self) -> list[dict[str, Any]]:
+        """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""
+        from prism.evaluation.runs import RunStore
+
+        return RunStore(self.settings.eval_dir).list()

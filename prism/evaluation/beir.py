@@ -1,5 +1,6 @@
-"""Retrieval evaluation on a BEIR dataset: ingest the corpus (one document per ``_id``), run the queries, rank
-documents by their best chunk, and score the ranking with ranx."""
+"""BEIR specifics: ingest a corpus once per workspace (one document per ``_id``), and rank documents by their best
+chunk. :func:`evaluate_beir` is a thin wrapper over :mod:`prism.evaluation.runner` that writes no run file (the CLI's
+``eval beir`` is an alias of ``eval run --format beir``, which does)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prism.config import Settings
-from prism.evaluation.datasets import BeirDataset
-from prism.evaluation.metrics import DEFAULT_METRICS, evaluate_run, percentiles
+from prism.evaluation.datasets import BeirDataset, beir_to_eval
 from prism.retriever import HybridRetriever
 from prism.workspaces import atomic_write_json
 
@@ -22,6 +22,9 @@ DOCS_TO_RANK = 100
 
 CHUNKS_PER_SIDE = 300
 """Chunks taken per side so that about DOCS_TO_RANK distinct documents survive (documents have ~1–6 chunks)."""
+
+MARKER = "beir_corpus.json"
+"""File in the workspace folder recording which corpus (by ``content_hash``) it holds."""
 
 
 @dataclass
@@ -46,9 +49,10 @@ class BeirReport:
 
 
 def ensure_corpus(service: Any, dataset: BeirDataset, workspace: str, progress: Callable | None = None) -> None:
-    """Ingest the corpus into ``workspace`` unless it already holds exactly this corpus (by content hash)."""
+    """Ingest the corpus into ``workspace`` unless its :data:`MARKER` names this corpus's ``content_hash`` (sha256
+    of ``corpus.jsonl``); the marker is written once the whole corpus is in."""
     handle = service.open(workspace, create=True)
-    marker = handle.workspace.dir / "beir_corpus.json"
+    marker = handle.workspace.dir / MARKER
     if marker.exists() and f'"{dataset.content_hash}"' in marker.read_text(encoding="utf-8"):
         logger.info("workspace %s already holds corpus %s", workspace, dataset.name)
         return
@@ -95,25 +99,24 @@ def evaluate_beir(
     rerank: bool = True,
     progress: Callable[[float, str], None] | None = None,
 ) -> BeirReport:
-    """Evaluate retrieval on a BEIR dataset (ingesting the corpus first when needed).
+    """Evaluate retrieval on a BEIR dataset (ingesting the corpus first when needed); writes no run file.
 
     Returns:
-        A :class:`BeirReport` with ``hit@10, mrr@10, map@100, ndcg@10, p@5, recall@100`` and latency p50/p95/p99.
+        A :class:`BeirReport` with :data:`prism.evaluation.metrics.DOCUMENT_METRICS` (a superset of ``hit@10,
+        mrr@10, map@100, ndcg@10, p@5, recall@100``) and the total retrieval latency p50/p95/p99.
     """
+    from prism.evaluation.runner import Variant, evaluate_variant, variant_name
+
     ensure_corpus(service, dataset, workspace, progress)
-    retriever = eval_retriever(service, workspace)
-    qids = sorted(dataset.queries, key=lambda q: (len(q), q))[: limit or None]
-    run: dict[str, dict[str, float]] = {}
-    latencies = []
-    for i, qid in enumerate(qids):
-        run[qid], ms = rank_documents(retriever, dataset.queries[qid], mode, rerank)
-        latencies.append(ms)
-        if progress and (i % 25 == 0 or i == len(qids) - 1):
-            progress((i + 1) / len(qids), f"query {i + 1}/{len(qids)}")
-    qrels = {q: dataset.qrels[q] for q in qids}
-    means, per_query = evaluate_run(qrels, run, DEFAULT_METRICS)
-    s = retriever.settings
+    use_rerank = rerank and service.reranker.enabled
+    variant = Variant(variant_name(mode, use_rerank, False, False), mode, rerank=use_rerank)
+    measured = evaluate_variant(service, beir_to_eval(dataset), workspace, variant, limit=limit, answers=False,
+                                progress=progress)
+    s = service.settings
     config = {"rrf_k": s.rrf_k, "dense_weight": s.dense_weight, "bm25_weight": s.bm25_weight,
               "chunk_size": s.chunk_size, "chunk_overlap": s.chunk_overlap, "embed_model": s.embed_model_name,
               "reranker": service.reranker.state.to_dict() if rerank else {"enabled": False, "reason": "off"}}
-    return BeirReport(dataset.name, mode, len(qids), means, percentiles(latencies), config, per_query, run)
+    total = measured["latency_ms"]["retrieval"].get("total", {})
+    per_query = {r["id"]: r["metrics"] for r in measured["queries"]}
+    return BeirReport(dataset.name, mode, measured["counts"]["queries"], measured["metrics"],
+                      {k: v for k, v in total.items() if k != "n"}, config, per_query)

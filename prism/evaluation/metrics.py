@@ -75,3 +75,53 @@ def percentiles(values_ms: Sequence[float], points: Sequence[int] = (50, 95, 99)
         return {}
     arr = np.asarray(values_ms, dtype=float)
     return {f"p{p}": float(np.percentile(arr, p)) for p in points}
+
+
+CHUNK_METRICS: tuple[str, ...] = (
+    "hit@1", "hit@5", "hit@10", "mrr@10", "map@20", "ndcg@10", "p@5", "recall@5", "recall@20",
+)
+"""Metrics of chunk-level datasets (Prism ground truth, FinanceBench), over the top 20 chunks."""
+
+DOCUMENT_METRICS: tuple[str, ...] = (
+    "hit@1", "hit@10", "mrr@10", "map@100", "ndcg@10", "p@5", "recall@10", "recall@100",
+)
+"""Metrics of document-level datasets (BEIR), over the top 100 documents; a superset of :data:`DEFAULT_METRICS`."""
+
+
+def stage_percentiles(timings: Sequence[Mapping[str, float | None]]) -> dict[str, dict[str, float]]:
+    """Latency percentiles per stage.
+
+    Args:
+        timings: one ``{stage: ms or None}`` per query (``None`` or a missing key: the stage did not run).
+
+    Returns:
+        ``{stage: {"p50", "p95", "p99", "n"}}`` in ms (``n``: queries where the stage ran), stages in first-seen
+        order; stages that never ran are left out.
+    """
+    values: dict[str, list[float]] = {}
+    for t in timings:
+        for stage, ms in t.items():
+            if ms is not None:
+                values.setdefault(stage, []).append(float(ms))
+    return {stage: {**percentiles(v), "n": len(v)} for stage, v in values.items()}
+
+
+PUBLISHED_ANCHORS: dict[str, dict[str, dict[str, float]]] = {
+    "scifact": {
+        "ndcg@10": {
+            "BM25 (BEIR paper)": 0.665,
+            "all-MiniLM-L6-v2 dense (MTEB)": 0.645,
+            "bge-small-en-v1.5 dense (MTEB)": 0.713,
+            "BM25 + MiniLM-L6 cross-encoder (BEIR paper)": 0.688,
+        },
+        "mrr@10": {"all-MiniLM-L6-v2 dense (MTEB)": 0.605},
+        "recall@10": {"all-MiniLM-L6-v2 dense (MTEB)": 0.783},
+        "recall@100": {"all-MiniLM-L6-v2 dense (MTEB)": 0.925},
+    },
+}
+"""Published results to draw as reference lines: ``{dataset: {metric: {system: value}}}``. All are on the SciFact
+**test** split (300 queries; ../shared/data/README.md); Prism's committed SciFact runs use the **train** split, which
+is easier or harder by a few points — compare trends, not decimals."""
+
+ANCHOR_SPLIT = "test"
+"""The split the :data:`PUBLISHED_ANCHORS` were measured on."""

@@ -1,0 +1,183 @@
+"""The Eval page under ``streamlit.testing.v1.AppTest``: two runs in a temporary runs folder (table, trends with the
+published SciFact anchors, latency, the per-question comparison and the retrieved chunks), and "Run now" on a tiny
+ground truth (real ingest, retrieval and extractive answers), whose new run appears on the page."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from prism.evaluation.runs import RUN_KEYS, RunStore
+from prism.service import PrismService
+from prism.ui import resources
+from prism.ui.eval_view import compare_frame, runs_frame
+
+from .conftest import REPO
+
+UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+TIMEOUT = 120
+
+
+def _question(qid: str, ndcg: float, relevant_first: bool, f1: float) -> dict:
+    chunk = f"{qid}-c1"
+    return {
+        "id": qid, "query": f"Question {qid} about the UPI limits?", "type": "numeric",
+        "relevant": [chunk], "relevant_entries": [{"source": "c.pdf", "page": 2}],
+        "reference_answer": f"Reference answer of {qid}.",
+        "retrieved": [
+            {"rank": 1, "chunk_id": chunk if relevant_first else f"{qid}-c9", "source": "c.pdf", "page_start": 2,
+             "page_end": 2, "relevant": relevant_first,
+             "scores": {"dense": 0.61, "dense_rank": 1, "bm25": 7.2, "bm25_rank": 2, "rrf": 0.0163, "rrf_rank": 1,
+                        "rerank": None, "rerank_rank": None}},
+        ],
+        "metrics": {"ndcg@10": ndcg, "mrr@10": ndcg, "hit@5": 1.0},
+        "answer": {"text": f"Answer to {qid} [1].", "declined": False, "f1": f1},
+        "latency_ms": {"retrieval": {"total": 40.0}, "answer": {"total": 900.0}},
+    }
+
+
+def _run(run_id: str, version: str, created: str, ndcgs: list[float]) -> dict:
+    queries = [_question(f"q{i + 1}", v, v > 0, 0.2 + 0.1 * i) for i, v in enumerate(ndcgs)]
+    run = {k: None for k in RUN_KEYS}
+    run.update({
+        "schema": 1, "id": run_id, "group": run_id, "variant": "hybrid", "version": version, "tag": f"tag-{version}",
+        "created_at": created, "git_commit": "unknown",
+        "dataset": {"name": "scifact", "format": "beir", "split": "train", "content_hash": "same"},
+        "workspace": {"name": "beir-scifact"}, "options": {}, "config": {}, "environment": {},
+        "metrics": {"ndcg@10": sum(ndcgs) / len(ndcgs), "mrr@10": 0.5, "hit@5": 1.0, "answer_f1": 0.3},
+        "metrics_by_type": {}, "counts": {"queries": len(ndcgs)}, "skipped": [],
+        "latency_ms": {"retrieval": {"dense": {"p50": 20.0, "p95": 30.0, "p99": 35.0, "n": 3},
+                                     "total": {"p50": 40.0, "p95": 55.0, "p99": 60.0, "n": 3}},
+                       "answer": {"total": {"p50": 900.0, "p95": 1500.0, "p99": 1800.0, "n": 3}}},
+        "queries": queries,
+        "chunk_texts": {q["retrieved"][0]["chunk_id"]: f"Chunk text of {q['id']}: P2P transfers ₹1,00,000."
+                        for q in queries},
+    })
+    return run
+
+
+RUN_A = _run("0.1.0_20260101T000000Z", "0.1.0", "2026-01-01T00:00:00+00:00", [1.0, 0.0, 0.5])
+RUN_B = _run("0.2.0_20260201T000000Z", "0.2.0", "2026-02-01T00:00:00+00:00", [1.0, 1.0, 0.0])
+
+
+@pytest.fixture
+def page_env(tmp_path, monkeypatch, embedder) -> Path:
+    """A runs folder, no sample documents (no first-start build) and a service sharing the session's embedder."""
+    eval_dir = tmp_path / "eval"
+    empty = tmp_path / "no_samples"
+    empty.mkdir()
+    monkeypatch.setenv("PRISM_EVAL_DIR", str(eval_dir))
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(empty))
+    monkeypatch.setattr(resources, "make_service",
+                        lambda home: PrismService(resources.settings_from_secrets(), embedder=embedder))
+    return eval_dir
+
+
+def _open_eval_page() -> AppTest:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("pages/eval.py").run()
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "info", "success", "warning", "error")
+             for e in getattr(at, kind)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float = 180) -> AppTest:
+    deadline = time.monotonic() + timeout
+    while True:
+        at.run()
+        if predicate(at) or time.monotonic() > deadline:
+            return at
+        time.sleep(0.5)
+
+
+def test_compare_frame_marks_better_and_worse():
+    frame = compare_frame(RUN_A, RUN_B, "ndcg@10")
+    assert list(frame["verdict"]) == ["same", "better", "worse"]
+    assert list(frame["change (B − A)"]) == [0.0, 1.0, -0.5]
+    assert list(frame["A answer F1"]) == pytest.approx([0.2, 0.3, 0.4])
+    table = runs_frame([{"id": "r1", "metrics": {"ndcg@10": 0.5}, "created_at": "2026-01-01T10:00:00+00:00"},
+                        {"id": "r2", "metrics": {"ndcg@10": 0.7}, "created_at": "2026-01-02T10:00:00+00:00"}])
+    assert list(table["run"]) == ["r2", "r1"] and list(table["ndcg@10"]) == [0.7, 0.5]
+
+
+def test_eval_page_with_two_runs(page_env):
+    store = RunStore(page_env)
+    store.write(RUN_A)
+    store.write(RUN_B)
+    at = _open_eval_page()
+    _no_exception(at)
+    text = _texts(at)
+    assert "Evaluation" in [t.value for t in at.title]
+    table = at.dataframe[0].value
+    assert list(table["run"]) == [RUN_B["id"], RUN_A["id"]]
+    assert list(table["tag"]) == ["tag-0.2.0", "tag-0.1.0"] and list(table["dataset"]) == ["scifact (train)"] * 2
+    # trends: the SciFact anchors are labelled as published test-split numbers, ours as train
+    assert "published scifact results on the **test** split" in text and "**train** split" in text
+    charts = at.get("plotly_chart")
+    assert len(charts) >= 3  # trend(s), latency
+    trend = json.loads(charts[0].proto.spec)
+    labels = " ".join(a.get("text", "") for a in trend["layout"].get("annotations", []))
+    assert "BM25 (BEIR paper) 0.665" in labels and "bge-small-en-v1.5 dense (MTEB) 0.713" in labels
+    assert "test split" in labels
+    assert [tuple(t["y"]) for t in trend["data"]] == [(0.5, 2 / 3)]
+    # ablation: two single runs form no group
+    assert "No ablation group yet" in text
+    # compare: B (newest) against A, per question
+    assert "**1 better**, **1 worse**, 1 unchanged" in text
+    per_question = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert list(per_question["verdict"]) == ["same", "better", "worse"]
+    assert "Reference answer: Reference answer of q1." in text
+    assert "Chunk text of q1: P2P transfers ₹1,00,000." in text
+    assert "✅ relevant" in text
+    at.selectbox(key="prism.eval.compare_question").set_value("q3").run()
+    _no_exception(at)
+    assert "Chunk text of q3" in _texts(at)
+
+
+def test_eval_page_without_runs_explains(page_env):
+    at = _open_eval_page()
+    _no_exception(at)
+    assert "No evaluation runs" in _texts(at)
+    assert any(b.label == "Run now" for b in at.button)
+
+
+def test_run_now_adds_a_run(page_env, tmp_path, monkeypatch):
+    folder = tmp_path / "gt"
+    folder.mkdir()
+    shutil.copy(UPI, folder / UPI.name)
+    pairs = [
+        {"id": "n1", "query": "What is the toll-free number of the UPI contact centre?", "type": "factoid",
+         "reference_answer": "1800-210-4455.",
+         "relevant": [{"source": UPI.name, "page": 3, "evidence": "toll-free contact centre 1800-210-4455"}]},
+        {"id": "n2", "query": "Which firm is the bank's statutory auditor?", "type": "negative",
+         "reference_answer": "The documents do not say.", "relevant": []},
+    ]
+    gt = folder / "mini.json"
+    gt.write_text(json.dumps(pairs), encoding="utf-8")
+    monkeypatch.setenv("PRISM_EVAL_GROUND_TRUTH", str(gt))
+    at = _open_eval_page()
+    next(b for b in at.button if b.label == "Run now").click().run()
+    _no_exception(at)
+    at = _run_until(at, lambda a: any("New run" in str(s.value) for s in a.success) or bool(a.error))
+    _no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert any("New run" in str(s.value) for s in at.success)
+    table = at.dataframe[0].value
+    assert list(table["tag"]) == ["run-now"] and list(table["dataset"]) == ["mini"]
+    index = json.loads((page_env / "index.json").read_text())
+    assert len(index["runs"]) == 1 and index["runs"][0]["queries"] == 2
