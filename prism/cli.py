@@ -54,7 +54,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     results = _service().ingest(items, args.workspace, progress=_progress_printer(args))
     lines = []
     for r in results:
-        detail = r.error if r.status == "failed" else f"{r.chunks} chunks" + (f", {r.pages} pages" if r.pages else "")
+        pages = "" if not r.pages else f", {r.pages} page" + ("s" if r.pages != 1 else "")
+        detail = r.error if r.status == "failed" else f"{r.chunks} chunk" + ("s" if r.chunks != 1 else "") + pages
         extra = ""
         if r.skipped_pages:
             extra += "; skipped pages " + ", ".join(f"{s['page']} ({s['reason']})" for s in r.skipped_pages)

@@ -41,6 +41,9 @@ class PrismEmbedding(BaseEmbedding):
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()  # no "Loading weights" bars on stderr or in logs
+        # count_tokens() measures untruncated texts on purpose (to split over-long chunks); the tokenizer's
+        # "sequence length is longer than the maximum" warning is expected there and only alarms analysts
+        hf_logging.set_verbosity_error()
 
         if not Path(model_path).is_dir():
             raise PrismError(

@@ -61,7 +61,7 @@ class Reranker:
         except (OSError, ValueError, RuntimeError) as exc:
             reason = (
                 f"cross-encoder '{name}' is not available on this machine (not at that path nor in the local "
-                "Hugging Face cache, and models are never downloaded at run time); results are ranked by fusion only"
+                "Hugging Face cache, and models are never downloaded at run time); results keep their retrieval order"
             )
             logger.debug("cross-encoder load error: %s", exc)
             logger.warning("reranker off: %s", reason)
