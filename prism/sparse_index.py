@@ -26,9 +26,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import secrets
-import tempfile
 import time
 import zipfile
 from collections import Counter
@@ -42,6 +40,7 @@ from rank_bm25 import BM25Okapi
 
 from prism.config import Settings, get_settings
 from prism.errors import StoreError
+from prism.fsutil import atomic_write
 from prism.tokenizer import STOP_WORDS, tokenize
 
 logger = logging.getLogger(__name__)
@@ -279,10 +278,10 @@ class BM25Index(BM25Okapi):
         arrays = {"idf": self._idf_array, "doc_len": np.asarray(self.doc_len, dtype=np.int64)}
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            _atomic_write(directory / matrix_file, lambda f: scipy.sparse.save_npz(f, self._matrix, compressed=False))
-            _atomic_write(directory / arrays_file, lambda f: np.savez(f, **arrays))
+            atomic_write(directory / matrix_file, lambda f: scipy.sparse.save_npz(f, self._matrix, compressed=False))
+            atomic_write(directory / arrays_file, lambda f: np.savez(f, **arrays))
             payload = json.dumps(meta, ensure_ascii=False).encode("utf-8")
-            _atomic_write(directory / META_FILE, lambda f: f.write(payload))
+            atomic_write(directory / META_FILE, lambda f: f.write(payload))
         except OSError as exc:
             raise StoreError(f"Could not save the BM25 index in {directory}: {exc.strerror or exc}.") from exc
         for old in directory.glob("bm25-*.npz"):
@@ -365,20 +364,6 @@ def _str_list(items: Any, what: str) -> list[str]:
     if not all(isinstance(item, str) for item in out):
         raise TypeError(f"{what} must contain only str")
     return out
-
-
-def _atomic_write(path: Path, write: Any) -> None:
-    """Call ``write(file)`` on a temp file beside ``path``, fsync it, then ``os.replace`` it onto ``path``."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _rebuild(directory: Path, reason: str) -> None:

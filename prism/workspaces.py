@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import secrets
 import shutil
-import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,6 +39,7 @@ from prism.errors import (
     WorkspaceExistsError,
     WorkspaceNotFoundError,
 )
+from prism.fsutil import atomic_write, atomic_write_json
 from prism.types import DocumentRecord
 
 logger = logging.getLogger(__name__)
@@ -52,21 +51,6 @@ _FORMAT_VERSION = 1
 def now_iso() -> str:
     """Current UTC time, ISO-8601 with seconds."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def atomic_write_json(path: Path, data: Any) -> None:
-    """Write JSON to ``path`` atomically (temp file in the same folder, fsync, ``os.replace``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def clean_workspace_name(name: str) -> str:
@@ -341,14 +325,8 @@ class Workspace:
 
     def write_chunks(self, doc_id: str, rows: list[dict[str, Any]]) -> None:
         """Write a document's chunk rows atomically."""
-        path = self.chunks_path(doc_id)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        payload = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+        atomic_write(self.chunks_path(doc_id), lambda fh: fh.write(payload))
 
     def read_chunks(self, doc_id: str) -> list[dict[str, Any]]:
         """The chunk rows of ``doc_id`` (empty when missing)."""

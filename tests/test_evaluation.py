@@ -415,7 +415,7 @@ def test_index_updates_are_atomic_and_serialised(tmp_path, monkeypatch):
     store = RunStore(root)
     assert sorted(e["id"] for e in store.list()) == sorted(f"w{n}-{i}" for n in range(3) for i in range(5))
     # a crash while replacing the index leaves the previous index whole and no temp file behind
-    import prism.workspaces as ws
+    import prism.fsutil as ws
 
     real_replace = ws.os.replace
 

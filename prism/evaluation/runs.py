@@ -16,7 +16,6 @@ import logging
 import os
 import platform
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib import metadata
@@ -28,7 +27,7 @@ from pydantic import SecretStr
 
 from prism.config import PROJECT_ROOT, Settings
 from prism.errors import PrismError
-from prism.workspaces import atomic_write_json
+from prism.fsutil import atomic_write_json
 
 logger = logging.getLogger(__name__)
 
@@ -114,23 +113,6 @@ def utc_stamp(moment: datetime) -> str:
 
 
 # --- the store --------------------------------------------------------------------------------------------------
-def _atomic_write_compact(path: Path, data: Any) -> None:
-    """Like :func:`prism.workspaces.atomic_write_json` but compact (run files can hold thousands of records)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o644)  # run files are committed and read by others; mkstemp makes them 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def index_entry(run: dict[str, Any], file_name: str) -> dict[str, Any]:
     """The ``index.json`` row of a run: identity, dataset, variant and headline metrics."""
     metrics = run.get("metrics", {})
@@ -194,7 +176,7 @@ class RunStore:
         try:
             with self._lock():
                 path = self.runs_dir / f"{run['id']}.json"
-                _atomic_write_compact(path, run)
+                atomic_write_json(path, run, compact=True)
                 entries = [e for e in self._read_index() if e.get("id") != run["id"]]
                 entries.append(index_entry(run, path.name))
                 atomic_write_json(self.index_path, {"version": SCHEMA_VERSION, "runs": entries})
