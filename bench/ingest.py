@@ -2,11 +2,14 @@
 
 Usage::
 
-    python bench/ingest.py [--pdfs DIR] [--limit N]
+    python bench/ingest.py [--pdfs DIR] [--limit N] [--inline-parse] [--sweep]
 
 Reports pages/s and chunks/s end to end, the embedder's own chunks/s on the same chunks, the share of time per
 stage (read, parse, chunk, embed, store) and the peak RSS of the process. Target: ≥ 40 chunks/s end to end on a
-2-core machine (the embedder alone does ~45). Uses a temporary PRISM_HOME, so nothing is reused.
+2-core machine. Uses a temporary PRISM_HOME, so nothing is reused.
+
+``--inline-parse`` parses in-process (no child parser, no embedding ahead) for comparison; ``--sweep`` also times
+the embedder alone at several batch sizes on a sample of the same chunks (how ``embed_batch_size`` was chosen).
 """
 
 from __future__ import annotations
@@ -25,24 +28,27 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from prism.config import Settings  # noqa: E402
 from prism.ingest import IngestItem  # noqa: E402
+from prism.parsing.worker import shutdown_workers  # noqa: E402
 from prism.service import PrismService  # noqa: E402
 
 DEFAULT_PDFS = REPO.parent / "shared" / "data" / "financebench-dev" / "pdfs"
 
 
-def peak_rss_mib() -> float:
-    """Peak resident set size of this process, MiB (Linux reports ru_maxrss in KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def peak_rss_mib(children: bool = False) -> float:
+    """Peak resident set size of this process (or of its largest finished child), MiB (Linux: ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
     ap.add_argument("--limit", type=int, default=None, help="only the first N PDFs (sorted by name)")
+    ap.add_argument("--inline-parse", action="store_true", help="parse in-process, no embedding ahead")
+    ap.add_argument("--sweep", action="store_true", help="time the embedder alone at several batch sizes")
     args = ap.parse_args()
     pdfs = sorted(args.pdfs.glob("*.pdf"))[: args.limit or None]
     with tempfile.TemporaryDirectory(prefix="prism-bench-") as home:
-        svc = PrismService(Settings(home=Path(home)))
+        svc = PrismService(Settings(home=Path(home), parse_in_subprocess=not args.inline_parse))
         t0 = time.perf_counter()
         svc.embedder.embed(["warm up"])  # model load is not ingestion
         load_s = time.perf_counter() - t0
@@ -50,6 +56,7 @@ def main() -> None:
         t0 = time.perf_counter()
         results = svc.ingest([IngestItem(p) for p in pdfs], "bench")
         total_s = time.perf_counter() - t0
+        shutdown_workers()  # so that the parser worker's peak RSS is reported (RUSAGE_CHILDREN counts ended ones)
         tm = handle.ingestor.timings
         failed = [r for r in results if r.status == "failed"]
         pages = sum(r.pages or 0 for r in results)
@@ -59,10 +66,24 @@ def main() -> None:
         t0 = time.perf_counter()
         svc.embedder.embed(texts)
         embed_only_s = time.perf_counter() - t0
+        sweep: dict[int, float] = {}
+        if args.sweep:
+            sample = texts[:: max(1, len(texts) // 1000)]
+            configured = svc.embedder.embed_batch_size
+            for size in (1, 4, 8, 16, 32, 64):
+                svc.embedder.embed_batch_size = size
+                t0 = time.perf_counter()
+                svc.embedder.embed(sample)
+                sweep[size] = len(sample) / (time.perf_counter() - t0)
+            svc.embedder.embed_batch_size = configured
 
-    stages = {"read": tm.read, "parse": tm.parse, "chunk+tokenize": tm.chunk, "embed": tm.embed, "store": tm.store}
+    stages = {"read": tm.read, "parse (waiting for the parser)": tm.parse, "chunk+tokenize": tm.chunk,
+              "embed ahead (while parsing)": tm.embed_ahead, "embed (after parsing)": tm.embed - tm.embed_ahead,
+              "store": tm.store}
     accounted = sum(stages.values())
-    print(f"\n## Ingestion: {len(pdfs)} FinanceBench PDFs ({pages} pages, {chunks} chunks, {len(failed)} failed)\n")
+    mode = "in-process parse" if args.inline_parse else "parser process + embedding ahead"
+    print(f"\n## Ingestion: {len(pdfs)} FinanceBench PDFs ({pages} pages, {chunks} chunks, {len(failed)} failed; "
+          f"{mode}; batch {svc.settings.embed_batch_size}, {svc.embedder.threads} torch threads)\n")
     print("| measure | value |\n|---|---|")
     print(f"| end to end | {total_s:.1f} s |")
     print(f"| pages/s end to end | {pages / total_s:.1f} |")
@@ -70,12 +91,18 @@ def main() -> None:
     print(f"| embedder alone, same chunks | {len(texts) / embed_only_s:.1f} chunks/s ({embed_only_s:.1f} s) |")
     print(f"| end to end / embedder alone | {(chunks / total_s) / (len(texts) / embed_only_s):.2f} |")
     print(f"| model load (not counted) | {load_s:.1f} s |")
-    print(f"| peak RSS | {peak_rss_mib():.0f} MiB |")
+    ahead_share = tm.chunks_ahead / max(chunks, 1)
+    print(f"| chunks embedded ahead (while parsing) and used | {tm.chunks_ahead} ({ahead_share:.0%}) |")
+    print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {peak_rss_mib(children=True):.0f} MiB) |")
     print("\n| stage | seconds | share |\n|---|---|---|")
     for name, sec in stages.items():
         print(f"| {name} | {sec:.1f} | {sec / total_s:.1%} |")
     other = total_s - accounted
-    print(f"| other (registry, BM25 rebuild, progress) | {other:.1f} | {other / total_s:.1%} |")
+    print(f"| other (registry, BM25 rebuild, briefings) | {other:.1f} | {other / total_s:.1%} |")
+    if sweep:
+        print(f"\n| embed_batch_size | embedder alone, chunks/s ({len(sample)} chunks) |\n|---|---|")
+        for size, rate in sweep.items():
+            print(f"| {size} | {rate:.1f} |")
     for r in failed:
         print(f"failed: {r.file}: {r.error}")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
@@ -62,8 +63,6 @@ class PrismEmbedding(BaseEmbedding):
     def from_settings(cls, settings: Settings) -> PrismEmbedding:
         """Build the configured embedder (``embed_model_path`` or the packaged MiniLM)."""
         if settings.torch_threads:
-            import torch
-
             torch.set_num_threads(settings.torch_threads)
         return cls(
             settings.resolved_embed_model_path(),
@@ -82,13 +81,24 @@ class PrismEmbedding(BaseEmbedding):
         getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         return int(getter())
 
+    @property
+    def threads(self) -> int:
+        """torch CPU threads used by :meth:`embed` by default."""
+        return torch.get_num_threads()
+
     def count_tokens(self, text: str) -> int:
         """Word pieces of ``text`` including the [CLS]/[SEP] special tokens, untruncated."""
         with self._lock:
             return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
 
-    def embed(self, texts: list[str]) -> np.ndarray:
+    def embed(self, texts: list[str], threads: int | None = None) -> np.ndarray:
         """Embed texts in batches.
+
+        Args:
+            texts: the texts (longer ones are truncated to the model's window).
+            threads: torch CPU threads for this call only (e.g. 1 while a parser process uses the other core:
+                two OpenMP threads on a shared core wait on each other and run slower than one); default: as
+                configured.
 
         Returns:
             float32 array of shape ``(len(texts), dimension)``, each row L2-normalised (cosine = dot product).
@@ -96,13 +106,20 @@ class PrismEmbedding(BaseEmbedding):
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         with self._lock:
-            vectors = self._model.encode(
-                texts,
-                batch_size=self.embed_batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            previous = torch.get_num_threads()
+            if threads and threads != previous:
+                torch.set_num_threads(threads)
+            try:
+                vectors = self._model.encode(
+                    texts,
+                    batch_size=self.embed_batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            finally:
+                if threads and threads != previous:
+                    torch.set_num_threads(previous)
         return np.asarray(vectors, dtype=np.float32)
 
     # --- LlamaIndex interface -------------------------------------------------------------------------------

@@ -3,6 +3,10 @@
 Per document: the content hash (sha256) is its id. The same bytes again are a *duplicate* (nothing added); the same
 display name with new bytes *replaces* the old version, which is purged everywhere after the new one commits. A
 failure in one file is reported in its :class:`~prism.types.IngestResult` and the batch goes on.
+
+PDFs are parsed in a child process (:class:`~prism.parsing.worker.ParseJob`) while this process chunks and embeds the
+pages already read ("embedding ahead", on one core fewer, leaving one to the parser). The stored chunks always come
+from the complete parse; a vector made ahead is used only for a final chunk with exactly the same text.
 """
 
 from __future__ import annotations
@@ -14,13 +18,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from prism import parsing
 from prism.chunking import chunk_document, document_text
 from prism.config import Settings
 from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
+from prism.parsing.pdf import looks_like_pdf
+from prism.parsing.worker import ParseJob
 from prism.sparse_index import tokenize
-from prism.types import Chunk, DocumentRecord, IngestResult, ParsedDocument
+from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
 from prism.vector_store import VectorStore
 from prism.workspaces import Workspace, now_iso
 
@@ -54,16 +62,31 @@ class IngestItem:
 
 @dataclass
 class StageTimings:
-    """Seconds spent per stage over a batch (for benchmarks)."""
+    """Seconds spent per stage over a batch (for benchmarks).
+
+    ``parse`` is the time spent waiting for the parser (not overlapped with anything); ``embed_ahead`` is the part
+    of ``embed`` done while the parser was still running; ``chunk`` includes re-chunking the partial document for
+    embedding ahead; ``chunks_ahead`` counts vectors made ahead that the final chunks used.
+    """
 
     read: float = 0.0
     parse: float = 0.0
     chunk: float = 0.0
     embed: float = 0.0
+    embed_ahead: float = 0.0
     store: float = 0.0
     pages: int = 0
     chunks: int = 0
+    chunks_ahead: int = 0
     extra: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class _Ahead:
+    """Vectors embedded while a document was still parsing: chunk text → vector, and the seconds it took."""
+
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    seconds: float = 0.0
 
 
 def _noop(_fraction: float, _message: str) -> None:
@@ -206,8 +229,9 @@ class Ingestor:
                 progress(1.0, "duplicate")
                 return self._duplicate(name, existing)
             progress(0.02, "parsing")
-            parsed = parsing.load(data, name, self.settings)
+            parsed, ahead = self._parse(data, name, doc_id, progress, embed_ahead=contextualize is None)
         else:
+            ahead = _Ahead()
             progress(0.02, "fetching")
             parsed, data = parsing.load_url_with_bytes(str(item.source), self.settings)
             doc_id = hashlib.sha256(data).hexdigest()
@@ -216,7 +240,7 @@ class Ingestor:
                 progress(1.0, "duplicate")
                 return self._duplicate(name, existing)
         t2 = time.perf_counter()
-        self.timings.parse += t2 - t1
+        self.timings.parse += t2 - t1 - ahead.seconds
         self.timings.pages += max(parsed.total_pages, 1)
         progress(_STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
 
@@ -227,7 +251,7 @@ class Ingestor:
 
         index_texts, index_note = self._index_texts(chunks, parsed, contextualize, progress)
         chunk_tokens = [tokenize(t) for t in index_texts]  # kept with the chunk rows: BM25 rebuilds never re-tokenise
-        embeddings = self.embedder.embed(index_texts)
+        embeddings = self._embed(index_texts, ahead)
         t4 = time.perf_counter()
         self.timings.embed += t4 - t3
         self.timings.chunks += len(chunks)
@@ -401,6 +425,83 @@ class Ingestor:
             return merged, None
         return merged, (f"Contextual retrieval: {done} of {len(chunks)} chunks got a situating context; "
                         f"{len(chunks) - done} are indexed with their plain text.")
+
+    def _parse(
+        self, data: bytes, name: str, doc_id: str, progress: ProgressCallback, embed_ahead: bool
+    ) -> tuple[ParsedDocument, _Ahead]:
+        """Parse ``data``; PDFs in a child process while the pages read so far are chunked and embedded.
+
+        Returns:
+            ``(document, ahead)``: the vectors embedded while parsing (none when nothing was embedded ahead).
+
+        Raises:
+            PrismError: from the parser.
+        """
+        if not (self.settings.parse_in_subprocess and looks_like_pdf(data)):
+            return parsing.load(data, name, self.settings), _Ahead()
+        try:
+            job = ParseJob(data, name, self.settings)
+        except OSError as exc:  # no fork possible (process or memory limits): parse here
+            logger.warning("parsing %s in-process: cannot start a parser process (%s)", name, exc)
+            return parsing.load(data, name, self.settings), _Ahead()
+        ahead = _Ahead()
+        try:
+            if embed_ahead:
+                self._embed_ahead(job, doc_id, ahead, progress)
+            return job.result(), ahead
+        finally:
+            job.cancel()
+
+    def _embed_ahead(self, job: ParseJob, doc_id: str, ahead: _Ahead, progress: ProgressCallback) -> None:
+        """While ``job`` runs, chunk the pages read so far and embed the chunks that can no longer change.
+
+        The partial document is re-chunked after ``max(stream_rechunk_pages, pages / 4)`` new pages (so re-chunking
+        costs a few passes over the document, not one per page); its last two chunks are left out because more text
+        may extend them. Embedding runs on one core fewer than configured and stops as soon as the parser is done
+        (the rest is embedded at full speed with the final chunks).
+        """
+        pages: list[Page] = []
+        chunked_at = 0
+        threads = max(1, self.embedder.threads - 1)
+        step = self.settings.stream_rechunk_pages
+        for page in job.pages():
+            pages.append(page)
+            if job.finished:
+                return
+            if len(pages) - chunked_at < max(step, chunked_at // 4):
+                continue
+            chunked_at = len(pages)
+            t0 = time.perf_counter()
+            partial = ParsedDocument(source=job.name, kind="pdf", pages=tuple(pages), total_pages=page.number or 0)
+            try:
+                chunks = self._chunk(partial, doc_id)
+            except NoExtractableTextError:
+                continue
+            self.timings.chunk += time.perf_counter() - t0
+            todo = list(dict.fromkeys(c.text for c in chunks[:-2] if c.text not in ahead.vectors))
+            slice_size = self.settings.stream_embed_slice
+            for i in range(0, len(todo), slice_size):
+                if job.finished:
+                    return
+                part = todo[i : i + slice_size]
+                t1 = time.perf_counter()
+                ahead.vectors.update(zip(part, self.embedder.embed(part, threads=threads), strict=True))
+                spent = time.perf_counter() - t1
+                ahead.seconds += spent
+                self.timings.embed_ahead += spent
+                self.timings.embed += spent
+            progress(0.02, f"parsing; page {page.number} read, {len(ahead.vectors)} chunks embedded ahead")
+
+    def _embed(self, texts: list[str], ahead: _Ahead) -> np.ndarray:
+        """Vectors for ``texts`` (shape ``(len(texts), dimension)``), reusing those embedded ahead."""
+        if not ahead.vectors:
+            return self.embedder.embed(texts)
+        self.timings.chunks_ahead += sum(t in ahead.vectors for t in texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in ahead.vectors))
+        vectors = dict(ahead.vectors)
+        if missing:
+            vectors.update(zip(missing, self.embedder.embed(missing), strict=True))
+        return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)
 
     def _chunk(self, parsed: ParsedDocument, doc_id: str) -> list[Chunk]:
         chunks = chunk_document(

@@ -24,7 +24,7 @@ from prism.errors import (
 )
 from prism.parsing.csv import load_csv
 from prism.parsing.normalize import normalize_text
-from prism.parsing.pdf import load_pdf, looks_like_pdf
+from prism.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
 from prism.parsing.text import decode_bytes, load_text
 from prism.parsing.url import load_url, load_url_with_bytes
 from prism.types import ParsedDocument
@@ -90,13 +90,14 @@ def _extension(name: str) -> str:
     return Path(name).suffix.lower()
 
 
-def load_bytes(data: bytes, name: str, settings: Settings) -> ParsedDocument:
+def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback | None = None) -> ParsedDocument:
     """Check size and type of a file's bytes and parse them with the matching loader.
 
     Args:
         data: the whole file.
         name: its display name (already sanitised; its extension is used for dispatch).
         settings: parsing settings (``max_upload_mb`` and the per-format knobs).
+        on_page: passed to :func:`~prism.parsing.pdf.load_pdf` for PDFs.
 
     Returns:
         The parsed document (``source`` = ``name``).
@@ -118,7 +119,7 @@ def load_bytes(data: bytes, name: str, settings: Settings) -> ParsedDocument:
     if looks_like_pdf(data):
         if ext != ".pdf":
             logger.info("%s holds a PDF; parsing it as a PDF", name)
-        return load_pdf(data, name, settings)
+        return load_pdf(data, name, settings, on_page)
     if ext == ".pdf":
         raise CorruptDocumentError(
             f"{name} is not a valid PDF (it has no PDF header); check the file and upload it again"
@@ -150,7 +151,12 @@ def _read(path: Path, name: str, settings: Settings) -> bytes:
         raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
 
 
-def load(source: str | Path | bytes, filename: str | None = None, settings: Settings | None = None) -> ParsedDocument:
+def load(
+    source: str | Path | bytes,
+    filename: str | None = None,
+    settings: Settings | None = None,
+    on_page: PageCallback | None = None,
+) -> ParsedDocument:
     """Parse a file path, a file's bytes or a web page URL.
 
     Args:
@@ -158,6 +164,8 @@ def load(source: str | Path | bytes, filename: str | None = None, settings: Sett
         filename: display name; defaults to the path's basename; required with bytes; ignored for URLs. It is
             sanitised (:func:`sanitize_filename`) and its extension picks the loader unless the bytes are a PDF.
         settings: defaults to :func:`prism.config.get_settings`.
+        on_page: called with each PDF page that has text as soon as it is read (see
+            :func:`~prism.parsing.pdf.load_pdf`); other formats do not call it.
 
     Returns:
         A :class:`~prism.types.ParsedDocument` whose ``source`` is the sanitised name or the URL.
@@ -175,7 +183,7 @@ def load(source: str | Path | bytes, filename: str | None = None, settings: Sett
     if isinstance(source, bytes | bytearray | memoryview):
         if filename is None:
             raise ValueError("filename is required when source is bytes")
-        return load_bytes(bytes(source), sanitize_filename(filename), settings)
+        return load_bytes(bytes(source), sanitize_filename(filename), settings, on_page)
     path = Path(source)
     name = sanitize_filename(filename if filename is not None else path.name)
-    return load_bytes(_read(path, name, settings), name, settings)
+    return load_bytes(_read(path, name, settings), name, settings, on_page)

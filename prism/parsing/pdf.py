@@ -121,13 +121,19 @@ def _snippet(text: str) -> str:
     return repr(flat[:20] + ("…" if len(flat) > 20 else ""))
 
 
-def load_pdf(data: bytes, name: str, settings: Settings) -> ParsedDocument:
+PageCallback = Callable[[Page], None]
+"""Called with each page that has a text layer, in page order, as soon as it is read (OCR'd pages come only with the
+returned document)."""
+
+
+def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback | None = None) -> ParsedDocument:
     """Parse a PDF into 1-based pages of normalised text.
 
     Args:
         data: the file's bytes (with a ``%PDF-`` header within the first KiB).
         name: display name used as ``source`` and in messages.
         settings: ``pdf_page_timeout_s``, ``pdf_page_max_chars``, ``ocr_enabled``, ``ocr_max_pages``, ``ocr_dpi``.
+        on_page: optional :data:`PageCallback` for streaming consumers (:mod:`prism.parsing.worker`).
 
     Returns:
         ``ParsedDocument(kind="pdf")`` with the pages that have text (``Page.ocr`` True for OCR'd ones) in page
@@ -189,6 +195,8 @@ def load_pdf(data: bytes, name: str, settings: Settings) -> ParsedDocument:
         found = alnum_count(report.text)
         if found >= MIN_PAGE_ALNUM:
             pages[number] = Page(number, report.text)
+            if on_page is not None:
+                on_page(pages[number])
         else:
             needs_ocr[number] = "no text layer" if found == 0 else f"text layer has only {_snippet(report.text)}"
 
