@@ -85,6 +85,12 @@ class Settings(BaseSettings):
     # --- chunking ------------------------------------------------------------------------------------------
     chunk_size: int = Field(default=500, ge=50, le=8000, description="Target chunk length, characters.")
     chunk_overlap: int = Field(default=50, ge=0, description="Characters shared by neighbouring chunks.")
+    title_headers: bool = Field(
+        default=True,
+        description="Embed and BM25-index each chunk with its document's title in front (from an informative file "
+        "name, or a corpus text's first short paragraph); the chunk itself is stored and shown unchanged.",
+    )
+    title_max_chars: int = Field(default=200, ge=10, description="Longest first paragraph taken as a title, chars.")
 
     # --- embedding -----------------------------------------------------------------------------------------
     embed_model_name: str = Field(

@@ -21,13 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from prism import parsing
-from prism.chunking import chunk_document, document_text
+from prism.chunking import chunk_document, document_text, title_from_name, title_from_text, with_title
 from prism.config import Settings
 from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
 from prism.parsing.pdf import looks_like_pdf
 from prism.parsing.worker import ParseJob
-from prism.sparse_index import tokenize
+from prism.sparse_index import TOKENIZER_VERSION, tokenize
 from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
 from prism.vector_store import VectorStore
 from prism.workspaces import Workspace, now_iso
@@ -229,7 +229,8 @@ class Ingestor:
                 progress(1.0, "duplicate")
                 return self._duplicate(name, existing)
             progress(0.02, "parsing")
-            parsed, ahead = self._parse(data, name, doc_id, progress, embed_ahead=contextualize is None)
+            parsed, ahead = self._parse(data, name, doc_id, progress, embed_ahead=contextualize is None,
+                                        title=self._title(name))
         else:
             ahead = _Ahead()
             progress(0.02, "fetching")
@@ -244,12 +245,13 @@ class Ingestor:
         self.timings.pages += max(parsed.total_pages, 1)
         progress(_STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
 
-        chunks = self._chunk(parsed, doc_id)
+        title = self._title(parsed.source)
+        chunks = self._chunk(parsed, doc_id, title)
         t3 = time.perf_counter()
         self.timings.chunk += t3 - t2
         progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
 
-        index_texts, index_note = self._index_texts(chunks, parsed, contextualize, progress)
+        index_texts, index_note = self._index_texts(chunks, parsed, contextualize, progress, title)
         chunk_tokens = [tokenize(t) for t in index_texts]  # kept with the chunk rows: BM25 rebuilds never re-tokenise
         embeddings = self._embed(index_texts, ahead)
         t4 = time.perf_counter()
@@ -269,7 +271,8 @@ class Ingestor:
             original.write_bytes(data)
             self.store.add(chunks, embeddings)
             self.workspace.write_chunks(
-                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, **c.metadata(),
+                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, "tokenizer": TOKENIZER_VERSION,
+                           **c.metadata(),
                           **({"index_text": it} if it != c.text else {})}
                          for c, tokens, it in zip(chunks, chunk_tokens, index_texts, strict=True)]
             )
@@ -330,28 +333,30 @@ class Ingestor:
         """
         progress = progress or _noop
         results: list[IngestResult | None] = [None] * len(docs)
-        group: list[tuple[int, ParsedDocument, bytes, str, list[Chunk]]] = []
+        group: list[tuple[int, ParsedDocument, bytes, str, list[Chunk], list[str]]] = []
         seen: set[str] = set()
 
         def flush() -> None:
             if not group:
                 return
-            chunks = [c for *_, cs in group for c in cs]
-            embeddings = self.embedder.embed([c.text for c in chunks])
+            chunks = [c for *_, cs, _ in group for c in cs]
+            embeddings = self.embedder.embed([t for *_, texts in group for t in texts])
             with self.workspace.write_lock():
                 self.before_write()
                 self.workspace.recover(self.store.delete_document)
                 by_source = {d.source: d for d in self.workspace.documents()}
                 olds = {i: by_source.get(parsed.source) for i, parsed, *_ in group}
                 replaced = [o.doc_id for o in olds.values() if o is not None]
-                marker = self.workspace.mark_pending([doc_id for *_, doc_id, _ in group], replaces=replaced)
+                marker = self.workspace.mark_pending([doc_id for _, _, _, doc_id, _, _ in group], replaces=replaced)
                 self.store.add(chunks, embeddings)
                 records = []
-                for i, parsed, data, doc_id, cs in group:
+                for i, parsed, data, doc_id, cs, texts in group:
                     self.workspace.original_path(doc_id).write_bytes(data)
                     self.workspace.write_chunks(
-                        doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokenize(c.text), **c.metadata()}
-                                 for c in cs]
+                        doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokenize(it),
+                                  "tokenizer": TOKENIZER_VERSION, **c.metadata(),
+                                  **({"index_text": it} if it != c.text else {})}
+                                 for c, it in zip(cs, texts, strict=True)]
                     )
                     records.append(DocumentRecord(
                         doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=None, chunks=len(cs),
@@ -380,12 +385,15 @@ class Ingestor:
             try:
                 parsed = parsing.load(data, name if name.lower().endswith(".txt") else f"{name}.txt", self.settings)
                 parsed = ParsedDocument(name, "txt", parsed.pages, 0, parsed.skipped_pages, parsed.warnings)
-                chunks = self._chunk(parsed, doc_id)
+                title = None
+                if self.settings.title_headers:
+                    title = title_from_text(text, self.settings.title_max_chars) or title_from_name(name)
+                chunks = self._chunk(parsed, doc_id, title)
             except PrismError as exc:
                 results[i] = IngestResult(file=name, status="failed", error=str(exc))
                 continue
             seen.add(doc_id)
-            group.append((i, parsed, data, doc_id, chunks))
+            group.append((i, parsed, data, doc_id, chunks, [with_title(title, c.text) for c in chunks]))
             pending_chunks += len(chunks)
             if pending_chunks >= group_chunks:
                 flush()
@@ -401,10 +409,12 @@ class Ingestor:
         parsed: ParsedDocument,
         contextualize: ContextualizeHook | None,
         progress: ProgressCallback,
+        title: str | None = None,
     ) -> tuple[list[str], str | None]:
-        """The texts to embed and tokenise (the chunks' own unless a hook supplies others) and a note for the
-        analyst when the hook degraded (some or all chunks kept their plain text)."""
-        plain = [c.text for c in chunks]
+        """The texts to embed and tokenise (the chunks' own, under the document ``title`` when there is one, unless
+        a hook supplies others) and a note for the analyst when the hook degraded (some or all chunks kept their
+        plain text)."""
+        plain = [with_title(title, c.text) for c in chunks]
         if contextualize is None:
             return plain, None
         progress(_STAGE_SHARE["parse"] + _STAGE_SHARE["chunk"], f"contextualising {len(chunks)} chunks")
@@ -418,8 +428,8 @@ class Ingestor:
         if len(texts) != len(chunks):
             logger.warning("contextualize hook returned %d texts for %d chunks", len(texts), len(chunks))
             return plain, "Contextual retrieval was skipped (wrong number of contexts); plain text is indexed."
-        merged = [t if isinstance(t, str) and t.strip() else c.text for t, c in zip(texts, chunks, strict=True)]
-        done = sum(t != c.text for t, c in zip(merged, chunks, strict=True))
+        merged = [t if isinstance(t, str) and t.strip() else p for t, p in zip(texts, plain, strict=True)]
+        done = sum(t != p for t, p in zip(merged, plain, strict=True))
         logger.info("contextual retrieval for %s: %d of %d chunks", parsed.source, done, len(chunks))
         if done == len(chunks):
             return merged, None
@@ -427,7 +437,8 @@ class Ingestor:
                         f"{len(chunks) - done} are indexed with their plain text.")
 
     def _parse(
-        self, data: bytes, name: str, doc_id: str, progress: ProgressCallback, embed_ahead: bool
+        self, data: bytes, name: str, doc_id: str, progress: ProgressCallback, embed_ahead: bool,
+        title: str | None = None,
     ) -> tuple[ParsedDocument, _Ahead]:
         """Parse ``data``; PDFs in a child process while the pages read so far are chunked and embedded.
 
@@ -447,12 +458,14 @@ class Ingestor:
         ahead = _Ahead()
         try:
             if embed_ahead:
-                self._embed_ahead(job, doc_id, ahead, progress)
+                self._embed_ahead(job, doc_id, ahead, progress, title)
             return job.result(), ahead
         finally:
             job.cancel()
 
-    def _embed_ahead(self, job: ParseJob, doc_id: str, ahead: _Ahead, progress: ProgressCallback) -> None:
+    def _embed_ahead(
+        self, job: ParseJob, doc_id: str, ahead: _Ahead, progress: ProgressCallback, title: str | None
+    ) -> None:
         """While ``job`` runs, chunk the pages read so far and embed the chunks that can no longer change.
 
         The partial document is re-chunked after ``max(stream_rechunk_pages, pages / 4)`` new pages (so re-chunking
@@ -474,11 +487,12 @@ class Ingestor:
             t0 = time.perf_counter()
             partial = ParsedDocument(source=job.name, kind="pdf", pages=tuple(pages), total_pages=page.number or 0)
             try:
-                chunks = self._chunk(partial, doc_id)
+                chunks = self._chunk(partial, doc_id, title)
             except NoExtractableTextError:
                 continue
             self.timings.chunk += time.perf_counter() - t0
-            todo = list(dict.fromkeys(c.text for c in chunks[:-2] if c.text not in ahead.vectors))
+            texts = (with_title(title, c.text) for c in chunks[:-2])
+            todo = list(dict.fromkeys(t for t in texts if t not in ahead.vectors))
             slice_size = self.settings.stream_embed_slice
             for i in range(0, len(todo), slice_size):
                 if job.finished:
@@ -503,14 +517,23 @@ class Ingestor:
             vectors.update(zip(missing, self.embedder.embed(missing), strict=True))
         return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)
 
-    def _chunk(self, parsed: ParsedDocument, doc_id: str) -> list[Chunk]:
+    def _title(self, name: str) -> str | None:
+        """The title header for a document named ``name`` (see :func:`~prism.chunking.title_from_name`)."""
+        if not self.settings.title_headers:
+            return None
+        title = title_from_name(name)
+        return title if title and len(title) <= self.settings.title_max_chars else None
+
+    def _chunk(self, parsed: ParsedDocument, doc_id: str, title: str | None = None) -> list[Chunk]:
+        """Chunk ``parsed``; with a ``title``, chunks leave room for it in the embedder's window."""
+        reserved = self.embedder.count_tokens(with_title(title, "x")) - self.embedder.count_tokens("x") if title else 0
         chunks = chunk_document(
             parsed,
             doc_id,
             chunk_size=self.settings.chunk_size,
             chunk_overlap=self.settings.chunk_overlap,
             count_tokens=self.embedder.count_tokens,
-            max_tokens=self.embedder.max_tokens,
+            max_tokens=self.embedder.max_tokens - reserved,
         )
         if not chunks:
             raise NoExtractableTextError(f"{parsed.source} has no indexable text.")

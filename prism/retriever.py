@@ -23,7 +23,7 @@ from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.fusion import pool_best_rank, weighted_rrf
 from prism.rerank import Reranker
-from prism.sparse_index import BM25Index, tokenize
+from prism.sparse_index import TOKENIZER_VERSION, BM25Index, tokenize
 from prism.types import RetrievedChunk
 from prism.vector_store import VectorStore
 from prism.workspaces import Workspace
@@ -60,7 +60,9 @@ class SparseSide:
     """The workspace's BM25 index, persisted under ``<workspace>/bm25`` and kept in step with its fingerprint.
 
     Chunk rows carry their tokens (written at ingest), so a rebuild after a change never re-tokenises; opening an
-    unchanged workspace loads the saved index.
+    unchanged workspace loads the saved index. Rows whose tokens were made by another tokenizer version
+    (:data:`~prism.sparse_index.TOKENIZER_VERSION`) are re-tokenised, and the version is part of the index's
+    fingerprint, so an index saved before a tokenizer change is rebuilt.
     """
 
     def __init__(self, workspace: Workspace, settings: Settings):
@@ -70,9 +72,13 @@ class SparseSide:
         self._index: BM25Index | None = None
         self._lock = threading.Lock()
 
+    def fingerprint(self) -> str:
+        """The state an up-to-date index reflects: the workspace's committed state and the tokenizer version."""
+        return f"{self.workspace.fingerprint()}/tokenizer-{TOKENIZER_VERSION}"
+
     def index(self) -> BM25Index:
         """The index for the workspace's current committed state (load or rebuild when stale)."""
-        fingerprint = self.workspace.fingerprint()
+        fingerprint = self.fingerprint()
         current = self._index
         if current is not None and current.fingerprint == fingerprint:
             return current
@@ -96,7 +102,7 @@ class SparseSide:
         for doc in self.workspace.documents():
             for row in self.workspace.read_chunks(doc.doc_id):
                 ids.append(row["chunk_id"])
-                toks = row.get("tokens")
+                toks = row.get("tokens") if row.get("tokenizer", 1) == TOKENIZER_VERSION else None
                 tokens.append(toks if toks is not None else tokenize(row.get("index_text") or row["text"]))
         index = BM25Index(ids, tokens=tokens, fingerprint=fingerprint, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
         try:

@@ -2,7 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from prism.chunking import PAGE_SEPARATOR, chunk_document, document_text, split_spans
+from prism.chunking import (
+    PAGE_SEPARATOR,
+    chunk_document,
+    document_text,
+    split_spans,
+    title_from_name,
+    title_from_text,
+    with_title,
+)
 from prism.types import Page, ParsedDocument
 
 from .conftest import CASES
@@ -104,3 +112,28 @@ def test_chunks_fit_the_embedder_window(embedder):
     assert any("7734-ALPHA" in c.text for c in chunks)
     joined_words = " ".join(c.text for c in chunks).split()
     assert joined_words == text.split()
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [("3M_2022_10K.pdf", "3M 2022 10K"), ("upi-refund-policy.txt", "upi refund policy"),
+     ("Meridian Bank - KYC Master Direction.pdf", "Meridian Bank KYC Master Direction"),
+     ("05MC010420252ED8A74EE428468287D815016A33587F.pdf", None),  # RBI's opaque file codes
+     ("NT7871494C59CE3B455BBD0D18770BBB1408.pdf", None), ("12345.txt", None), ("document.pdf", None),
+     ("https://example.com/circular.html", None), ("Q3.csv", None)],
+)
+def test_title_from_name_keeps_informative_names_only(name, title):
+    assert title_from_name(name) == title
+
+
+def test_title_from_text_takes_a_short_first_paragraph():
+    assert title_from_text("Vitamin D and fractures\n\nA cohort of 2,000 ...", 200) == "Vitamin D and fractures"
+    assert title_from_text("One paragraph only, no title.", 200) is None
+    assert title_from_text("x" * 300 + "\n\nbody", 200) is None
+    assert title_from_text("Title\n  spread\n\nbody", 200) == "Title spread"
+
+
+def test_with_title_puts_the_title_in_front_once():
+    assert with_title("3M 2022 10K", "Net sales rose 5%.") == "3M 2022 10K\n\nNet sales rose 5%."
+    assert with_title("Vitamin D", "Vitamin D\n\nA cohort") == "Vitamin D\n\nA cohort"
+    assert with_title(None, "text") == "text"

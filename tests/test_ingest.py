@@ -253,3 +253,29 @@ def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, pris
     assert handle.store._col.metadata["embed_model"] == "custom/minilm-copy"
     assert [d.embed_model for d in handle.workspace.documents()] == ["custom/minilm-copy"]
     _consistent(handle)
+
+
+def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embedder, tmp_path):
+    """An informative file name goes in front of every chunk for the embedder and BM25 (within the 256 word-piece
+    window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing."""
+    named = tmp_path / "Zephyr_Quarterly_Handbook.pdf"  # words the circular itself never uses
+    named.write_bytes((RBI / "05MC010420252ED8A74EE428468287D815016A33587F.pdf").read_bytes())
+    opaque = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
+    r1, r2 = service.ingest([IngestItem(named), IngestItem(opaque)], "titles", briefing=False)
+    handle = service.open("titles")
+    rows = handle.workspace.read_chunks(r1.doc_id)
+    title = "Zephyr Quarterly Handbook"
+    assert len(rows) == r1.chunks > 5
+    assert all(r["index_text"] == f"{title}\n\n{r['text']}" for r in rows)
+    assert all(embedder.count_tokens(r["index_text"]) <= embedder.max_tokens for r in rows)
+    assert all("index_text" not in r for r in handle.workspace.read_chunks(r2.doc_id))
+    got = handle.store._col.get(ids=[r["chunk_id"] for r in rows], include=["documents", "embeddings"])
+    texts = dict(zip(got["ids"], got["documents"], strict=True))
+    assert all(texts[r["chunk_id"]] == r["text"] for r in rows)
+    vectors = dict(zip(got["ids"], got["embeddings"], strict=True))
+    expected = embedder.embed([r["index_text"] for r in rows[:3]])
+    for row, vec in zip(rows[:3], expected, strict=True):
+        assert abs(float(vec @ vectors[row["chunk_id"]]) - 1.0) < 1e-4
+    # a word only the title has: BM25 finds the named document's chunks, never the other document
+    hits = service.search("zephyr handbook", "titles", mode="bm25", top_k=100).results
+    assert {h.source for h in hits} == {named.name} and len(hits) == r1.chunks

@@ -27,7 +27,7 @@ from prism.ingest import IngestItem
 from prism.rerank import Reranker
 from prism.retriever import HybridRetriever, SparseSide
 from prism.service import PrismService
-from prism.sparse_index import BM25Index
+from prism.sparse_index import TOKENIZER_VERSION, BM25Index
 
 from .conftest import CASES, DATA, REPO
 
@@ -293,7 +293,9 @@ def test_persisted_bm25_is_loaded_without_rebuilding_and_equals_a_rebuild(corpus
     assert calls == {"init": 0, "build": 0}  # loaded from disk, nothing re-tokenised or rebuilt
     assert {p.name: p.stat().st_mtime_ns for p in bm25_dir.iterdir()} == files_before
     workspace = reopened.open("rbi").workspace
-    assert reopened.retriever("rbi").sparse.index().fingerprint == workspace.fingerprint()
+    sparse = reopened.retriever("rbi").sparse
+    assert sparse.index().fingerprint == sparse.fingerprint()
+    assert sparse.fingerprint().startswith(workspace.fingerprint())
 
     shutil.rmtree(bm25_dir)  # the index is derived data: a third view must rebuild it from the chunk rows
     rebuilt = PrismService(Settings(home=corpus.home), embedder=embedder)
@@ -341,7 +343,7 @@ def test_retriever_sees_changes_made_through_another_service(service, embedder):
     for mode in MODES:  # no refresh() called on this retriever: the workspace fingerprint changed
         top = retriever.search("yak herders wool", mode=mode).results[0]
         assert top.doc_id == yak.doc_id, mode
-    assert retriever.sparse.index().fingerprint == retriever.workspace.fingerprint()
+    assert retriever.sparse.index().fingerprint == retriever.sparse.fingerprint()
 
     other.delete_document("yak.txt", "live")
     seen = _doc_ids_in_every_mode(retriever, "yak herders wool")
@@ -602,3 +604,28 @@ def test_cli_search_on_an_empty_workspace_exits_0(service, prism_home, tmp_path)
     payload = json.loads(proc.stdout)
     assert payload["results"] == [] and "no documents" in payload["message"]
     assert payload["query"] == "UPI limits" and set(payload["reranker"]) == {"enabled", "model", "reason"}
+
+
+def test_tokens_from_another_tokenizer_version_are_made_again(service, embedder, monkeypatch):
+    """Chunk rows remember the tokenizer version of their stored tokens; a rebuild re-tokenises older rows, and an
+    index saved under another version is not loaded (its fingerprint names the version)."""
+    import prism.retriever
+
+    [res] = service.ingest([IngestItem(b"Interest on the overdraft is charged monthly.", filename="od.txt")], "tv",
+                           briefing=False)
+    workspace = service.open("tv").workspace
+    rows = workspace.read_chunks(res.doc_id)
+    assert {r["tokenizer"] for r in rows} == {TOKENIZER_VERSION}
+
+    def bm25(query: str) -> list[str]:
+        sparse = PrismService(Settings(home=service.settings.home), embedder=embedder).retriever("tv").sparse
+        return [cid for cid, _ in sparse.index().search(query, 5)]
+
+    workspace.write_chunks(res.doc_id, [{**r, "tokens": ["zebra"], "tokenizer": TOKENIZER_VERSION - 1} for r in rows])
+    shutil.rmtree(workspace.dir / "bm25")
+    assert bm25("zebra") == [] and bm25("overdraft interest") == [rows[0]["chunk_id"]]  # re-tokenised
+    workspace.write_chunks(res.doc_id, [{**r, "tokens": ["zebra"]} for r in rows])
+    shutil.rmtree(workspace.dir / "bm25")
+    assert bm25("zebra") == [rows[0]["chunk_id"]]  # this version's stored tokens are used as they are (and saved)
+    monkeypatch.setattr(prism.retriever, "TOKENIZER_VERSION", TOKENIZER_VERSION + 1)
+    assert bm25("zebra") == [] and bm25("overdraft") == [rows[0]["chunk_id"]]  # saved index not loaded
