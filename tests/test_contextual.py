@@ -67,7 +67,8 @@ def test_ingest_indexes_context_but_shows_the_original_chunk(service, embedder):
         return CONTEXT
 
     fake = ScriptedLLM(respond=respond)
-    settings = service.settings.model_copy(update={"llm_max_attempts": 1})
+    # title headers off: the failed chunk's fallback is then its bare text (with them on, it is title + text)
+    settings = service.settings.model_copy(update={"llm_max_attempts": 1, "title_headers": False})
     svc = PrismService(settings, embedder=embedder, llms=wrap_llms(fake, wait=tenacity.wait_none(), settings=settings))
     [result] = svc.ingest([IngestItem(DOC)], "ctx", contextual=True, briefing=False)
     assert result.status == "ingested" and result.chunks >= 3
@@ -101,5 +102,6 @@ def test_contextual_without_llm_is_off_with_a_warning(service):
     [result] = service.ingest([IngestItem(DOC)], "plain", contextual=True, briefing=False)
     assert result.status == "ingested" and "no LLM is configured" in result.warnings[-1]
     rows = service.open("plain").workspace.read_chunks(result.doc_id)
-    assert rows and all("index_text" not in r for r in rows)
+    title = "19 fact after 256 wordpieces"  # the title header (from the file name) is all that is added
+    assert rows and all(r["index_text"] == f"{title}\n\n{r['text']}" for r in rows)
     assert service.llm_status()["contextual"] == "off: no LLM configured"
