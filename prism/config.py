@@ -112,6 +112,12 @@ class Settings(BaseSettings):
         default=256, ge=16, description="The embedder's input window in word pieces, special tokens included."
     )
     torch_threads: int | None = Field(default=None, ge=1, description="torch CPU threads; default: torch's choice.")
+    query_threads: int | None = Field(
+        default=1,
+        ge=1,
+        description="torch threads for embedding a query (a few short texts); None: as for documents. One thread "
+        "avoids OpenMP hand-offs that cost more than they save: on 2 busy cores p50 9.9 vs 17 ms, p95 11 vs 120 ms.",
+    )
 
     # --- retrieval -----------------------------------------------------------------------------------------
     retrieval_mode: RetrievalMode = Field(default="hybrid", description="hybrid, dense or bm25.")

@@ -238,7 +238,7 @@ class HybridRetriever(BaseRetriever):
         if mode in ("hybrid", "dense"):
             t = time.perf_counter()
             strings = list(dense_queries or [query])
-            vectors = self.embedder.embed(strings)
+            vectors = self.embedder.embed(strings, threads=self.settings.query_threads)
             timings["embed"] = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
             per_query = []
