@@ -245,9 +245,9 @@ def sides(monkeypatch):
 
     real_embed, real_search = PrismEmbedding.embed, BM25Index.search
 
-    def embed(self, texts):
+    def embed(self, texts, *args, **kwargs):
         seen["dense"].extend(texts)
-        return real_embed(self, texts)
+        return real_embed(self, texts, *args, **kwargs)
 
     def search(self, query, *args, **kwargs):
         seen["bm25"].append(query)
