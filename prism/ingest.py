@@ -26,7 +26,7 @@ from prism.config import Settings
 from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
 from prism.parsing.pdf import looks_like_pdf
-from prism.parsing.worker import ParseJob
+from prism.parsing.worker import ParseJob, shutdown_workers
 from prism.sparse_index import TOKENIZER_VERSION, tokenize
 from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
 from prism.vector_store import VectorStore
@@ -149,12 +149,15 @@ class Ingestor:
         progress = progress or _noop
         results: list[IngestResult] = []
         n = max(1, len(items))
-        for i, item in enumerate(items):
+        try:
+            for i, item in enumerate(items):
 
-            def sub(fraction: float, message: str, _i: int = i, _name: str = item.display_name) -> None:
-                progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
+                def sub(fraction: float, message: str, _i: int = i, _name: str = item.display_name) -> None:
+                    progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
 
-            results.append(self.ingest_one(item, sub, contextualize))
+                results.append(self.ingest_one(item, sub, contextualize))
+        finally:
+            shutdown_workers()  # an idle parser keeps the memory of its largest PDF; batches start a fresh one
         progress(1.0, f"done: {len(items)} file(s)")
         return results
 
@@ -570,5 +573,6 @@ class Ingestor:
             if record.kind == "url" and not path.exists():
                 source = record.source
             results.append(self.ingest_one(IngestItem(source, record.source), None))
+        shutdown_workers()
         progress(1.0, "re-index done")
         return results

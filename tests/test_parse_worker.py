@@ -97,6 +97,7 @@ def test_a_crashing_parser_fails_only_its_document(worker_site, service):
                                     "crash", briefing=False)
     assert bad.status == "failed" and "crashed the document parser" in bad.error and CIRCULAR.name in bad.error
     assert good.status == "ingested" and good.pages == 4 and txt.status == "ingested"
+    assert worker.idle_workers() == 0 and worker.active_jobs() == 0  # no parser outlives its batch
     assert [d.source for d in service.open("crash").workspace.documents()] == [other.name, "35_test01.txt"]
 
 

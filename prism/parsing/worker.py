@@ -10,9 +10,11 @@ is reported as a :class:`~prism.errors.CorruptDocumentError` naming the file.
 Workers are fresh interpreters (``python -m prism.parsing.worker``), not forks: a forked child of a process that has
 used onnxruntime (OCR) or OpenMP (torch) can crash or hang, and ``multiprocessing``'s "spawn" would re-run the
 launching script, which under Streamlit is the page script. A worker serves one document at a time and is kept for
-the next one (its imports and OCR models load once); protocol: pickled ``(data, name, settings)`` requests on its
-stdin, pickled ``("page", Page)`` … ``("done", ParsedDocument)`` or ``("error", exception)`` frames on a private copy
-of its stdout (fd 1 itself is pointed at stderr, so a stray ``print`` cannot corrupt the stream).
+the next one of the batch (its imports and OCR models load once; :class:`prism.ingest.Ingestor` stops idle workers
+after each batch, since a worker keeps the memory of the largest PDF it parsed). Protocol: pickled
+``(data, name, settings)`` requests on its stdin, pickled ``("page", Page)`` … ``("done", ParsedDocument)`` or
+``("error", exception)`` frames on a private copy of its stdout (fd 1 itself is pointed at stderr, so a stray
+``print`` cannot corrupt the stream).
 """
 
 from __future__ import annotations
@@ -75,6 +77,11 @@ class _Worker:
                 pipe.close()
             except OSError:
                 pass
+
+
+def idle_workers() -> int:
+    """Parser workers waiting for their next document."""
+    return len(_idle)
 
 
 def shutdown_workers() -> None:
