@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -34,3 +35,16 @@ def atomic_write_json(path: Path, data: Any, compact: bool = False) -> None:
     """Write ``data`` as UTF-8 JSON atomically (:func:`atomic_write`); ``compact`` drops indentation (large files)."""
     text = json.dumps(data, ensure_ascii=False, **({"separators": (",", ":")} if compact else {"indent": 1}))
     atomic_write(path, lambda fh: fh.write((text + "\n").encode("utf-8")))
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file's bytes, read in 1 MiB blocks (memory stays flat for any size).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()

@@ -28,6 +28,7 @@ import pandas as pd
 
 from prism.errors import PrismError
 from prism.evaluation.relevance import RelevantSpec
+from prism.fsutil import sha256_file
 
 logger = logging.getLogger(__name__)
 
@@ -207,18 +208,11 @@ class EvalDataset:
         }
 
 
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
 
 def _files_hash(files: Sequence[tuple[str, Path]]) -> str:
     h = hashlib.sha256()
     for name, path in sorted(files):
-        h.update(f"{name}\0{_sha256_file(path)}\n".encode())
+        h.update(f"{name}\0{sha256_file(path)}\n".encode())
     return h.hexdigest()
 
 
@@ -308,7 +302,7 @@ def load_prism(path: Path, documents_dir: Path | None = None, fallback_dir: Path
         )
     docs = tuple(EvalDocument(s, folder / s) for s in sources)
     corpus_hash = _files_hash([(d.source, d.path) for d in docs if d.path])
-    content_hash = hashlib.sha256(f"{corpus_hash}\0{_sha256_file(path)}".encode()).hexdigest()
+    content_hash = hashlib.sha256(f"{corpus_hash}\0{sha256_file(path)}".encode()).hexdigest()
     logger.info("ground truth %s: %d questions over %d documents in %s", path.name, len(queries), len(docs), folder)
     return EvalDataset(path.stem, "prism", str(path), "chunk", docs, tuple(queries), content_hash, corpus_hash)
 
@@ -369,7 +363,7 @@ def load_financebench(path: Path) -> EvalDataset:
         raise PrismError(f"FinanceBench PDFs missing: {', '.join(missing[:5])}.")
     docs = tuple(EvalDocument(s, p) for s, p in sorted(needed.items()))
     corpus_hash = _files_hash([(d.source, d.path) for d in docs if d.path])
-    content_hash = hashlib.sha256(f"{corpus_hash}\0{_sha256_file(qfile)}".encode()).hexdigest()
+    content_hash = hashlib.sha256(f"{corpus_hash}\0{sha256_file(qfile)}".encode()).hexdigest()
     logger.info("FinanceBench %s: %d questions over %d PDFs", qfile.parent.name, len(queries), len(docs))
     return EvalDataset(qfile.parent.name, "financebench", str(qfile), "chunk", docs, tuple(queries), content_hash,
                        corpus_hash)

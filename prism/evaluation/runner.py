@@ -23,7 +23,6 @@ recorded under ``skipped`` with the reason — written as one group of runs shar
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +38,7 @@ from prism.evaluation.datasets import EvalDataset, EvalQuery
 from prism.evaluation.metrics import CHUNK_METRICS, DOCUMENT_METRICS, evaluate_run, stage_percentiles
 from prism.evaluation.relevance import FUZZY_THRESHOLD, lenient_precision_at_k, relevant_chunk_ids
 from prism.evaluation.runs import RunStore, environment, git_commit, settings_snapshot
+from prism.fsutil import sha256_file
 
 logger = logging.getLogger(__name__)
 
@@ -109,13 +109,6 @@ def ablation_variants(service: Any) -> tuple[list[Variant], list[dict[str, str]]
 
 
 # --- the workspace ----------------------------------------------------------------------------------------------
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
 
 def _find_file_workspace(service: Any, doc_ids: set[str]) -> str | None:
     """A workspace holding exactly these documents (by content hash), e.g. the sample workspace."""
@@ -162,7 +155,7 @@ def prepare_workspace(service: Any, dataset: EvalDataset, workspace: str | None 
 
     from prism.ingest import IngestItem
 
-    wanted = {_sha256(d.path): d for d in dataset.documents if d.path is not None}
+    wanted = {sha256_file(d.path): d for d in dataset.documents if d.path is not None}
     name = workspace or _find_file_workspace(service, set(wanted)) or f"eval-{dataset.name}"
     service.open(name, create=True)
     have = {d.doc_id for d in service.documents(name)}
