@@ -34,7 +34,7 @@ if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
                 "chromium and chromium-driver to run the browser test", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -116,8 +116,11 @@ def driver(tmp_path_factory) -> Iterator[WebDriver]:
 
 # --- helpers ----------------------------------------------------------------------------------------------------
 def _wait(d: WebDriver, condition, timeout: float, what: str):
+    """Poll `condition(d)` until truthy. Streamlit re-renders elements on every rerun (the sidebar polls ingestion
+    progress), so an element found a moment ago may be stale: that is retried, not a failure."""
     try:
-        return WebDriverWait(d, timeout, poll_frequency=0.25).until(condition)
+        return WebDriverWait(d, timeout, poll_frequency=0.25,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition)
     except TimeoutException:
         _shot(d, f"failed-{what.replace(' ', '-')}")
         raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}") from None
@@ -151,18 +154,36 @@ def _no_exception(d: WebDriver) -> None:
     assert "Traceback" not in body
 
 
-def _button(d: WebDriver, label: str) -> WebElement:
-    for b in d.find_elements(By.TAG_NAME, "button"):
-        if b.text.strip().endswith(label) or b.text.strip() == label:
-            return b
-    raise AssertionError(f"no button '{label}'")
+def _click(d: WebDriver, find, what: str, timeout: float = 20, scroll: bool = False) -> str:
+    """Find an element with `find(d)` (None when absent) and click it, looking it up again when a rerun replaced
+    it between the lookup and the click. Returns the clicked element's text."""
+    def attempt(drv: WebDriver) -> str | bool:
+        el: WebElement | None = find(drv)
+        if el is None:
+            return False
+        text = el.text.strip()
+        if scroll:
+            drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
+        el.click()
+        return text or True
+    result = _wait(d, attempt, timeout, what)
+    return result if isinstance(result, str) else ""
+
+
+def _first(elements) -> WebElement | None:
+    return elements[0] if elements else None
+
+
+def _click_button(d: WebDriver, label: str) -> str:
+    return _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
+                                         if b.text.strip().endswith(label) or b.text.strip() == label]),
+                  f"button '{label}'")
 
 
 def _nav(d: WebDriver, label: str) -> None:
-    links = [a for a in d.find_elements(By.CSS_SELECTOR, '[data-testid="stTopNavLink"], a')
-             if a.is_displayed() and (a.text.strip().splitlines() or [""])[-1] == label]
-    assert links, f"no navigation link '{label}'"
-    links[0].click()
+    _click(d, lambda drv: _first([a for a in drv.find_elements(By.CSS_SELECTOR, '[data-testid="stTopNavLink"], a')
+                                  if a.is_displayed() and (a.text.strip().splitlines() or [""])[-1] == label]),
+           f"navigation link '{label}'")
 
 
 # --- the journey -----------------------------------------------------------------------------------------------
@@ -183,14 +204,15 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
     file_input.send_keys(str(RBI_PDF))
     _wait_text(d, RBI_PDF.name[-10:], 20)
     _shot(d, "02_upload_selected")
-    _button(d, "Add to workspace").click()
+    _click_button(d, "Add to workspace")
     _wait(d, lambda drv: "indexing" in _text(drv) or "Briefings" in _text(drv), 30, "ingestion to start")
     _shot(d, "03_upload_progress")
     # Leave the page while it runs: the sidebar of every page shows the progress (when it is still running).
     _nav(d, "Chat")
     _wait_text(d, "Ask anything about these documents", 30)
-    sidebar = d.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"]')
-    if "Adding 1 document" in sidebar.text:
+    sidebar_text = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"]').text or " ",
+                         10, "the sidebar")
+    if "Adding 1 document" in sidebar_text:
         _shot(d, "03b_chat_while_indexing")
     _wait(d, lambda drv: "2 documents" in _text(drv), 120, "the new document to reach the chat page")
     _nav(d, "Upload")
@@ -201,11 +223,9 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
     assert "added and searchable" in _text(d)
 
     # A suggested question from the briefing opens the chat with that question asked.
-    question_buttons = [b for b in d.find_elements(By.TAG_NAME, "button") if b.text.strip().endswith("?")]
-    assert question_buttons, "the briefing card has no question buttons"
-    question = question_buttons[0].text.strip()
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'});", question_buttons[0])
-    question_buttons[0].click()
+    question = _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
+                                             if b.text.strip().endswith("?")]),
+                      "a question button on the briefing card", scroll=True)
     _wait_text(d, "Sources", 90)
     _idle(d)
     _no_exception(d)
@@ -221,24 +241,25 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
           "the second answer")
     _idle(d, 90)
     _no_exception(d)
-    messages = d.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')
-    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", messages[-1])
+    _wait(d, lambda drv: drv.execute_script("arguments[0].scrollIntoView({block: 'start'}); return true;",
+                                            drv.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')[-1]),
+          10, "the last answer to scroll into view")
     _shot(d, "06_typed_question_answered")
 
     # Open the first citation of the last answer.
-    expanders = d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
-    citations = [e for e in expanders if e.text.strip().startswith("format_quote") or e.text.strip()[:3] == "[1]"
-                 or "[1]" in e.text[:20]]
-    assert citations, "no citation expander"
-    target = citations[-1] if len(citations) > 1 else citations[0]
-    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", target)
-    target.click()
+    def last_citation(drv: WebDriver) -> WebElement | None:
+        expanders = drv.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
+        citations = [e for e in expanders if e.text.strip().startswith("format_quote")
+                     or e.text.strip()[:3] == "[1]" or "[1]" in e.text[:20]]
+        return citations[-1] if citations else None
+    _click(d, last_citation, "a citation expander", scroll=True)
     _wait(d, lambda drv: drv.find_elements(By.CSS_SELECTOR, '[data-testid="stExpanderDetails"] img'), 30,
           "the page preview")
     time.sleep(1.0)  # let plotly draw
     body = _text(d)
     assert "Why this passage" in body
-    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", target)
+    d.execute_script("arguments[0].scrollIntoView({block: 'start'});",
+                     d.find_element(By.CSS_SELECTOR, '[data-testid="stExpanderDetails"] img'))
     _no_exception(d)
     _shot(d, "07_citation_open")
 
