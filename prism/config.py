@@ -91,6 +91,23 @@ class Settings(BaseSettings):
         "name, or a corpus text's first short paragraph); the chunk itself is stored and shown unchanged.",
     )
     title_max_chars: int = Field(default=200, ge=10, description="Longest first paragraph taken as a title, chars.")
+    running_lines_strip: bool = Field(
+        default=True,
+        description="Remove running headers and footers (lines repeated at the top or bottom of most PDF pages, e.g. "
+        "'Page 3 of 5', 'Table of Contents') before chunking; see prism.parsing.running.",
+    )
+    running_lines_zone: int = Field(
+        default=2, ge=1, le=5, description="Non-empty lines at each end of a page that may be a running header/footer."
+    )
+    running_lines_min_share: float = Field(
+        default=0.5, gt=0.0, le=1.0, description="Fraction of a PDF's pages a line must repeat on to be removed."
+    )
+    running_lines_min_pages: int = Field(
+        default=4, ge=3, description="PDFs with fewer pages with text keep every line."
+    )
+    running_lines_max_chars: int = Field(
+        default=120, ge=10, description="Longer lines are content, never a running header/footer, characters."
+    )
 
     # --- embedding -----------------------------------------------------------------------------------------
     embed_model_name: str = Field(

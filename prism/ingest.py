@@ -26,6 +26,7 @@ from prism.config import Settings
 from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
 from prism.parsing.pdf import looks_like_pdf
+from prism.parsing.running import strip_running_lines
 from prism.parsing.worker import ParseJob, shutdown_workers
 from prism.sparse_index import TOKENIZER_VERSION, tokenize
 from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
@@ -248,6 +249,7 @@ class Ingestor:
         self.timings.pages += max(parsed.total_pages, 1)
         progress(_STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
 
+        parsed = self._strip_running(parsed)
         title = self._title(parsed.source)
         chunks = self._chunk(parsed, doc_id, title)
         t3 = time.perf_counter()
@@ -489,6 +491,7 @@ class Ingestor:
             chunked_at = len(pages)
             t0 = time.perf_counter()
             partial = ParsedDocument(source=job.name, kind="pdf", pages=tuple(pages), total_pages=page.number or 0)
+            partial = self._strip_running(partial)
             try:
                 chunks = self._chunk(partial, doc_id, title)
             except NoExtractableTextError:
@@ -526,6 +529,19 @@ class Ingestor:
             return None
         title = title_from_name(name)
         return title if title and len(title) <= self.settings.title_max_chars else None
+
+    def _strip_running(self, parsed: ParsedDocument) -> ParsedDocument:
+        """``parsed`` without its running headers and footers (see :mod:`prism.parsing.running`), when enabled."""
+        if not self.settings.running_lines_strip:
+            return parsed
+        stripped, _ = strip_running_lines(
+            parsed,
+            zone=self.settings.running_lines_zone,
+            min_share=self.settings.running_lines_min_share,
+            min_pages=self.settings.running_lines_min_pages,
+            max_chars=self.settings.running_lines_max_chars,
+        )
+        return stripped
 
     def _chunk(self, parsed: ParsedDocument, doc_id: str, title: str | None = None) -> list[Chunk]:
         """Chunk ``parsed``; with a ``title``, chunks leave room for it in the embedder's window."""

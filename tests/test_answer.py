@@ -152,22 +152,25 @@ def test_relevance_separates_answerable_from_off_topic(docs, embedder):
 
 
 # --- LLM path ---------------------------------------------------------------------------------------------------
-ANSWER = ("Meridian Bank processed 612 crore UPI transactions worth ₹8.4 lakh crore in FY2024 [1]. "
-          "Its value later reached ₹9.9 lakh crore [7].")
-
-
 def test_llm_answer_streams_validates_citations_and_checks_figures(docs):
-    fake = ScriptedLLM(respond=route(documents=ANSWER))
+    # the answer cites the retrieved chunk that states both figures, wherever it ranks in the top 5
+    top = docs.open("docs").retriever.search(SEED).results
+    [n] = [i for i, r in enumerate(top, start=1) if "612 crore" in r.text and "₹8.4 lakh crore" in r.text][:1]
+    answer_text = (f"Meridian Bank processed 612 crore UPI transactions worth ₹8.4 lakh crore in FY2024 [{n}]. "
+                   "Its value later reached ₹9.9 lakh crore [7].")
+    fake = ScriptedLLM(respond=route(documents=answer_text))
     stream = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False).ask(SEED, stream=True)
     assert isinstance(stream, AnswerStream) and stream.answer is None
     assert stream.condensed_query == SEED and len(stream.chunks) == 5
+    assert [c.chunk_id for c in stream.chunks] == [r.chunk_id for r in top]
     pieces = list(stream)
     assert len(pieces) > 3 and "".join(pieces).endswith("[7].")  # the raw stream, markers not yet validated
     answer = stream.answer
     assert answer is not None and answer.mode == "llm"
     assert answer.answer.endswith("₹9.9 lakh crore.")  # [7] pointed nowhere: removed
-    assert [c.n for c in answer.citations] == [1] and [c.n for c in answer.retrieved] == [2, 3, 4, 5]
-    assert answer.citations[0].chunk_id == stream.chunks[0].chunk_id
+    assert [c.n for c in answer.citations] == [n] and [c.n for c in answer.retrieved] == [k for k in range(1, 6)
+                                                                                           if k != n]
+    assert answer.citations[0].chunk_id == stream.chunks[n - 1].chunk_id
     assert answer.unsupported_numbers == ["₹9.9 lakh crore"]
     assert "[7]" in answer.message and "₹9.9 lakh crore" in answer.message
     assert answer.timings_ms["first_token"] is not None
