@@ -43,8 +43,8 @@ class RunningLines:
     """What :func:`strip_running_lines` removed.
 
     Attributes:
-        top: keys (see :func:`line_key`) of the running header lines, most frequent first.
-        bottom: keys of the running footer lines, most frequent first.
+        top: keys (see :func:`line_key`) of the running header lines, sorted.
+        bottom: keys of the running footer lines, sorted.
         lines_removed: lines taken out, over all pages.
     """
 
