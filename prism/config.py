@@ -57,6 +57,12 @@ class Settings(BaseSettings):
 
     # --- parsing -------------------------------------------------------------------------------------------
     max_upload_mb: int = Field(default=50, ge=1, le=2048, description="Largest accepted file, MiB.")
+    pdf_text_mode: Literal["layout", "plain"] = Field(
+        default="layout",
+        description="'layout': read each PDF page in pypdf's plain and layout modes and keep the layout text unless "
+        "it lost text (it keeps words whole that plain mode splits, e.g. in SEC filings); 'plain': plain mode only "
+        "(about half the parse time).",
+    )
     pdf_page_timeout_s: float = Field(
         default=10.0, gt=0, description="Longest time to extract one PDF page's text before it is skipped, seconds."
     )

@@ -114,9 +114,9 @@ def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, pri
         import time
         import prism.parsing.pdf as pdf
         real = pdf._extract
-        def _extract(reader, index):
+        def _extract(reader, index, **kwargs):
             time.sleep(0.4)  # a parser slower than the embedder, as on dense 10-K pages
-            return real(reader, index)
+            return real(reader, index, **kwargs)
         pdf._extract = _extract
     """)
     pdf = RBI / "NT150D4BEA3889CD42F794F124D97AEB5B69.PDF"  # 11 pages

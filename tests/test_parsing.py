@@ -509,10 +509,10 @@ def test_hard_pdf_image_when_ocr_is_unavailable(monkeypatch):
 def test_pdf_page_over_time_budget_is_skipped(monkeypatch):
     real = pdf_module._extract
 
-    def slow_on_page_2(reader, index):
+    def slow_on_page_2(reader, index, **kwargs):
         if index == 1:
             time.sleep(1.0)
-        return real(reader, index)
+        return real(reader, index, **kwargs)
 
     monkeypatch.setattr(pdf_module, "_extract", slow_on_page_2)
     settings = Settings(pdf_page_timeout_s=0.2, ocr_enabled=False)
@@ -523,7 +523,7 @@ def test_pdf_page_over_time_budget_is_skipped(monkeypatch):
 
 def test_pdf_stops_after_too_many_timed_out_pages(monkeypatch):
     monkeypatch.setattr(pdf_module, "MAX_TIMED_OUT_PAGES", 1)
-    monkeypatch.setattr(pdf_module, "_extract", lambda reader, index: time.sleep(0.5) or "never used")
+    monkeypatch.setattr(pdf_module, "_extract", lambda reader, index, **kwargs: time.sleep(0.5) or "never used")
     settings = Settings(pdf_page_timeout_s=0.1, ocr_enabled=False)
     with pytest.raises(NoExtractableTextError, match=r"took longer than 0\.1 s; not read: 1 earlier pages"):
         parsing.load(CASES / "33_a_three_pages.pdf", settings=settings)
@@ -532,10 +532,10 @@ def test_pdf_stops_after_too_many_timed_out_pages(monkeypatch):
 def test_pdf_page_that_raises_is_skipped(monkeypatch):
     real = pdf_module._extract
 
-    def broken_page_1(reader, index):
+    def broken_page_1(reader, index, **kwargs):
         if index == 0:
             raise KeyError("/Contents")
-        return real(reader, index)
+        return real(reader, index, **kwargs)
 
     monkeypatch.setattr(pdf_module, "_extract", broken_page_1)
     doc = parsing.load(CASES / "33_a_three_pages.pdf", settings=NO_OCR)
@@ -780,3 +780,25 @@ def test_url_connection_refused():
 def test_strip_tags_fallback():
     html = "<html><head><title>t</title></head><body><p>Rate: 6.5%</p><script>x()</script><td>SBI</td></body></html>"
     assert normalize_text(strip_tags(html)) == "Rate: 6.5%\n\nSBI"
+
+
+@pytest.mark.slow
+def test_layout_mode_keeps_words_whole_that_plain_mode_splits():
+    # Amazon's 10-K sets words as several positioned runs: pypdf's plain mode reads "absolu te dollars".
+    amazon = FINANCEBENCH / "pdfs" / "AMAZON_2019_10K.pdf"
+    sentence = "The increase in AWS operating income in absolute dollars in 2019, compared to the prior year"
+    flat = lambda doc: " ".join(" ".join(p.text.split()) for p in doc.pages)  # noqa: E731
+    plain = parsing.load(amazon, settings=Settings(ocr_enabled=False, pdf_text_mode="plain"))
+    layout = parsing.load(amazon, settings=NO_OCR)
+    assert sentence not in flat(plain) and "absolu te" in flat(plain)  # the premise
+    assert sentence in flat(layout) and "absolu te" not in flat(layout)
+    assert [p.number for p in layout.pages] == [p.number for p in plain.pages]
+
+
+@pytest.mark.slow
+def test_pages_layout_mode_cannot_read_keep_their_plain_text():
+    # Costco's cover page comes back empty from pypdf's layout mode; assam.pdf's rotated title would be dropped.
+    costco = parsing.load(FINANCEBENCH / "pdfs" / "COSTCO_2021_10K.pdf", settings=NO_OCR)
+    assert costco.pages[0].number == 1 and "Costco Wholesale Corporation" in costco.pages[0].text
+    assam = parsing.load(HARD / "assam.pdf", settings=NO_OCR)
+    assert "Annual Health Survey 2010-11" in assam.pages[0].text

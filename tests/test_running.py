@@ -34,7 +34,7 @@ def test_bank_circular_loses_its_header_and_page_footer_but_keeps_its_body():
     assert [p.number for p in stripped.pages] == [p.number for p in doc.pages]
     for before, after in zip(doc.pages, stripped.pages, strict=True):
         assert "Page " not in after.text.splitlines()[-1] and "Fictional sample document" not in after.text
-        assert after.text == "\n".join(before.text.splitlines()[1:-1])  # exactly the two lines, nothing else
+        assert after.text == "\n".join(before.text.splitlines()[1:-1]).strip()  # exactly the two lines, no more
     # the circular number stays where the body states it
     assert "Circular No. MBL/2025-26/OPS/017 · Dated 12 June 2025" in stripped.pages[0].text
 
@@ -42,9 +42,11 @@ def test_bank_circular_loses_its_header_and_page_footer_but_keeps_its_body():
 def test_rbi_master_circular_loses_its_short_title_and_page_numbers():
     doc = parsing.load(RBI_NBFC, settings=NO_OCR)
     stripped, found = strip_running_lines(doc, **KNOBS)
-    assert "dor – mc – bank finance to nbfcs, #" in found.top and "#" in found.top
-    assert not any(line.strip() == "DOR – MC – Bank Finance to NBFCs, 2025"
-                   for p in stripped.pages[1:] for line in p.text.splitlines()[:2])
+    # pypdf's layout mode reads this header after the body (the PDF draws it last), plain mode first: either way
+    running = found.top + found.bottom
+    assert "dor – mc – bank finance to nbfcs, #" in running and "#" in running
+    assert not any(line_key(line) == "dor – mc – bank finance to nbfcs, #"
+                   for p in stripped.pages[1:] for line in p.text.splitlines())
     assert "Reserve Bank of India has been regulating" in " ".join(" ".join(p.text.split()) for p in stripped.pages)
 
 

@@ -5,6 +5,8 @@ Per page (1-based numbers):
 * text extraction runs in a daemon worker thread and is abandoned after ``settings.pdf_page_timeout_s`` seconds
   (Python cannot kill a thread: the abandoned one finishes in the background, and the remaining pages are read with a
   freshly opened reader so the two never share pypdf state);
+* with ``settings.pdf_text_mode == "layout"`` (default) the page is read in pypdf's plain and layout modes and the
+  layout text is kept unless it lost letters or digits (see :func:`_extract`);
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
@@ -19,6 +21,7 @@ from __future__ import annotations
 import functools
 import io
 import logging
+import re
 import threading
 import time
 from collections import Counter
@@ -106,8 +109,36 @@ def _run_with_timeout(fn: Callable[[], str], timeout_s: float) -> tuple[str | No
     return str(box.get("text") or ""), None
 
 
-def _extract(reader: PdfReader, index: int) -> str:
-    return reader.pages[index].extract_text() or ""
+LAYOUT_MIN_SHARE = 0.98
+"""Layout-mode text is used only when it has at least this share of the plain-mode text's letters and digits."""
+_GAPS = re.compile(r"[ \t]{2,}")
+
+
+def _extract(reader: PdfReader, index: int, mode: str = "plain") -> str:
+    """Text of page ``index`` (0-based); with ``mode="layout"`` the better of pypdf's two extraction modes.
+
+    Plain mode follows the content stream and inserts a space wherever a PDF positions the next run of glyphs,
+    which breaks words that SEC filings set as several runs ("absolu te dollars", "prior ye ar": 4-9 % of the words
+    of 8 of the 16 FinanceBench filings, measured against pdfium's text) and glues page numbers to the last word.
+    Layout mode places glyphs by their coordinates, so those words come out whole and vertical gaps become
+    paragraph breaks; but it returns nothing on some cover pages, drops rotated text and can raise. So both run, and
+    layout text is kept only when it has :data:`LAYOUT_MIN_SHARE` of plain mode's letters and digits; its column
+    padding is collapsed to one space (normalisation would do the same; the page size budget counts real text).
+
+    Raises:
+        Exception: whatever plain-mode extraction raises on a malformed page (the caller skips the page).
+    """
+    page = reader.pages[index]
+    plain = page.extract_text() or ""
+    if mode != "layout":
+        return plain
+    try:
+        layout = page.extract_text(extraction_mode="layout") or ""
+    except Exception as exc:  # a layout-mode bug on one page: the plain text stands
+        logger.debug("page %d: layout extraction failed (%s); plain text used", index + 1, type(exc).__name__)
+        return plain
+    found = alnum_count(layout)
+    return _GAPS.sub(" ", layout) if found and found >= LAYOUT_MIN_SHARE * alnum_count(plain) else plain
 
 
 def _page_list(numbers: Sequence[int], limit: int = 10) -> str:
@@ -171,7 +202,9 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
                 number, f"not read: {timed_out} earlier pages took longer than {timeout_s:g} s each"
             )
             continue
-        raw, reason = _run_with_timeout(functools.partial(_extract, reader, index), timeout_s)
+        raw, reason = _run_with_timeout(
+            functools.partial(_extract, reader, index, mode=settings.pdf_text_mode), timeout_s
+        )
         if raw is None:
             logger.warning("%s page %d skipped: %s", name, number, reason)
             skipped[number] = SkippedPage(number, reason or "text extraction failed")
