@@ -94,6 +94,15 @@ def _noop(_fraction: float, _message: str) -> None:
     return None
 
 
+def _chunk_rows(chunks: Sequence[Chunk], index_texts: Sequence[str], tokens: Sequence[list[str]]) -> list[dict]:
+    """The workspace's chunk rows: id, stored text, BM25 tokens (with the tokenizer version that made them, so a
+    tokenizer change re-tokenises), page/offset metadata, and the indexed text when it differs from the chunk's own
+    (title header or contextual text)."""
+    return [{"chunk_id": c.chunk_id, "text": c.text, "tokens": toks, "tokenizer": TOKENIZER_VERSION, **c.metadata(),
+             **({"index_text": it} if it != c.text else {})}
+            for c, it, toks in zip(chunks, index_texts, tokens, strict=True)]
+
+
 class Ingestor:
     """Ingests documents into one workspace.
 
@@ -275,12 +284,7 @@ class Ingestor:
             original = self.workspace.original_path(doc_id)
             original.write_bytes(data)
             self.store.add(chunks, embeddings)
-            self.workspace.write_chunks(
-                doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokens, "tokenizer": TOKENIZER_VERSION,
-                           **c.metadata(),
-                          **({"index_text": it} if it != c.text else {})}
-                         for c, tokens, it in zip(chunks, chunk_tokens, index_texts, strict=True)]
-            )
+            self.workspace.write_chunks(doc_id, _chunk_rows(chunks, index_texts, chunk_tokens))
             record = DocumentRecord(
                 doc_id=doc_id,
                 source=parsed.source,
@@ -357,12 +361,7 @@ class Ingestor:
                 records = []
                 for i, parsed, data, doc_id, cs, texts in group:
                     self.workspace.original_path(doc_id).write_bytes(data)
-                    self.workspace.write_chunks(
-                        doc_id, [{"chunk_id": c.chunk_id, "text": c.text, "tokens": tokenize(it),
-                                  "tokenizer": TOKENIZER_VERSION, **c.metadata(),
-                                  **({"index_text": it} if it != c.text else {})}
-                                 for c, it in zip(cs, texts, strict=True)]
-                    )
+                    self.workspace.write_chunks(doc_id, _chunk_rows(cs, texts, [tokenize(t) for t in texts]))
                     records.append(DocumentRecord(
                         doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=None, chunks=len(cs),
                         ingested_at=now_iso(), size_bytes=len(data), original=doc_id,
@@ -392,7 +391,7 @@ class Ingestor:
                 parsed = ParsedDocument(name, "txt", parsed.pages, 0, parsed.skipped_pages, parsed.warnings)
                 title = None
                 if self.settings.title_headers:
-                    title = title_from_text(text, self.settings.title_max_chars) or title_from_name(name)
+                    title = title_from_text(text, self.settings.title_max_chars) or self._title(name)
                 chunks = self._chunk(parsed, doc_id, title)
             except PrismError as exc:
                 results[i] = IngestResult(file=name, status="failed", error=str(exc))

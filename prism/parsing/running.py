@@ -79,8 +79,7 @@ def find_running_lines(
         top, bottom = _edges(page.text, zone)
         tops.update({line_key(line) for line in top if len(line) <= max_chars})
         bottoms.update({line_key(line) for line in bottom if len(line) <= max_chars})
-    return (frozenset(k for k, n in tops.items() if n >= need and k),
-            frozenset(k for k, n in bottoms.items() if n >= need and k))
+    return frozenset(k for k, n in tops.items() if n >= need), frozenset(k for k, n in bottoms.items() if n >= need)
 
 
 def _strip_page(text: str, top: frozenset[str], bottom: frozenset[str], zone: int) -> tuple[str, int]:
