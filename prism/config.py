@@ -60,8 +60,8 @@ class Settings(BaseSettings):
     pdf_text_mode: Literal["layout", "plain"] = Field(
         default="layout",
         description="'layout': read each PDF page in pypdf's plain and layout modes and keep the layout text unless "
-        "it lost text (it keeps words whole that plain mode splits, e.g. in SEC filings); 'plain': plain mode only "
-        "(about half the parse time).",
+        "it has under 98% of plain's letters and digits (it keeps words whole that plain mode splits, e.g. in SEC "
+        "filings); 'plain': plain mode only (about half the parse time).",
     )
     pdf_page_timeout_s: float = Field(
         default=10.0, gt=0, description="Longest time to extract one PDF page's text before it is skipped, seconds."

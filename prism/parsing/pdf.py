@@ -6,7 +6,8 @@ Per page (1-based numbers):
   (Python cannot kill a thread: the abandoned one finishes in the background, and the remaining pages are read with a
   freshly opened reader so the two never share pypdf state);
 * with ``settings.pdf_text_mode == "layout"`` (default) the page is read in pypdf's plain and layout modes and the
-  layout text is kept unless it lost letters or digits (see :func:`_extract`);
+  layout text is kept unless it has under :data:`LAYOUT_MIN_SHARE` of plain mode's letters and digits
+  (see :func:`_extract`);
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
