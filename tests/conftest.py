@@ -1,4 +1,10 @@
-"""Shared fixtures: every test gets its own PRISM_HOME; the real packaged embedder is loaded once per session."""
+"""Shared fixtures: every test gets its own PRISM_HOME; the real packaged embedder is loaded once per session.
+
+Small input files live in ``tests/fixtures`` (``cases/`` is a copy of the project's bad-input cases). Tests that
+need the real public data in ``../shared/data`` (RBI/NPCI circulars, FinanceBench filings, hard PDFs, SciFact) are
+marked :data:`needs_data` or call :func:`require_data`: on a clone with nothing beside it they skip, naming the
+missing folder; CI has the folder and runs them.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,21 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-CASES = SHARED / "cases"
-DATA = SHARED / "data"
+FIXTURES = REPO / "tests" / "fixtures"
+CASES = FIXTURES / "cases"
+DATA = REPO.parent / "shared" / "data"
+MISSING_DATA = f"needs the public data folder {DATA} (../shared/data beside the checkout), which is missing"
+
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=MISSING_DATA)
+"""Mark a test that reads ``../shared/data``: it skips with :data:`MISSING_DATA` when the folder is absent."""
+
+
+def require_data(*parts: str) -> Path:
+    """The path ``DATA / parts``; skips the calling test or fixture (naming the folder) when it is missing."""
+    path = DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(MISSING_DATA if not DATA.is_dir() else f"needs {path}, which is missing")
+    return path
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from prism.service import PrismService
 from prism.sparse_index import BM25Index
 from prism.types import TIMING_STAGES
 
-from .conftest import CASES, DATA, REPO
+from .conftest import CASES, DATA, REPO, require_data
 from .fakes_llm import ScriptedLLM, auth_error, route, server_error
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
@@ -32,6 +32,7 @@ NO_WAIT = tenacity.wait_none()
 @pytest.fixture(scope="module")
 def docs(tmp_path_factory, embedder):
     """One workspace with the sample UPI circular and a real RBI master circular (ingested once per module)."""
+    require_data("rbi", "pdfs")
     settings = Settings(home=tmp_path_factory.mktemp("answer_home"), groq_api_key=None, tavily_api_key=None,
                         briefing_on_ingest=False)
     svc = PrismService(settings, embedder=embedder)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DATA, REPO
+from .conftest import DATA, REPO, needs_data
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -187,6 +187,7 @@ def _nav(d: WebDriver, label: str) -> None:
 
 
 # --- the journey -----------------------------------------------------------------------------------------------
+@needs_data
 def test_upload_brief_ask_and_open_citation(app_url, driver):
     d = driver
     t0 = time.monotonic()

@@ -19,7 +19,7 @@ from prism.service import PrismService
 from prism.types import Answer
 from prism.ui.jobs import IngestJobs
 
-from .conftest import DATA, REPO
+from .conftest import DATA, REPO, needs_data
 from .fakes_llm import ScriptedLLM
 
 SAMPLE = REPO / "data" / "sample"
@@ -48,6 +48,7 @@ def _reply(text: str) -> str:
     return "The circular states the limit [1]; see also the master circular [2]."
 
 
+@needs_data
 @pytest.mark.slow
 def test_eight_sessions_ask_while_another_ingests(prism_home, embedder):
     settings = Settings(home=prism_home)

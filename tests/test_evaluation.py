@@ -39,7 +39,7 @@ from prism.evaluation.runner import ablation_variants, run_evaluation
 from prism.evaluation.runs import RUN_KEYS, RunStore, settings_snapshot
 from prism.llm import wrap_llms
 
-from .conftest import DATA, REPO
+from .conftest import DATA, REPO, needs_data
 from .fakes_llm import ScriptedLLM, route
 
 SAMPLE = REPO / "data" / "sample"
@@ -215,6 +215,7 @@ def test_prism_loader_rejects_malformed_ground_truth(tmp_path):
     assert len(load_prism(write([base]), SAMPLE).documents) == 1
 
 
+@needs_data
 def test_beir_loader_on_real_scifact():
     ds = load_dataset(DATA / "scifact")
     assert ds.format == "beir" and ds.granularity == "document" and ds.split == "train"
@@ -227,6 +228,7 @@ def test_beir_loader_on_real_scifact():
     assert {s.source for s in q.relevant} == set(q.grades) and all(s.page is None for s in q.relevant)
 
 
+@needs_data
 def test_financebench_loader_converts_pages_to_one_based():
     ds = load_dataset(DATA / "financebench-dev")
     assert ds.format == "financebench" and ds.granularity == "chunk"

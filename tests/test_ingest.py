@@ -14,7 +14,7 @@ import pytest
 from prism.errors import DocumentNotFoundError
 from prism.ingest import IngestItem
 
-from .conftest import CASES, DATA, REPO
+from .conftest import CASES, DATA, REPO, needs_data
 
 RBI = DATA / "rbi" / "pdfs"
 FB = DATA / "financebench-dev" / "pdfs"
@@ -131,6 +131,7 @@ def test_hostile_file_names_never_reach_the_filesystem(service, prism_home):
     assert not (prism_home.parent / "etc").exists()
 
 
+@needs_data
 def test_pdf_pages_are_stored_with_their_page_numbers(service):
     # 05MC... (RBI master circular on pension disbursement): its paragraph on "Agency Commission" heads page 8?
     # The check below finds the phrase's page with pypdf and asserts the stored chunk says the same page.
@@ -166,6 +167,7 @@ print("SECOND-DONE", flush=True)
 """
 
 
+@needs_data
 @pytest.mark.slow
 def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service):
     small = CASES / "35_test02.txt"
@@ -255,6 +257,7 @@ def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, pris
     _consistent(handle)
 
 
+@needs_data
 def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embedder, tmp_path):
     """An informative file name goes in front of every chunk for the embedder and BM25 (within the 256 word-piece
     window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing."""

@@ -40,7 +40,7 @@ from prism.ui.export import conversation_markdown
 from prism.ui.jobs import IngestJobs, content_key
 from prism.ui.preview import locate, render_page_preview
 
-from .conftest import DATA, REPO
+from .conftest import DATA, REPO, needs_data
 from .fakes_llm import ScriptedLLM
 
 SAMPLE = REPO / "data" / "sample"
@@ -289,6 +289,7 @@ def _briefing_ready(at: AppTest) -> bool:
     return any(m.value == "##### Briefings" for m in at.markdown) or bool(at.exception)
 
 
+@needs_data
 def test_upload_real_pdf_to_result_table_and_briefing_then_ask(with_sample, service_factory):
     at = _app().run().switch_page("pages/upload.py").run()
     _no_exception(at)

@@ -20,7 +20,7 @@ from prism.parsing import worker
 from prism.parsing.worker import ParseJob
 from prism.service import PrismService
 
-from .conftest import CASES, DATA
+from .conftest import CASES, DATA, needs_data
 
 RBI = DATA / "rbi" / "pdfs"
 HARD = DATA / "hard-pdfs"
@@ -43,6 +43,7 @@ def worker_site(tmp_path, monkeypatch):
     worker.shutdown_workers()
 
 
+@needs_data
 def test_parse_job_streams_pages_and_returns_the_in_process_parse():
     settings = Settings()
     data = CIRCULAR.read_bytes()
@@ -60,6 +61,7 @@ def test_parse_job_streams_pages_and_returns_the_in_process_parse():
     [(HARD / "health_protected.pdf", EncryptedDocumentError), (HARD / "empty.pdf", EmptyFileError),
      (HARD / "only_page_number.pdf", NoExtractableTextError), (HARD / "image.pdf", None)],
 )
+@needs_data
 def test_parse_job_gives_what_the_in_process_parser_gives(path, error):
     # OCR runs in the worker too (image.pdf has no text layer; only_page_number.pdf is OCR'd and still empty)
     settings = Settings()
@@ -76,6 +78,7 @@ def test_parse_job_gives_what_the_in_process_parser_gives(path, error):
     assert str(child.value) == str(inline.value) and path.name in str(child.value)
 
 
+@needs_data
 def test_a_crashing_parser_fails_only_its_document(worker_site, service):
     worker_site("""
         import os
@@ -108,6 +111,7 @@ def _stored(service: PrismService, workspace: str) -> tuple[list[str], list[str]
             np.asarray(got["embeddings"])[order])
 
 
+@needs_data
 @pytest.mark.slow
 def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, prism_home, embedder):
     worker_site("""

@@ -1,6 +1,7 @@
 """Tests of prism.parsing on the shared bad-input cases, the hard PDFs, NPCI/RBI circulars and FinanceBench filings.
 
-Real files are read from ``../shared`` (never copied); small fixtures are built in the tests. OCR tests are marked
+Real files are read from ``../shared/data`` (never copied; those tests skip without it); the bad-input cases are
+copied in ``tests/fixtures/cases``; other small fixtures are built in the tests. OCR tests are marked
 ``slow`` (about 3 s per page on two cores).
 """
 
@@ -14,7 +15,6 @@ import threading
 import time
 import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -40,9 +40,8 @@ from prism.parsing.text import decode_bytes
 from prism.parsing.url import strip_tags
 from prism.types import Page, SkippedPage
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CASES = SHARED / "cases"
-DATA = SHARED / "data"
+from .conftest import CASES, DATA, needs_data
+
 HARD = DATA / "hard-pdfs"
 NPCI = DATA / "npci" / "pdfs"
 RBI = DATA / "rbi" / "pdfs"
@@ -181,11 +180,12 @@ def test_load_bytes_need_a_filename():
         parsing.load(b"hello")
 
 
-def test_load_empty_bytes_and_paths():
+def test_load_empty_bytes_and_paths(tmp_path):
     with pytest.raises(EmptyFileError, match=r"^notes\.txt is empty \(0 bytes\)$"):
         parsing.load(b"", "notes.txt", NO_OCR)
+    (tmp_path / "empty.pdf").write_bytes(b"")  # as hard-pdfs/empty.pdf: a 0-byte file
     with pytest.raises(EmptyFileError, match=r"^empty\.pdf is empty \(0 bytes\)$"):
-        parsing.load(HARD / "empty.pdf", settings=NO_OCR)
+        parsing.load(tmp_path / "empty.pdf", settings=NO_OCR)
 
 
 def test_load_too_large(tmp_path):
@@ -399,7 +399,8 @@ def test_pdf_aes_with_empty_password_opens():
     )
 
 
-@pytest.mark.parametrize("path", [CASES / "01b_aes256_user_password_secret.pdf", HARD / "health_protected.pdf"])
+@pytest.mark.parametrize("path", [CASES / "01b_aes256_user_password_secret.pdf",
+                                  pytest.param(HARD / "health_protected.pdf", marks=needs_data)])
 def test_pdf_with_password_is_rejected(path):
     with pytest.raises(EncryptedDocumentError, match=rf"^{re.escape(path.name)} is a password-protected PDF; remove"):
         parsing.load(path, settings=NO_OCR)
@@ -469,6 +470,7 @@ def test_pdf_pages_are_physical_and_one_based():
         ("senate-expenditures.pdf", 1, [1], 1, "PAYEE NAME"),
     ],
 )
+@needs_data
 def test_hard_pdfs_with_text(name, total, numbers, phrase_page, phrase):
     doc = parsing.load(HARD / name, settings=NO_OCR)
     assert (doc.source, doc.kind, doc.total_pages) == (name, "pdf", total)
@@ -478,11 +480,13 @@ def test_hard_pdfs_with_text(name, total, numbers, phrase_page, phrase):
     assert all(p.text and not p.ocr for p in doc.pages)
 
 
+@needs_data
 def test_hard_pdf_only_page_number_is_not_a_page_of_text():
     with pytest.raises(NoExtractableTextError, match=r"text layer has only '13'; OCR is turned off"):
         parsing.load(HARD / "only_page_number.pdf", settings=NO_OCR)
 
 
+@needs_data
 def test_hard_pdf_image_without_ocr():
     with pytest.raises(NoExtractableTextError, match=r"^image\.pdf has no extractable text .*OCR is turned off"):
         parsing.load(HARD / "image.pdf", settings=NO_OCR)
@@ -491,6 +495,7 @@ def test_hard_pdf_image_without_ocr():
         parsing.load(HARD / "image.pdf", settings=limited)
 
 
+@needs_data
 def test_hard_pdf_image_when_ocr_is_unavailable(monkeypatch):
     monkeypatch.setattr(ocr, "_engine", None)
     monkeypatch.setattr(ocr, "_engine_error", "rapidocr-onnxruntime is not installed (test)")
@@ -543,6 +548,7 @@ def test_pdf_page_that_raises_is_skipped(monkeypatch):
     assert doc.skipped_pages == (SkippedPage(1, "text extraction failed (KeyError: '/Contents')"),)
 
 
+@needs_data
 def test_pdf_page_over_size_budget_is_skipped():
     settings = Settings(pdf_page_max_chars=1000, ocr_enabled=False)
     doc = parsing.load(HARD / "federal-register-2020-17221.pdf", settings=settings)
@@ -568,12 +574,14 @@ def test_ocr_lines_in_reading_order():
 # --- NPCI circulars ------------------------------------------------------------------------------------------------
 
 
+@needs_data
 def test_npci_zero_byte_pdf():
     name = "RuPay-I-OC022-I-FY-23-24-I-RuPay-Credit-Card-Transaction-limit-for-linked-RuPay-Credit-Card-on-UPI.pdf"
     with pytest.raises(EmptyFileError, match=r"is empty \(0 bytes\)$"):
         parsing.load(NPCI / name, settings=NO_OCR)
 
 
+@needs_data
 def test_npci_text_pdf_with_empty_second_page():
     doc = parsing.load(NPCI / "UPI OC34-MCC Standardisation.pdf", settings=NO_OCR)
     assert doc.total_pages == 2
@@ -582,6 +590,7 @@ def test_npci_text_pdf_with_empty_second_page():
     assert [s.number for s in doc.skipped_pages] == [2]
 
 
+@needs_data
 @pytest.mark.slow
 def test_npci_scanned_pdf_is_read_by_ocr():
     t0 = time.perf_counter()
@@ -601,6 +610,7 @@ def test_npci_scanned_pdf_is_read_by_ocr():
 # --- page numbers against independent references -------------------------------------------------------------------
 
 
+@needs_data
 def test_rbi_phrase_is_on_the_right_page():
     path = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
     phrase = "Submission of Balance Sheet"
@@ -620,6 +630,7 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9][a-z0-9,.]*[a-z0-9]", text.lower()) if len(w) >= 4}
 
 
+@needs_data
 @pytest.mark.parametrize("doc_name", ["FOOTLOCKER_2022_8K_dated_2022-08-19", "NETFLIX_2015_10K"])
 def test_financebench_evidence_is_on_page_plus_one(doc_name):
     evidence = [
@@ -782,6 +793,7 @@ def test_strip_tags_fallback():
     assert normalize_text(strip_tags(html)) == "Rate: 6.5%\n\nSBI"
 
 
+@needs_data
 @pytest.mark.slow
 def test_layout_mode_keeps_words_whole_that_plain_mode_splits():
     # Amazon's 10-K sets words as several positioned runs: pypdf's plain mode reads "absolu te dollars".
@@ -795,6 +807,7 @@ def test_layout_mode_keeps_words_whole_that_plain_mode_splits():
     assert [p.number for p in layout.pages] == [p.number for p in plain.pages]
 
 
+@needs_data
 @pytest.mark.slow
 def test_pages_layout_mode_cannot_read_keep_their_plain_text():
     # Costco's cover page comes back empty from pypdf's layout mode; assam.pdf's rotated title would be dropped.

@@ -29,7 +29,7 @@ from prism.retriever import HybridRetriever, SparseSide
 from prism.service import PrismService
 from prism.sparse_index import TOKENIZER_VERSION, BM25Index
 
-from .conftest import CASES, DATA, REPO
+from .conftest import CASES, DATA, REPO, require_data
 
 RBI = DATA / "rbi" / "pdfs"
 SAMPLE = REPO / "data" / "sample"
@@ -56,6 +56,7 @@ class Corpus:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory, embedder) -> Corpus:
     """One PRISM_HOME for the module with two ingested workspaces: 'rbi' (3 real RBI PDFs), 'sample' (2 fictional)."""
+    require_data("rbi", "pdfs")
     home = tmp_path_factory.mktemp("retriever_home")
     settings = Settings(home=home, rrf_k=RRF_K, dense_weight=DENSE_W, bm25_weight=BM25_W, top_k=5, fusion_top_k=10)
     service = PrismService(settings, embedder=embedder)

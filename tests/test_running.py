@@ -8,7 +8,7 @@ from prism.ingest import IngestItem
 from prism.parsing.running import line_key, strip_running_lines
 from prism.types import Page, ParsedDocument
 
-from .conftest import DATA, REPO
+from .conftest import DATA, REPO, needs_data
 
 NO_OCR = Settings(ocr_enabled=False)
 KNOBS = dict(zone=2, min_share=0.5, min_pages=4, max_chars=120)
@@ -39,6 +39,7 @@ def test_bank_circular_loses_its_header_and_page_footer_but_keeps_its_body():
     assert "Circular No. MBL/2025-26/OPS/017 · Dated 12 June 2025" in stripped.pages[0].text
 
 
+@needs_data
 def test_rbi_master_circular_loses_its_short_title_and_page_numbers():
     doc = parsing.load(RBI_NBFC, settings=NO_OCR)
     stripped, found = strip_running_lines(doc, **KNOBS)

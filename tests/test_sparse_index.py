@@ -18,9 +18,9 @@ from prism.errors import StoreError
 from prism.sparse_index import BM25Index, tokenize
 from prism.tokenizer import MAX_TOKEN_CHARS
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-RBI = SHARED / "data" / "rbi" / "pdfs"
-CASES = SHARED / "cases"
+from .conftest import CASES, DATA, needs_data, require_data
+
+RBI = DATA / "rbi" / "pdfs"
 CIRCULAR_13 = "13MC01042025792E33CF094B46F2B838E6409777438D.PDF"  # RBI/2025-26/13, income recognition / NPAs
 RBI_FILES = [
     CIRCULAR_13,
@@ -33,6 +33,7 @@ RBI_FILES = [
 @pytest.fixture(scope="module")
 def rbi_chunks() -> tuple[list[str], list[str]]:
     """~670 chunks of 500 characters (450 stride) from four real RBI circulars, ids ``file:page:n``."""
+    require_data("rbi", "pdfs")
     ids, texts = [], []
     for name in RBI_FILES:
         for page_no, page in enumerate(PdfReader(RBI / name).pages, start=1):
@@ -147,6 +148,7 @@ def test_tokenize_time_is_linear_on_pathological_input(unit):
     assert all(len(t) <= MAX_TOKEN_CHARS for t in tokens)
 
 
+@needs_data
 def test_tokens_of_real_rbi_page():
     page1 = PdfReader(RBI / CIRCULAR_13).pages[0].extract_text()
     tokens = tokenize(page1)
