@@ -26,10 +26,10 @@ RUN useradd --create-home --uid 1000 user
 WORKDIR /app
 
 # Dependencies first (cached while only the code changes). torch comes from the CPU wheel index: the default
-# index would pull several GB of CUDA libraries.
-COPY requirements.txt ./
+# index would pull several GB of CUDA libraries. Everything else is pinned by the lock file.
+COPY requirements.lock ./
 RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
-    && pip install -r requirements.txt
+    && pip install -r requirements.lock
 
 # The cross-encoder named in Settings, downloaded now into $HF_HOME (the reranker never downloads at run time).
 COPY prism/__init__.py prism/config.py /app/prism/
