@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from prism.config import Settings  # noqa: E402
-from prism.ingest import IngestItem  # noqa: E402
-from prism.parsing.worker import shutdown_workers  # noqa: E402
+from prism.ingestion.parsing.worker import shutdown_workers  # noqa: E402
+from prism.ingestion.pipeline import IngestItem  # noqa: E402
 from prism.service import PrismService  # noqa: E402
 
 DEFAULT_PDFS = REPO.parent / "shared" / "data" / "financebench-dev" / "pdfs"

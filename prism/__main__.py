@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from prism.cli import main
+from prism.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -100,7 +100,7 @@ class Settings(BaseSettings):
     running_lines_strip: bool = Field(
         default=True,
         description="Remove running headers and footers (lines repeated at the top or bottom of most PDF pages, e.g. "
-        "'Page 3 of 5', 'Table of Contents') before chunking; see prism.parsing.running.",
+        "'Page 3 of 5', 'Table of Contents') before chunking; see prism.ingestion.parsing.running.",
     )
     running_lines_zone: int = Field(
         default=2, ge=1, le=5, description="Non-empty lines at each end of a page that may be a running header/footer."

@@ -12,22 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from prism.answer import AnswerEngine, AnswerStream
-from prism.briefing import Briefing, document_text_from_rows, make_briefing
+from prism.answering.briefing import Briefing, document_text_from_rows, make_briefing
+from prism.answering.contextual import Contextualizer
+from prism.answering.conversation import History
+from prism.answering.engine import AnswerEngine, AnswerStream
+from prism.answering.llm import LLMs, build_llms
+from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
+from prism.answering.websearch import WebSearcher
 from prism.config import RetrievalMode, Settings, get_settings
-from prism.contextual import Contextualizer
-from prism.conversation import History
-from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
-from prism.ingest import IngestItem, Ingestor, ProgressCallback
-from prism.llm import LLMs, build_llms
-from prism.rerank import Reranker
-from prism.retriever import HybridRetriever, SearchResult
+from prism.index.embedder import PrismEmbedding
+from prism.index.vector_store import VectorStore, make_client
+from prism.index.workspaces import Workspace, WorkspaceCatalog, WorkspaceInfo
+from prism.ingestion.pipeline import IngestItem, Ingestor, ProgressCallback
+from prism.retrieval.rerank import Reranker
+from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import Answer, DocumentRecord, IngestResult
-from prism.vector_store import VectorStore, make_client
-from prism.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
-from prism.websearch import WebSearcher
-from prism.workspaces import Workspace, WorkspaceCatalog, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 
@@ -337,10 +337,11 @@ class PrismService:
         rerank: bool = True,
         stream: bool = False,
     ) -> Answer | AnswerStream:
-        """Answer a question over a workspace; see :meth:`prism.answer.AnswerEngine.ask` for the options.
+        """Answer a question over a workspace; see :meth:`prism.answering.engine.AnswerEngine.ask` for the options.
 
         Returns:
-            The :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answer.AnswerStream` to
+            The :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.engine.AnswerStream`
+            to
             iterate (``st.write_stream``) whose ``answer`` is set at the end.
 
         Raises:
@@ -370,7 +371,7 @@ class PrismService:
         return self.open(workspace).retriever
 
     def search(self, query: str, workspace: str | None = None, **options: Any) -> SearchResult:
-        """Hybrid search in a workspace; ``options`` as :meth:`prism.retriever.HybridRetriever.search`.
+        """Hybrid search in a workspace; ``options`` as :meth:`prism.retrieval.retriever.HybridRetriever.search`.
 
         An empty or missing workspace gives an empty result with a message (no error).
         """

@@ -72,7 +72,7 @@ class Chunk:
     """A span of a document's text, the unit that is embedded, indexed and cited.
 
     ``char_start``/``char_end`` index the document text, i.e. the pages' texts joined with
-    :data:`prism.chunking.PAGE_SEPARATOR`; ``document_text[char_start:char_end] == text`` always holds.
+    :data:`prism.ingestion.chunking.PAGE_SEPARATOR`; ``document_text[char_start:char_end] == text`` always holds.
     """
 
     chunk_id: str

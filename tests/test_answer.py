@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 import tenacity
 
-from prism.answer import EMPTY_WORKSPACE, NOT_RELEVANT, REPHRASE, AnswerEngine, AnswerStream
+from prism.answering.conversation import Conversation, Turn
+from prism.answering.engine import EMPTY_WORKSPACE, NOT_RELEVANT, REPHRASE, AnswerEngine, AnswerStream
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance, split_sentences
+from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.conversation import Conversation, Turn
 from prism.errors import DocumentNotFoundError, LLMAuthError
-from prism.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance, split_sentences
-from prism.ingest import IngestItem
-from prism.llm import wrap_llms
+from prism.index.bm25 import BM25Index
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.sparse_index import BM25Index
 from prism.types import TIMING_STAGES
 
 from .conftest import CASES, DATA, REPO, require_data
@@ -245,7 +245,7 @@ class SpyRetriever:
 def sides(monkeypatch):
     """Records the strings that reach the dense side (embedder) and the BM25 side (index search)."""
     seen = {"dense": [], "bm25": []}
-    from prism.embeddings import PrismEmbedding
+    from prism.index.embedder import PrismEmbedding
 
     real_embed, real_search = PrismEmbedding.embed, BM25Index.search
 

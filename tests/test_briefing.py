@@ -7,7 +7,7 @@ import pypdf
 import pytest
 import tenacity
 
-from prism.briefing import (
+from prism.answering.briefing import (
     central_sentences,
     document_text_from_rows,
     extract_json_object,
@@ -18,8 +18,8 @@ from prism.briefing import (
     parse_briefing,
     suggested_questions,
 )
-from prism.ingest import IngestItem
-from prism.llm import LLMClient, wrap_llms
+from prism.answering.llm import LLMClient, wrap_llms
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
 from .conftest import REPO

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.chunking import (
+from prism.ingestion.chunking import (
     PAGE_SEPARATOR,
     chunk_document,
     document_text,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.citations import (
+from prism.answering.citations import (
     block_header,
     page_label,
     parse_markers,
@@ -12,7 +12,7 @@ from prism.citations import (
     user_message,
     validate_citations,
 )
-from prism.figures import extract_figures, supported, unsupported_numbers
+from prism.answering.figures import extract_figures, supported, unsupported_numbers
 from prism.types import RetrievedChunk, WebResult
 
 UPI = (

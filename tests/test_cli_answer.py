@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from prism.cli import EXIT_FAILED, EXIT_OK, main
+from prism.cli.main import EXIT_FAILED, EXIT_OK, main
 from prism.config import Settings
-from prism.ingest import IngestItem
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
 from .conftest import REPO
@@ -39,7 +39,7 @@ def cli_service(ingested, monkeypatch):
         return real_ask(question, workspace, **kwargs)
 
     monkeypatch.setattr(service, "ask", ask)
-    monkeypatch.setattr("prism.cli_answer._service", lambda: service)
+    monkeypatch.setattr("prism.cli.answer._service", lambda: service)
     return calls
 
 

@@ -12,9 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import tenacity
 
+from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.ingest import IngestItem
-from prism.llm import wrap_llms
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 from prism.types import Answer
 from prism.ui.jobs import IngestJobs

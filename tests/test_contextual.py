@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import tenacity
 
-from prism.contextual import Contextualizer, clean_context, document_window
-from prism.ingest import IngestItem
-from prism.llm import LLMClient, wrap_llms
+from prism.answering.contextual import Contextualizer, clean_context, document_window
+from prism.answering.llm import LLMClient, wrap_llms
+from prism.index.bm25 import tokenize
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.sparse_index import tokenize
 from prism.types import Chunk
 
 from .conftest import CASES

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 import tenacity
 
-from prism.config import Settings
-from prism.conversation import (
+from prism.answering.conversation import (
     Conversation,
     Turn,
     condense,
@@ -15,8 +14,9 @@ from prism.conversation import (
     history_turns,
     is_followup,
 )
+from prism.answering.llm import LLMClient
+from prism.config import Settings
 from prism.errors import LLMAuthError
-from prism.llm import LLMClient
 
 from .fakes_llm import ScriptedLLM, auth_error, server_error
 

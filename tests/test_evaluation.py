@@ -14,6 +14,7 @@ import pytest
 import tenacity
 
 import prism
+from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.errors import PrismError
 from prism.evaluation import relevance
@@ -37,7 +38,6 @@ from prism.evaluation.relevance import (
 )
 from prism.evaluation.runner import ablation_variants, run_evaluation
 from prism.evaluation.runs import RUN_KEYS, RunStore, settings_snapshot
-from prism.llm import wrap_llms
 
 from .conftest import DATA, REPO, needs_data
 from .fakes_llm import ScriptedLLM, route
@@ -173,7 +173,7 @@ def test_every_evidence_string_is_on_its_page_of_the_real_pdf():
     page. (Layout mode, Prism's default, reads a table row whose cells wrap line by line across the cells, so two
     evidence strings from such a table are not verbatim in it; the evaluation's fuzzy rule is what judges them.)"""
     from prism.config import Settings
-    from prism.parsing import load
+    from prism.ingestion.parsing import load
 
     pages = {}
     for pdf in SAMPLE.glob("*.pdf"):
@@ -257,7 +257,7 @@ def test_token_f1_numeric_match_and_declines():
     assert numeric_match("NIM was 3.62% and GNPA 1.9%.", "NIM 3.62%, GNPA 1.74%") == 0.5
     assert numeric_match("anything", "Mr. Rajesh Subramanian") is None
     assert numeric_match("$3,655 million", "₹3,655 million") == 0.0  # currencies conflict
-    from prism.answer import NOT_RELEVANT
+    from prism.answering.engine import NOT_RELEVANT
 
     assert is_declined(NOT_RELEVANT)
     assert is_declined("The documents do not say what the dividend payout was.")
@@ -452,7 +452,7 @@ def test_index_updates_are_atomic_and_serialised(tmp_path, monkeypatch):
 # --- CLI --------------------------------------------------------------------------------------------------------
 def test_cli_eval_run_and_beir_alias(embedder, prism_home, tmp_path, monkeypatch, capsys):
     import prism.service as service_module
-    from prism.cli import main
+    from prism.cli.main import main
 
     service = service_module.PrismService(Settings(eval_dir=tmp_path / "default_eval"), embedder=embedder)
     monkeypatch.setattr(service_module, "PrismService", lambda *a, **k: service)

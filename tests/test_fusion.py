@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from prism.fusion import pool_best_rank, weighted_rrf
+from prism.retrieval.fusion import pool_best_rank, weighted_rrf
 
 # --- weighted_rrf ---------------------------------------------------------------------------------------------
 

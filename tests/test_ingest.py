@@ -12,7 +12,7 @@ import time
 import pytest
 
 from prism.errors import DocumentNotFoundError
-from prism.ingest import IngestItem
+from prism.ingestion.pipeline import IngestItem
 
 from .conftest import CASES, DATA, REPO, needs_data
 
@@ -157,7 +157,7 @@ def test_pdf_pages_are_stored_with_their_page_numbers(service):
 
 KILL_SCRIPT = """
 import sys
-from prism.ingest import IngestItem
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 svc = PrismService()
 svc.ingest([IngestItem(sys.argv[1])], "crash")
@@ -239,8 +239,8 @@ def test_concurrent_writers_to_one_workspace_are_serialised(service):
 
 def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, prism_home):
     from prism.config import Settings
-    from prism.embeddings import PrismEmbedding
     from prism.errors import EmbeddingModelMismatchError
+    from prism.index.embedder import PrismEmbedding
     from prism.service import PrismService
 
     service.ingest([IngestItem(CASES / "12_policy_v2.txt")], "m")

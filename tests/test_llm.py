@@ -7,9 +7,9 @@ import tenacity
 from llama_index.core.llms import ChatMessage, MessageRole
 from pydantic import SecretStr
 
+from prism.answering.llm import NO_LLMS, LLMClient, build_llms, fence, is_transient, translate_error, wrap_llms
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
-from prism.llm import NO_LLMS, LLMClient, build_llms, fence, is_transient, translate_error, wrap_llms
 
 from .fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
 

@@ -20,9 +20,9 @@ import pytest
 import tenacity
 from streamlit.testing.v1 import AppTest
 
+from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.ingest import IngestItem
-from prism.llm import wrap_llms
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 from prism.types import IngestResult
 from prism.ui import resources

@@ -12,12 +12,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from prism import parsing
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
-from prism.ingest import IngestItem
-from prism.parsing import worker
-from prism.parsing.worker import ParseJob
+from prism.ingestion import parsing
+from prism.ingestion.parsing import worker
+from prism.ingestion.parsing.worker import ParseJob
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
 from .conftest import CASES, DATA, needs_data
@@ -82,7 +82,7 @@ def test_parse_job_gives_what_the_in_process_parser_gives(path, error):
 def test_a_crashing_parser_fails_only_its_document(worker_site, service):
     worker_site("""
         import os
-        import prism.parsing as parsing
+        import prism.ingestion.parsing as parsing
         real = parsing.load
         def load(data, name, settings=None, on_page=None):
             if name.startswith("05MC"):
@@ -116,7 +116,7 @@ def _stored(service: PrismService, workspace: str) -> tuple[list[str], list[str]
 def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, prism_home, embedder):
     worker_site("""
         import time
-        import prism.parsing.pdf as pdf
+        import prism.ingestion.parsing.pdf as pdf
         real = pdf._extract
         def _extract(reader, index, **kwargs):
             time.sleep(0.4)  # a parser slower than the embedder, as on dense 10-K pages

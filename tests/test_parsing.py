@@ -1,4 +1,5 @@
-"""Tests of prism.parsing on the shared bad-input cases, the hard PDFs, NPCI/RBI circulars and FinanceBench filings.
+"""Tests of prism.ingestion.parsing on the shared bad-input cases, the hard PDFs, NPCI/RBI circulars and FinanceBench
+filings.
 
 Real files are read from ``../shared/data`` (never copied; those tests skip without it); the bad-input cases are
 copied in ``tests/fixtures/cases``; other small fixtures are built in the tests. OCR tests are marked
@@ -19,7 +20,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pypdfium2 as pdfium
 import pytest
 
-from prism import parsing
 from prism.config import Settings
 from prism.errors import (
     CorruptDocumentError,
@@ -32,12 +32,13 @@ from prism.errors import (
     PrismError,
     UnsupportedFileError,
 )
-from prism.parsing import ocr
-from prism.parsing import pdf as pdf_module
-from prism.parsing.csv import sniff_delimiter
-from prism.parsing.normalize import normalize_report, normalize_text, repair_ligature_nuls
-from prism.parsing.text import decode_bytes
-from prism.parsing.url import strip_tags
+from prism.ingestion import parsing
+from prism.ingestion.parsing import ocr
+from prism.ingestion.parsing import pdf as pdf_module
+from prism.ingestion.parsing.csv import sniff_delimiter
+from prism.ingestion.parsing.normalize import normalize_report, normalize_text, repair_ligature_nuls
+from prism.ingestion.parsing.text import decode_bytes
+from prism.ingestion.parsing.url import strip_tags
 from prism.types import Page, SkippedPage
 
 from .conftest import CASES, DATA, needs_data

@@ -23,11 +23,11 @@ import pytest
 
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
-from prism.ingest import IngestItem
-from prism.rerank import Reranker
-from prism.retriever import HybridRetriever, SparseSide
+from prism.index.bm25 import TOKENIZER_VERSION, BM25Index
+from prism.ingestion.pipeline import IngestItem
+from prism.retrieval.rerank import Reranker
+from prism.retrieval.retriever import HybridRetriever, SparseSide
 from prism.service import PrismService
-from prism.sparse_index import TOKENIZER_VERSION, BM25Index
 
 from .conftest import CASES, DATA, REPO, require_data
 
@@ -610,7 +610,7 @@ def test_cli_search_on_an_empty_workspace_exits_0(service, prism_home, tmp_path)
 def test_tokens_from_another_tokenizer_version_are_made_again(service, embedder, monkeypatch):
     """Chunk rows remember the tokenizer version of their stored tokens; a rebuild re-tokenises older rows, and an
     index saved under another version is not loaded (its fingerprint names the version)."""
-    import prism.retriever
+    import prism.retrieval.retriever
 
     [res] = service.ingest([IngestItem(b"Interest on the overdraft is charged monthly.", filename="od.txt")], "tv",
                            briefing=False)
@@ -628,5 +628,5 @@ def test_tokens_from_another_tokenizer_version_are_made_again(service, embedder,
     workspace.write_chunks(res.doc_id, [{**r, "tokens": ["zebra"]} for r in rows])
     shutil.rmtree(workspace.dir / "bm25")
     assert bm25("zebra") == [rows[0]["chunk_id"]]  # this version's stored tokens are used as they are (and saved)
-    monkeypatch.setattr(prism.retriever, "TOKENIZER_VERSION", TOKENIZER_VERSION + 1)
+    monkeypatch.setattr(prism.retrieval.retriever, "TOKENIZER_VERSION", TOKENIZER_VERSION + 1)
     assert bm25("zebra") == [] and bm25("overdraft") == [rows[0]["chunk_id"]]  # saved index not loaded

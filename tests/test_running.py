@@ -1,11 +1,12 @@
-"""Running headers and footers (prism.parsing.running): found on real PDFs, removed before chunking, body kept."""
+"""Running headers and footers (prism.ingestion.parsing.running): found on real PDFs, removed before chunking, body
+kept."""
 
 from __future__ import annotations
 
-from prism import parsing
 from prism.config import Settings
-from prism.ingest import IngestItem
-from prism.parsing.running import line_key, strip_running_lines
+from prism.ingestion import parsing
+from prism.ingestion.parsing.running import line_key, strip_running_lines
+from prism.ingestion.pipeline import IngestItem
 from prism.types import Page, ParsedDocument
 
 from .conftest import DATA, REPO, needs_data

@@ -13,10 +13,10 @@ import pytest
 from pypdf import PdfReader
 from rank_bm25 import BM25Okapi
 
-import prism.sparse_index as sparse_index
+import prism.index.bm25 as sparse_index
 from prism.errors import StoreError
-from prism.sparse_index import BM25Index, tokenize
-from prism.tokenizer import MAX_TOKEN_CHARS
+from prism.index.bm25 import BM25Index, tokenize
+from prism.index.tokenizer import MAX_TOKEN_CHARS
 
 from .conftest import CASES, DATA, needs_data, require_data
 

@@ -10,11 +10,11 @@ import requests
 import tenacity
 from pydantic import SecretStr
 
-from prism.answer import AnswerEngine
+from prism.answering.engine import AnswerEngine
+from prism.answering.llm import wrap_llms
+from prism.answering.websearch import WebSearcher, trim
 from prism.config import Settings
-from prism.ingest import IngestItem
-from prism.llm import wrap_llms
-from prism.websearch import WebSearcher, trim
+from prism.ingestion.pipeline import IngestItem
 
 from .conftest import REPO
 from .fakes_llm import ScriptedLLM, route

@@ -5,7 +5,8 @@ Offline, always:
 - **token F1** (SQuAD, Rajpurkar et al. 2016): harmonic mean of token precision and recall between the answer and
   the reference, after lower-casing, dropping citation markers ``[n]``, grouping commas inside numbers
   (``1,00,000`` → ``100000``), punctuation and the articles a / an / the. In [0, 1].
-- **numeric match**: the share of the reference's figures (:func:`prism.figures.extract_figures`: amounts with ₹ /
+- **numeric match**: the share of the reference's figures (:func:`prism.answering.figures.extract_figures`: amounts
+with ₹ /
   Rs / $ or a scale unit — thousand, lakh, crore, million, billion — and percentages) that the answer states:
   same kind (amount or percent), currencies not conflicting, values equal within the larger of the reference's
   rounding (half a unit of its last digit) and a relative :data:`NUMERIC_REL_TOL`. ``₹2.52 lakh crore`` matches
@@ -34,7 +35,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from prism.figures import Figure, extract_figures
+from prism.answering.figures import Figure, extract_figures
 
 logger = logging.getLogger(__name__)
 
@@ -111,13 +112,13 @@ def is_declined(answer: str) -> bool:
 
 # --- LLM judge --------------------------------------------------------------------------------------------------
 class CompletesText(Protocol):
-    """What the judge needs of an LLM (:class:`prism.llm.LLMClient`)."""
+    """What the judge needs of an LLM (:class:`prism.answering.llm.LLMClient`)."""
 
     def complete(self, prompt: str, **kwargs: Any) -> str: ...
 
 
 class Embeds(Protocol):
-    """What answer relevancy needs of the embedder (:class:`prism.embeddings.PrismEmbedding`)."""
+    """What answer relevancy needs of the embedder (:class:`prism.index.embedder.PrismEmbedding`)."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 

@@ -13,7 +13,7 @@ from typing import Any
 from prism.config import Settings
 from prism.evaluation.datasets import BeirDataset, beir_to_eval
 from prism.fsutil import atomic_write_json
-from prism.retriever import HybridRetriever
+from prism.retrieval.retriever import HybridRetriever
 
 logger = logging.getLogger(__name__)
 

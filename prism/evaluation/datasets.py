@@ -217,7 +217,7 @@ def _files_hash(files: Sequence[tuple[str, Path]]) -> str:
 
 
 def _display_name(name: str) -> str:
-    from prism.parsing import sanitize_filename
+    from prism.ingestion.parsing import sanitize_filename
 
     return sanitize_filename(name)
 

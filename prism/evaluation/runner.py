@@ -153,7 +153,7 @@ def prepare_workspace(service: Any, dataset: EvalDataset, workspace: str | None 
         return {"name": name, "documents": after, "ingested": max(0, after - before),
                 "extra_documents": max(0, after - len(dataset.documents))}
 
-    from prism.ingest import IngestItem
+    from prism.ingestion.pipeline import IngestItem
 
     wanted = {sha256_file(d.path): d for d in dataset.documents if d.path is not None}
     name = workspace or _find_file_workspace(service, set(wanted)) or f"eval-{dataset.name}"
@@ -206,7 +206,7 @@ def _search(service: Any, retriever: Any, query: str, variant: Variant, top_k: i
     dense_q = sparse_q = None
     extra: dict[str, float] = {}
     if variant.hyde or variant.multi_query:
-        from prism.expansion import expand
+        from prism.retrieval.expansion import expand
 
         t = time.perf_counter()
         exp = expand(query, service.llms.cheap, hyde=variant.hyde, multi=variant.multi_query,

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
+from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
 from prism.types import Answer
 from prism.ui import state
@@ -25,7 +26,6 @@ from prism.ui.explain import (
     why_this_chunk,
 )
 from prism.ui.resources import page_preview
-from prism.workspaces import WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import html
 import re
 from collections.abc import Iterable, Mapping
 
-from prism.tokenizer import tokenize
+from prism.index.tokenizer import tokenize
 
 Scores = Mapping[str, float | int | None]
 
@@ -162,7 +162,7 @@ def reflow(text: str) -> str:
 
 def highlight_html(text: str, query: str) -> str:
     """``text`` as HTML (escaped, :func:`reflow` ed, paragraphs as ``<br><br>``) with every word sharing an index
-    token with ``query`` wrapped in ``<mark>``. Matching is by :func:`prism.tokenizer.tokenize`, so "requests"
+    token with ``query`` wrapped in ``<mark>``. Matching is by :func:`prism.index.tokenizer.tokenize`, so "requests"
     matches "request" and "₹2,000" matches "2000"."""
     text = reflow(text)
     terms = query_terms(query)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from prism.errors import PrismError
-from prism.ingest import IngestItem, ProgressCallback
+from prism.ingestion.pipeline import IngestItem, ProgressCallback
 from prism.types import IngestResult
 
 logger = logging.getLogger(__name__)

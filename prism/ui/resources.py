@@ -20,7 +20,7 @@ import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from prism.config import Settings
-from prism.ingest import ProgressCallback
+from prism.ingestion.pipeline import ProgressCallback
 from prism.service import PrismService
 from prism.ui.jobs import IngestJobs
 from prism.ui.preview import PagePreview, render_page_preview

@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from prism.conversation import Turn
+from prism.answering.conversation import Turn
 
 WORKSPACE = "prism.workspace_id"
 CHATS = "prism.chats"

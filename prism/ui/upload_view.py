@@ -11,12 +11,12 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
+from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
 from prism.ui import state
 from prism.ui.explain import bullet_markdown, escape_markdown, shorten, strip_source
 from prism.ui.jobs import JobView
 from prism.ui.resources import ingest_jobs
-from prism.workspaces import WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 

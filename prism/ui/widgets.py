@@ -11,12 +11,12 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
-from prism.ingest import IngestItem
+from prism.index.workspaces import WorkspaceInfo
+from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 from prism.ui import state
 from prism.ui.explain import shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret
-from prism.workspaces import WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 

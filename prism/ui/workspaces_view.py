@@ -8,11 +8,11 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
+from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
 from prism.types import DocumentRecord
 from prism.ui import state
 from prism.ui.explain import escape_markdown, strip_source
-from prism.workspaces import WorkspaceInfo
 
 
 def _when(iso: str) -> str:

@@ -47,7 +47,7 @@ def _service() -> Any:
 
 # --- commands ---------------------------------------------------------------------------------------------------
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from prism.ingest import IngestItem
+    from prism.ingestion.pipeline import IngestItem
 
     items = [IngestItem(p) if p.startswith(("http://", "https://")) else IngestItem(p, os.path.basename(p))
              for p in args.paths]
@@ -229,7 +229,7 @@ _EXTENSIONS.append(_register_search)
 
 
 def _register_eval(sub: Any, common: argparse.ArgumentParser) -> None:
-    from prism.evaluation.cli import register
+    from prism.cli.evaluation import register
 
     p = sub.add_parser("eval", help="evaluate retrieval and answers (eval run, eval beir)")
     esub = p.add_subparsers(dest="eval_command", required=True, parser_class=_Parser)
@@ -238,4 +238,4 @@ def _register_eval(sub: Any, common: argparse.ArgumentParser) -> None:
 
 _EXTENSIONS.append(_register_eval)
 
-from prism import cli_answer as _cli_answer  # noqa: E402,F401 - registers ``ask`` on _EXTENSIONS
+from prism.cli import answer as _cli_answer  # noqa: E402,F401 - registers ``ask`` on _EXTENSIONS

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
+from prism.answering.llm import CONDENSE_PROMPT, LLMClient
 from prism.errors import LLMAuthError, LLMError
-from prism.llm import CONDENSE_PROMPT, LLMClient
-from prism.sparse_index import tokenize
+from prism.index.bm25 import tokenize
 
 logger = logging.getLogger(__name__)
 

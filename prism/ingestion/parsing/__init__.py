@@ -3,7 +3,7 @@
 The type is decided by the file's bytes first and its extension second: anything with a ``%PDF-`` header in its
 first KiB is parsed as a PDF (a ``.txt`` that is really a PDF is a PDF); a ``.pdf`` without that header is
 rejected; ``.txt``/``.md`` are text, ``.csv`` is CSV; everything else is unsupported. Every loader returns a
-:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.parsing.normalize`) and raises only
+:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.ingestion.parsing.normalize`) and raises only
 :class:`~prism.errors.PrismError` subclasses for bad input.
 """
 
@@ -22,11 +22,11 @@ from prism.errors import (
     PrismError,
     UnsupportedFileError,
 )
-from prism.parsing.csv import load_csv
-from prism.parsing.normalize import normalize_text
-from prism.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
-from prism.parsing.text import decode_bytes, load_text
-from prism.parsing.url import load_url, load_url_with_bytes
+from prism.ingestion.parsing.csv import load_csv
+from prism.ingestion.parsing.normalize import normalize_text
+from prism.ingestion.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
+from prism.ingestion.parsing.text import decode_bytes, load_text
+from prism.ingestion.parsing.url import load_url, load_url_with_bytes
 from prism.types import ParsedDocument
 
 __all__ = [
@@ -97,7 +97,7 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
         data: the whole file.
         name: its display name (already sanitised; its extension is used for dispatch).
         settings: parsing settings (``max_upload_mb`` and the per-format knobs).
-        on_page: passed to :func:`~prism.parsing.pdf.load_pdf` for PDFs.
+        on_page: passed to :func:`~prism.ingestion.parsing.pdf.load_pdf` for PDFs.
 
     Returns:
         The parsed document (``source`` = ``name``).
@@ -165,7 +165,7 @@ def load(
             sanitised (:func:`sanitize_filename`) and its extension picks the loader unless the bytes are a PDF.
         settings: defaults to :func:`prism.config.get_settings`.
         on_page: called with each PDF page that has text as soon as it is read (see
-            :func:`~prism.parsing.pdf.load_pdf`); other formats do not call it.
+            :func:`~prism.ingestion.parsing.pdf.load_pdf`); other formats do not call it.
 
     Returns:
         A :class:`~prism.types.ParsedDocument` whose ``source`` is the sanitised name or the URL.
@@ -175,7 +175,7 @@ def load(
         PrismError: the file cannot be read (missing, a directory, no permission).
         EmptyFileError, FileTooLargeError, UnsupportedFileError, CorruptDocumentError, EncryptedDocumentError,
             NoExtractableTextError, DecodingError, FetchError: see :func:`load_bytes` and
-            :func:`~prism.parsing.url.load_url`.
+            :func:`~prism.ingestion.parsing.url.load_url`.
     """
     settings = settings or get_settings()
     if isinstance(source, str) and source.strip().lower().startswith(("http://", "https://")):

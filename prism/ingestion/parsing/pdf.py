@@ -11,8 +11,8 @@ Per page (1-based numbers):
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
-* the text is normalised (:mod:`prism.parsing.normalize`); a page with fewer than
-  :data:`~prism.parsing.normalize.MIN_PAGE_ALNUM` letters/digits (no text layer, or only a page number such as
+* the text is normalised (:mod:`prism.ingestion.parsing.normalize`); a page with fewer than
+  :data:`~prism.ingestion.parsing.normalize.MIN_PAGE_ALNUM` letters/digits (no text layer, or only a page number such as
   ``"13"``) counts as having no text: it is OCR'd when ``settings.ocr_enabled`` and fewer than
   ``settings.ocr_max_pages`` pages were OCR'd so far, else skipped. OCR text is held to the same minimum.
 """
@@ -33,8 +33,8 @@ from pypdf.errors import DependencyError, PyPdfError
 
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
-from prism.parsing import ocr
-from prism.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
+from prism.ingestion.parsing import ocr
+from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
 from prism.types import Page, ParsedDocument, SkippedPage
 
 logger = logging.getLogger(__name__)
@@ -165,7 +165,7 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
         data: the file's bytes (with a ``%PDF-`` header within the first KiB).
         name: display name used as ``source`` and in messages.
         settings: ``pdf_page_timeout_s``, ``pdf_page_max_chars``, ``ocr_enabled``, ``ocr_max_pages``, ``ocr_dpi``.
-        on_page: optional :data:`PageCallback` for streaming consumers (:mod:`prism.parsing.worker`).
+        on_page: optional :data:`PageCallback` for streaming consumers (:mod:`prism.ingestion.parsing.worker`).
 
     Returns:
         ``ParsedDocument(kind="pdf")`` with the pages that have text (``Page.ocr`` True for OCR'd ones) in page

@@ -103,7 +103,7 @@ def summary(written: list[tuple[dict[str, Any], Any]]) -> tuple[dict[str, Any], 
 
 def cmd_eval_run(args: argparse.Namespace) -> int:
     """``eval run DATASET``: load, evaluate, write runs, print the summary."""
-    from prism.cli import EXIT_OK, _emit
+    from prism.cli.main import EXIT_OK, _emit
     from prism.evaluation.datasets import load_dataset
     from prism.evaluation.runner import run_evaluation
     from prism.evaluation.runs import RunStore
@@ -128,7 +128,7 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
 def cmd_eval_beir(args: argparse.Namespace) -> int:
     """``eval beir DIR``: the alias of ``eval run DIR --format beir`` (same run file; JSON keeps the old keys
     ``dataset``, ``mode``, ``queries``, ``metrics``, ``latency_ms`` (total retrieval p50/p95/p99), ``config``)."""
-    from prism.cli import EXIT_OK, _emit
+    from prism.cli.main import EXIT_OK, _emit
     from prism.evaluation.datasets import load_dataset
     from prism.evaluation.runner import run_evaluation
     from prism.evaluation.runs import RunStore

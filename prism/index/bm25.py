@@ -41,7 +41,7 @@ from rank_bm25 import BM25Okapi
 from prism.config import Settings, get_settings
 from prism.errors import StoreError
 from prism.fsutil import atomic_write
-from prism.tokenizer import STOP_WORDS, TOKENIZER_VERSION, tokenize
+from prism.index.tokenizer import STOP_WORDS, TOKENIZER_VERSION, tokenize
 
 logger = logging.getLogger(__name__)
 

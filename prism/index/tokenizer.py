@@ -1,6 +1,6 @@
 """The one tokenizer for regulatory and financial text, used for the BM25 index and for queries alike.
 
-:func:`tokenize` is re-exported by :mod:`prism.sparse_index` (the design's home of "the one tokenize()"); it lives
+:func:`tokenize` is re-exported by :mod:`prism.index.bm25` (the design's home of "the one tokenize()"); it lives
 in its own module to keep both files short. It is not named ``tokenize.py`` so that running a script from inside
 ``prism/`` can never shadow the standard library's ``tokenize`` module.
 
@@ -48,7 +48,8 @@ __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 TOKENIZER_VERSION = 1
 """Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
-index is rebuilt from re-tokenised rows (see :class:`prism.retriever.SparseSide`). Measured and kept as is: Lucene's
+index is rebuilt from re-tokenised rows (see :class:`prism.retrieval.retriever.SparseSide`). Measured and kept as is:
+Lucene's
 33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (bench notes in README)."""
 
 # NLTK stopwords corpus, "english" list (198 words; derived from the Snowball English list via PostgreSQL's

@@ -166,7 +166,7 @@ def chunk_document(
         chunk_size: target chunk length, characters.
         chunk_overlap: overlap between neighbours, characters.
         count_tokens: word pieces of a text *including* special tokens, e.g.
-            :meth:`prism.embeddings.PrismEmbedding.count_tokens`; when given with ``max_tokens``, longer chunks are
+            :meth:`prism.index.embedder.PrismEmbedding.count_tokens`; when given with ``max_tokens``, longer chunks are
             split further.
         max_tokens: the embedder's window (e.g. 256 for all-MiniLM-L6-v2).
 
@@ -245,7 +245,7 @@ def with_title(title: str | None, chunk_text: str) -> str:
     chunk already starts with it. A chunk's own words rarely name its document ("Net sales rose 5%" does not say
     3M or 2022); a header with the title does, for both the dense and the BM25 side (a title-only variant of
     contextual chunk headers; cf. Anthropic, "Introducing Contextual Retrieval", 2024, which writes the context
-    with an LLM: :mod:`prism.contextual`)."""
+    with an LLM: :mod:`prism.answering.contextual`)."""
     if not title or chunk_text.startswith(title):
         return chunk_text
     return f"{title}\n\n{chunk_text}"

@@ -5,7 +5,7 @@
 * :func:`extractive_answer` picks the sentences of the top chunks that best answer the question. A sentence's score
   is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real embedder (both
   L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
-  (:func:`prism.sparse_index.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``.
+  (:func:`prism.index.bm25.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``.
 * :func:`relevance` scores the best retrieved chunk the same way (cosine + ``w`` · overlap); below
   ``settings.answer_min_relevance`` the documents are taken not to answer (no LLM is called).
 """
@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prism.embeddings import PrismEmbedding
-from prism.sparse_index import tokenize
+from prism.index.bm25 import tokenize
+from prism.index.embedder import PrismEmbedding
 from prism.types import RetrievedChunk
 
 logger = logging.getLogger(__name__)

@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from prism.embeddings import PrismEmbedding
+from prism.answering.extractive import split_sentences
+from prism.answering.llm import BRIEFING_PROMPT, LLMClient, fence
 from prism.errors import LLMError
-from prism.extractive import split_sentences
-from prism.llm import BRIEFING_PROMPT, LLMClient, fence
-from prism.sparse_index import STOP_WORDS, tokenize
+from prism.index.bm25 import STOP_WORDS, tokenize
+from prism.index.embedder import PrismEmbedding
 
 logger = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ import pandas as pd
 
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, NoExtractableTextError
-from prism.parsing.normalize import has_indexable_text, normalize_report
-from prism.parsing.text import decode_bytes, encoding_warning
+from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
+from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
     """Load a CSV file as one unpaged page of row text.
 
     Args:
-        data: the file's bytes (any encoding :func:`~prism.parsing.text.decode_bytes` handles).
+        data: the file's bytes (any encoding :func:`~prism.ingestion.parsing.text.decode_bytes` handles).
         filename: display name (``source``).
         settings: ``csv_max_cell_chars``.
 

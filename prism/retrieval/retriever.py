@@ -19,14 +19,14 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
 from prism.config import RetrievalMode, Settings
-from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, PrismError
-from prism.fusion import pool_best_rank, weighted_rrf
-from prism.rerank import Reranker
-from prism.sparse_index import TOKENIZER_VERSION, BM25Index, tokenize
+from prism.index.bm25 import TOKENIZER_VERSION, BM25Index, tokenize
+from prism.index.embedder import PrismEmbedding
+from prism.index.vector_store import VectorStore
+from prism.index.workspaces import Workspace
+from prism.retrieval.fusion import pool_best_rank, weighted_rrf
+from prism.retrieval.rerank import Reranker
 from prism.types import RetrievedChunk
-from prism.vector_store import VectorStore
-from prism.workspaces import Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class SparseSide:
 
     Chunk rows carry their tokens (written at ingest), so a rebuild after a change never re-tokenises; opening an
     unchanged workspace loads the saved index. Rows whose tokens were made by another tokenizer version
-    (:data:`~prism.sparse_index.TOKENIZER_VERSION`) are re-tokenised, and the version is part of the index's
+    (:data:`~prism.index.bm25.TOKENIZER_VERSION`) are re-tokenised, and the version is part of the index's
     fingerprint, so an index saved before a tokenizer change is rebuilt.
     """
 

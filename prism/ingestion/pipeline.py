@@ -4,7 +4,8 @@ Per document: the content hash (sha256) is its id. The same bytes again are a *d
 display name with new bytes *replaces* the old version, which is purged everywhere after the new one commits. A
 failure in one file is reported in its :class:`~prism.types.IngestResult` and the batch goes on.
 
-PDFs are parsed in a child process (:class:`~prism.parsing.worker.ParseJob`) while this process chunks and embeds the
+PDFs are parsed in a child process (:class:`~prism.ingestion.parsing.worker.ParseJob`) while this process chunks and
+embeds the
 pages already read ("embedding ahead", on one core fewer, leaving one to the parser). The stored chunks always come
 from the complete parse; a vector made ahead is used only for a final chunk with exactly the same text.
 """
@@ -20,18 +21,18 @@ from pathlib import Path
 
 import numpy as np
 
-from prism import parsing
-from prism.chunking import chunk_document, document_text, title_from_name, title_from_text, with_title
 from prism.config import Settings
-from prism.embeddings import PrismEmbedding
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
-from prism.parsing.pdf import looks_like_pdf
-from prism.parsing.running import strip_running_lines
-from prism.parsing.worker import ParseJob, shutdown_workers
-from prism.sparse_index import TOKENIZER_VERSION, tokenize
+from prism.index.bm25 import TOKENIZER_VERSION, tokenize
+from prism.index.embedder import PrismEmbedding
+from prism.index.vector_store import VectorStore
+from prism.index.workspaces import Workspace, now_iso
+from prism.ingestion import parsing
+from prism.ingestion.chunking import chunk_document, document_text, title_from_name, title_from_text, with_title
+from prism.ingestion.parsing.pdf import looks_like_pdf
+from prism.ingestion.parsing.running import strip_running_lines
+from prism.ingestion.parsing.worker import ParseJob, shutdown_workers
 from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
-from prism.vector_store import VectorStore
-from prism.workspaces import Workspace, now_iso
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +41,8 @@ ProgressCallback = Callable[[float, str], None]
 
 ContextualizeHook = Callable[[list[Chunk], str], "list[str] | None"]
 """``contextualize(chunks, document_text) -> index_texts | None``: one text per chunk to embed and BM25-index instead
-of the chunk's own text (e.g. :class:`prism.contextual.Contextualizer`); ``None`` means "index the plain text"."""
+of the chunk's own text (e.g. :class:`prism.answering.contextual.Contextualizer`); ``None`` means "index the plain
+text"."""
 
 # Share of one document's progress given to each stage (for the progress callback only).
 _STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
@@ -140,7 +142,7 @@ class Ingestor:
         self.timings = StageTimings()
 
     def recover(self) -> int:
-        """Undo or finish interrupted writes (see :meth:`prism.workspaces.Workspace.recover`)."""
+        """Undo or finish interrupted writes (see :meth:`prism.index.workspaces.Workspace.recover`)."""
         with self.workspace.write_lock():
             n = self.workspace.recover(self.store.delete_document)
         if n:
@@ -523,14 +525,15 @@ class Ingestor:
         return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)
 
     def _title(self, name: str) -> str | None:
-        """The title header for a document named ``name`` (see :func:`~prism.chunking.title_from_name`)."""
+        """The title header for a document named ``name`` (see :func:`~prism.ingestion.chunking.title_from_name`)."""
         if not self.settings.title_headers:
             return None
         title = title_from_name(name)
         return title if title and len(title) <= self.settings.title_max_chars else None
 
     def _strip_running(self, parsed: ParsedDocument) -> ParsedDocument:
-        """``parsed`` without its running headers and footers (see :mod:`prism.parsing.running`), when enabled."""
+        """``parsed`` without its running headers and footers (see :mod:`prism.ingestion.parsing.running`), when
+        enabled."""
         if not self.settings.running_lines_strip:
             return parsed
         stripped, _ = strip_running_lines(

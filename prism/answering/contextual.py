@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from prism.answering.llm import CONTEXTUAL_PROMPT, LLMClient, fence
 from prism.errors import LLMAuthError, LLMError
-from prism.llm import CONTEXTUAL_PROMPT, LLMClient, fence
 from prism.types import Chunk
 
 logger = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ def clean_context(text: str, max_chars: int) -> str:
 
 
 class Contextualizer:
-    """The ``contextualize(chunks, doc_text) -> list[str]`` hook of :class:`prism.ingest.Ingestor`.
+    """The ``contextualize(chunks, doc_text) -> list[str]`` hook of :class:`prism.ingestion.pipeline.Ingestor`.
 
     Args:
         llm: the (small) LLM.

@@ -1,4 +1,4 @@
-"""``python -m prism ask``: answer a question over a workspace with citations (registered on :mod:`prism.cli`).
+"""``python -m prism ask``: answer a question over a workspace with citations (registered on :mod:`prism.cli.main`).
 
 ``python -m prism ask QUESTION [--workspace NAME] [--doc FILE_NAME ...] [--no-hyde] [--no-multi-query] [--web]
 [--json]`` prints the answer, its cited sources with their scores, the web sources and any figures the number check
@@ -11,8 +11,8 @@ import argparse
 import logging
 from typing import Any
 
-from prism.citations import page_label
-from prism.cli import _EXTENSIONS, EXIT_OK, _emit, _service
+from prism.answering.citations import page_label
+from prism.cli.main import _EXTENSIONS, EXIT_OK, _emit, _service
 from prism.types import Answer, Citation
 
 logger = logging.getLogger(__name__)

@@ -5,20 +5,21 @@
 1. **Guards, no LLM call.** An empty workspace, or a question with nothing to search for (punctuation, emoji,
    only stop words), gets a clear message.
 2. **Condense.** With history, the follow-up becomes a standalone query (small LLM, else a heuristic;
-   :mod:`prism.conversation`).
+   :mod:`prism.answering.conversation`).
 3. **Relevance gate, no LLM call.** A plain retrieval; when the best chunk's relevance (cosine to the standalone
-   query + a query-term overlap term, :func:`prism.extractive.relevance`) is below
+   query + a query-term overlap term, :func:`prism.answering.extractive.relevance`) is below
    ``settings.answer_min_relevance`` the documents are taken not to answer and the
    analyst gets a message (unless web search is on and finds something: then the web blocks alone are the
    context).
-4. **Expand** (LLM only): HyDE for the dense side, multi-query for both (:mod:`prism.expansion`), then the
-   expanded retrieval, reranked against the standalone query; web search (:mod:`prism.websearch`) runs
+4. **Expand** (LLM only): HyDE for the dense side, multi-query for both (:mod:`prism.retrieval.expansion`), then the
+   expanded retrieval, reranked against the standalone query; web search (:mod:`prism.answering.websearch`) runs
    concurrently with it.
 5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
    question. Without one (or when the LLM fails before its first token): an extractive answer
-   (:mod:`prism.extractive`).
-6. **Check.** Citation markers are validated (:mod:`prism.citations`), figures are looked up in the blocks they
-   cite (:mod:`prism.figures`), and the :class:`~prism.types.Answer` is assembled.
+   (:mod:`prism.answering.extractive`).
+6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
+they
+   cite (:mod:`prism.answering.figures`), and the :class:`~prism.types.Answer` is assembled.
 
 ``ask(..., stream=True)`` returns an :class:`AnswerStream`: iterate it for text pieces (``st.write_stream``), then
 read :attr:`AnswerStream.answer`. The streamed text is the raw LLM output; the final ``Answer.answer`` has invalid
@@ -37,18 +38,18 @@ from typing import Any, Protocol
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.citations import user_message, validate_citations
+from prism.answering.citations import user_message, validate_citations
+from prism.answering.conversation import History, condense, history_messages, history_turns
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance
+from prism.answering.figures import unsupported_numbers
+from prism.answering.llm import NO_LLMS, LLMs, system_message
+from prism.answering.websearch import WebSearcher, WebSearchOutcome
 from prism.config import RetrievalMode, Settings
-from prism.conversation import History, condense, history_messages, history_turns
-from prism.embeddings import PrismEmbedding
 from prism.errors import LLMAuthError, LLMError
-from prism.expansion import expand
-from prism.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance
-from prism.figures import unsupported_numbers
-from prism.llm import NO_LLMS, LLMs, system_message
-from prism.sparse_index import tokenize
+from prism.index.bm25 import tokenize
+from prism.index.embedder import PrismEmbedding
+from prism.retrieval.expansion import expand
 from prism.types import TIMING_STAGES, Answer, Citation, RetrievedChunk, WebResult
-from prism.websearch import WebSearcher, WebSearchOutcome
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ LLM_FAILED_LABEL = "extractive answer (the LLM call failed)"
 
 
 class Retriever(Protocol):
-    """What the engine needs of a retriever (:class:`prism.retriever.HybridRetriever`)."""
+    """What the engine needs of a retriever (:class:`prism.retrieval.retriever.HybridRetriever`)."""
 
     def search(self, query: str, **kwargs: Any) -> Any: ...
 
@@ -198,7 +199,8 @@ class AnswerEngine:
 
         Args:
             question: the analyst's question as typed.
-            history: the chat's earlier turns (:class:`~prism.conversation.Conversation` or list of turns); the
+            history: the chat's earlier turns (:class:`~prism.answering.conversation.Conversation` or list of turns);
+            the
                 last ``settings.memory_turns`` are used.
             sources: restrict retrieval to these document file names.
             mode: retrieval mode (default ``settings.retrieval_mode``).

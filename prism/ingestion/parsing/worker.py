@@ -2,15 +2,18 @@
 
 pypdf is pure Python: a dense 10-K page takes 0.03-0.15 s of CPU and holds the GIL the whole time, so parsing in a
 thread would stall the embedder. In a worker process the parser runs on another core while the ingest pipeline chunks
-and embeds the pages that have already arrived (:class:`prism.ingest.Ingestor`). The final
-:class:`~prism.types.ParsedDocument` still comes from one :func:`prism.parsing.load` call in the worker, so what is
+and embeds the pages that have already arrived (:class:`prism.ingestion.pipeline.Ingestor`). The final
+:class:`~prism.types.ParsedDocument` still comes from one :func:`prism.ingestion.parsing.load` call in the worker, so
+what is
 stored never depends on the streaming. A parser crash (e.g. a segfault in a native library) kills only the worker and
 is reported as a :class:`~prism.errors.CorruptDocumentError` naming the file.
 
-Workers are fresh interpreters (``python -m prism.parsing.worker``), not forks: a forked child of a process that has
+Workers are fresh interpreters (``python -m prism.ingestion.parsing.worker``), not forks: a forked child of a process
+that has
 used onnxruntime (OCR) or OpenMP (torch) can crash or hang, and ``multiprocessing``'s "spawn" would re-run the
 launching script, which under Streamlit is the page script. A worker serves one document at a time and is kept for
-the next one of the batch (its imports and OCR models load once; :class:`prism.ingest.Ingestor` stops idle workers
+the next one of the batch (its imports and OCR models load once; :class:`prism.ingestion.pipeline.Ingestor` stops idle
+workers
 after each batch, since a worker keeps the memory of the largest PDF it parsed). Protocol: pickled
 ``(data, name, settings)`` requests on its stdin, pickled ``("page", Page)`` … ``("done", ParsedDocument)`` or
 ``("error", exception)`` frames on a private copy of its stdout (fd 1 itself is pointed at stderr, so a stray
@@ -37,7 +40,7 @@ from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the prism package
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding the prism package
 _IDLE_WORKERS = 1
 """Workers kept alive between documents (more start on demand when sessions parse at the same time)."""
 
@@ -52,13 +55,13 @@ def active_jobs() -> int:
 
 
 class _Worker:
-    """One ``python -m prism.parsing.worker`` child and its pipes."""
+    """One ``python -m prism.ingestion.parsing.worker`` child and its pipes."""
 
     def __init__(self) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH"))
                                                             if p)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "prism.parsing.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "prism.ingestion.parsing.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             env=env, close_fds=True,
         )
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -136,8 +139,8 @@ class ParseJob:
     Frames are drained by a thread as they come, so the worker never waits for the consumer.
 
     Args:
-        data: the file's bytes (any format :func:`prism.parsing.load` reads; pages stream for PDFs only).
-        name: display name, as given to :func:`prism.parsing.load`.
+        data: the file's bytes (any format :func:`prism.ingestion.parsing.load` reads; pages stream for PDFs only).
+        name: display name, as given to :func:`prism.ingestion.parsing.load`.
         settings: parser settings (page time budget, OCR, size limits).
 
     Raises:
@@ -218,7 +221,7 @@ class ParseJob:
 
 def _serve(requests: IO[bytes], frames: IO[bytes]) -> None:
     """Worker loop: parse each request, streaming frames, until stdin closes."""
-    from prism import parsing
+    from prism.ingestion import parsing
 
     def send(kind: str, payload: Any) -> None:
         pickle.dump((kind, payload), frames, protocol=pickle.HIGHEST_PROTOCOL)
@@ -242,7 +245,7 @@ def _serve(requests: IO[bytes], frames: IO[bytes]) -> None:
 
 
 def main() -> None:
-    """Entry point of ``python -m prism.parsing.worker`` (started by :class:`ParseJob`, not by people)."""
+    """Entry point of ``python -m prism.ingestion.parsing.worker`` (started by :class:`ParseJob`, not by people)."""
     frames = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # print() in a library now goes to stderr, never into the frame stream
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s prism.parse-worker %(name)s: %(message)s")

@@ -17,7 +17,7 @@ from charset_normalizer.utils import is_multi_byte_encoding
 
 from prism.config import Settings
 from prism.errors import DecodingError, NoExtractableTextError
-from prism.parsing.normalize import has_indexable_text, normalize_report
+from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)

@@ -57,7 +57,7 @@ class VectorStore:
 
     Args:
         client: a Chroma client from :func:`make_client`.
-        collection_name: valid, unique Chroma name (see :mod:`prism.workspaces`).
+        collection_name: valid, unique Chroma name (see :mod:`prism.index.workspaces`).
         embed_model: embedding model name recorded in (or checked against) the collection metadata.
         dimension: embedding width.
 

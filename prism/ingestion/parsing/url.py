@@ -19,9 +19,9 @@ import httpx
 
 from prism.config import Settings
 from prism.errors import DecodingError, FetchError, NoExtractableTextError
-from prism.parsing.normalize import has_indexable_text, normalize_report
-from prism.parsing.pdf import load_pdf, looks_like_pdf
-from prism.parsing.text import decode_bytes
+from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
+from prism.ingestion.parsing.pdf import load_pdf, looks_like_pdf
+from prism.ingestion.parsing.text import decode_bytes
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ def parse_fetched(fetched: Fetched, url: str, settings: Settings) -> ParsedDocum
     if media == "application/pdf" or looks_like_pdf(data):
         return load_pdf(data, url, settings)
     if media == "text/csv":
-        from prism.parsing.csv import load_csv
+        from prism.ingestion.parsing.csv import load_csv
 
         return dataclasses.replace(load_csv(data, url, settings), kind="url")
     head = data[:512].lstrip().lower()

@@ -21,8 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from prism.answering.llm import HYDE_PROMPT, MULTI_QUERY_PROMPT, LLMClient
 from prism.errors import LLMAuthError, LLMError
-from prism.llm import HYDE_PROMPT, MULTI_QUERY_PROMPT, LLMClient
 
 logger = logging.getLogger(__name__)
 

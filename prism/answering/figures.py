@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from prism.citations import sentences_with_refs
+from prism.answering.citations import sentences_with_refs
 
 logger = logging.getLogger(__name__)
 

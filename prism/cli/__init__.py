@@ -1,0 +1,1 @@
+"""``python -m prism``: the command-line interface (entry point :func:`prism.cli.main.main`)."""
