@@ -1,6 +1,6 @@
 """Words for the Chat page: why a chunk was retrieved, its scores as table rows, query terms highlighted, timings.
 
-Pure functions (no Streamlit), unit-tested in tests/test_pages.py. ``scores`` everywhere is the stable object of
+Pure functions (no Streamlit), unit-tested in tests/ui/test_pages.py. ``scores`` everywhere is the stable object of
 :meth:`prism.types.RetrievedChunk.scores`: ``{"dense", "dense_rank", "bm25", "bm25_rank", "rrf", "rrf_rank",
 "rerank", "rerank_rank"}`` with ``None`` where a stage did not see the chunk; ranks are 1-based.
 """

@@ -11,7 +11,7 @@ from prism.answering.llm import NO_LLMS, LLMClient, build_llms, fence, is_transi
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
 
-from .fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
+from ..fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
 
 NO_WAIT = tenacity.wait_none()
 USER = [ChatMessage(role=MessageRole.USER, content="What is the P2P limit?")]

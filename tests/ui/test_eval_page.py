@@ -18,7 +18,7 @@ from prism.service import PrismService
 from prism.ui import resources
 from prism.ui.eval_view import compare_frame, runs_frame
 
-from .conftest import REPO
+from ..conftest import REPO
 
 UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 TIMEOUT = 120

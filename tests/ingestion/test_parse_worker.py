@@ -20,7 +20,7 @@ from prism.ingestion.parsing.worker import ParseJob
 from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
-from .conftest import CASES, DATA, needs_data
+from ..conftest import CASES, DATA, needs_data
 
 RBI = DATA / "rbi" / "pdfs"
 HARD = DATA / "hard-pdfs"

@@ -9,7 +9,7 @@ from prism.ingestion.parsing.running import line_key, strip_running_lines
 from prism.ingestion.pipeline import IngestItem
 from prism.types import Page, ParsedDocument
 
-from .conftest import DATA, REPO, needs_data
+from ..conftest import DATA, REPO, needs_data
 
 NO_OCR = Settings(ocr_enabled=False)
 KNOBS = dict(zone=2, min_share=0.5, min_pages=4, max_chars=120)

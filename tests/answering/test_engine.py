@@ -17,8 +17,8 @@ from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 from prism.types import TIMING_STAGES
 
-from .conftest import CASES, DATA, REPO, require_data
-from .fakes_llm import ScriptedLLM, auth_error, route, server_error
+from ..conftest import CASES, DATA, REPO, require_data
+from ..fakes_llm import ScriptedLLM, auth_error, route, server_error
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SHG_PDF = DATA / "rbi" / "pdfs" / "01MCD0D97308D3AD49A3908E2F4410ED4409.PDF"

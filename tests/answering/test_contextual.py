@@ -13,8 +13,8 @@ from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 from prism.types import Chunk
 
-from .conftest import CASES
-from .fakes_llm import ScriptedLLM, auth_error, server_error
+from ..conftest import CASES
+from ..fakes_llm import ScriptedLLM, auth_error, server_error
 
 DOC = CASES / "19_fact_after_256_wordpieces.txt"
 CONTEXT = "This chunk is from the zephyrcontext operations note. It covers the annual access codes."

@@ -29,7 +29,7 @@ from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever, SparseSide
 from prism.service import PrismService
 
-from .conftest import CASES, DATA, REPO, require_data
+from ..conftest import CASES, DATA, REPO, require_data
 
 RBI = DATA / "rbi" / "pdfs"
 SAMPLE = REPO / "data" / "sample"

@@ -11,7 +11,7 @@ from prism.config import Settings
 from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
-from .conftest import REPO
+from ..conftest import REPO
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"

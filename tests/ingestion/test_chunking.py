@@ -13,7 +13,7 @@ from prism.ingestion.chunking import (
 )
 from prism.types import Page, ParsedDocument
 
-from .conftest import CASES
+from ..conftest import CASES
 
 
 def _doc(pages: list[str], kind: str = "pdf") -> ParsedDocument:

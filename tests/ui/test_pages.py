@@ -40,8 +40,8 @@ from prism.ui.export import conversation_markdown
 from prism.ui.jobs import IngestJobs, content_key
 from prism.ui.preview import locate, render_page_preview
 
-from .conftest import DATA, REPO, needs_data
-from .fakes_llm import ScriptedLLM
+from ..conftest import DATA, REPO, needs_data
+from ..fakes_llm import ScriptedLLM
 
 SAMPLE = REPO / "data" / "sample"
 UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"

@@ -22,8 +22,8 @@ from prism.answering.llm import LLMClient, wrap_llms
 from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
 
-from .conftest import REPO
-from .fakes_llm import ScriptedLLM, rate_limit_error
+from ..conftest import REPO
+from ..fakes_llm import ScriptedLLM, rate_limit_error
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 GOOD = ('{"bullets": ["B1", "B2", "B3", "B4", "B5", "B6"], "questions": ["Q1?", "Q2?", "Q3?", "Q4?"]}')

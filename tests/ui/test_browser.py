@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DATA, REPO, needs_data
+from ..conftest import DATA, REPO, needs_data
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

@@ -14,7 +14,7 @@ import pytest
 from prism.errors import DocumentNotFoundError
 from prism.ingestion.pipeline import IngestItem
 
-from .conftest import CASES, DATA, REPO, needs_data
+from ..conftest import CASES, DATA, REPO, needs_data
 
 RBI = DATA / "rbi" / "pdfs"
 FB = DATA / "financebench-dev" / "pdfs"
