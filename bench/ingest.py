@@ -28,8 +28,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from prism.config import Settings  # noqa: E402
 from prism.ingestion.parsing.worker import shutdown_workers  # noqa: E402
-from prism.ingestion.pipeline import IngestItem  # noqa: E402
 from prism.service import PrismService  # noqa: E402
+from prism.types import IngestItem  # noqa: E402
 
 DEFAULT_PDFS = REPO.parent / "shared" / "data" / "financebench-dev" / "pdfs"
 

@@ -34,9 +34,9 @@ from prism.config import get_settings  # noqa: E402
 from prism.evaluation.beir import CHUNKS_PER_SIDE, DOCS_TO_RANK, ensure_corpus, eval_retriever  # noqa: E402
 from prism.evaluation.datasets import load_beir  # noqa: E402
 from prism.evaluation.metrics import evaluate_run, percentiles  # noqa: E402
-from prism.ingestion.pipeline import IngestItem  # noqa: E402
 from prism.retrieval.fusion import weighted_rrf  # noqa: E402
 from prism.service import PrismService  # noqa: E402
+from prism.types import IngestItem  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
 WEIGHTS = [(1.0, 0.0), (0.8, 0.2), (0.7, 0.3), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6), (0.3, 0.7), (0.0, 1.0)]

@@ -1,14 +1,22 @@
-"""Atomic file writes: the one place Prism replaces a file so readers never see it half written."""
+"""File helpers every layer needs: atomic writes (the one place Prism replaces a file, so readers never see it half
+written), a file's sha256, and safe display names for uploaded files.
+
+A ground-floor module: it imports nothing from Prism."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
+
+MAX_NAME_CHARS = 255
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
 
 
 def atomic_write(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
@@ -48,3 +56,33 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def sanitize_filename(name: str) -> str:
+    """A safe display name for an uploaded file. Never used as a path by itself.
+
+    Steps: drop control, surrogate and bidi-control characters (NUL included); take the last path component
+    (split on both ``/`` and ``\\``); Unicode NFC; strip whitespace, leading dots and trailing dots; collapse runs of
+    dots to one; cap at 255 characters keeping the extension (≤ 16 chars); ``"document"`` if nothing is left.
+
+    Args:
+        name: the name as uploaded, possibly hostile: ``"../../etc/passwd"``, ``"a\\x00b.pdf"``,
+            ``"C:\\\\x\\\\y.txt"``.
+
+    Returns:
+        A non-empty name of at most 255 characters without path separators, control characters or ``..``,
+        e.g. ``"passwd"``, ``"ab.pdf"``, ``"y.txt"``.
+    """
+    cleaned = "".join(
+        ch for ch in str(name) if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS
+    )
+    cleaned = re.split(r"[/\\]", cleaned)[-1]
+    cleaned = unicodedata.normalize("NFC", cleaned).strip().lstrip(".").strip()
+    cleaned = re.sub(r"\.{2,}", ".", cleaned).rstrip(". ")
+    if len(cleaned) > MAX_NAME_CHARS:
+        stem, dot, ext = cleaned.rpartition(".")
+        if dot and stem and 0 < len(ext) <= 16:
+            cleaned = stem[: MAX_NAME_CHARS - len(ext) - 1].rstrip() + "." + ext
+        else:
+            cleaned = cleaned[:MAX_NAME_CHARS].rstrip()
+    return cleaned or "document"

@@ -10,6 +10,7 @@ import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from prism.answering.briefing import Briefing, document_text_from_rows, make_briefing
@@ -23,11 +24,11 @@ from prism.config import RetrievalMode, Settings, get_settings
 from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
 from prism.index.embedder import PrismEmbedding
 from prism.index.vector_store import VectorStore, make_client
-from prism.index.workspaces import Workspace, WorkspaceCatalog, WorkspaceInfo
-from prism.ingestion.pipeline import IngestItem, Ingestor, ProgressCallback
+from prism.index.workspaces import Workspace, WorkspaceCatalog
+from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.retriever import HybridRetriever, SearchResult
-from prism.types import Answer, DocumentRecord, IngestResult
+from prism.retrieval.retriever import MODES, HybridRetriever, SearchResult
+from prism.types import Answer, DocumentRecord, IngestItem, IngestResult, ProgressCallback, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 
@@ -396,15 +397,50 @@ class PrismService:
         return handle.ingestor.reindex(progress)
 
     # --- evaluation -----------------------------------------------------------------------------------------
-    def evaluate(self, dataset: Any, **options: Any) -> list[tuple[dict[str, Any], Any]]:
-        """Evaluate a dataset (:func:`prism.evaluation.datasets.load_dataset`) and write its run file(s); options
-        and return value as :func:`prism.evaluation.runner.run_evaluation`."""
-        from prism.evaluation.runner import run_evaluation
+    def load_dataset(self, path: str | Path, format: str | None = None, **files: Any) -> Any:
+        """Load an evaluation dataset; arguments as :func:`prism.evaluation.datasets.load_dataset`.
 
-        return run_evaluation(self, dataset, **options)
+        Raises:
+            PrismError: the path is missing, the format unknown or a file malformed.
+        """
+        from prism.evaluation.datasets import load_dataset
+
+        return load_dataset(path, format, **files)
+
+    def evaluate(self, dataset: Any, *, eval_dir: str | Path | None = None,
+                 **options: Any) -> list[tuple[dict[str, Any], Path]]:
+        """Evaluate a dataset (:meth:`load_dataset`) and write its run file(s) to ``eval_dir`` (default
+        ``settings.eval_dir``); options and return value as :func:`prism.evaluation.runner.run_evaluation`."""
+        from prism.evaluation.runner import run_evaluation
+        from prism.evaluation.runs import RunStore
+
+        store = RunStore(Path(eval_dir or self.settings.eval_dir))
+        return run_evaluation(self, dataset, store=store, **options)
 
     def runs(self) -> list[dict[str, Any]]:
         """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""
         from prism.evaluation.runs import RunStore
 
         return RunStore(self.settings.eval_dir).list()
+
+    def run(self, run_id: str) -> dict[str, Any]:
+        """One evaluation run's full record from ``settings.eval_dir``.
+
+        Raises:
+            PrismError: no such run, or its file is unreadable.
+        """
+        from prism.evaluation.runs import RunStore
+
+        return RunStore(self.settings.eval_dir).load(run_id)
+
+
+def retrieval_modes() -> tuple[str, ...]:
+    """The retrieval modes the retriever knows (``search --mode``, the sidebar, evaluation variants)."""
+    return tuple(MODES)
+
+
+def dataset_formats() -> tuple[str, ...]:
+    """The evaluation dataset formats :meth:`PrismService.load_dataset` reads."""
+    from prism.evaluation.datasets import FORMATS
+
+    return FORMATS

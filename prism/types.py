@@ -1,16 +1,72 @@
-"""Frozen dataclasses passed between Prism's modules.
+"""Value types passed between Prism's layers, and the few words every layer shares.
 
 Pages are 1-based. Unpaged sources (TXT, CSV, URL) carry ``page=None`` on their single page and their chunks carry
-no page keys at all (never a null in store metadata).
+no page keys at all (never a null in store metadata). A ground-floor module: it imports only :mod:`prism.fsutil`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
+
+from prism.fsutil import sanitize_filename
 
 DocumentKind = Literal["pdf", "txt", "csv", "url"]
 IngestStatus = Literal["ingested", "duplicate", "replaced", "failed"]
+
+ProgressCallback = Callable[[float, str], None]
+"""``callback(fraction_done in [0, 1], message)``."""
+
+SCORE_STAGES: tuple[str, ...] = ("dense", "bm25", "rrf", "rerank")
+"""The retrieval stages that score a chunk, in pipeline order: the keys of :meth:`RetrievedChunk.scores` (each with
+a ``<stage>_rank`` beside it). ``rrf`` is the fusion stage's key whatever the fusion method."""
+
+
+def page_label(page_start: int | None, page_end: int | None) -> str:
+    """The one way Prism names a chunk's pages: ``"page 5"``, ``"pages 5–6"``, or ``""`` for an unpaged source."""
+    if page_start is None:
+        return ""
+    if page_end is None or page_end == page_start:
+        return f"page {page_start}"
+    return f"pages {page_start}–{page_end}"
+
+
+@dataclass(frozen=True)
+class IngestItem:
+    """One thing to ingest: ``source`` is the file's bytes, a file path, or an ``http(s)://`` URL string;
+    ``filename`` is its display name (default: the path's name; ``"document"`` for bytes without one)."""
+
+    source: bytes | str | Path
+    filename: str | None = None
+
+    @property
+    def is_url(self) -> bool:
+        """True for an ``http://`` or ``https://`` URL."""
+        return isinstance(self.source, str) and self.source.startswith(("http://", "https://"))
+
+    @property
+    def display_name(self) -> str:
+        """The URL itself, or the sanitised file name (:func:`prism.fsutil.sanitize_filename`)."""
+        if self.is_url:
+            return str(self.source)
+        name = self.filename or (Path(self.source).name if not isinstance(self.source, bytes) else "document")
+        return sanitize_filename(name)
+
+
+@dataclass(frozen=True)
+class WorkspaceInfo:
+    """A workspace's identity: ``id`` (folder name), display ``name``, Chroma ``collection``, ``created_at``."""
+
+    id: str
+    name: str
+    collection: str
+    created_at: str
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"id", "name", "collection", "created_at"}``."""
+        return {"id": self.id, "name": self.name, "collection": self.collection, "created_at": self.created_at}
 
 
 @dataclass(frozen=True)
@@ -251,6 +307,34 @@ class WebResult:
     def to_dict(self) -> dict[str, Any]:
         """``{"n", "title", "url", "content"}``."""
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class RerankerState:
+    """What the analyst is told about the reranker: ``{"enabled", "model", "reason"}`` (``reason`` is ``None`` when
+    enabled)."""
+
+    enabled: bool
+    model: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"enabled", "model", "reason"}``."""
+        return {"enabled": self.enabled, "model": self.model, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One exchange of a chat: the analyst's question, the answer text, and the standalone query used for it."""
+
+    question: str
+    answer: str
+    condensed_query: str | None = None
+
+    @property
+    def standalone(self) -> str:
+        """The standalone form of the question (the condensed query, else the question)."""
+        return self.condensed_query or self.question
 
 
 AnswerMode = Literal["llm", "extractive"]

@@ -14,9 +14,8 @@ import tenacity
 
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.types import Answer
+from prism.types import Answer, IngestItem
 from prism.ui.jobs import IngestJobs
 
 from .conftest import DATA, REPO, needs_data

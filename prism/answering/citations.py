@@ -14,21 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from prism.answering.llm import fence
-from prism.types import RetrievedChunk, WebResult
+from prism.types import RetrievedChunk, WebResult, page_label
 
 # A reference is 1-3 digits (a bracketed year such as [2024] is not a marker), optionally W-prefixed.
 _REF = r"[Ww]?\d{1,3}"
 MARKER_RE = re.compile(rf"\[\s*({_REF}(?:\s*(?:[,;]|[-–]|and)\s*{_REF})*)\s*\]")
 _PART_RE = re.compile(rf"({_REF})(?:\s*[-–]\s*({_REF}))?")
-
-
-def page_label(page_start: int | None, page_end: int | None) -> str:
-    """``"page 5"``, ``"pages 5–6"``, or ``""`` for an unpaged source."""
-    if page_start is None:
-        return ""
-    if page_end is None or page_end == page_start:
-        return f"page {page_start}"
-    return f"pages {page_start}–{page_end}"
 
 
 def block_header(n: int, chunk: RetrievedChunk) -> str:

@@ -18,25 +18,12 @@ from llama_index.core.llms import ChatMessage, MessageRole
 from prism.answering.llm import CONDENSE_PROMPT, LLMClient
 from prism.errors import LLMAuthError, LLMError
 from prism.index.bm25 import tokenize
+from prism.types import Turn
 
 logger = logging.getLogger(__name__)
 
 MARKER_RE = re.compile(r"\s*\[(?:W?\d+(?:\s*[,;–-]\s*W?\d+)*)\]")
 """Citation markers (``[1]``, ``[1, 3]``, ``[W2]``) as they appear in answers."""
-
-
-@dataclass
-class Turn:
-    """One exchange: the analyst's question, the answer text, and the standalone query used for it."""
-
-    question: str
-    answer: str
-    condensed_query: str | None = None
-
-    @property
-    def standalone(self) -> str:
-        """The standalone form of the question (the condensed query, else the question)."""
-        return self.condensed_query or self.question
 
 
 @dataclass

@@ -1,30 +1,21 @@
-"""``python -m prism ask``: answer a question over a workspace with citations (registered on :mod:`prism.cli.main`).
+"""``python -m prism ask QUESTION [--doc FILE_NAME ...] [--no-hyde] [--no-multi-query] [--web]``: answer a question
+over a workspace with citations.
 
-``python -m prism ask QUESTION [--workspace NAME] [--doc FILE_NAME ...] [--no-hyde] [--no-multi-query] [--web]
-[--json]`` prints the answer, its cited sources with their scores, the web sources and any figures the number check
-could not find; with ``--json`` it prints the response object (:meth:`prism.types.Answer.to_dict`).
+Prints the answer, its cited sources with their scores, the web sources and any figures the number check could not
+find; with ``--json`` the response object (:meth:`prism.types.Answer.to_dict`).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import Any
 
-from prism.answering.citations import page_label
-from prism.cli.main import _EXTENSIONS, EXIT_OK, _emit, _service
-from prism.types import Answer, Citation
-
-logger = logging.getLogger(__name__)
+from prism.cli import common
+from prism.types import SCORE_STAGES, Answer, Citation, page_label
 
 
 def _scores(c: Citation) -> str:
-    parts = []
-    for key in ("dense", "bm25", "rrf", "rerank"):
-        value = c.scores.get(key)
-        if value is not None:
-            parts.append(f"{key} {value:.3f}")
-    return ", ".join(parts)
+    return ", ".join(f"{key} {c.scores[key]:.3f}" for key in SCORE_STAGES if c.scores.get(key) is not None)
 
 
 def _where(c: Citation) -> str:
@@ -56,8 +47,7 @@ def format_answer(answer: Answer, question: str = "") -> str:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Run ``ask``: one question, no conversation history."""
-    svc = _service()
-    answer = svc.ask(
+    answer = common.service().ask(
         args.question,
         args.workspace,
         sources=args.doc or None,
@@ -65,20 +55,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
         multi_query=False if args.no_multi_query else None,
         web=True if args.web else None,
     )
-    _emit(args, answer.to_dict(), format_answer(answer, args.question))
-    return EXIT_OK
+    common.emit(args, answer.to_dict(), format_answer(answer, args.question))
+    return common.EXIT_OK
 
 
-def register(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Add the ``ask`` sub-command to the CLI's sub-parsers."""
-    p = sub.add_parser("ask", parents=[common], help="answer a question with citations")
+def register(sub: Any, shared: argparse.ArgumentParser) -> None:
+    """Add ``ask`` to the CLI's sub-parsers."""
+    p = sub.add_parser("ask", parents=[shared], help="answer a question with citations")
     p.add_argument("question", metavar="QUESTION")
     p.add_argument("--doc", action="append", metavar="FILE_NAME", help="only this document (repeatable)")
     p.add_argument("--no-hyde", action="store_true", help="turn HyDE off")
     p.add_argument("--no-multi-query", action="store_true", help="turn multi-query expansion off")
     p.add_argument("--web", action="store_true", help="also search the web (needs TAVILY_API_KEY)")
     p.set_defaults(func=cmd_ask)
-
-
-if register not in _EXTENSIONS:
-    _EXTENSIONS.append(register)

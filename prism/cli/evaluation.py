@@ -1,7 +1,7 @@
 """``python -m prism eval run`` (and its alias ``eval beir``): evaluate a dataset and write versioned runs.
 
-Registered by :func:`prism.cli._register_eval`. Progress goes to stderr as a bar (a line per 10 % when stderr is
-not a terminal); with ``--json`` stdout carries exactly one JSON value.
+Datasets are loaded and evaluated through the service. Progress goes to stderr as a bar (a line per 10 % when
+stderr is not a terminal); with ``--json`` stdout carries exactly one JSON value.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import argparse
 import sys
 import time
 from typing import Any, TextIO
+
+from prism.cli import common
 
 HEADLINE: tuple[str, ...] = (
     "ndcg@10", "mrr@10", "hit@5", "hit@10", "recall@20", "recall@100", "p@5", "lenient_p@5", "answer_f1",
@@ -103,48 +105,23 @@ def summary(written: list[tuple[dict[str, Any], Any]]) -> tuple[dict[str, Any], 
 
 def cmd_eval_run(args: argparse.Namespace) -> int:
     """``eval run DATASET``: load, evaluate, write runs, print the summary."""
-    from prism.cli.main import EXIT_OK, _emit
-    from prism.evaluation.datasets import load_dataset
-    from prism.evaluation.runner import run_evaluation
-    from prism.evaluation.runs import RunStore
-    from prism.service import PrismService
-
-    dataset = load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
-                           qrels_file=args.qrels)
-    service = PrismService()
-    store = RunStore(args.eval_dir or service.settings.eval_dir)
+    svc = common.service()
+    dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
+                               qrels_file=args.qrels)
     bar = ProgressBar()
     try:
-        written = run_evaluation(service, dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
-                                 limit=args.limit, tag=args.tag, answers=False if args.no_answers else None,
-                                 judge=False if args.no_judge else None, store=store, progress=bar)
+        written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
+                               limit=args.limit, tag=args.tag, answers=False if args.no_answers else None,
+                               judge=False if args.no_judge else None, eval_dir=args.eval_dir, progress=bar)
     finally:
         bar.close()
     payload, text = summary(written)
-    _emit(args, payload, text)
-    return EXIT_OK
+    common.emit(args, payload, text)
+    return common.EXIT_OK
 
 
-def cmd_eval_beir(args: argparse.Namespace) -> int:
-    """``eval beir DIR``: the alias of ``eval run DIR --format beir`` (same run file; JSON keeps the old keys
-    ``dataset``, ``mode``, ``queries``, ``metrics``, ``latency_ms`` (total retrieval p50/p95/p99), ``config``)."""
-    from prism.cli.main import EXIT_OK, _emit
-    from prism.evaluation.datasets import load_dataset
-    from prism.evaluation.runner import run_evaluation
-    from prism.evaluation.runs import RunStore
-    from prism.service import PrismService
-
-    dataset = load_dataset(args.dir, "beir", queries_file=args.queries, qrels_file=args.qrels)
-    service = PrismService()
-    bar = ProgressBar()
-    try:
-        written = run_evaluation(service, dataset, workspace=args.workspace, mode=args.mode, limit=args.limit,
-                                 tag=getattr(args, "tag", None), store=RunStore(service.settings.eval_dir),
-                                 progress=bar)
-    finally:
-        bar.close()
-    run, path = written[0]
-    s = service.settings
+def _beir_payload(svc: Any, dataset: Any, run: dict[str, Any], path: Any) -> tuple[dict[str, Any], str]:
+    s = svc.settings
     total = {k: v for k, v in run["latency_ms"]["retrieval"].get("total", {}).items() if k != "n"}
     payload = {"dataset": dataset.name, "mode": run["options"]["mode"], "queries": run["counts"]["queries"],
                "metrics": run["metrics"], "latency_ms": total,
@@ -156,18 +133,37 @@ def cmd_eval_beir(args: argparse.Namespace) -> int:
             f"'{run['workspace']['name']}')\n" + "  ".join(f"{k} {v:.4f}" for k, v in run["metrics"].items())
             + f"\nretrieval latency p50 {total.get('p50', 0):.1f} ms, p95 {total.get('p95', 0):.1f} ms"
             + f"\nwrote {path}")
-    _emit(args, payload, text)
-    return EXIT_OK
+    return payload, text
 
 
-def register(esub: Any, common: argparse.ArgumentParser) -> None:
-    """Add ``run`` and ``beir`` to the ``eval`` sub-parsers."""
-    r = esub.add_parser("run", parents=[common], help="evaluate a dataset and write a versioned run")
+def cmd_eval_beir(args: argparse.Namespace) -> int:
+    """``eval beir DIR``: the alias of ``eval run DIR --format beir`` (same run file; JSON keeps the old keys
+    ``dataset``, ``mode``, ``queries``, ``metrics``, ``latency_ms`` (total retrieval p50/p95/p99), ``config``)."""
+    svc = common.service()
+    dataset = svc.load_dataset(args.dir, "beir", queries_file=args.queries, qrels_file=args.qrels)
+    bar = ProgressBar()
+    try:
+        written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, limit=args.limit,
+                               tag=getattr(args, "tag", None), progress=bar)
+    finally:
+        bar.close()
+    run, path = written[0]
+    payload, text = _beir_payload(svc, dataset, run, path)
+    common.emit(args, payload, text)
+    return common.EXIT_OK
+
+
+def register(sub: Any, shared: argparse.ArgumentParser) -> None:
+    """Add ``eval`` with its ``run`` and ``beir`` sub-commands to the CLI's sub-parsers."""
+    p = sub.add_parser("eval", help="evaluate retrieval and answers (eval run, eval beir)")
+    esub = p.add_subparsers(dest="eval_command", required=True, parser_class=common.Parser)
+    modes = common.mode_names()
+    r = esub.add_parser("run", parents=[shared], help="evaluate a dataset and write a versioned run")
     r.add_argument("dataset", metavar="DATASET", help="ground-truth .json, BEIR folder or FinanceBench questions")
-    r.add_argument("--format", choices=["prism", "beir", "financebench"], default=None,
+    r.add_argument("--format", choices=common.dataset_formats(), default=None,
                    help="dataset format (default: detected)")
     r.add_argument("--tag", default=None, help="label stored in the run (e.g. baseline)")
-    r.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default=None,
+    r.add_argument("--mode", choices=modes, default=None,
                    help="retrieval mode of a single run (default: settings)")
     r.add_argument("--ablation", action="store_true",
                    help="dense, BM25, hybrid and +rerank / +HyDE / +multi-query where available, as one group")
@@ -180,11 +176,11 @@ def register(esub: Any, common: argparse.ArgumentParser) -> None:
     r.add_argument("--eval-dir", default=None, metavar="DIR", help="runs folder (default: settings eval_dir)")
     r.set_defaults(func=cmd_eval_run)
 
-    b = esub.add_parser("beir", parents=[common], help="alias of 'eval run DIR --format beir'")
+    b = esub.add_parser("beir", parents=[shared], help="alias of 'eval run DIR --format beir'")
     b.add_argument("dir", metavar="DIR")
     b.add_argument("--queries", default=None, metavar="FILE")
     b.add_argument("--qrels", default=None, metavar="FILE")
-    b.add_argument("--mode", choices=["hybrid", "dense", "bm25"], default="hybrid")
+    b.add_argument("--mode", choices=modes, default="hybrid")
     b.add_argument("--limit", type=int, default=None, help="evaluate only the first N judged queries")
     b.add_argument("--tag", default=None, help="label stored in the run")
     b.set_defaults(func=cmd_eval_beir)

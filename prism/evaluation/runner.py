@@ -153,7 +153,7 @@ def prepare_workspace(service: Any, dataset: EvalDataset, workspace: str | None 
         return {"name": name, "documents": after, "ingested": max(0, after - before),
                 "extra_documents": max(0, after - len(dataset.documents))}
 
-    from prism.ingestion.pipeline import IngestItem
+    from prism.types import IngestItem
 
     wanted = {sha256_file(d.path): d for d in dataset.documents if d.path is not None}
     name = workspace or _find_file_workspace(service, set(wanted)) or f"eval-{dataset.name}"

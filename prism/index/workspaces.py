@@ -25,7 +25,6 @@ import shutil
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,7 @@ from prism.errors import (
     WorkspaceNotFoundError,
 )
 from prism.fsutil import atomic_write, atomic_write_json
-from prism.types import DocumentRecord
+from prism.types import DocumentRecord, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 
@@ -82,19 +81,6 @@ def collection_name_for(name: str, unique: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:40].strip("-")
     return f"ws-{slug}-{unique}" if slug else f"ws-{unique}"
-
-
-@dataclass(frozen=True)
-class WorkspaceInfo:
-    """A workspace's identity: ``id`` (folder name), display ``name``, Chroma ``collection``, ``created_at``."""
-
-    id: str
-    name: str
-    collection: str
-    created_at: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.id, "name": self.name, "collection": self.collection, "created_at": self.created_at}
 
 
 class WorkspaceCatalog:

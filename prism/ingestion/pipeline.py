@@ -32,12 +32,9 @@ from prism.ingestion.chunking import chunk_document, document_text, title_from_n
 from prism.ingestion.parsing.pdf import looks_like_pdf
 from prism.ingestion.parsing.running import strip_running_lines
 from prism.ingestion.parsing.worker import ParseJob, shutdown_workers
-from prism.types import Chunk, DocumentRecord, IngestResult, Page, ParsedDocument
+from prism.types import Chunk, DocumentRecord, IngestItem, IngestResult, Page, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
-
-ProgressCallback = Callable[[float, str], None]
-"""``callback(fraction_done in [0, 1], message)``."""
 
 ContextualizeHook = Callable[[list[Chunk], str], "list[str] | None"]
 """``contextualize(chunks, document_text) -> index_texts | None``: one text per chunk to embed and BM25-index instead
@@ -46,21 +43,6 @@ text"."""
 
 # Share of one document's progress given to each stage (for the progress callback only).
 _STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
-
-
-@dataclass
-class IngestItem:
-    """One thing to ingest: ``data`` (bytes), a file path, or a URL string, with its display ``filename``."""
-
-    source: bytes | str | Path
-    filename: str | None = None
-
-    @property
-    def display_name(self) -> str:
-        if isinstance(self.source, str) and self.source.startswith(("http://", "https://")):
-            return self.source
-        name = self.filename or (Path(self.source).name if not isinstance(self.source, bytes) else "document")
-        return parsing.sanitize_filename(name)
 
 
 @dataclass
@@ -222,7 +204,7 @@ class Ingestor:
         """The item's bytes, or ``None`` for a URL (fetched by the parser)."""
         if isinstance(item.source, bytes):
             return item.source
-        if isinstance(item.source, str) and item.source.startswith(("http://", "https://")):
+        if item.is_url:
             return None
         try:
             return Path(item.source).read_bytes()

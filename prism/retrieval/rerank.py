@@ -10,26 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from prism.config import Settings
+from prism.types import RerankerState
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class RerankerState:
-    """What the analyst is told: ``{"enabled", "model", "reason"}`` (``reason`` is ``None`` when enabled)."""
-
-    enabled: bool
-    model: str
-    reason: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"enabled": self.enabled, "model": self.model, "reason": self.reason}
 
 
 class Reranker:

@@ -9,9 +9,8 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
-from prism.types import Answer
+from prism.types import Answer, WorkspaceInfo
 from prism.ui import state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (

@@ -22,8 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from prism.errors import PrismError
-from prism.ingestion.pipeline import IngestItem, ProgressCallback
-from prism.types import IngestResult
+from prism.types import IngestItem, IngestResult, ProgressCallback
 
 logger = logging.getLogger(__name__)
 

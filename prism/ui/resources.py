@@ -20,8 +20,8 @@ import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from prism.config import Settings
-from prism.ingestion.pipeline import ProgressCallback
 from prism.service import PrismService
+from prism.types import ProgressCallback
 from prism.ui.jobs import IngestJobs
 from prism.ui.preview import PagePreview, render_page_preview
 

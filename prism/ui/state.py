@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from prism.answering.conversation import Turn
+from prism.types import Turn
 
 WORKSPACE = "prism.workspace_id"
 CHATS = "prism.chats"

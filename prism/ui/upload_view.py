@@ -11,8 +11,8 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
+from prism.types import WorkspaceInfo
 from prism.ui import state
 from prism.ui.explain import bullet_markdown, escape_markdown, shorten, strip_source
 from prism.ui.jobs import JobView

@@ -11,9 +11,8 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
-from prism.index.workspaces import WorkspaceInfo
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
+from prism.types import IngestItem, WorkspaceInfo
 from prism.ui import state
 from prism.ui.explain import shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret

@@ -8,9 +8,8 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.index.workspaces import WorkspaceInfo
 from prism.service import PrismService
-from prism.types import DocumentRecord
+from prism.types import DocumentRecord, WorkspaceInfo
 from prism.ui import state
 from prism.ui.explain import escape_markdown, strip_source
 

@@ -19,8 +19,8 @@ from prism.answering.briefing import (
     suggested_questions,
 )
 from prism.answering.llm import LLMClient, wrap_llms
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
+from prism.types import IngestItem
 
 from ..conftest import REPO
 from ..fakes_llm import ScriptedLLM, rate_limit_error

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.citations import (
-    block_header,
-    page_label,
-    parse_markers,
-    sentences_with_refs,
-    user_message,
-    validate_citations,
-)
+from prism.answering.citations import block_header, parse_markers, sentences_with_refs, user_message, validate_citations
 from prism.answering.figures import extract_figures, supported, unsupported_numbers
-from prism.types import RetrievedChunk, WebResult
+from prism.types import RetrievedChunk, WebResult, page_label
 
 UPI = (
     "A.1 In FY2024 Meridian Bank processed a total UPI transaction volume of 612 crore transactions worth ₹8.4 "

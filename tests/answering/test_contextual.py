@@ -9,9 +9,8 @@ import tenacity
 from prism.answering.contextual import Contextualizer, clean_context, document_window
 from prism.answering.llm import LLMClient, wrap_llms
 from prism.index.bm25 import tokenize
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.types import Chunk
+from prism.types import Chunk, IngestItem
 
 from ..conftest import CASES
 from ..fakes_llm import ScriptedLLM, auth_error, server_error

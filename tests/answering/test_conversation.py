@@ -7,7 +7,6 @@ import tenacity
 
 from prism.answering.conversation import (
     Conversation,
-    Turn,
     condense,
     condense_heuristic,
     history_messages,
@@ -17,6 +16,7 @@ from prism.answering.conversation import (
 from prism.answering.llm import LLMClient
 from prism.config import Settings
 from prism.errors import LLMAuthError
+from prism.types import Turn
 
 from ..fakes_llm import ScriptedLLM, auth_error, server_error
 

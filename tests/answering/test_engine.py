@@ -6,16 +6,15 @@ from __future__ import annotations
 import pytest
 import tenacity
 
-from prism.answering.conversation import Conversation, Turn
+from prism.answering.conversation import Conversation
 from prism.answering.engine import EMPTY_WORKSPACE, NOT_RELEVANT, REPHRASE, AnswerEngine, AnswerStream
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance, split_sentences
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, LLMAuthError
 from prism.index.bm25 import BM25Index
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.types import TIMING_STAGES
+from prism.types import TIMING_STAGES, IngestItem, Turn
 
 from ..conftest import CASES, DATA, REPO, require_data
 from ..fakes_llm import ScriptedLLM, auth_error, route, server_error

@@ -14,7 +14,7 @@ from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.answering.websearch import WebSearcher, trim
 from prism.config import Settings
-from prism.ingestion.pipeline import IngestItem
+from prism.types import IngestItem
 
 from ..conftest import REPO
 from ..fakes_llm import ScriptedLLM, route

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from prism.cli.main import EXIT_FAILED, EXIT_OK, main
+from prism.cli.common import EXIT_FAILED, EXIT_OK
+from prism.cli.main import main
 from prism.config import Settings
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
+from prism.types import IngestItem
 
 from ..conftest import REPO
 
@@ -39,7 +40,7 @@ def cli_service(ingested, monkeypatch):
         return real_ask(question, workspace, **kwargs)
 
     monkeypatch.setattr(service, "ask", ask)
-    monkeypatch.setattr("prism.cli.answer._service", lambda: service)
+    monkeypatch.setattr("prism.cli.common.service", lambda: service)
     return calls
 
 

@@ -19,7 +19,7 @@ def test_embeddings_are_unit_vectors_and_thread_count_does_not_change_them(embed
 
 
 def test_retriever_embeds_queries_with_the_configured_threads(service, monkeypatch, embedder):
-    from prism.ingestion.pipeline import IngestItem
+    from prism.types import IngestItem
 
     service.ingest([IngestItem(b"Escrow accounts are reconciled monthly.", filename="escrow.txt")], "q",
                    briefing=False)

@@ -13,9 +13,8 @@ import pytest
 from prism.config import Settings
 from prism.errors import EmbeddingModelMismatchError
 from prism.index.vector_store import VectorStore, make_client
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.types import Chunk
+from prism.types import Chunk, IngestItem
 
 
 def _chunk(i: int, doc: str, page: int | None = None) -> Chunk:

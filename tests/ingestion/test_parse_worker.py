@@ -17,8 +17,8 @@ from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocument
 from prism.ingestion import parsing
 from prism.ingestion.parsing import worker
 from prism.ingestion.parsing.worker import ParseJob
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
+from prism.types import IngestItem
 
 from ..conftest import CASES, DATA, needs_data
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from prism.errors import DocumentNotFoundError
-from prism.ingestion.pipeline import IngestItem
+from prism.types import IngestItem
 
 from ..conftest import CASES, DATA, REPO, needs_data
 

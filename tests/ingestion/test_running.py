@@ -6,8 +6,7 @@ from __future__ import annotations
 from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.parsing.running import line_key, strip_running_lines
-from prism.ingestion.pipeline import IngestItem
-from prism.types import Page, ParsedDocument
+from prism.types import IngestItem, Page, ParsedDocument
 
 from ..conftest import DATA, REPO, needs_data
 

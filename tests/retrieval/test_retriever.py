@@ -24,10 +24,10 @@ import pytest
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25 import TOKENIZER_VERSION, BM25Index
-from prism.ingestion.pipeline import IngestItem
 from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever, SparseSide
 from prism.service import PrismService
+from prism.types import IngestItem
 
 from ..conftest import CASES, DATA, REPO, require_data
 

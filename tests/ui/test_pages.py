@@ -22,9 +22,8 @@ from streamlit.testing.v1 import AppTest
 
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.ingestion.pipeline import IngestItem
 from prism.service import PrismService
-from prism.types import IngestResult
+from prism.types import IngestItem, IngestResult
 from prism.ui import resources
 from prism.ui import state as ui_state
 from prism.ui.explain import (
@@ -239,7 +238,7 @@ def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample
 
 
 def test_web_results_are_listed_separately(with_sample, service_factory):
-    from .test_websearch import FakeTavily, searcher
+    from ..answering.test_websearch import FakeTavily, searcher
 
     body = {"results": [{"title": "RBI raises UPI limits", "url": "https://example.org/upi-limits",
                          "content": "The RBI raised the UPI collect limit for some categories."}]}

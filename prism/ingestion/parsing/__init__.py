@@ -10,8 +10,6 @@ rejected; ``.txt``/``.md`` are text, ``.csv`` is CSV; everything else is unsuppo
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from pathlib import Path
 
 from prism.config import Settings, get_settings
@@ -22,6 +20,7 @@ from prism.errors import (
     PrismError,
     UnsupportedFileError,
 )
+from prism.fsutil import sanitize_filename
 from prism.ingestion.parsing.csv import load_csv
 from prism.ingestion.parsing.normalize import normalize_text
 from prism.ingestion.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
@@ -45,8 +44,6 @@ logger = logging.getLogger(__name__)
 SUPPORTED_EXTENSIONS = (".pdf", ".txt", ".md", ".csv")
 """File name extensions :func:`load` accepts (plus ``http(s)://`` URLs)."""
 
-MAX_NAME_CHARS = 255
-_BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
 _OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text extension by mistake
     b"PK\x03\x04": "ZIP / Office (DOCX, XLSX)",
     b"\xd0\xcf\x11\xe0": "legacy Office (DOC, XLS)",
@@ -54,36 +51,6 @@ _OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text e
     b"\xff\xd8\xff": "JPEG image",
     b"GIF8": "GIF image",
 }
-
-
-def sanitize_filename(name: str) -> str:
-    """A safe display name for an uploaded file. Never used as a path by itself.
-
-    Steps: drop control, surrogate and bidi-control characters (NUL included); take the last path component
-    (split on both ``/`` and ``\\``); Unicode NFC; strip whitespace, leading dots and trailing dots; collapse runs of
-    dots to one; cap at 255 characters keeping the extension (≤ 16 chars); ``"document"`` if nothing is left.
-
-    Args:
-        name: the name as uploaded, possibly hostile: ``"../../etc/passwd"``, ``"a\\x00b.pdf"``,
-            ``"C:\\\\x\\\\y.txt"``.
-
-    Returns:
-        A non-empty name of at most 255 characters without path separators, control characters or ``..``,
-        e.g. ``"passwd"``, ``"ab.pdf"``, ``"y.txt"``.
-    """
-    cleaned = "".join(
-        ch for ch in str(name) if unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS
-    )
-    cleaned = re.split(r"[/\\]", cleaned)[-1]
-    cleaned = unicodedata.normalize("NFC", cleaned).strip().lstrip(".").strip()
-    cleaned = re.sub(r"\.{2,}", ".", cleaned).rstrip(". ")
-    if len(cleaned) > MAX_NAME_CHARS:
-        stem, dot, ext = cleaned.rpartition(".")
-        if dot and stem and 0 < len(ext) <= 16:
-            cleaned = stem[: MAX_NAME_CHARS - len(ext) - 1].rstrip() + "." + ext
-        else:
-            cleaned = cleaned[:MAX_NAME_CHARS].rstrip()
-    return cleaned or "document"
 
 
 def _extension(name: str) -> str:

@@ -1,0 +1,70 @@
+"""What every command module shares: output (``--json`` or text), the service, progress lines, and an argparse
+that reports usage errors instead of exiting.
+
+Imports only the ground floor at module level; the service (and with it the models) is imported when a command
+runs, so ``python -m prism --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from prism.errors import PrismError
+
+if TYPE_CHECKING:
+    from prism.service import PrismService
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def emit(args: argparse.Namespace, payload: Any, text: str) -> None:
+    """Print ``payload`` as indented JSON (``--json``) or ``text``, on stdout, with a final newline."""
+    if args.json:
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def progress_printer() -> Callable[[float, str], None]:
+    """A progress callback writing ``[ 42.0%] message`` to stderr whenever the message changes."""
+    last = {"msg": ""}
+
+    def show(fraction: float, message: str) -> None:
+        if message != last["msg"]:
+            last["msg"] = message
+            sys.stderr.write(f"[{fraction * 100:5.1f}%] {message}\n")
+
+    return show
+
+
+def service() -> PrismService:
+    """The service for one command (settings from the environment). Tests replace this function."""
+    from prism.service import PrismService
+
+    return PrismService()
+
+
+def mode_names() -> list[str]:
+    """The retrieval modes ``--mode`` accepts, from the retrieval registry (through the service module)."""
+    from prism import service as facade
+
+    return list(facade.retrieval_modes())
+
+
+def dataset_formats() -> list[str]:
+    """The dataset formats ``eval run --format`` accepts (through the service module)."""
+    from prism import service as facade
+
+    return list(facade.dataset_formats())
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises :class:`~prism.errors.PrismError` instead of exiting, so ``--json`` can report usage
+    errors as JSON."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise PrismError(f"{self.prog}: {message}")

@@ -1,0 +1,73 @@
+"""``python -m prism ingest | docs | delete | reindex``: a workspace's documents."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from prism.cli import common
+from prism.types import IngestItem, IngestResult
+
+
+def _ingest_line(r: IngestResult) -> str:
+    pages = "" if not r.pages else f", {r.pages} page" + ("s" if r.pages != 1 else "")
+    detail = r.error if r.status == "failed" else f"{r.chunks} chunk" + ("s" if r.chunks != 1 else "") + pages
+    extra = ""
+    if r.skipped_pages:
+        extra += "; skipped pages " + ", ".join(f"{s['page']} ({s['reason']})" for s in r.skipped_pages)
+    if r.ocr_pages:
+        extra += "; OCR pages " + ", ".join(map(str, r.ocr_pages))
+    return f"{r.status:9} {r.file}: {detail}{extra}"
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """``ingest FILE_OR_URL...``: one line (or JSON object) per file; exit 1 when any file failed."""
+    items = [IngestItem(p) if p.startswith(("http://", "https://")) else IngestItem(p, os.path.basename(p))
+             for p in args.paths]
+    results = common.service().ingest(items, args.workspace, progress=common.progress_printer())
+    common.emit(args, [r.to_dict() for r in results], "\n".join(_ingest_line(r) for r in results))
+    return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """``docs``: the workspace's documents."""
+    docs = common.service().documents(args.workspace)
+    text = "\n".join(
+        f"{d.source}  pages={d.pages if d.pages is not None else '-'}  chunks={d.chunks}  {d.ingested_at}"
+        for d in docs
+    ) or "(no documents)"
+    common.emit(args, [d.to_dict() for d in docs], text)
+    return common.EXIT_OK
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    """``delete FILE_NAME``: purge one document everywhere."""
+    record = common.service().delete_document(args.file_name, args.workspace)
+    common.emit(args, {"deleted": record.source, "doc_id": record.doc_id}, f"deleted {record.source}")
+    return common.EXIT_OK
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """``reindex``: re-chunk and re-embed from the kept originals; exit 1 when any document failed."""
+    results = common.service().reindex(args.workspace, progress=common.progress_printer())
+    common.emit(
+        args,
+        [r.to_dict() for r in results],
+        "\n".join(f"{r.status:9} {r.file}: {r.error or f'{r.chunks} chunks'}" for r in results) or "(no documents)",
+    )
+    return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
+
+
+def register(sub: Any, shared: argparse.ArgumentParser) -> None:
+    """Add ``ingest``, ``docs``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
+    p = sub.add_parser("ingest", parents=[shared], help="ingest files or URLs")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=cmd_ingest)
+    p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")
+    p.set_defaults(func=cmd_docs)
+    p = sub.add_parser("delete", parents=[shared], help="delete a document by file name")
+    p.add_argument("file_name", metavar="FILE_NAME")
+    p.set_defaults(func=cmd_delete)
+    p = sub.add_parser("reindex", parents=[shared], help="re-chunk and re-embed a workspace from its originals")
+    p.set_defaults(func=cmd_reindex)

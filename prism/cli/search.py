@@ -1,0 +1,46 @@
+"""``python -m prism search QUERY [--mode MODE] [--top-k N] [--doc FILE_NAME ...]``: the retriever alone, with every
+stage's score and rank."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from prism.cli import common
+from prism.types import SCORE_STAGES, page_label
+
+
+def _result_lines(result: Any) -> list[str]:
+    lines = []
+    for r in result.results:
+        pages = page_label(r.page_start, r.page_end)
+        s = r.scores()
+        parts = [f"{k} {s[k]:.3f} (#{s[k + '_rank']})" for k in SCORE_STAGES
+                 if s[k] is not None and s.get(k + "_rank") is not None]
+        lines.append(f"[{r.rank}] {r.source}{', ' + pages if pages else ''}  " + ", ".join(parts))
+        lines.append("    " + " ".join(r.text.split())[:300])
+    return lines
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Print the ranked chunks (or the stable search JSON)."""
+    result = common.service().search(args.query, args.workspace, mode=args.mode, top_k=args.top_k,
+                                     sources=args.doc or None)
+    lines = []
+    if not result.reranker["enabled"]:
+        lines.append(f"(rerank off: {result.reranker['reason']})")
+    if result.message:
+        lines.append(result.message)
+    lines += _result_lines(result)
+    common.emit(args, result.to_dict(), "\n".join(lines) or "(no results)")
+    return common.EXIT_OK
+
+
+def register(sub: Any, shared: argparse.ArgumentParser) -> None:
+    """Add ``search`` to the CLI's sub-parsers."""
+    p = sub.add_parser("search", parents=[shared], help="hybrid search in a workspace")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--mode", choices=common.mode_names(), default=None)
+    p.add_argument("--top-k", type=int, default=None)
+    p.add_argument("--doc", action="append", metavar="FILE_NAME", help="restrict to this document (repeatable)")
+    p.set_defaults(func=cmd_search)
