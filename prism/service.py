@@ -23,12 +23,21 @@ from prism.answering.websearch import WebSearcher
 from prism.config import RetrievalMode, Settings, get_settings
 from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
 from prism.index.embedder import PrismEmbedding
+from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, make_client
 from prism.index.workspaces import Workspace, WorkspaceCatalog
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import MODES, HybridRetriever, SearchResult
-from prism.types import Answer, DocumentRecord, IngestItem, IngestResult, ProgressCallback, WorkspaceInfo
+from prism.types import (
+    Answer,
+    DocumentRecord,
+    IngestItem,
+    IngestResult,
+    ProgressCallback,
+    RerankerState,
+    WorkspaceInfo,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +129,10 @@ class PrismService:
                 self._web_built = True
             return self._web
 
+    def reranker_state(self) -> RerankerState:
+        """Whether the cross-encoder stage is on, its model, and the reason when it is off."""
+        return self.reranker.state
+
     def llm_status(self) -> dict[str, Any]:
         """What answering can use, for the UI and the CLI.
 
@@ -139,6 +152,10 @@ class PrismService:
     def workspaces(self) -> list[WorkspaceInfo]:
         """All workspaces."""
         return self.catalog.list()
+
+    def find_workspace(self, name: str) -> WorkspaceInfo | None:
+        """The workspace with this name (case-insensitive, as names are unique that way), or ``None``."""
+        return self.catalog.find(name)
 
     def create_workspace(self, name: str) -> WorkspaceInfo:
         """Create a workspace (raises ``WorkspaceExistsError`` if the name is taken)."""
@@ -198,18 +215,27 @@ class PrismService:
             return handle
 
     def ensure_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """On first start (no workspace at all), create the sample workspace from ``settings.sample_dir/*.pdf``.
+        """On first start (no workspace at all), create the sample workspace (:meth:`restore_sample_workspace`).
 
         Returns:
             The ingest results, or ``[]`` when workspaces already exist (nothing is done then).
         """
         if self.catalog.list():
             return []
+        logger.info("first start: building the sample workspace")
+        return self.restore_sample_workspace(progress)
+
+    def restore_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
+        """Ingest ``settings.sample_dir/*.pdf`` into ``settings.sample_workspace`` (created if missing; documents
+        already there are reported as duplicates).
+
+        Returns:
+            One result per sample document; ``[]`` (with a warning in the log) when the folder has none.
+        """
         files = sorted(self.settings.sample_dir.glob("*.pdf"))
         if not files:
             logger.warning("no sample documents in %s", self.settings.sample_dir)
             return []
-        logger.info("first start: building the sample workspace from %d documents", len(files))
         return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
 
     def _sync(self, workspace_id: str) -> None:
@@ -367,6 +393,27 @@ class PrismService:
         handle.retriever.refresh()
         return record
 
+    def original_path(self, workspace: str | None, source: str) -> Path:
+        """Where the kept original of the document named ``source`` is (e.g. to draw one of its PDF pages).
+
+        Raises:
+            WorkspaceNotFoundError: no such workspace.
+            DocumentNotFoundError: no document has that name.
+        """
+        handle = self.open(workspace)
+        record = handle.workspace.find_by_source(source)
+        if record is None:
+            raise DocumentNotFoundError(
+                f"There is no document named '{source}' in workspace '{handle.workspace.name}'."
+            )
+        return handle.workspace.original_path(record.doc_id)
+
+    @staticmethod
+    def query_terms(text: str) -> list[str]:
+        """The BM25 index tokens of ``text`` (stemmed, stop words dropped, amounts canonicalised), as the sparse
+        side matches them; e.g. to highlight query terms in a chunk."""
+        return tokenize(text)
+
     def retriever(self, workspace: str | None = None) -> HybridRetriever:
         """The workspace's shared HybridRetriever (a LlamaIndex ``BaseRetriever``)."""
         return self.open(workspace).retriever
@@ -416,6 +463,20 @@ class PrismService:
 
         store = RunStore(Path(eval_dir or self.settings.eval_dir))
         return run_evaluation(self, dataset, store=store, **options)
+
+    def published_anchors(self, dataset: str) -> dict[str, dict[str, float]]:
+        """Published results to draw beside a dataset's runs: ``{metric: {system: value}}`` (``{}`` when none);
+        they were measured on the split :meth:`anchor_split` names."""
+        from prism.evaluation.metrics import PUBLISHED_ANCHORS
+
+        return {metric: dict(values) for metric, values in PUBLISHED_ANCHORS.get(dataset.lower(), {}).items()}
+
+    @staticmethod
+    def anchor_split() -> str:
+        """The dataset split the :meth:`published_anchors` were measured on (``"test"``)."""
+        from prism.evaluation.metrics import ANCHOR_SPLIT
+
+        return ANCHOR_SPLIT
 
     def runs(self) -> list[dict[str, Any]]:
         """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""

@@ -172,7 +172,7 @@ def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], 
     with st.expander(label, icon=":material/format_quote:"):
         st.markdown(f'<div class="prism-why">Why this passage: {why_this_chunk(scores, mode)}</div>',
                     unsafe_allow_html=True)
-        st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query)}</div>')
+        st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, service.query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)
         left, right = st.columns([1, 1], gap="medium")
         with left:
@@ -194,7 +194,7 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
                    "workspace.")
         return
     try:
-        path = service.open(info.name).workspace.original_path(doc_id)
+        path = service.original_path(info.name, c["source"])
         mtime = path.stat().st_mtime_ns
     except (PrismError, OSError, ValueError):
         st.caption("No page preview: the original file is not available.")

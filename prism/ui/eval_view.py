@@ -21,9 +21,6 @@ import streamlit as st
 from filelock import FileLock, Timeout
 
 from prism.errors import PrismError
-from prism.evaluation.datasets import load_dataset
-from prism.evaluation.metrics import ANCHOR_SPLIT, PUBLISHED_ANCHORS
-from prism.evaluation.runs import RunStore
 from prism.service import PrismService
 from prism.ui import charts, state
 from prism.ui.explain import escape_markdown, page_label
@@ -104,11 +101,6 @@ def comparable_metrics(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> li
     return sorted(common, key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
 
 
-def anchors_for(dataset: str, metric: str) -> dict[str, float]:
-    """Published reference values for a dataset's metric (``{}`` when there are none)."""
-    return dict(PUBLISHED_ANCHORS.get(dataset.lower(), {}).get(metric, {}))
-
-
 # --- run now ----------------------------------------------------------------------------------------------------
 @dataclass
 class EvalJob:
@@ -146,7 +138,7 @@ def run_sample_evaluation(service: PrismService, job: EvalJob, limit: int | None
         Path(service.settings.eval_dir).mkdir(parents=True, exist_ok=True)
         with lock:
             job.progress(0.0, "loading the ground truth")
-            dataset = load_dataset(service.settings.eval_ground_truth, "prism")
+            dataset = service.load_dataset(service.settings.eval_ground_truth, "prism")
             written = service.evaluate(dataset, limit=limit, tag="run-now", progress=job.progress)
         job.finish([run["id"] for run, _ in written])
     except Timeout:
@@ -193,9 +185,9 @@ def _job_progress() -> None:
 
 
 # --- views ------------------------------------------------------------------------------------------------------
-def _load(store: RunStore, run_id: str) -> dict[str, Any] | None:
+def _load(service: PrismService, run_id: str) -> dict[str, Any] | None:
     try:
-        return store.load(run_id)
+        return service.run(run_id)
     except PrismError as exc:
         st.error(str(exc))
         return None
@@ -209,7 +201,7 @@ def runs_table(entries: Sequence[Mapping[str, Any]]) -> None:
                  column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in metric_cols})
 
 
-def trends(entries: Sequence[Mapping[str, Any]]) -> None:
+def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """Each chosen metric across versions for one dataset, with published anchors where there are some."""
     datasets = sorted({str(e.get("dataset")) for e in entries})
     dataset = st.selectbox("Dataset", datasets, key="prism.eval.trend_dataset")
@@ -218,20 +210,21 @@ def trends(entries: Sequence[Mapping[str, Any]]) -> None:
                        key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
     default = [m for m in TREND_DEFAULT if m in available][:3] or available[:1]
     metrics = st.multiselect("Metrics", available, default=default, key=f"prism.eval.trend_metrics.{dataset}")
-    has_anchors = dataset.lower() in PUBLISHED_ANCHORS
-    if has_anchors:
+    published = service.published_anchors(dataset)
+    split = service.anchor_split()
+    if published:
         splits = sorted({str(e.get("split") or "?") for e in chosen})
-        st.caption(f"Dashed lines: published {dataset} results on the **{ANCHOR_SPLIT}** split. Prism's runs here "
+        st.caption(f"Dashed lines: published {dataset} results on the **{split}** split. Prism's runs here "
                    f"use the **{', '.join(splits)}** split, which is easier or harder by a few points: compare trends, "
                    "not decimals.")
     for metric in metrics:
-        anchors = anchors_for(dataset, metric)
+        anchors = published.get(metric, {})
         fig = charts.metric_trend_figure(list(chosen), metric, anchors,
-                                         f" (published, {ANCHOR_SPLIT} split)" if anchors else "")
+                                         f" (published, {split} split)" if anchors else "")
         st.plotly_chart(fig, width="stretch", key=f"prism.eval.trend.{dataset}.{metric}")
 
 
-def ablation(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """Grouped bars of an ablation group (runs sharing ``group``), with the variants that were skipped and why."""
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for e in entries:
@@ -248,16 +241,16 @@ def ablation(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
     metrics = [m for m in ABLATION_METRICS if any(m in (r.get("metrics") or {}) for r in runs)]
     st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
                     key=f"prism.eval.ablation.{group}")
-    first = _load(store, str(runs[0]["id"]))
+    first = _load(service, str(runs[0]["id"]))
     for s in (first or {}).get("skipped", []):
         st.caption(f"Skipped **{escape_markdown(s['variant'])}**: {escape_markdown(s['reason'])}")
 
 
-def latency(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+def latency(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """Latency percentiles per stage of one run."""
     ids = [str(e["id"]) for e in reversed(list(entries))]
     run_id = st.selectbox("Run", ids, key="prism.eval.latency_run")
-    run = _load(store, run_id)
+    run = _load(service, run_id)
     if run is None:
         return
     lat = run.get("latency_ms") or {}
@@ -289,7 +282,7 @@ def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
         st.caption(escape_markdown(texts.get(r.get("chunk_id"), r.get("text", ""))))
 
 
-def compare(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
+def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """Pick two runs: a sortable per-question table of what got better or worse, and the chunks each retrieved."""
     if len(entries) < 2:
         st.info("Two runs are needed to compare.")
@@ -300,7 +293,7 @@ def compare(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
         a_id = st.selectbox("Run A (before)", ids, index=1, key="prism.eval.run_a")
     with right:
         b_id = st.selectbox("Run B (after)", ids, index=0, key="prism.eval.run_b")
-    run_a, run_b = _load(store, a_id), _load(store, b_id)
+    run_a, run_b = _load(service, a_id), _load(service, b_id)
     if run_a is None or run_b is None:
         return
     if run_a.get("dataset", {}).get("content_hash") != run_b.get("dataset", {}).get("content_hash"):
@@ -345,7 +338,6 @@ def compare(store: RunStore, entries: Sequence[Mapping[str, Any]]) -> None:
 
 def page(service: PrismService) -> None:
     """The whole Eval page below its header."""
-    store = RunStore(Path(service.settings.eval_dir))
     top, action = st.columns([3, 1], gap="large")
     with action:
         run_now(service)
@@ -359,10 +351,10 @@ def page(service: PrismService) -> None:
         runs_table(entries)
     tab_trend, tab_ablation, tab_latency, tab_compare = st.tabs(["Trends", "Ablation", "Latency", "Compare runs"])
     with tab_trend:
-        trends(entries)
+        trends(service, entries)
     with tab_ablation:
-        ablation(store, entries)
+        ablation(service, entries)
     with tab_latency:
-        latency(store, entries)
+        latency(service, entries)
     with tab_compare:
-        compare(store, entries)
+        compare(service, entries)

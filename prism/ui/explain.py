@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
-
-from prism.index.tokenizer import tokenize
+from collections.abc import Callable, Iterable, Mapping
 
 Scores = Mapping[str, float | int | None]
 
@@ -148,11 +146,6 @@ def stage_ranges(all_scores: Iterable[Scores]) -> dict[str, tuple[float, float]]
     return ranges
 
 
-def query_terms(query: str) -> set[str]:
-    """The index tokens of a query (stemmed, stop words dropped, amounts canonicalised), as BM25 sees them."""
-    return set(tokenize(query))
-
-
 def reflow(text: str) -> str:
     """Text laid out for reading: single line breaks (PDF lines, table cells) become spaces, blank lines stay
     paragraph breaks (``"\\n\\n"``)."""
@@ -160,12 +153,18 @@ def reflow(text: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
 
 
-def highlight_html(text: str, query: str) -> str:
+def highlight_html(text: str, query: str, tokenize: Callable[[str], Iterable[str]]) -> str:
     """``text`` as HTML (escaped, :func:`reflow` ed, paragraphs as ``<br><br>``) with every word sharing an index
-    token with ``query`` wrapped in ``<mark>``. Matching is by :func:`prism.index.tokenizer.tokenize`, so "requests"
-    matches "request" and "₹2,000" matches "2000"."""
+    token with ``query`` wrapped in ``<mark>``.
+
+    Args:
+        text: a chunk's text.
+        query: the (standalone) question.
+        tokenize: the index tokenizer (:meth:`prism.service.PrismService.query_terms`), so "requests" matches
+            "request" and "₹2,000" matches "2000".
+    """
     text = reflow(text)
-    terms = query_terms(query)
+    terms = set(tokenize(query))
     out: list[str] = []
     pos = 0
     for m in _WORDLIKE.finditer(text):

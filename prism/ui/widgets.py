@@ -12,7 +12,7 @@ from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import IngestItem, WorkspaceInfo
+from prism.types import WorkspaceInfo
 from prism.ui import state
 from prism.ui.explain import shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret
@@ -206,7 +206,7 @@ def _retrieval_settings(service: PrismService) -> None:
     status = service.llm_status()
     llm = status.get("mode") == "llm"
     web_ok = status.get("web") == "available"
-    reranker = service.reranker.state
+    reranker = service.reranker_state()
     s = service.settings
     st.session_state.setdefault(state.MODE, s.retrieval_mode)
     st.session_state.setdefault(state.HYDE, s.hyde_enabled)
@@ -256,7 +256,7 @@ def _status(service: PrismService) -> None:
         st.caption(f":green[●] LLM answers · `{status.get('model', '')}`")
     else:
         st.caption(":gray[●] Extractive answers — no LLM configured")
-    reranker = service.reranker.state
+    reranker = service.reranker_state()
     if reranker.enabled:
         st.caption(f":green[●] Reranker · `{reranker.model.rsplit('/', 1)[-1]}`")
     else:
@@ -327,14 +327,11 @@ def restore_sample_button(key: str) -> None:
     if st.button("Create the sample workspace", key=key, icon=":material/auto_awesome:"):
         with st.spinner("Building the sample workspace…"):
             try:
-                results = svc.ingest(
-                    [IngestItem(p) for p in sorted(svc.settings.sample_dir.glob("*.pdf"))],
-                    svc.settings.sample_workspace,
-                )
+                results = svc.restore_sample_workspace()
             except PrismError as e:
                 st.error(str(e))
                 return
-        info = svc.catalog.find(svc.settings.sample_workspace)
+        info = svc.find_workspace(svc.settings.sample_workspace)
         if info is not None:
             state.select_workspace(info.id)
         n = sum(r.status != "failed" for r in results)
@@ -349,7 +346,7 @@ def empty_workspace(svc: PrismService, info: WorkspaceInfo) -> None:
     cols = st.columns([1, 1, 2])
     with cols[0]:
         st.page_link("pages/upload.py", label="Upload documents", icon=":material/upload_file:")
-    sample = svc.catalog.find(svc.settings.sample_workspace)
+    sample = svc.find_workspace(svc.settings.sample_workspace)
     with cols[1]:
         if sample is not None and sample.id != info.id:
             if st.button(f"Open {sample.name}", key="empty.sample", icon=":material/auto_awesome:"):

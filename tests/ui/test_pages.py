@@ -526,10 +526,12 @@ def test_score_rows_and_ranges():
 
 
 def test_highlight_matches_index_tokens_and_escapes_html():
-    out = highlight_html("Collect requests <b>above</b>\n₹2,000 are declined.\n\nP2P only.", "p2p collect request 2000")
+    terms = PrismService.query_terms  # the index tokenizer, as the chat view passes it
+    out = highlight_html("Collect requests <b>above</b>\n₹2,000 are declined.\n\nP2P only.", "p2p collect request 2000",
+                         terms)
     assert out == ("<mark>Collect</mark> <mark>requests</mark> &lt;b&gt;above&lt;/b&gt; <mark>₹2,000</mark> are "
                    "declined.<br><br><mark>P2P</mark> only.")
-    assert highlight_html("nothing here", "") == "nothing here"
+    assert highlight_html("nothing here", "", terms) == "nothing here"
 
 
 def test_small_formatters():
