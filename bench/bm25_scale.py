@@ -23,7 +23,8 @@ from rank_bm25 import BM25Okapi
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from prism.index.bm25 import BM25Index, tokenize  # noqa: E402
+from prism.index.bm25 import BM25Index
+from prism.index.tokenizer import tokenize
 
 WORDS = """bank banks banking advance advances loan loans borrower borrowers account accounts asset assets
 classification provisioning provision income recognition interest rate rates capital adequacy ratio risk weight

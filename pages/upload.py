@@ -1,9 +1,10 @@
-"""Upload: add PDF, TXT and CSV files or a web page to the selected workspace."""
+"""Upload: add documents (the types the service lists) or a web page to the selected workspace."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from prism.types import file_types_phrase
 from prism.ui import upload_view, widgets
 from prism.ui.explain import escape_markdown
 
@@ -22,9 +23,11 @@ widgets.page_header(
     "soon as it is done; you get a short briefing for every new one.",
 )
 
+file_types = service.supported_file_types()
 with st.form("upload.form", clear_on_submit=True, border=True):
     files = st.file_uploader(
-        "PDF, TXT or CSV files", type=["pdf", "txt", "csv"], accept_multiple_files=True, key="upload.files",
+        file_types_phrase(file_types), type=[ext.lstrip(".") for t in file_types for ext in t.extensions],
+        accept_multiple_files=True, key="upload.files",
         help=f"Up to {limit} MB per file. Scanned PDF pages are read with OCR.",
     )
     url = st.text_input("…or a web page", placeholder="https://www.rbi.org.in/…", key="upload.url")

@@ -18,9 +18,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the folder holding ``app.py``)."""
 
-RetrievalMode = Literal["hybrid", "dense", "bm25"]
-
-
 class Settings(BaseSettings):
     """Every configurable value of Prism, validated.
 
@@ -143,7 +140,16 @@ class Settings(BaseSettings):
     )
 
     # --- retrieval -----------------------------------------------------------------------------------------
-    retrieval_mode: RetrievalMode = Field(default="hybrid", description="hybrid, dense or bm25.")
+    retrieval_mode: str = Field(
+        default="hybrid", min_length=1,
+        description="Default retrieval mode: a name in prism.retrieval.fusion.MODES (checked when a retriever is "
+        "made).",
+    )
+    fusion_method: str = Field(
+        default="rrf", min_length=1,
+        description="How a mode with several sides fuses their rankings: a name in "
+        "prism.retrieval.fusion.FUSION_METHODS (checked when a retriever is made).",
+    )
     rrf_k: int = Field(default=60, ge=1, description="RRF constant k (Cormack et al. 2009).")
     # Chosen by bench/retrieval.py (README "Retrieval and its measured defaults"), with title headers: 0.7/0.3 is the
     # best setting on SciFact train (NDCG@10 0.7192; 0.6/0.4 0.7167) and on FinanceBench dev (0.136; 0.6/0.4 0.125).

@@ -12,7 +12,7 @@ class PrismError(Exception):
 
 
 class UnsupportedFileError(PrismError):
-    """The file's type is not one Prism can read (PDF, TXT, CSV, or a web page URL)."""
+    """The file's type is not one Prism can read (:data:`prism.ingestion.parsing.LOADERS`, or a web page URL)."""
 
 
 class EmptyFileError(PrismError):

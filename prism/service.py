@@ -16,26 +16,32 @@ from typing import Any
 from prism.answering.briefing import Briefing, document_text_from_rows, make_briefing
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
-from prism.answering.engine import AnswerEngine, AnswerStream
+from prism.answering.engine import AnswerEngine
 from prism.answering.llm import LLMs, build_llms
+from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
-from prism.config import RetrievalMode, Settings, get_settings
+from prism.config import Settings, get_settings
 from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, make_client
 from prism.index.workspaces import Workspace, WorkspaceCatalog
+from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
+from prism.retrieval.fusion import MODES, retrieval_mode
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.retriever import MODES, HybridRetriever, SearchResult
+from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import (
     Answer,
     DocumentRecord,
+    FileType,
     IngestItem,
     IngestResult,
+    MetricSpec,
     ProgressCallback,
     RerankerState,
+    RetrievalMode,
     WorkspaceInfo,
 )
 
@@ -128,6 +134,20 @@ class PrismService:
                 self._web = WebSearcher.from_settings(self.settings)
                 self._web_built = True
             return self._web
+
+    @staticmethod
+    def retrieval_modes() -> tuple[RetrievalMode, ...]:
+        """The retrieval modes, in registry order (module function :func:`retrieval_modes`)."""
+        return retrieval_modes()
+
+    @staticmethod
+    def retrieval_mode(name: str) -> RetrievalMode:
+        """The retrieval mode called ``name`` (its label and the sides it runs).
+
+        Raises:
+            PrismError: no such mode.
+        """
+        return retrieval_mode(name)
 
     def reranker_state(self) -> RerankerState:
         """Whether the cross-encoder stage is on, its model, and the reason when it is off."""
@@ -357,7 +377,7 @@ class PrismService:
         *,
         history: History | None = None,
         sources: Sequence[str] | None = None,
-        mode: RetrievalMode | None = None,
+        mode: str | None = None,
         hyde: bool | None = None,
         multi_query: bool | None = None,
         web: bool | None = None,
@@ -407,6 +427,11 @@ class PrismService:
                 f"There is no document named '{source}' in workspace '{handle.workspace.name}'."
             )
         return handle.workspace.original_path(record.doc_id)
+
+    @staticmethod
+    def supported_file_types() -> tuple[FileType, ...]:
+        """The upload types, in the order they are named (module function :func:`supported_file_types`)."""
+        return supported_file_types()
 
     @staticmethod
     def query_terms(text: str) -> list[str]:
@@ -464,6 +489,11 @@ class PrismService:
         store = RunStore(Path(eval_dir or self.settings.eval_dir))
         return run_evaluation(self, dataset, store=store, **options)
 
+    @staticmethod
+    def metrics() -> tuple[MetricSpec, ...]:
+        """Every evaluation metric, headline ones first (module function :func:`metrics`)."""
+        return metrics()
+
     def published_anchors(self, dataset: str) -> dict[str, dict[str, float]]:
         """Published results to draw beside a dataset's runs: ``{metric: {system: value}}`` (``{}`` when none);
         they were measured on the split :meth:`anchor_split` names."""
@@ -495,9 +525,24 @@ class PrismService:
         return RunStore(self.settings.eval_dir).load(run_id)
 
 
-def retrieval_modes() -> tuple[str, ...]:
-    """The retrieval modes the retriever knows (``search --mode``, the sidebar, evaluation variants)."""
-    return tuple(MODES)
+def retrieval_modes() -> tuple[RetrievalMode, ...]:
+    """The retrieval modes the retriever knows (``search --mode``, the sidebar, evaluation variants), from the
+    registry :data:`prism.retrieval.fusion.MODES`."""
+    return tuple(MODES.values())
+
+
+def supported_file_types() -> tuple[FileType, ...]:
+    """The upload types (extensions, label, MIME type) in the order they are named, from the loader registry
+    :data:`prism.ingestion.parsing.LOADERS`."""
+    return file_types()
+
+
+def metrics() -> tuple[MetricSpec, ...]:
+    """Every evaluation metric in display order, headline ones first, from the registry
+    :data:`prism.evaluation.metrics.METRICS`."""
+    from prism.evaluation.metrics import METRICS
+
+    return METRICS
 
 
 def dataset_formats() -> tuple[str, ...]:

@@ -6,15 +6,23 @@ no page keys at all (never a null in store metadata). A ground-floor module: it 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from prism.fsutil import sanitize_filename
 
 DocumentKind = Literal["pdf", "txt", "csv", "url"]
 IngestStatus = Literal["ingested", "duplicate", "replaced", "failed"]
+
+class CompletesText(Protocol):
+    """What expansion and the LLM judge need of a language model: ``complete(prompt) -> str``
+    (:class:`prism.answering.llm.LLMClient`; tests use scripted fakes). Implementations raise
+    :class:`~prism.errors.LLMError` subclasses."""
+
+    def complete(self, prompt: str, **kwargs: Any) -> str: ...
+
 
 ProgressCallback = Callable[[float, str], None]
 """``callback(fraction_done in [0, 1], message)``."""
@@ -24,6 +32,28 @@ SCORE_STAGES: tuple[str, ...] = ("dense", "bm25", "rrf", "rerank")
 a ``<stage>_rank`` beside it). ``rrf`` is the fusion stage's key whatever the fusion method."""
 
 
+@dataclass(frozen=True)
+class RetrievalMode:
+    """A retrieval mode (registry: :data:`prism.retrieval.fusion.MODES`).
+
+    Attributes:
+        name: what settings, the CLI and the UI call it (``hybrid``).
+        label: its display name (``Hybrid``).
+        sides: the retrieval sides it runs, ``"dense"`` and/or ``"bm25"``.
+        description: one line on what it ranks by.
+    """
+
+    name: str
+    label: str
+    sides: tuple[str, ...]
+    description: str = ""
+
+    @property
+    def fused(self) -> bool:
+        """True when the mode runs several sides and fuses their rankings."""
+        return len(self.sides) > 1
+
+
 def page_label(page_start: int | None, page_end: int | None) -> str:
     """The one way Prism names a chunk's pages: ``"page 5"``, ``"pages 5–6"``, or ``""`` for an unpaged source."""
     if page_start is None:
@@ -31,6 +61,29 @@ def page_label(page_start: int | None, page_end: int | None) -> str:
     if page_end is None or page_end == page_start:
         return f"page {page_start}"
     return f"pages {page_start}–{page_end}"
+
+
+@dataclass(frozen=True)
+class FileType:
+    """An upload type Prism reads (registry: :data:`prism.ingestion.parsing.LOADERS`).
+
+    Attributes:
+        name: short name (``pdf``).
+        label: how the analyst is told (``PDF``).
+        extensions: file name extensions with the dot, lower case (``(".pdf",)``).
+        mime: the MIME type (``application/pdf``).
+    """
+
+    name: str
+    label: str
+    extensions: tuple[str, ...]
+    mime: str
+
+
+def file_types_phrase(file_types: Sequence[FileType]) -> str:
+    """``"PDF, TXT, MD or CSV files"``: upload types as the Upload page and the error texts name them."""
+    labels = [t.label for t in file_types]
+    return (", ".join(labels[:-1]) + " or " + labels[-1] if len(labels) > 1 else "".join(labels)) + " files"
 
 
 @dataclass(frozen=True)
@@ -310,6 +363,47 @@ class WebResult:
 
 
 @dataclass(frozen=True)
+class MetricSpec:
+    """One evaluation metric (registry: :data:`prism.evaluation.metrics.METRICS`).
+
+    Attributes:
+        name: Prism's name (``ndcg@10``, ``answer_f1``), the key in run files, ``index.json`` and tables.
+        description: one line on what it measures.
+        source: who computes it: ``ranx`` (ranked retrieval), ``relevance`` (lenient precision) or ``answers``.
+        granularities: for retrieval metrics, the dataset granularities it is computed on (``chunk``, ``document``).
+        headline: shown in the CLI summary, the runs table and the ablation bars.
+        lower_is_better: a drop is an improvement (e.g. ``false_declines``).
+        answer_key: for answer metrics, the key of a question's answer record that holds its value.
+        questions: for answer metrics, the questions it is averaged over: ``all``, ``positive`` (not negative) or
+            ``negative``.
+    """
+
+    name: str
+    description: str
+    source: Literal["ranx", "relevance", "answers"] = "ranx"
+    granularities: tuple[str, ...] = ()
+    headline: bool = False
+    lower_is_better: bool = False
+    answer_key: str | None = None
+    questions: Literal["all", "positive", "negative"] = "all"
+
+    def value(self, question: Mapping[str, Any]) -> float | None:
+        """One question's value in a run file: ``question["metrics"][name]``, else for an answer metric its answer
+        record's ``answer_key`` (a bool as 0/1); ``None`` when absent or when the metric leaves out this kind of
+        question (``questions``)."""
+        metrics = question.get("metrics") or {}
+        if metrics.get(self.name) is not None:
+            return float(metrics[self.name])
+        answer = question.get("answer") or {}
+        if self.answer_key is None or answer.get(self.answer_key) is None:
+            return None
+        negative = question.get("type") == "negative"
+        if (self.questions == "negative" and not negative) or (self.questions == "positive" and negative):
+            return None
+        return float(answer[self.answer_key])
+
+
+@dataclass(frozen=True)
 class RerankerState:
     """What the analyst is told about the reranker: ``{"enabled", "model", "reason"}`` (``reason`` is ``None`` when
     enabled)."""
@@ -337,6 +431,33 @@ class Turn:
         return self.condensed_query or self.question
 
 
+NoteKind = Literal["declined", "extractive", "degraded", "web", "no_match", "citations_removed", "unsupported_figures"]
+"""What an :class:`Answer` note is about:
+
+- ``declined``: there is no answer, and why (empty workspace, nothing to search for, nothing relevant);
+- ``extractive``: the answer is extractive because no LLM is configured;
+- ``degraded``: a feature was off or failed and the answer went on without it (LLM, condensing, HyDE, multi-query,
+  web search);
+- ``web``: the documents do not cover the question and the answer uses web results only;
+- ``no_match``: the retriever's message when it found nothing (e.g. no lexical match);
+- ``citations_removed``: citation markers that pointed at no block were removed;
+- ``unsupported_figures``: figures in the answer were not found in the blocks they cite
+  (:attr:`Answer.unsupported_numbers` lists them).
+"""
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the analyst should know about an answer besides its text: its ``kind`` and a sentence."""
+
+    kind: NoteKind
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"kind", "text"}``."""
+        return {"kind": self.kind, "text": self.text}
+
+
 AnswerMode = Literal["llm", "extractive"]
 TIMING_STAGES: tuple[str, ...] = ("condense", "expand", "retrieve", "rerank", "web", "first_token", "total")
 """Keys of :attr:`Answer.timings_ms`, always all present (``None`` for a stage that did not run)."""
@@ -355,7 +476,9 @@ class Answer:
         condensed_query: the standalone query used for retrieval (the question itself without history).
         unsupported_numbers: figures in the answer (as written) not found in the blocks they cite.
         timings_ms: milliseconds per stage, keys :data:`TIMING_STAGES`.
-        message: what the analyst should know besides the answer (degraded features, why there is no answer).
+        notes: what the analyst should know besides the answer, as :class:`Note` s in the order they arose.
+        message: the notes' texts joined by spaces (``None`` without notes); kept for the ``ask --json`` shape of
+            earlier versions.
     """
 
     answer: str
@@ -366,11 +489,16 @@ class Answer:
     condensed_query: str = ""
     unsupported_numbers: list[str] = field(default_factory=list)
     timings_ms: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
-    message: str | None = None
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def message(self) -> str | None:
+        """The notes' texts joined by spaces, or ``None`` without notes."""
+        return " ".join(n.text for n in self.notes) or None
 
     def to_dict(self) -> dict[str, Any]:
         """``{"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-        "timings_ms", "message"}`` (timings rounded to 0.01 ms)."""
+        "timings_ms", "notes", "message"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``)."""
         return {
             "answer": self.answer,
             "mode": self.mode,
@@ -380,5 +508,6 @@ class Answer:
             "condensed_query": self.condensed_query,
             "unsupported_numbers": list(self.unsupported_numbers),
             "timings_ms": {k: (round(v, 2) if v is not None else None) for k, v in self.timings_ms.items()},
+            "notes": [n.to_dict() for n in self.notes],
             "message": self.message,
         }

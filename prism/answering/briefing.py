@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 
 from prism.answering.extractive import split_sentences
-from prism.answering.llm import BRIEFING_PROMPT, LLMClient, fence
+from prism.answering.llm import LLMClient
+from prism.answering.prompts import BRIEFING_PROMPT, fence
 from prism.errors import LLMError
-from prism.index.bm25 import STOP_WORDS, tokenize
 from prism.index.embedder import PrismEmbedding
+from prism.index.tokenizer import STOP_WORDS, tokenize
 
 logger = logging.getLogger(__name__)
 

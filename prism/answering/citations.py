@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prism.answering.llm import fence
+from prism.answering.prompts import fence
 from prism.types import RetrievedChunk, WebResult, page_label
 
 # A reference is 1-3 digits (a bracketed year such as [2024] is not a marker), optionally W-prefixed.

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from prism.answering.llm import CONTEXTUAL_PROMPT, LLMClient, fence
+from prism.answering.llm import LLMClient
+from prism.answering.prompts import CONTEXTUAL_PROMPT, fence
 from prism.errors import LLMAuthError, LLMError
 from prism.types import Chunk
 

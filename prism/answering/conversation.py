@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.answering.llm import CONDENSE_PROMPT, LLMClient
+from prism.answering.llm import LLMClient
+from prism.answering.prompts import CONDENSE_PROMPT
 from prism.errors import LLMAuthError, LLMError
-from prism.index.bm25 import tokenize
+from prism.index.tokenizer import tokenize
 from prism.types import Turn
 
 logger = logging.getLogger(__name__)

@@ -11,9 +11,9 @@
    ``settings.answer_min_relevance`` the documents are taken not to answer and the
    analyst gets a message (unless web search is on and finds something: then the web blocks alone are the
    context).
-4. **Expand** (LLM only): HyDE for the dense side, multi-query for both (:mod:`prism.retrieval.expansion`), then the
-   expanded retrieval, reranked against the standalone query; web search (:mod:`prism.answering.websearch`) runs
-   concurrently with it.
+4. **Expand** (LLM only): HyDE for the dense side, multi-query for both, then the expanded retrieval, reranked
+   against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
+   (:mod:`prism.answering.websearch`) runs concurrently with it.
 5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
    question. Without one (or when the LLM fails before its first token): an extractive answer
    (:mod:`prism.answering.extractive`).
@@ -31,9 +31,9 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from llama_index.core.llms import ChatMessage, MessageRole
@@ -42,14 +42,18 @@ from prism.answering.citations import user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance
 from prism.answering.figures import unsupported_numbers
-from prism.answering.llm import NO_LLMS, LLMs, system_message
+from prism.answering.llm import NO_LLMS, LLMs
+from prism.answering.prompts import system_message
+from prism.answering.stream import AnswerRun, AnswerStream
 from prism.answering.websearch import WebSearcher, WebSearchOutcome
-from prism.config import RetrievalMode, Settings
+from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError
-from prism.index.bm25 import tokenize
 from prism.index.embedder import PrismEmbedding
-from prism.retrieval.expansion import expand
-from prism.types import TIMING_STAGES, Answer, Citation, RetrievedChunk, WebResult
+from prism.index.tokenizer import tokenize
+from prism.retrieval.expansion import expanded_search
+from prism.types import Answer, Citation, Note
+
+__all__ = ["EMPTY_WORKSPACE", "NOT_RELEVANT", "REPHRASE", "AnswerEngine", "AnswerStream"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,85 +77,17 @@ class Retriever(Protocol):
     def search(self, query: str, **kwargs: Any) -> Any: ...
 
 
-@dataclass
-class _Run:
-    """The state of one question through the pipeline."""
+@dataclass(frozen=True)
+class _Wanted:
+    """The optional stages one question runs: expansions (only with an LLM) and web search (only with a key)."""
 
-    question: str
-    t0: float
-    condensed: str = ""
-    chunks: list[RetrievedChunk] = field(default_factory=list)
-    web: list[WebResult] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    timings: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
-    mode: str = "extractive"
-    messages: list[ChatMessage] = field(default_factory=list)
-
-    def add_time(self, stage: str, ms: float | None) -> None:
-        if ms is None:
-            return
-        self.timings[stage] = (self.timings[stage] or 0.0) + ms
-
-    def mark_first_token(self) -> None:
-        if self.timings["first_token"] is None:
-            self.timings["first_token"] = (time.perf_counter() - self.t0) * 1000
-
-
-class AnswerStream:
-    """An answer being produced: an iterator of text pieces; :attr:`answer` is set once it is exhausted.
-
-    Attributes available before streaming: :attr:`condensed_query`, :attr:`chunks` (the numbered blocks) and
-    :attr:`web`.
-    """
-
-    def __init__(self, pieces: Iterator[str], finish: Callable[[str], Answer], run: _Run):
-        self._pieces = pieces
-        self._finish = finish
-        self._run = run
-        self._parts: list[str] = []
-        self._answer: Answer | None = None
-
-    def __iter__(self) -> AnswerStream:
-        return self
-
-    def __next__(self) -> str:
-        if self._answer is not None:
-            raise StopIteration
-        try:
-            piece = next(self._pieces)
-        except StopIteration:
-            self._answer = self._finish("".join(self._parts))
-            raise
-        self._parts.append(piece)
-        return piece
+    hyde: bool
+    multi_query: bool
+    web: bool
 
     @property
-    def condensed_query(self) -> str:
-        """The standalone query used for retrieval."""
-        return self._run.condensed
-
-    @property
-    def chunks(self) -> list[RetrievedChunk]:
-        """The document blocks ``[1]..[k]`` the answer is written from."""
-        return list(self._run.chunks)
-
-    @property
-    def web(self) -> list[WebResult]:
-        """The web blocks ``[W1]..``."""
-        return list(self._run.web)
-
-    @property
-    def answer(self) -> Answer | None:
-        """The final :class:`~prism.types.Answer`, or ``None`` until the stream is exhausted."""
-        return self._answer
-
-    def result(self) -> Answer:
-        """Consume the rest of the stream and return the final answer."""
-        for _ in self:
-            pass
-        if self._answer is None:  # pragma: no cover - __next__ always sets it at exhaustion
-            raise RuntimeError("the answer stream ended without an answer")
-        return self._answer
+    def expanding(self) -> bool:
+        return self.hyde or self.multi_query
 
 
 class AnswerEngine:
@@ -188,7 +124,7 @@ class AnswerEngine:
         *,
         history: History | None = None,
         sources: Sequence[str] | None = None,
-        mode: RetrievalMode | None = None,
+        mode: str | None = None,
         hyde: bool | None = None,
         multi_query: bool | None = None,
         web: bool | None = None,
@@ -199,9 +135,8 @@ class AnswerEngine:
 
         Args:
             question: the analyst's question as typed.
-            history: the chat's earlier turns (:class:`~prism.answering.conversation.Conversation` or list of turns);
-            the
-                last ``settings.memory_turns`` are used.
+            history: the chat's earlier turns (:class:`~prism.answering.conversation.Conversation` or list of
+                turns); the last ``settings.memory_turns`` are used.
             sources: restrict retrieval to these document file names.
             mode: retrieval mode (default ``settings.retrieval_mode``).
             hyde, multi_query: expansion toggles (default from settings; without an LLM they are off).
@@ -211,64 +146,83 @@ class AnswerEngine:
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
-            LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``message``).
+            LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``notes``).
         """
-        run = _Run(question.strip(), time.perf_counter())
+        run = AnswerRun(question.strip(), time.perf_counter())
         run.mode = "llm" if self.llms.available else "extractive"
+        declined = self._guard(run, history)
+        if declined is None:
+            self._condense(run, history)
+            declined = None if tokenize(run.condensed) else REPHRASE
+        if declined is None:
+            declined = self._retrieve(run, self._wanted(run, hyde, multi_query, web), mode, sources, rerank)
+        if declined is not None:
+            return self._early(run, declined, stream)
+        return self._generate(run, history, stream)
+
+    # --- steps ----------------------------------------------------------------------------------------------
+    def _guard(self, run: AnswerRun, history: History | None) -> str | None:
+        """Why there is nothing to answer before any model runs (an empty workspace, a question with nothing to
+        search for), or ``None``."""
         workspace = getattr(self.retriever, "workspace", None)
         if workspace is not None and not workspace.documents():
-            return self._early(run, EMPTY_WORKSPACE.format(name=workspace.name), stream)
+            return EMPTY_WORKSPACE.format(name=workspace.name)
         has_history = bool(history_turns(history, self.settings.memory_turns))
-        if not run.question or (not tokenize(run.question) and not (has_history and re.search(r"[^\W\d_]{2}",
-                                                                                               run.question))):
-            return self._early(run, REPHRASE, stream)
+        if not run.question:
+            return REPHRASE
+        if not tokenize(run.question) and not (has_history and re.search(r"[^\W\d_]{2}", run.question)):
+            return REPHRASE
+        return None
 
+    def _condense(self, run: AnswerRun, history: History | None) -> None:
+        """Rewrite a follow-up into the standalone query (:func:`prism.answering.conversation.condense`)."""
         t = time.perf_counter()
         condensed = condense(run.question, history, self.llms.cheap, self.settings.memory_turns)
         run.condensed = condensed.query
         if condensed.method != "none":
             run.add_time("condense", (time.perf_counter() - t) * 1000)
-        if condensed.warning:
-            run.notes.append(condensed.warning)
-        if not tokenize(run.condensed):
-            return self._early(run, REPHRASE, stream)
+        run.note("degraded", condensed.warning)
 
+    def _wanted(self, run: AnswerRun, hyde: bool | None, multi_query: bool | None, web: bool | None) -> _Wanted:
+        """The optional stages asked for (defaults from the settings), minus those that cannot run (noted)."""
         want_hyde = self.settings.hyde_enabled if hyde is None else hyde
         want_multi = self.settings.multi_query_enabled if multi_query is None else multi_query
         want_web = self.settings.web_search_enabled if web is None else web
         if want_web and self.web is None:
-            run.notes.append("Web search is off: no Tavily API key is configured (set TAVILY_API_KEY).")
+            run.note("degraded", "Web search is off: no Tavily API key is configured (set TAVILY_API_KEY).")
             want_web = False
-        expanding = self.llms.available and (want_hyde or want_multi)
         if not self.llms.available and (hyde or multi_query):
-            run.notes.append("HyDE and multi-query are off: no LLM is configured.")
-        query = run.condensed
+            run.note("degraded", "HyDE and multi-query are off: no LLM is configured.")
+        available = self.llms.available
+        return _Wanted(available and want_hyde, available and want_multi, want_web)
 
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-web") if want_web else None
+    def _retrieve(self, run: AnswerRun, wanted: _Wanted, mode: str | None, sources: Sequence[str] | None,
+                  rerank: bool) -> str | None:
+        """Retrieve the blocks (with web search alongside): a plain search for the relevance gate, then the
+        expanded one. Returns why there is no answer (nothing relevant, no web result either), or ``None``."""
+        query = run.condensed
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-web") if wanted.web else None
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
-            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not expanding)
+            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding)
             self._record_search(run, first)
             best = relevance(query, first.results, self.embedder, self.settings.extractive_lexical_weight)
-            logger.info("relevance gate: best %.3f (threshold %.3f)", best,
-                        self.settings.answer_min_relevance)
+            logger.info("relevance gate: best %.3f (threshold %.3f)", best, self.settings.answer_min_relevance)
             if best < self.settings.answer_min_relevance:
                 self._collect_web(run, web_future)
                 if not run.web:
-                    return self._early(run, NOT_RELEVANT, stream)
-                run.notes.append("The documents don't cover this question; the answer uses web results only.")
-                return self._generate(run, history, stream)
+                    return NOT_RELEVANT
+                run.note("web", "The documents don't cover this question; the answer uses web results only.")
+                return None
             result = first
-            if expanding:
-                t = time.perf_counter()
-                expansion = expand(query, self.llms.cheap, hyde=want_hyde, multi=want_multi,
-                                   n=self.settings.multi_query_count)
-                run.add_time("expand", (time.perf_counter() - t) * 1000)
-                run.notes.extend(expansion.warnings)
-                result = self.retriever.search(
-                    query, mode=mode, sources=sources, dense_queries=expansion.dense_queries,
-                    sparse_queries=expansion.sparse_queries, rerank=rerank, rerank_query=query,
-                )
+            if wanted.expanding:
+                searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
+                                           multi_query=wanted.multi_query, n=self.settings.multi_query_count,
+                                           mode=mode, sources=sources, rerank=rerank)
+                run.add_time("expand", searched.expand_ms)
+                for warning in searched.expansion.warnings if searched.expansion else []:
+                    run.note("degraded", warning)
+                result = searched.result
                 self._record_search(run, result)
             self._collect_web(run, web_future)
         finally:
@@ -276,11 +230,10 @@ class AnswerEngine:
                 pool.shutdown(wait=False)
         run.chunks = list(result.results)
         if result.message and not run.chunks:
-            run.notes.append(result.message)
-        return self._generate(run, history, stream)
+            run.note("no_match", result.message)
+        return None
 
-    # --- steps ----------------------------------------------------------------------------------------------
-    def _record_search(self, run: _Run, result: Any) -> None:
+    def _record_search(self, run: AnswerRun, result: Any) -> None:
         timings = getattr(result, "timings_ms", {}) or {}
         rerank_ms = timings.get("rerank")
         total = timings.get("total")
@@ -288,18 +241,17 @@ class AnswerEngine:
             run.add_time("retrieve", total - (rerank_ms or 0.0))
         run.add_time("rerank", rerank_ms)
 
-    def _collect_web(self, run: _Run, future: Future[WebSearchOutcome] | None) -> None:
+    def _collect_web(self, run: AnswerRun, future: Future[WebSearchOutcome] | None) -> None:
         """Wait for the web search started alongside retrieval and record its results and warning."""
         if future is None:
             return
         outcome = future.result()  # WebSearcher.search never raises
         run.add_time("web", outcome.elapsed_ms)
         run.web = list(outcome.results)
-        if outcome.warning:
-            run.notes.append(outcome.warning)
+        run.note("degraded", outcome.warning)
 
-    def _early(self, run: _Run, message: str, stream: bool) -> Answer | AnswerStream:
-        """An answer that is only a message (no LLM call)."""
+    def _early(self, run: AnswerRun, message: str, stream: bool) -> Answer | AnswerStream:
+        """An answer that is only a message (no LLM call); the message is its first note (``declined``)."""
 
         def pieces() -> Iterator[str]:
             run.mark_first_token()
@@ -307,13 +259,14 @@ class AnswerEngine:
 
         def finish(_text: str) -> Answer:
             run.timings["total"] = (time.perf_counter() - run.t0) * 1000
+            run.notes.insert(0, Note("declined", message))
             return Answer(answer=message, mode=run.mode, condensed_query=run.condensed or run.question,  # type: ignore[arg-type]
-                          timings_ms=dict(run.timings), message=" ".join([message, *run.notes]))
+                          timings_ms=dict(run.timings), notes=list(run.notes))
 
         s = AnswerStream(pieces(), finish, run)
         return s if stream else s.result()
 
-    def _generate(self, run: _Run, history: History | None, stream: bool) -> Answer | AnswerStream:
+    def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         if self.llms.available:
             turns = history_turns(history, self.settings.memory_turns)
             run.messages = [
@@ -325,7 +278,7 @@ class AnswerEngine:
         s = AnswerStream(self._pieces(run), lambda text: self._finish(run, text), run)
         return s if stream else s.result()
 
-    def _pieces(self, run: _Run) -> Iterator[str]:
+    def _pieces(self, run: AnswerRun) -> Iterator[str]:
         label = EXTRACTIVE_LABEL
         if self.llms.main is not None:
             produced = False
@@ -341,9 +294,9 @@ class AnswerEngine:
             except LLMError as exc:
                 logger.warning("answer call failed: %s", type(exc).__name__)
                 if produced:
-                    run.notes.append(f"The answer was cut off: {exc}")
+                    run.note("degraded", f"The answer was cut off: {exc}")
                     return
-                run.notes.append(f"{exc} Showing an extractive answer instead.")
+                run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
         text, _ = extractive_answer(
@@ -353,21 +306,21 @@ class AnswerEngine:
         if not text:
             text = NOT_RELEVANT
         if label == EXTRACTIVE_LABEL:
-            run.notes.insert(0, f"{EXTRACTIVE_LABEL}.")
+            run.notes.insert(0, Note("extractive", f"{EXTRACTIVE_LABEL}."))
         run.mark_first_token()
         yield text
 
-    def _finish(self, run: _Run, text: str) -> Answer:
+    def _finish(self, run: AnswerRun, text: str) -> Answer:
         check = validate_citations(text, len(run.chunks), len(run.web))
         if check.removed:
-            run.notes.append(
-                "Removed citation marker(s) pointing to no source: " + ", ".join(f"[{r}]" for r in check.removed) + "."
-            )
+            run.note("citations_removed", "Removed citation marker(s) pointing to no source: "
+                     + ", ".join(f"[{r}]" for r in check.removed) + ".")
         blocks = {str(i): c.text for i, c in enumerate(run.chunks, start=1)}
         blocks.update({f"W{w.n}": w.content for w in run.web})
         unsupported = unsupported_numbers(check.text, blocks)
         if unsupported:
-            run.notes.append("Check these figures, not found in the sources they cite: " + ", ".join(unsupported) + ".")
+            run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
+                     + ", ".join(unsupported) + ".")
         cited = set(check.cited)
         run.timings["total"] = (time.perf_counter() - run.t0) * 1000
         answer = Answer(
@@ -379,7 +332,7 @@ class AnswerEngine:
             condensed_query=run.condensed,
             unsupported_numbers=unsupported,
             timings_ms=dict(run.timings),
-            message=" ".join(run.notes) or None,
+            notes=list(run.notes),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prism.index.bm25 import tokenize
 from prism.index.embedder import PrismEmbedding
+from prism.index.tokenizer import tokenize
 from prism.types import RetrievedChunk
 
 logger = logging.getLogger(__name__)

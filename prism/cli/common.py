@@ -52,7 +52,22 @@ def mode_names() -> list[str]:
     """The retrieval modes ``--mode`` accepts, from the retrieval registry (through the service module)."""
     from prism import service as facade
 
-    return list(facade.retrieval_modes())
+    return [mode.name for mode in facade.retrieval_modes()]
+
+
+def file_types() -> str:
+    """``"PDF, TXT, MD or CSV files"``: the upload types (through the service module), for help texts."""
+    from prism import service as facade
+    from prism.types import file_types_phrase
+
+    return file_types_phrase(facade.supported_file_types())
+
+
+def headline_metrics() -> list[str]:
+    """The headline metric names in display order (through the service module), for summary tables."""
+    from prism import service as facade
+
+    return [m.name for m in facade.metrics() if m.headline]
 
 
 def dataset_formats() -> list[str]:

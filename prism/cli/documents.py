@@ -61,7 +61,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``ingest``, ``docs``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
-    p = sub.add_parser("ingest", parents=[shared], help="ingest files or URLs")
+    p = sub.add_parser("ingest", parents=[shared], help=f"ingest {common.file_types()} or web page URLs")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=cmd_ingest)
     p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")

@@ -13,12 +13,6 @@ from typing import Any, TextIO
 
 from prism.cli import common
 
-HEADLINE: tuple[str, ...] = (
-    "ndcg@10", "mrr@10", "hit@5", "hit@10", "recall@20", "recall@100", "p@5", "lenient_p@5", "answer_f1",
-    "numeric_match", "declined_negatives", "judge_correctness",
-)
-"""Columns of the terminal summary (those a run has)."""
-
 
 class ProgressBar:
     """A one-line terminal progress bar on ``stream`` (``[#####-----]  50.0% message``).
@@ -63,7 +57,7 @@ class ProgressBar:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    cols = [c for c in HEADLINE if any(c in r["metrics"] for r in rows)]
+    cols = [c for c in common.headline_metrics() if any(c in r["metrics"] for r in rows)]
     head = f"{'variant':<22}" + "".join(f"{c:>12}" for c in cols)
     lines = [head]
     for r in rows:

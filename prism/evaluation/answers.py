@@ -31,11 +31,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from prism.answering.figures import Figure, extract_figures
+from prism.types import CompletesText
 
 logger = logging.getLogger(__name__)
 
@@ -111,12 +112,6 @@ def is_declined(answer: str) -> bool:
 
 
 # --- LLM judge --------------------------------------------------------------------------------------------------
-class CompletesText(Protocol):
-    """What the judge needs of an LLM (:class:`prism.answering.llm.LLMClient`)."""
-
-    def complete(self, prompt: str, **kwargs: Any) -> str: ...
-
-
 class Embeds(Protocol):
     """What answer relevancy needs of the embedder (:class:`prism.index.embedder.PrismEmbedding`)."""
 

@@ -13,25 +13,76 @@ import logging
 import warnings
 from collections.abc import Mapping, Sequence
 
+from prism.types import MetricSpec
+
 logger = logging.getLogger(__name__)
 
 # Prism name → ranx name
 _RANX_NAMES = {"hit": "hit_rate", "mrr": "mrr", "map": "map", "ndcg": "ndcg", "p": "precision", "recall": "recall"}
 
-DEFAULT_METRICS: tuple[str, ...] = ("hit@10", "mrr@10", "map@100", "ndcg@10", "p@5", "recall@100")
+_BOTH = ("chunk", "document")
+METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("ndcg@10", "NDCG of the top 10 (Järvelin & Kekäläinen 2002)", granularities=_BOTH, headline=True),
+    MetricSpec("mrr@10", "reciprocal rank of the first relevant result in the top 10", granularities=_BOTH,
+               headline=True),
+    MetricSpec("hit@5", "a relevant result in the top 5", granularities=("chunk",), headline=True),
+    MetricSpec("hit@10", "a relevant result in the top 10", granularities=_BOTH, headline=True),
+    MetricSpec("recall@20", "share of the relevant results in the top 20", granularities=("chunk",), headline=True),
+    MetricSpec("recall@100", "share of the relevant results in the top 100", granularities=("document",),
+               headline=True),
+    MetricSpec("p@5", "share of the top 5 that is relevant", granularities=_BOTH, headline=True),
+    MetricSpec("lenient_p@5", "share of the top 5 from an evidence document and holding an evidence keyword "
+               "(prism.evaluation.relevance)", source="relevance", granularities=("chunk",), headline=True),
+    MetricSpec("answer_f1", "SQuAD token F1 of the answer against the reference", source="answers", headline=True,
+               answer_key="f1", questions="positive"),
+    MetricSpec("numeric_match", "share of the reference's figures the answer states", source="answers",
+               headline=True, answer_key="numeric_match", questions="positive"),
+    MetricSpec("declined_negatives", "share of unanswerable questions the answer declines", source="answers",
+               headline=True, answer_key="declined", questions="negative"),
+    MetricSpec("judge_correctness", "LLM judge's grade against the reference, (score - 1) / 4", source="answers",
+               headline=True, answer_key="judge_correctness"),
+    MetricSpec("map@20", "mean average precision of the top 20", granularities=("chunk",)),
+    MetricSpec("map@100", "mean average precision of the top 100", granularities=("document",)),
+    MetricSpec("hit@1", "a relevant result first", granularities=_BOTH),
+    MetricSpec("recall@5", "share of the relevant results in the top 5", granularities=("chunk",)),
+    MetricSpec("recall@10", "share of the relevant results in the top 10", granularities=("document",)),
+    MetricSpec("false_declines", "share of answerable questions the answer declines", source="answers",
+               lower_is_better=True, answer_key="declined", questions="positive"),
+    MetricSpec("answer_relevancy", "RAGAS answer relevancy (Es et al. 2023)", source="answers",
+               answer_key="answer_relevancy", questions="positive"),
+)
+"""Every metric a run reports, headline ones first, in display order: the one list read by run files and
+``index.json`` (:mod:`prism.evaluation.runs`), the runner, the CLI summary and the Eval page. Add a metric: a line
+here (a ranx metric needs nothing else; another needs its computation where its ``source`` is computed)."""
+
+CHUNK_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS if m.source == "ranx" and "chunk" in m.granularities)
+"""ranx metrics of chunk-level datasets (Prism ground truth, FinanceBench), over the top 20 chunks."""
+
+DOCUMENT_METRICS: tuple[str, ...] = tuple(
+    m.name for m in METRICS if m.source == "ranx" and "document" in m.granularities
+)
+"""ranx metrics of document-level datasets (BEIR), over the top 100 documents."""
+
+HEADLINE: tuple[str, ...] = tuple(m.name for m in METRICS if m.headline)
+"""The headline metrics, in display order."""
+
+
+def metric_spec(name: str) -> MetricSpec | None:
+    """The registered metric called ``name``, or ``None``."""
+    return next((m for m in METRICS if m.name == name), None)
 
 
 def _ranx_name(metric: str) -> str:
     base, _, cutoff = metric.partition("@")
     if base not in _RANX_NAMES or not cutoff.isdigit():
-        raise ValueError(f"unknown metric {metric!r}; use e.g. {', '.join(DEFAULT_METRICS)}")
+        raise ValueError(f"unknown metric {metric!r}; use e.g. {', '.join(DOCUMENT_METRICS)}")
     return f"{_RANX_NAMES[base]}@{cutoff}"
 
 
 def evaluate_run(
     qrels: Mapping[str, Mapping[str, int]],
     run: Mapping[str, Mapping[str, float]],
-    metrics: Sequence[str] = DEFAULT_METRICS,
+    metrics: Sequence[str] = DOCUMENT_METRICS,
 ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """Mean and per-query metric values.
 
@@ -75,17 +126,6 @@ def percentiles(values_ms: Sequence[float], points: Sequence[int] = (50, 95, 99)
         return {}
     arr = np.asarray(values_ms, dtype=float)
     return {f"p{p}": float(np.percentile(arr, p)) for p in points}
-
-
-CHUNK_METRICS: tuple[str, ...] = (
-    "hit@1", "hit@5", "hit@10", "mrr@10", "map@20", "ndcg@10", "p@5", "recall@5", "recall@20",
-)
-"""Metrics of chunk-level datasets (Prism ground truth, FinanceBench), over the top 20 chunks."""
-
-DOCUMENT_METRICS: tuple[str, ...] = (
-    "hit@1", "hit@10", "mrr@10", "map@100", "ndcg@10", "p@5", "recall@10", "recall@100",
-)
-"""Metrics of document-level datasets (BEIR), over the top 100 documents; a superset of :data:`DEFAULT_METRICS`."""
 
 
 def stage_percentiles(timings: Sequence[Mapping[str, float | None]]) -> dict[str, dict[str, float]]:

@@ -35,10 +35,11 @@ import prism
 from prism.errors import LLMAuthError, LLMError, PrismError
 from prism.evaluation import answers as answer_eval
 from prism.evaluation.datasets import EvalDataset, EvalQuery
-from prism.evaluation.metrics import CHUNK_METRICS, DOCUMENT_METRICS, evaluate_run, stage_percentiles
+from prism.evaluation.metrics import CHUNK_METRICS, DOCUMENT_METRICS, METRICS, evaluate_run, stage_percentiles
 from prism.evaluation.relevance import FUZZY_THRESHOLD, lenient_precision_at_k, relevant_chunk_ids
 from prism.evaluation.runs import RunStore, environment, git_commit, settings_snapshot
 from prism.fsutil import sha256_file
+from prism.retrieval.fusion import MODES, retrieval_mode
 
 logger = logging.getLogger(__name__)
 
@@ -92,19 +93,23 @@ def product_variant(service: Any, mode: str | None = None) -> Variant:
 
 def ablation_variants(service: Any) -> tuple[list[Variant], list[dict[str, str]]]:
     """The ablation group and the variants skipped, each ``{"variant", "reason"}``."""
-    variants = [Variant("dense", "dense"), Variant("bm25", "bm25"), Variant("hybrid", "hybrid")]
+    single = [m.name for m in MODES.values() if not m.fused]
+    fused = [m.name for m in MODES.values() if m.fused]
+    variants = [Variant(name, name) for name in single + fused]
+    top = fused[0] if fused else single[0]  # the stages are added to the first fused mode (hybrid)
     skipped: list[dict[str, str]] = []
     if service.reranker.enabled:
-        variants.append(Variant("hybrid+rerank", "hybrid", rerank=True))
+        variants.append(Variant(variant_name(top, True, False, False), top, rerank=True))
     else:
-        skipped.append({"variant": "hybrid+rerank", "reason": service.reranker.state.reason or "reranker off"})
+        skipped.append({"variant": variant_name(top, True, False, False),
+                        "reason": service.reranker.state.reason or "reranker off"})
+    hyde, multi = variant_name(top, False, True, False), variant_name(top, False, False, True)
     if service.llms.available:
-        variants += [Variant("hybrid+hyde", "hybrid", hyde=True), Variant("hybrid+multi_query", "hybrid",
-                                                                          multi_query=True)]
+        variants += [Variant(hyde, top, hyde=True), Variant(multi, top, multi_query=True)]
     else:
         reason = getattr(service.llms, "reason", None) or NO_LLM_REASON
-        skipped += [{"variant": "hybrid+hyde", "reason": f"HyDE needs an LLM: {reason}"},
-                    {"variant": "hybrid+multi_query", "reason": f"multi-query needs an LLM: {reason}"}]
+        skipped += [{"variant": hyde, "reason": f"HyDE needs an LLM: {reason}"},
+                    {"variant": multi, "reason": f"multi-query needs an LLM: {reason}"}]
     return variants, skipped
 
 
@@ -263,21 +268,11 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return sum(vals) / len(vals) if vals else None
 
 
-def _answer_means(records: Sequence[dict[str, Any]]) -> dict[str, float | None]:
-    answered = [r for r in records if r.get("answer") is not None]
-    if not answered:
-        return {}
-    pos = [r["answer"] for r in answered if r["type"] != "negative" and r["answer"].get("declined") is not None]
-    neg = [r["answer"] for r in answered if r["type"] == "negative" and r["answer"].get("declined") is not None]
-    out = {
-        "answer_f1": _mean([a.get("f1") for a in pos]),
-        "numeric_match": _mean([a.get("numeric_match") for a in pos]),
-        "declined_negatives": _mean([float(a["declined"]) for a in neg]),
-        "false_declines": _mean([float(a["declined"]) for a in pos]),
-        "judge_correctness": _mean([r["answer"].get("judge_correctness") for r in answered]),
-        "answer_relevancy": _mean([a.get("answer_relevancy") for a in pos]),
-    }
-    return {k: v for k, v in out.items() if v is not None}
+def _answer_means(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The mean of every answer metric (:data:`~prism.evaluation.metrics.METRICS` with ``source="answers"``) over
+    the records that have a value; metrics without any value are left out."""
+    means = {m.name: _mean([m.value(r) for r in records]) for m in METRICS if m.source == "answers"}
+    return {k: v for k, v in means.items() if v is not None}
 
 
 def evaluate_variant(
@@ -398,7 +393,7 @@ def evaluate_variant(
     for qtype in sorted({r["type"] for r in records}):
         group = [r for r in records if r["type"] == qtype]
         row: dict[str, float] = {"questions": float(len(group))}
-        for m in (*metric_names, "lenient_p@5"):
+        for m in (m.name for m in METRICS if m.source != "answers" and dataset.granularity in m.granularities):
             v = _mean([r["metrics"].get(m) for r in group])
             if v is not None:
                 row[m] = v
@@ -475,8 +470,8 @@ def run_evaluation(
         PrismError: a document failed to ingest, a bad option, or the LLM key was rejected.
     """
     store = store or RunStore(Path(service.settings.eval_dir))
-    if mode is not None and mode not in ("hybrid", "dense", "bm25"):
-        raise PrismError(f"Unknown retrieval mode '{mode}'; use hybrid, dense or bm25.")
+    if mode is not None:
+        retrieval_mode(mode)
     if limit is not None and limit < 1:
         raise PrismError(f"--limit must be at least 1 (got {limit}).")
     if ablation:

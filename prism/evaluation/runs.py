@@ -27,6 +27,7 @@ from pydantic import SecretStr
 
 from prism.config import PROJECT_ROOT, Settings
 from prism.errors import PrismError
+from prism.evaluation.metrics import METRICS
 from prism.fsutil import atomic_write_json
 
 logger = logging.getLogger(__name__)
@@ -39,12 +40,9 @@ RUN_KEYS: tuple[str, ...] = (
 )
 """Top-level keys of every run file."""
 
-INDEX_METRICS: tuple[str, ...] = (
-    "ndcg@10", "mrr@10", "map@20", "map@100", "hit@1", "hit@5", "hit@10", "p@5", "recall@5", "recall@20",
-    "recall@10", "recall@100", "lenient_p@5", "answer_f1", "numeric_match", "declined_negatives", "false_declines",
-    "judge_correctness", "answer_relevancy",
-)
-"""Metrics copied into ``index.json`` entries (those a run has)."""
+INDEX_METRICS: tuple[str, ...] = tuple(m.name for m in METRICS)
+"""Metrics copied into ``index.json`` entries (those a run has): every registered metric
+(:data:`prism.evaluation.metrics.METRICS`)."""
 
 PACKAGES: tuple[str, ...] = (
     "torch", "sentence-transformers", "transformers", "chromadb", "rank-bm25", "PyStemmer", "numpy", "scipy",

@@ -41,11 +41,11 @@ from rank_bm25 import BM25Okapi
 from prism.config import Settings, get_settings
 from prism.errors import StoreError
 from prism.fsutil import atomic_write
-from prism.index.tokenizer import STOP_WORDS, TOKENIZER_VERSION, tokenize
+from prism.index.tokenizer import tokenize
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FORMAT_VERSION", "STOP_WORDS", "TOKENIZER_VERSION", "BM25Index", "tokenize"]
+__all__ = ["FORMAT_VERSION", "BM25Index"]
 
 FORMAT_VERSION = 1
 """Version of the on-disk layout; an index saved with another version is not loaded (the caller rebuilds)."""

@@ -48,7 +48,7 @@ __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 TOKENIZER_VERSION = 1
 """Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
-index is rebuilt from re-tokenised rows (see :class:`prism.retrieval.retriever.SparseSide`). Measured and kept as is:
+index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
 Lucene's
 33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (bench notes in README)."""
 

@@ -23,8 +23,8 @@ import numpy as np
 
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, NoExtractableTextError, PrismError
-from prism.index.bm25 import TOKENIZER_VERSION, tokenize
 from prism.index.embedder import PrismEmbedding
+from prism.index.tokenizer import TOKENIZER_VERSION, tokenize
 from prism.index.vector_store import VectorStore
 from prism.index.workspaces import Workspace, now_iso
 from prism.ingestion import parsing

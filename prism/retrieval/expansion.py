@@ -20,16 +20,30 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from prism.answering.llm import HYDE_PROMPT, MULTI_QUERY_PROMPT, LLMClient
 from prism.errors import LLMAuthError, LLMError
+from prism.types import CompletesText
 
 logger = logging.getLogger(__name__)
 
 NO_LLM_REASON = "off: no LLM configured"
 
+HYDE_PROMPT = """Write a short passage (2-4 sentences) that could appear in a bank circular, regulation or
+financial report and would answer the question below. Use the style and vocabulary of such documents. It is only
+used to search, so plausible wording matters more than exact facts. Reply with the passage only.
 
-def hyde_passage(question: str, llm: LLMClient, max_chars: int = 1200) -> str:
+Question: {question}
+Passage:"""
+
+MULTI_QUERY_PROMPT = """Write {n} different rephrasings of the search question below, for searching regulatory
+and financial documents. Vary the vocabulary (synonyms, abbreviations spelt out or shortened, formal regulatory
+terms) but keep the meaning, names and figures. One rephrasing per line, no numbering, nothing else.
+
+Question: {question}"""
+
+
+def hyde_passage(question: str, llm: CompletesText, max_chars: int = 1200) -> str:
     """A short hypothetical passage answering ``question`` (stripped, at most ``max_chars``; may be ``""``).
 
     Raises:
@@ -68,7 +82,7 @@ def parse_phrasings(text: str, question: str, n: int) -> list[str]:
     return result
 
 
-def multi_query(question: str, llm: LLMClient, n: int = 3) -> list[str]:
+def multi_query(question: str, llm: CompletesText, n: int = 3) -> list[str]:
     """``n`` (or fewer) rephrasings of ``question``.
 
     Raises:
@@ -108,7 +122,7 @@ class Expansion:
         return self.hyde is not None or bool(self.phrasings)
 
 
-def expand(query: str, llm: LLMClient | None, *, hyde: bool = True, multi: bool = True, n: int = 3) -> Expansion:
+def expand(query: str, llm: CompletesText | None, *, hyde: bool = True, multi: bool = True, n: int = 3) -> Expansion:
     """Run the enabled expansions (concurrently when both are on) and assemble the per-side query strings.
 
     Args:
@@ -153,3 +167,53 @@ def expand(query: str, llm: LLMClient | None, *, hyde: bool = True, multi: bool 
     sparse = [query, *phrasings]
     return Expansion(query, dense, sparse, str(passage) if passage else None, phrasings, status, warnings,
                      (time.perf_counter() - t0) * 1000)
+
+
+class Searches(Protocol):
+    """What :func:`expanded_search` needs of a retriever (:class:`prism.retrieval.retriever.HybridRetriever`)."""
+
+    def search(self, query: str, **options: Any) -> Any: ...
+
+
+@dataclass
+class ExpandedSearch:
+    """One search with the expansions asked for.
+
+    Attributes:
+        result: the retriever's :class:`~prism.retrieval.retriever.SearchResult`.
+        expansion: the query strings used and any warnings, or ``None`` when no expansion was asked for.
+        expand_ms: milliseconds spent expanding (``None`` without expansion); not part of ``result.timings_ms``.
+    """
+
+    result: Any
+    expansion: Expansion | None = None
+    expand_ms: float | None = None
+
+
+def expanded_search(retriever: Searches, query: str, llm: CompletesText | None, *, hyde: bool, multi_query: bool,
+                    n: int = 3, **options: Any) -> ExpandedSearch:
+    """Expand-then-search, the one composition answering and evaluation both use.
+
+    Without HyDE and multi-query this is ``retriever.search(query, **options)``. With either, :func:`expand` writes
+    the per-side query strings and the retriever searches them, reranking against ``query`` itself.
+
+    Args:
+        retriever: the workspace's retriever.
+        query: the standalone question.
+        llm: the (small) LLM for the expansions; ``None`` leaves the plain query (with the reason in the status).
+        hyde, multi_query: the expansions asked for.
+        n: rephrasings for multi-query.
+        options: the retriever's other search options (``mode``, ``top_k``, ``sources``, ``rerank``).
+
+    Raises:
+        LLMAuthError: the LLM rejected the key (other expansion failures become warnings).
+        PrismError: from the retriever (unknown mode, a missing source document).
+    """
+    if not (hyde or multi_query):
+        return ExpandedSearch(retriever.search(query, **options))
+    t0 = time.perf_counter()
+    expansion = expand(query, llm, hyde=hyde, multi=multi_query, n=n)
+    expand_ms = (time.perf_counter() - t0) * 1000
+    result = retriever.search(query, dense_queries=expansion.dense_queries, sparse_queries=expansion.sparse_queries,
+                              rerank_query=query, **options)
+    return ExpandedSearch(result, expansion, expand_ms)

@@ -1,18 +1,24 @@
-"""Rank fusion: weighted Reciprocal Rank Fusion across retrievers, and best-rank pooling within one retriever.
+"""Rank fusion, and the one home of the retrieval vocabulary: the registry of retrieval modes (:data:`MODES`) and
+of fusion methods (:data:`FUSION_METHODS`).
 
-Both functions are pure: they never mutate their inputs and return new lists. Identity is the chunk id string;
-text is never compared. Ranks are 1-based.
+:func:`weighted_rrf` (across retrieval sides) and :func:`pool_best_rank` (within one side) are pure: they never
+mutate their inputs and return new lists. Identity is the chunk id string; text is never compared. Ranks are
+1-based.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from prism.config import Settings
+from prism.errors import PrismError
+from prism.types import RetrievalMode
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["pool_best_rank", "weighted_rrf"]
+__all__ = ["FUSION_METHODS", "MODES", "combine", "fusion_method", "pool_best_rank", "retrieval_mode", "weighted_rrf"]
 
 
 def weighted_rrf(
@@ -113,3 +119,74 @@ def pool_best_rank(rankings: Sequence[Sequence[tuple[str, float]]]) -> list[tupl
                 best[chunk_id] = (rank, float(score))
     order = sorted(best, key=lambda chunk_id: (best[chunk_id][0], -best[chunk_id][1], first_seen[chunk_id]))
     return [(chunk_id, best[chunk_id][1]) for chunk_id in order]
+
+
+# --- the registries -------------------------------------------------------------------------------------------------
+Ranking = Sequence[tuple[str, float]]
+"""``(chunk_id, score)`` pairs, best first."""
+
+FusionMethod = Callable[[Mapping[str, Ranking], Settings], list[tuple[str, float]]]
+"""``fuse(rankings, settings) -> [(chunk_id, fused score), ...]`` best first: combines the rankings of several
+retrieval sides (``{"dense": [...], "bm25": [...]}``) into one, with its knobs read from the settings."""
+
+
+def side_weights(settings: Settings) -> dict[str, float]:
+    """The fusion weight of each retrieval side: ``{"dense": dense_weight, "bm25": bm25_weight}``."""
+    return {"dense": settings.dense_weight, "bm25": settings.bm25_weight}
+
+
+def rrf(rankings: Mapping[str, Ranking], settings: Settings) -> list[tuple[str, float]]:
+    """Weighted RRF (:func:`weighted_rrf`) with the sides' weights (:func:`side_weights`) and ``settings.rrf_k``."""
+    return weighted_rrf({side: [c for c, _ in ranking] for side, ranking in rankings.items()},
+                        side_weights(settings), k=settings.rrf_k)
+
+
+FUSION_METHODS: dict[str, FusionMethod] = {
+    "rrf": rrf,
+}
+"""Fusion methods by name (``Settings.fusion_method``). Add a method: write a :data:`FusionMethod` and a line here."""
+
+MODES: dict[str, RetrievalMode] = {m.name: m for m in (
+    RetrievalMode("hybrid", "Hybrid", ("dense", "bm25"),
+                  "fuses meaning (dense) and keyword (BM25) rankings with the configured fusion method"),
+    RetrievalMode("dense", "Dense", ("dense",), "meaning: cosine similarity of the embeddings"),
+    RetrievalMode("bm25", "BM25", ("bm25",), "keywords: BM25 over the index tokens"),
+)}
+"""Retrieval modes by name (``search --mode``, the sidebar, ``Settings.retrieval_mode``): which sides run; a mode with
+several sides fuses them with ``FUSION_METHODS[settings.fusion_method]``."""
+
+
+def retrieval_mode(name: str) -> RetrievalMode:
+    """The mode called ``name``.
+
+    Raises:
+        PrismError: no such mode (the message lists the modes).
+    """
+    found = MODES.get(name)
+    if found is None:
+        raise PrismError(f"Unknown retrieval mode '{name}'; use one of {', '.join(MODES)}.")
+    return found
+
+
+def fusion_method(name: str) -> FusionMethod:
+    """The fusion method called ``name``.
+
+    Raises:
+        PrismError: no such method (the message lists the methods and the setting to change).
+    """
+    found = FUSION_METHODS.get(name)
+    if found is None:
+        raise PrismError(f"Unknown fusion method '{name}' (PRISM_FUSION_METHOD); use one of "
+                         f"{', '.join(FUSION_METHODS)}.")
+    return found
+
+
+def combine(mode: RetrievalMode, rankings: Mapping[str, Ranking], settings: Settings) -> list[tuple[str, float]]:
+    """The mode's final ranking: its one side's ranking as is, or its sides fused with the configured method.
+
+    Raises:
+        PrismError: ``settings.fusion_method`` is unknown.
+    """
+    if not mode.fused:
+        return list(rankings.get(mode.sides[0], []))
+    return fusion_method(settings.fusion_method)({side: rankings.get(side, []) for side in mode.sides}, settings)

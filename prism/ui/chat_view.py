@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import Answer, WorkspaceInfo
+from prism.types import Answer, WorkspaceInfo, page_label
 from prism.ui import state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
     answer_markdown,
     escape_markdown,
     highlight_html,
-    page_label,
     score_rows,
     snippet,
     stage_ranges,
@@ -48,7 +47,8 @@ def ask(service: PrismService, info: WorkspaceInfo, question: str, options: Mapp
         st.markdown(escape_markdown(question))
     messages.append({"role": "user", "content": question})
     record: dict[str, Any] = {"role": "assistant", "question": question, "answer": None,
-                              "retrieval_mode": options.get("mode", "hybrid"), "sources_filter": list(sources),
+                              "retrieval_mode": options.get("mode") or service.settings.retrieval_mode,
+                              "sources_filter": list(sources),
                               "error": None}
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
         try:
@@ -99,7 +99,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     """Everything under an answer: flags, the standalone query, citations, other passages, web results, timings."""
     answer = msg["answer"]
     question = msg.get("question", "")
-    mode = msg.get("retrieval_mode", "hybrid")
+    sides = service.retrieval_mode(msg.get("retrieval_mode") or service.settings.retrieval_mode).sides
     flagged = answer.get("unsupported_numbers") or []
     if flagged:
         st.warning("Check these figures — they were not found in the passages the answer cites: "
@@ -121,13 +121,13 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     if citations:
         st.markdown(f"**Sources** · {len(citations)} cited passage{'s' if len(citations) != 1 else ''}")
         for c in citations:
-            _citation(service, info, c, query, mode, ranges, doc_ids, f"{key}-c{c['n']}")
+            _citation(service, info, c, query, sides, ranges, doc_ids, f"{key}-c{c['n']}")
     if retrieved:
         with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
             for c in retrieved:
                 pages = page_label(c.get("page_start"), c.get("page_end"))
                 st.markdown(f"**[{c['n']}] {escape_markdown(c['source'])}**" + (f" · {pages}" if pages else ""))
-                st.caption(why_this_chunk(c.get("scores") or {}, mode))
+                st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {escape_markdown(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
     if web:
@@ -141,19 +141,15 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     st.caption(f":material/timer: {label} · {timings}" if timings else label)
 
 
+SHOWN_ELSEWHERE = frozenset({"declined", "extractive", "unsupported_figures"})
+"""Note kinds the view does not repeat under the answer: the declined message is the answer itself, the extractive
+label is in the footer, flagged figures have their own warning."""
+
+
 def _notes(answer: Mapping[str, Any]) -> str:
-    """The answer's message, minus what is already shown (the answer itself, the flagged-figures sentence)."""
-    message = (answer.get("message") or "").strip()
-    if not message:
-        return ""
-    text = answer.get("answer", "").strip()
-    if text and message.startswith(text):
-        message = message[len(text):].strip()
-    message = message.split("Check these figures")[0].strip()
-    for label in ("Extractive answer (no LLM configured).",):
-        if message.casefold().startswith(label.casefold()):
-            message = message[len(label):].strip()
-    return escape_markdown(message)
+    """The answer's notes that are not shown elsewhere (:data:`SHOWN_ELSEWHERE`), as one escaped line."""
+    notes = [n["text"] for n in answer.get("notes") or [] if n.get("kind") not in SHOWN_ELSEWHERE]
+    return escape_markdown(" ".join(notes))
 
 
 def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
@@ -163,14 +159,14 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
         return {}
 
 
-def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, mode: str,
+def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
     pages = page_label(c.get("page_start"), c.get("page_end"))
     label = f"[{c['n']}] {escape_markdown(c['source'])}" + (f" · {pages}" if pages else "")
     label += f" — “{escape_markdown(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):
-        st.markdown(f'<div class="prism-why">Why this passage: {why_this_chunk(scores, mode)}</div>',
+        st.markdown(f'<div class="prism-why">Why this passage: {why_this_chunk(scores, sides)}</div>',
                     unsafe_allow_html=True)
         st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, service.query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,57 +22,65 @@ from filelock import FileLock, Timeout
 
 from prism.errors import PrismError
 from prism.service import PrismService
+from prism.types import MetricSpec, page_label
 from prism.ui import charts, state
-from prism.ui.explain import escape_markdown, page_label
+from prism.ui.explain import escape_markdown
 
 logger = logging.getLogger(__name__)
 
 JOB = "prism.eval.job"
-HEADLINE: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "recall@20", "recall@100", "p@5", "lenient_p@5",
-                             "answer_f1", "numeric_match", "declined_negatives")
-TREND_DEFAULT: tuple[str, ...] = ("ndcg@10", "mrr@10", "recall@100", "recall@20", "answer_f1")
-ABLATION_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "recall@20", "p@5", "lenient_p@5", "answer_f1",
-                                     "numeric_match", "declined_negatives")
-LOWER_IS_BETTER = frozenset({"false_declines"})
+TREND_DEFAULTS = 3
+"""Metrics charted by default on the Trends tab: the first headline metrics the dataset's runs have."""
 
 
 # --- pure helpers -----------------------------------------------------------------------------------------------
-def runs_frame(entries: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """The runs table, newest first: run, version, tag, date, dataset, variant, questions and headline metrics."""
+def headline(specs: Sequence[MetricSpec]) -> list[str]:
+    """The names of the headline metrics, in display order."""
+    return [m.name for m in specs if m.headline]
+
+
+def runs_frame(entries: Sequence[Mapping[str, Any]], metrics: Sequence[str] | None = None) -> pd.DataFrame:
+    """The runs table, newest first: run, version, tag, date, dataset, variant, questions and the ``metrics``
+    columns (default: every metric the entries have, in first-seen order) that any run has."""
+    if metrics is None:
+        metrics = list(dict.fromkeys(m for e in entries for m in (e.get("metrics") or {})))
+    shown = [m for m in metrics if any(m in (x.get("metrics") or {}) for x in entries)]
     rows = []
     for e in reversed(list(entries)):
-        metrics = e.get("metrics") or {}
+        values = e.get("metrics") or {}
         dataset = str(e.get("dataset") or "")
         if e.get("split"):
             dataset += f" ({e['split']})"
         row = {"run": e.get("id"), "version": e.get("version"), "tag": e.get("tag") or "",
                "date (UTC)": str(e.get("created_at") or "")[:16].replace("T", " "), "dataset": dataset,
                "variant": e.get("variant"), "questions": e.get("queries")}
-        row.update({m: metrics.get(m) for m in HEADLINE if any(m in (x.get("metrics") or {}) for x in entries)})
+        row.update({m: values.get(m) for m in shown})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str) -> pd.DataFrame:
-    """Per question of both runs (matched by id): the metric in A and B, the change B − A, and ``better`` /
-    ``worse`` / ``same`` (for :data:`LOWER_IS_BETTER` metrics a drop is better). Answer F1 of both when present."""
+def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str | MetricSpec) -> pd.DataFrame:
+    """Per question of both runs (matched by id): the metric in A and B (:meth:`prism.types.MetricSpec.value`), the
+    change B − A, and ``better`` / ``worse`` / ``same`` (for a ``lower_is_better`` metric a drop is better). Answer
+    F1 of both when present. A bare name is read from the questions' ``metrics``."""
+    spec = metric if isinstance(metric, MetricSpec) else MetricSpec(metric, "")
+    name = spec.name
     b_by_id = {q["id"]: q for q in run_b.get("queries", [])}
     rows = []
     for qa in run_a.get("queries", []):
         qb = b_by_id.get(qa["id"])
         if qb is None:
             continue
-        va = _query_value(qa, metric)
-        vb = _query_value(qb, metric)
+        va, vb = spec.value(qa), spec.value(qb)
         delta = None if va is None or vb is None else vb - va
         if delta is None:
             change = "n/a"
         elif abs(delta) < 1e-9:
             change = "same"
         else:
-            change = "better" if (delta > 0) != (metric in LOWER_IS_BETTER) else "worse"
+            change = "better" if (delta > 0) != spec.lower_is_better else "worse"
         row = {"question": qa["id"], "type": qa.get("type", ""), "query": qa.get("query", ""),
-               f"A {metric}": va, f"B {metric}": vb, "change (B − A)": delta, "verdict": change}
+               f"A {name}": va, f"B {name}": vb, "change (B − A)": delta, "verdict": change}
         if qa.get("answer") is not None or qb.get("answer") is not None:
             row["A answer F1"] = (qa.get("answer") or {}).get("f1")
             row["B answer F1"] = (qb.get("answer") or {}).get("f1")
@@ -80,25 +88,9 @@ def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: st
     return pd.DataFrame(rows)
 
 
-def _query_value(q: Mapping[str, Any], metric: str) -> float | None:
-    if metric in (q.get("metrics") or {}):
-        return float(q["metrics"][metric])
-    answer = q.get("answer") or {}
-    key = {"answer_f1": "f1", "numeric_match": "numeric_match", "judge_correctness": "judge_correctness",
-           "answer_relevancy": "answer_relevancy"}.get(metric)
-    if key and answer.get(key) is not None:
-        return float(answer[key])
-    if metric in ("declined_negatives", "false_declines") and answer.get("declined") is not None:
-        negative = q.get("type") == "negative"
-        if (metric == "declined_negatives") == negative:
-            return float(answer["declined"])
-    return None
-
-
-def comparable_metrics(run_a: Mapping[str, Any], run_b: Mapping[str, Any]) -> list[str]:
-    """Metrics both runs report, headline ones first."""
-    common = [m for m in (run_a.get("metrics") or {}) if m in (run_b.get("metrics") or {})]
-    return sorted(common, key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
+def display_order(names: Iterable[str], order: Sequence[str]) -> list[str]:
+    """``names`` sorted by their place in ``order`` (the registry's display order), unknown names last by name."""
+    return sorted(names, key=lambda m: (order.index(m) if m in order else len(order), m))
 
 
 # --- run now ----------------------------------------------------------------------------------------------------
@@ -193,10 +185,11 @@ def _load(service: PrismService, run_id: str) -> dict[str, Any] | None:
         return None
 
 
-def runs_table(entries: Sequence[Mapping[str, Any]]) -> None:
-    """All runs, newest first."""
-    frame = runs_frame(entries)
-    metric_cols = [c for c in frame.columns if c in HEADLINE]
+def runs_table(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
+    """All runs, newest first, with the headline metrics."""
+    shown = headline(service.metrics())
+    frame = runs_frame(entries, shown)
+    metric_cols = [c for c in frame.columns if c in shown]
     st.dataframe(frame, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in metric_cols})
 
@@ -206,9 +199,9 @@ def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     datasets = sorted({str(e.get("dataset")) for e in entries})
     dataset = st.selectbox("Dataset", datasets, key="prism.eval.trend_dataset")
     chosen = [e for e in entries if str(e.get("dataset")) == dataset]
-    available = sorted({m for e in chosen for m in (e.get("metrics") or {})},
-                       key=lambda m: (HEADLINE.index(m) if m in HEADLINE else len(HEADLINE), m))
-    default = [m for m in TREND_DEFAULT if m in available][:3] or available[:1]
+    order = [m.name for m in service.metrics()]
+    available = display_order({m for e in chosen for m in (e.get("metrics") or {})}, order)
+    default = [m for m in headline(service.metrics()) if m in available][:TREND_DEFAULTS] or available[:1]
     metrics = st.multiselect("Metrics", available, default=default, key=f"prism.eval.trend_metrics.{dataset}")
     published = service.published_anchors(dataset)
     split = service.anchor_split()
@@ -238,7 +231,7 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
     group = st.selectbox("Ablation group", names, key="prism.eval.group",
                          format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
     runs = multi[group]
-    metrics = [m for m in ABLATION_METRICS if any(m in (r.get("metrics") or {}) for r in runs)]
+    metrics = [m for m in headline(service.metrics()) if any(m in (r.get("metrics") or {}) for r in runs)]
     st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
                     key=f"prism.eval.ablation.{group}")
     first = _load(service, str(runs[0]["id"]))
@@ -299,12 +292,13 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     if run_a.get("dataset", {}).get("content_hash") != run_b.get("dataset", {}).get("content_hash"):
         st.warning("The two runs used different datasets (or dataset versions): only questions with the same id are "
                    "compared.")
-    metrics = comparable_metrics(run_a, run_b)
+    specs = {m.name: m for m in service.metrics()}
+    metrics = display_order(set(run_a.get("metrics") or {}) & set(run_b.get("metrics") or {}), list(specs))
     if not metrics:
         st.info("These runs share no metric.")
         return
     metric = st.selectbox("Metric", metrics, key="prism.eval.compare_metric")
-    frame = compare_frame(run_a, run_b, metric)
+    frame = compare_frame(run_a, run_b, specs.get(metric, metric))
     if frame.empty:
         st.info("The runs have no question in common.")
         return
@@ -348,7 +342,7 @@ def page(service: PrismService) -> None:
                     "`python -m prism eval run data/ground_truth/eval_pairs.json`.", icon=":material/insights:")
             return
         st.subheader("Runs", anchor=False)
-        runs_table(entries)
+        runs_table(service, entries)
     tab_trend, tab_ablation, tab_latency, tab_compare = st.tabs(["Trends", "Ablation", "Latency", "Compare runs"])
     with tab_trend:
         trends(service, entries)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 Scores = Mapping[str, float | int | None]
 
@@ -41,66 +41,78 @@ def _rank(scores: Scores, key: str) -> int | None:
     return int(value) if value is not None else None
 
 
-def why_this_chunk(scores: Scores, mode: str = "hybrid") -> str:
+SIDE_LABELS: tuple[tuple[str, str], ...] = (("bm25", "BM25"), ("dense", "dense"))
+"""``(side, label)`` of the retrieval sides, in the order equal ranks are listed."""
+
+BOTH_SIDES: tuple[str, ...] = ("dense", "bm25")
+
+
+def why_this_chunk(scores: Scores, sides: Sequence[str] = BOTH_SIDES) -> str:
     """One sentence on how a chunk got where it is, e.g. ``"BM25 #1, dense #7, fused #2, rerank moved it up to #1
     — mainly a keyword match."``.
 
-    The retrieval sides the mode uses are listed best rank first ("not in the dense top list" when a side did not
-    return the chunk); then the fused rank (hybrid only); then what the reranker did relative to the rank it was
-    given (the fused rank, or the single side's rank). The closing phrase says which side carried it: "mainly a
-    keyword match" when BM25 ranked it at least 5 places better than dense and in its top 5 (and the mirror for
-    "mainly a meaning match"), "strong on both keywords and meaning" when both ranked it in their top 5.
+    The retrieval sides the mode ran are listed best rank first ("not in the dense top list" when a side did not
+    return the chunk); then the fused rank (when several sides ran); then what the reranker did relative to the rank
+    it was given (the fused rank, or the single side's rank). The closing phrase (:func:`_carried_by`) says which
+    side carried it.
 
     Args:
         scores: the chunk's scores object.
-        mode: ``hybrid``, ``dense`` or ``bm25``.
+        sides: the sides the retrieval mode ran (:attr:`prism.types.RetrievalMode.sides`), e.g. ``("dense",
+            "bm25")`` for hybrid.
 
     Returns:
         The sentence, ending in a full stop.
     """
-    sides: list[tuple[str, int | None]] = []
-    if mode in ("hybrid", "bm25"):
-        sides.append(("BM25", _rank(scores, "bm25")))
-    if mode in ("hybrid", "dense"):
-        sides.append(("dense", _rank(scores, "dense")))
-    sides.sort(key=lambda s: (s[1] is None, s[1] or 0))
-    parts = [f"{name} #{rank}" if rank is not None else f"not in the {name} top list" for name, rank in sides]
-
+    ranked = [(label, _rank(scores, side)) for side, label in SIDE_LABELS if side in sides]
+    ranked.sort(key=lambda s: (s[1] is None, s[1] or 0))
+    parts = [f"{name} #{rank}" if rank is not None else f"not in the {name} top list" for name, rank in ranked]
+    fused = len(ranked) > 1
     before: int | None
-    if mode == "hybrid":
+    if fused:
         before = _rank(scores, "rrf")
         if before is not None:
             parts.append(f"fused #{before}")
     else:
-        before = sides[0][1] if sides else None
+        before = ranked[0][1] if ranked else None
     after = _rank(scores, "rerank")
     if after is not None:
-        if before is None:
-            parts.append(f"reranked to #{after}")
-        elif after < before:
-            parts.append(f"rerank moved it up to #{after}")
-        elif after > before:
-            parts.append(f"rerank moved it down to #{after}")
-        else:
-            parts.append(f"rerank kept it at #{after}")
+        parts.append(_rerank_move(before, after))
     sentence = ", ".join(parts) if parts else "ranked by the retriever"
     sentence = sentence[0].upper() + sentence[1:]
-
-    bm25, dense = _rank(scores, "bm25"), _rank(scores, "dense")
-    reason = ""
-    if mode == "hybrid":
-        if bm25 is not None and dense is None:
-            reason = "found by keywords only"
-        elif dense is not None and bm25 is None:
-            reason = "found by meaning only (no query word in common)"
-        elif bm25 is not None and dense is not None:
-            if bm25 <= 5 and dense <= 5:
-                reason = "strong on both keywords and meaning"
-            elif bm25 <= 5 and dense - bm25 >= 5:
-                reason = "mainly a keyword match"
-            elif dense <= 5 and bm25 - dense >= 5:
-                reason = "mainly a meaning match"
+    reason = _carried_by(scores) if fused else ""
     return f"{sentence} — {reason}." if reason else f"{sentence}."
+
+
+def _rerank_move(before: int | None, after: int) -> str:
+    if before is None:
+        return f"reranked to #{after}"
+    if after < before:
+        return f"rerank moved it up to #{after}"
+    if after > before:
+        return f"rerank moved it down to #{after}"
+    return f"rerank kept it at #{after}"
+
+
+def _carried_by(scores: Scores) -> str:
+    """Which side carried a fused chunk: "mainly a keyword match" when BM25 ranked it at least 5 places better than
+    dense and in its top 5 (and the mirror for "mainly a meaning match"), "strong on both keywords and meaning" when
+    both ranked it in their top 5, "found by keywords only" / "found by meaning only" when one side missed it;
+    ``""`` otherwise."""
+    bm25, dense = _rank(scores, "bm25"), _rank(scores, "dense")
+    if bm25 is not None and dense is None:
+        return "found by keywords only"
+    if dense is not None and bm25 is None:
+        return "found by meaning only (no query word in common)"
+    if bm25 is None or dense is None:
+        return ""
+    if bm25 <= 5 and dense <= 5:
+        return "strong on both keywords and meaning"
+    if bm25 <= 5 and dense - bm25 >= 5:
+        return "mainly a keyword match"
+    if dense <= 5 and bm25 - dense >= 5:
+        return "mainly a meaning match"
+    return ""
 
 
 def score_rows(scores: Scores) -> list[dict[str, str]]:
@@ -202,15 +214,6 @@ def bullet_markdown(text: str) -> str:
     literal instead of starting a nested numbered list."""
     text = answer_markdown(" ".join(text.split()))
     return re.sub(r"^(\d+(?:\.\d+)*)\.(\s)", r"\1\\.\2", text)
-
-
-def page_label(page_start: int | None, page_end: int | None) -> str:
-    """``"p. 5"``, ``"pp. 5–6"`` or ``""`` for an unpaged source."""
-    if page_start is None:
-        return ""
-    if page_end is None or page_end == page_start:
-        return f"p. {page_start}"
-    return f"pp. {page_start}–{page_end}"
 
 
 def snippet(text: str, max_chars: int = 90) -> str:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from prism.ui.explain import page_label, snippet
+from prism.types import page_label
+from prism.ui.explain import snippet
 
 
 def conversation_markdown(workspace: str, messages: Sequence[dict[str, Any]], now: datetime | None = None) -> str:

@@ -70,9 +70,10 @@ def history(ws_id: str) -> list[Turn]:
 
 
 def options() -> dict[str, Any]:
-    """The retrieval settings chosen in the sidebar: ``{"mode", "hyde", "multi_query", "web", "rerank"}``."""
+    """The retrieval settings chosen in the sidebar: ``{"mode", "hyde", "multi_query", "web", "rerank"}`` (``mode``
+    ``None``: the settings' default)."""
     return {
-        "mode": st.session_state.get(MODE) or "hybrid",
+        "mode": st.session_state.get(MODE) or None,
         "hyde": bool(st.session_state.get(HYDE, False)),
         "multi_query": bool(st.session_state.get(MULTI, False)),
         "web": bool(st.session_state.get(WEB, False)),

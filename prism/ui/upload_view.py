@@ -12,7 +12,7 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import WorkspaceInfo
+from prism.types import WorkspaceInfo, page_label
 from prism.ui import state
 from prism.ui.explain import bullet_markdown, escape_markdown, shorten, strip_source
 from prism.ui.jobs import JobView
@@ -137,7 +137,7 @@ def _progress_row(v: JobView) -> None:
 def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
     if not pages:
         return ""
-    shown = ", ".join(f"p. {p.get('page')} ({p.get('reason', '')})" for p in pages[:4])
+    shown = ", ".join(f"{page_label(p.get('page'), None)} ({p.get('reason', '')})" for p in pages[:4])
     return shown + (f" and {len(pages) - 4} more" if len(pages) > 4 else "")
 
 

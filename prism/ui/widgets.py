@@ -23,7 +23,6 @@ MAX_ACCESS_ATTEMPTS = 5
 MAX_PILLS = 12
 """Above this many documents the filter is a multiselect instead of chips."""
 
-MODES = {"hybrid": "Hybrid", "dense": "Dense", "bm25": "BM25"}
 EFFECTIVE = "prism.effective_options"
 
 CSS = """
@@ -215,8 +214,9 @@ def _retrieval_settings(service: PrismService) -> None:
     st.session_state.setdefault(state.RERANK, True)
 
     with st.expander("Retrieval settings", expanded=False, icon=":material/tune:"):
-        st.radio("Search", list(MODES), format_func=MODES.__getitem__, horizontal=True, key=state.MODE,
-                 help="Hybrid fuses meaning (dense) and keyword (BM25) rankings with reciprocal rank fusion.")
+        modes = {m.name: m for m in service.retrieval_modes()}
+        st.radio("Search", list(modes), format_func=lambda name: modes[name].label, horizontal=True, key=state.MODE,
+                 help=" · ".join(f"{m.label}: {m.description}" for m in modes.values()) + ".")
         off_llm = "Needs an LLM: no Groq API key is configured."
         st.toggle("HyDE", key=state.HYDE, disabled=not llm,
                   help="Search with a hypothetical answer written by the LLM." if llm else off_llm)
@@ -237,7 +237,7 @@ def _retrieval_settings(service: PrismService) -> None:
         for note in notes:
             st.caption(note)
     st.session_state[EFFECTIVE] = {
-        "mode": st.session_state.get(state.MODE) or "hybrid",
+        "mode": st.session_state.get(state.MODE) or s.retrieval_mode,
         "hyde": bool(st.session_state.get(state.HYDE)) and llm,
         "multi_query": bool(st.session_state.get(state.MULTI)) and llm,
         "web": bool(st.session_state.get(state.WEB)) and web_ok,

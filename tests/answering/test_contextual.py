@@ -8,7 +8,7 @@ import tenacity
 
 from prism.answering.contextual import Contextualizer, clean_context, document_window
 from prism.answering.llm import LLMClient, wrap_llms
-from prism.index.bm25 import tokenize
+from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import Chunk, IngestItem
 

@@ -120,6 +120,7 @@ def test_empty_workspace_makes_no_llm_call(service):
     answer = svc.ask(SEED, "empty", history=[Turn("What is UPI?", "UPI is a payment system.")])
     assert answer.answer == EMPTY_WORKSPACE.format(name="empty")
     assert "Workspace 'empty' is empty" in answer.message
+    assert [n.to_dict() for n in answer.notes] == [{"kind": "declined", "text": answer.answer}]
     assert fake.calls == [] and answer.citations == [] and answer.retrieved == []
 
 
@@ -173,6 +174,10 @@ def test_llm_answer_streams_validates_citations_and_checks_figures(docs):
     assert answer.citations[0].chunk_id == stream.chunks[n - 1].chunk_id
     assert answer.unsupported_numbers == ["₹9.9 lakh crore"]
     assert "[7]" in answer.message and "₹9.9 lakh crore" in answer.message
+    # the same, structured: the view shows flagged figures from these notes instead of parsing the message
+    assert [n.kind for n in answer.notes] == ["citations_removed", "unsupported_figures"]
+    assert answer.notes[1].text == "Check these figures, not found in the sources they cite: ₹9.9 lakh crore."
+    assert answer.message == " ".join(n.text for n in answer.notes)
     assert answer.timings_ms["first_token"] is not None
     assert answer.timings_ms["first_token"] <= answer.timings_ms["total"]
     [call] = fake.calls

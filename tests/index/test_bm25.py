@@ -15,8 +15,8 @@ from rank_bm25 import BM25Okapi
 
 import prism.index.bm25 as sparse_index
 from prism.errors import StoreError
-from prism.index.bm25 import BM25Index, tokenize
-from prism.index.tokenizer import MAX_TOKEN_CHARS
+from prism.index.bm25 import BM25Index
+from prism.index.tokenizer import MAX_TOKEN_CHARS, STOP_WORDS, tokenize
 
 from ..conftest import CASES, DATA, needs_data, require_data
 
@@ -155,7 +155,7 @@ def test_tokens_of_real_rbi_page():
     assert {"rbi/2025-26/13", "dor.str.rec.9/21.04.048/2025-26", "dor.str.rec.8/21.04.048/2024-25"} <= set(tokens)
     assert {"prudenti", "norm", "incom", "recognit", "provis"} <= set(tokens)
     assert "भारतीय" in tokens
-    assert not set(tokens) & sparse_index.STOP_WORDS
+    assert not set(tokens) & STOP_WORDS
 
 
 # --- BM25 on real RBI text ------------------------------------------------------------------------------------

@@ -23,9 +23,11 @@ import pytest
 
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
-from prism.index.bm25 import TOKENIZER_VERSION, BM25Index
+from prism.index.bm25 import BM25Index
+from prism.index.bm25_side import SparseSide
+from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.retriever import HybridRetriever, SparseSide
+from prism.retrieval.retriever import HybridRetriever
 from prism.service import PrismService
 from prism.types import IngestItem
 
@@ -610,7 +612,7 @@ def test_cli_search_on_an_empty_workspace_exits_0(service, prism_home, tmp_path)
 def test_tokens_from_another_tokenizer_version_are_made_again(service, embedder, monkeypatch):
     """Chunk rows remember the tokenizer version of their stored tokens; a rebuild re-tokenises older rows, and an
     index saved under another version is not loaded (its fingerprint names the version)."""
-    import prism.retrieval.retriever
+    import prism.index.bm25_side
 
     [res] = service.ingest([IngestItem(b"Interest on the overdraft is charged monthly.", filename="od.txt")], "tv",
                            briefing=False)
@@ -628,5 +630,5 @@ def test_tokens_from_another_tokenizer_version_are_made_again(service, embedder,
     workspace.write_chunks(res.doc_id, [{**r, "tokens": ["zebra"]} for r in rows])
     shutil.rmtree(workspace.dir / "bm25")
     assert bm25("zebra") == [rows[0]["chunk_id"]]  # this version's stored tokens are used as they are (and saved)
-    monkeypatch.setattr(prism.retrieval.retriever, "TOKENIZER_VERSION", TOKENIZER_VERSION + 1)
+    monkeypatch.setattr(prism.index.bm25_side, "TOKENIZER_VERSION", TOKENIZER_VERSION + 1)
     assert bm25("zebra") == [] and bm25("overdraft") == [rows[0]["chunk_id"]]  # saved index not loaded

@@ -175,7 +175,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     labels = [e.label for e in at.expander]
     cited = [lb for lb in labels if re.match(r"\[\d+\] ", lb)]
     assert cited, labels
-    assert any("meridian\\_bank\\_upi\\_operating\\_circular.pdf · p. 2" in lb for lb in cited)
+    assert any("meridian\\_bank\\_upi\\_operating\\_circular.pdf · page 2" in lb for lb in cited)
     assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
     table = at.dataframe[0].value
     assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
@@ -199,7 +199,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     messages = at.session_state[ui_state.CHATS]
     md = conversation_markdown("Sample workspace", next(iter(messages.values())))
     assert "## 1. What is the P2P collect request limit?" in md and "## 2. What about P2M?" in md
-    assert re.search(r"- \[\d+\] meridian_bank_upi_operating_circular\.pdf, p\. \d", md)
+    assert re.search(r"- \[\d+\] meridian_bank_upi_operating_circular\.pdf, pages? \d", md)
 
 
 def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample, service_factory):
@@ -510,8 +510,8 @@ def test_why_this_chunk_sentences():
                                    "meaning."
     meaning = {**s, "dense_rank": 1, "bm25_rank": 9, "rerank_rank": None}
     assert why_this_chunk(meaning) == "Dense #1, BM25 #9, fused #2 — mainly a meaning match."
-    assert why_this_chunk({"dense_rank": 3, "rerank_rank": 1}, "dense") == "Dense #3, rerank moved it up to #1."
-    assert why_this_chunk({"bm25_rank": 2}, "bm25") == "BM25 #2."
+    assert why_this_chunk({"dense_rank": 3, "rerank_rank": 1}, ("dense",)) == "Dense #3, rerank moved it up to #1."
+    assert why_this_chunk({"bm25_rank": 2}, ("bm25",)) == "BM25 #2."
 
 
 def test_score_rows_and_ranges():
@@ -556,7 +556,7 @@ def test_conversation_markdown_export():
 
     md = conversation_markdown("WS", messages, now=datetime(2026, 1, 2, 3, 4))
     assert md.splitlines()[:3] == ["# Prism conversation — WS", "", "_Exported 2026-01-02 03:04_"]
-    assert "- [1] a.pdf, pp. 2–3 — “The limit is ₹2,000.”" in md
+    assert "- [1] a.pdf, pages 2–3 — “The limit is ₹2,000.”" in md
     assert "- [W1] RBI — https://rbi.org.in" in md
     assert "_Check these figures (not found in the cited sources): ₹9,999_" in md
     assert "## 2. Other?\n\n_No answer: Workspace is busy._" in md

@@ -1,15 +1,21 @@
-"""Parsing: one entry point, :func:`load`, for PDF, TXT/MD and CSV files (path or bytes) and web page URLs.
+"""Parsing: one entry point, :func:`load`, for the file types of :data:`LOADERS` (path or bytes) and web page URLs.
+
+:data:`LOADERS` is the one registry of upload types: extension → loader, with the label and MIME type the Upload
+page, the CLI and the error texts read (through :meth:`prism.service.PrismService.supported_file_types`). Add a file
+type: write its loader (``load(data, name, settings, on_page) -> ParsedDocument``) and add a :class:`Loader` line.
 
 The type is decided by the file's bytes first and its extension second: anything with a ``%PDF-`` header in its
 first KiB is parsed as a PDF (a ``.txt`` that is really a PDF is a PDF); a ``.pdf`` without that header is
-rejected; ``.txt``/``.md`` are text, ``.csv`` is CSV; everything else is unsupported. Every loader returns a
-:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.ingestion.parsing.normalize`) and raises only
-:class:`~prism.errors.PrismError` subclasses for bad input.
+rejected; otherwise the extension picks the loader; everything else is unsupported. Every loader returns a
+:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.ingestion.parsing.normalize`) and raises
+only :class:`~prism.errors.PrismError` subclasses for bad input.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from prism.config import Settings, get_settings
@@ -26,11 +32,13 @@ from prism.ingestion.parsing.normalize import normalize_text
 from prism.ingestion.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes, load_text
 from prism.ingestion.parsing.url import load_url, load_url_with_bytes
-from prism.types import ParsedDocument
+from prism.types import FileType, ParsedDocument, file_types_phrase
 
 __all__ = [
+    "LOADERS",
     "SUPPORTED_EXTENSIONS",
     "decode_bytes",
+    "file_types",
     "load",
     "load_bytes",
     "load_url",
@@ -41,8 +49,47 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SUPPORTED_EXTENSIONS = (".pdf", ".txt", ".md", ".csv")
-"""File name extensions :func:`load` accepts (plus ``http(s)://`` URLs)."""
+LoadFunction = Callable[[bytes, str, Settings, PageCallback | None], ParsedDocument]
+"""``load(data, display name, settings, on_page) -> ParsedDocument``; ``on_page`` is only called by loaders that
+stream pages (PDF)."""
+
+
+@dataclass(frozen=True)
+class Loader:
+    """One upload type: what the analyst is told (:class:`~prism.types.FileType`) and the function that parses it.
+
+    ``text`` loaders reject bytes that are a known binary format (ZIP/Office, images) under their extension.
+    """
+
+    file_type: FileType
+    load: LoadFunction
+    text: bool = True
+
+
+def _pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
+    return load_pdf(data, name, settings, on_page)
+
+
+def _text(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
+    return load_text(data, name, settings)
+
+
+def _csv(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
+    return load_csv(data, name, settings)
+
+
+LOADERS: tuple[Loader, ...] = (
+    Loader(FileType("pdf", "PDF", (".pdf",), "application/pdf"), _pdf, text=False),
+    Loader(FileType("txt", "TXT", (".txt",), "text/plain"), _text),
+    Loader(FileType("md", "MD", (".md",), "text/markdown"), _text),
+    Loader(FileType("csv", "CSV", (".csv",), "text/csv"), _csv),
+)
+"""The upload types, in the order they are named to the analyst."""
+
+_BY_EXTENSION: dict[str, Loader] = {ext: loader for loader in LOADERS for ext in loader.file_type.extensions}
+
+SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(_BY_EXTENSION)
+"""File name extensions :func:`load` accepts (plus ``http(s)://`` URLs), from :data:`LOADERS`."""
 
 _OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text extension by mistake
     b"PK\x03\x04": "ZIP / Office (DOCX, XLSX)",
@@ -51,6 +98,11 @@ _OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text e
     b"\xff\xd8\xff": "JPEG image",
     b"GIF8": "GIF image",
 }
+
+
+def file_types() -> tuple[FileType, ...]:
+    """The upload types of :data:`LOADERS`, in order."""
+    return tuple(loader.file_type for loader in LOADERS)
 
 
 def _extension(name: str) -> str:
@@ -91,19 +143,20 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
         raise CorruptDocumentError(
             f"{name} is not a valid PDF (it has no PDF header); check the file and upload it again"
         )
-    if ext not in SUPPORTED_EXTENSIONS:
+    loader = _BY_EXTENSION.get(ext)
+    supported = file_types_phrase(file_types())
+    if loader is None:
         raise UnsupportedFileError(
-            f"{name} is not a supported file type; upload PDF, TXT, MD or CSV files ({', '.join(SUPPORTED_EXTENSIONS)})"
+            f"{name} is not a supported file type; upload {supported} ({', '.join(SUPPORTED_EXTENSIONS)})"
             " or a web page URL"
         )
-    for magic, what in _OTHER_FORMATS.items():
-        if data.startswith(magic):
-            raise UnsupportedFileError(
-                f"{name} is a {what} file, not {ext.lstrip('.').upper()}; upload PDF, TXT, MD or CSV files"
-            )
-    if ext == ".csv":
-        return load_csv(data, name, settings)
-    return load_text(data, name, settings)
+    if loader.text:
+        for magic, what in _OTHER_FORMATS.items():
+            if data.startswith(magic):
+                raise UnsupportedFileError(
+                    f"{name} is a {what} file, not {ext.lstrip('.').upper()}; upload {supported}"
+                )
+    return loader.load(data, name, settings, on_page)
 
 
 def _read(path: Path, name: str, settings: Settings) -> bytes:

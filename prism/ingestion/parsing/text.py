@@ -103,7 +103,8 @@ def decode_bytes(data: bytes, filename: str) -> tuple[str, str]:
         pass
     else:
         if _looks_binary(text):
-            raise DecodingError(f"{filename} looks like a binary file, not text; upload a PDF, TXT or CSV file")
+            raise DecodingError(f"{filename} looks like a binary file, not text; check that it is the document you "
+                                "meant to upload")
         return text, "utf-8"
 
     best = from_bytes(data).best()

@@ -1,0 +1,115 @@
+"""The state of one question on its way through the answer engine, and the stream a UI iterates."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from llama_index.core.llms import ChatMessage
+
+from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, WebResult
+
+
+@dataclass
+class AnswerRun:
+    """One question through the pipeline: the standalone query, the blocks, the notes and the stage timings.
+
+    Attributes:
+        question: the question as asked (stripped).
+        t0: ``time.perf_counter()`` at the start.
+        condensed: the standalone query ("" until condensed).
+        chunks: the document blocks ``[1]..[k]``.
+        web: the web blocks ``[W1]..``.
+        notes: what the analyst should know besides the answer.
+        timings: milliseconds per stage, keys :data:`~prism.types.TIMING_STAGES`.
+        mode: ``llm`` or ``extractive``.
+        messages: the chat messages of the answer call (LLM mode).
+    """
+
+    question: str
+    t0: float
+    condensed: str = ""
+    chunks: list[RetrievedChunk] = field(default_factory=list)
+    web: list[WebResult] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    timings: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
+    mode: str = "extractive"
+    messages: list[ChatMessage] = field(default_factory=list)
+
+    def note(self, kind: NoteKind, text: str | None) -> None:
+        """Add a note (nothing for an empty text)."""
+        if text:
+            self.notes.append(Note(kind, text))
+
+    def add_time(self, stage: str, ms: float | None) -> None:
+        """Add ``ms`` to a stage's time (nothing for ``None``)."""
+        if ms is None:
+            return
+        self.timings[stage] = (self.timings[stage] or 0.0) + ms
+
+    def mark_first_token(self) -> None:
+        """Record the time to the first piece of the answer (once)."""
+        if self.timings["first_token"] is None:
+            self.timings["first_token"] = (time.perf_counter() - self.t0) * 1000
+
+
+class AnswerStream:
+    """An answer being produced: an iterator of text pieces; :attr:`answer` is set once it is exhausted.
+
+    Attributes available before streaming: :attr:`condensed_query`, :attr:`chunks` (the numbered blocks) and
+    :attr:`web`.
+    """
+
+    def __init__(self, pieces: Iterator[str], finish: Callable[[str], Answer], run: AnswerRun):
+        self._pieces = pieces
+        self._finish = finish
+        self._run = run
+        self._parts: list[str] = []
+        self._answer: Answer | None = None
+
+    def __iter__(self) -> AnswerStream:
+        return self
+
+    def __next__(self) -> str:
+        if self._answer is not None:
+            raise StopIteration
+        try:
+            piece = next(self._pieces)
+        except StopIteration:
+            self._answer = self._finish("".join(self._parts))
+            raise
+        self._parts.append(piece)
+        return piece
+
+    @property
+    def condensed_query(self) -> str:
+        """The standalone query used for retrieval."""
+        return self._run.condensed
+
+    @property
+    def chunks(self) -> list[RetrievedChunk]:
+        """The document blocks ``[1]..[k]`` the answer is written from."""
+        return list(self._run.chunks)
+
+    @property
+    def web(self) -> list[WebResult]:
+        """The web blocks ``[W1]..``."""
+        return list(self._run.web)
+
+    @property
+    def answer(self) -> Answer | None:
+        """The final :class:`~prism.types.Answer`, or ``None`` until the stream is exhausted."""
+        return self._answer
+
+    def result(self) -> Answer:
+        """Consume the rest of the stream and return the final answer.
+
+        Raises:
+            RuntimeError: the stream ended without producing an answer (a bug).
+        """
+        for _ in self:
+            pass
+        if self._answer is None:  # pragma: no cover - __next__ always sets it at exhaustion
+            raise RuntimeError("the answer stream ended without an answer")
+        return self._answer
