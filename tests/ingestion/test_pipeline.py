@@ -157,7 +157,7 @@ def test_pdf_pages_are_stored_with_their_page_numbers(service):
 
 KILL_SCRIPT = """
 import sys
-from prism.ingestion.pipeline import IngestItem
+from prism.types import IngestItem
 from prism.service import PrismService
 svc = PrismService()
 svc.ingest([IngestItem(sys.argv[1])], "crash")
