@@ -31,8 +31,7 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from prism.config import get_settings  # noqa: E402
-from prism.evaluation.beir import CHUNKS_PER_SIDE, DOCS_TO_RANK, ensure_corpus, eval_retriever  # noqa: E402
-from prism.evaluation.datasets import load_beir  # noqa: E402
+from prism.evaluation.beir import CHUNKS_PER_SIDE, DOCS_TO_RANK, ensure_corpus, eval_retriever, load_beir  # noqa: E402
 from prism.evaluation.metrics import evaluate_run, percentiles  # noqa: E402
 from prism.retrieval.fusion import weighted_rrf  # noqa: E402
 from prism.service import PrismService  # noqa: E402

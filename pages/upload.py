@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from prism.service import supported_file_types
 from prism.types import file_types_phrase
 from prism.ui import upload_view, widgets
 from prism.ui.explain import escape_markdown
@@ -23,7 +24,7 @@ widgets.page_header(
     "soon as it is done; you get a short briefing for every new one.",
 )
 
-file_types = service.supported_file_types()
+file_types = supported_file_types()
 with st.form("upload.form", clear_on_submit=True, border=True):
     files = st.file_uploader(
         file_types_phrase(file_types), type=[ext.lstrip(".") for t in file_types for ext in t.extensions],

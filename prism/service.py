@@ -1,19 +1,21 @@
-"""The facade that pages and the CLI call. Components never import this module.
+"""The facade that pages, the UI and the CLI call; nothing else imports this module.
 
-One :class:`PrismService` per process holds the embedder (loaded once, lazily), the Chroma client and one
-:class:`WorkspaceHandle` per open workspace. It is thread-safe and shared by all Streamlit sessions.
+One :class:`PrismService` per process holds the embedder (loaded once, lazily), the vector-store backend and one
+:class:`WorkspaceHandle` per open workspace. It is thread-safe and shared by all Streamlit sessions. The module's
+functions give the process-wide vocabularies (retrieval modes, upload types, metrics) from their registries.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prism.answering.briefing import Briefing, document_text_from_rows, make_briefing
+from prism.answering.briefing import Briefing, brief_document
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
 from prism.answering.engine import AnswerEngine
@@ -22,10 +24,11 @@ from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
 from prism.config import Settings, get_settings
-from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
+from prism.errors import WorkspaceNotFoundError
 from prism.index.embedder import PrismEmbedding
+from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
 from prism.index.tokenizer import tokenize
-from prism.index.vector_store import VectorStore, make_client
+from prism.index.vector_store import VectorStore, VectorStores
 from prism.index.workspaces import Workspace, WorkspaceCatalog
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
@@ -49,19 +52,11 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass
-class WorkspaceHandle:
-    """An open workspace: its files, its vector store and its ingestor."""
+class WorkspaceHandle(OpenWorkspace):
+    """An open workspace: its files, vector store and synced states, with its ingestor and shared retriever."""
 
-    workspace: Workspace
-    store: VectorStore
     ingestor: Ingestor
     retriever: HybridRetriever
-    known_states: set[str]
-    """Workspace fingerprints this process wrote or has synced its vector index to."""
-
-    @property
-    def info(self) -> WorkspaceInfo:
-        return self.workspace.info
 
 
 class PrismService:
@@ -74,57 +69,41 @@ class PrismService:
         web: the web searcher to use (tests inject one on a fake HTTP session); default: from the Tavily key.
     """
 
-    def __init__(
-        self,
-        settings: Settings | None = None,
-        embedder: PrismEmbedding | None = None,
-        *,
-        llms: LLMs | None = None,
-        web: WebSearcher | None = None,
-    ):
+    def __init__(self, settings: Settings | None = None, embedder: PrismEmbedding | None = None, *,
+                 llms: LLMs | None = None, web: WebSearcher | None = None):
         self.settings = settings or get_settings()
         self._embedder = embedder
         self._llms = llms
         self._web = web
         self._web_built = web is not None
-        self._client: Any = None
         self._reranker: Reranker | None = None
-        self._handles: dict[str, WorkspaceHandle] = {}
         self._lock = threading.RLock()
         self.catalog = WorkspaceCatalog(self.settings.home, self.settings.lock_timeout_s)
+        self.stores = VectorStores(self.settings)
+        self._open: OpenWorkspaces[WorkspaceHandle] = OpenWorkspaces(self.settings, self.stores)
 
     # --- shared resources -----------------------------------------------------------------------------------
+    def _once(self, attr: str, build: Callable[[], Any]) -> Any:
+        """The shared resource ``self.<attr>``, built on first use (under the lock, so once per process)."""
+        with self._lock:
+            if getattr(self, attr) is None:
+                setattr(self, attr, build())
+            return getattr(self, attr)
+
     @property
     def embedder(self) -> PrismEmbedding:
         """The embedder (loaded on first use)."""
-        with self._lock:
-            if self._embedder is None:
-                self._embedder = PrismEmbedding.from_settings(self.settings)
-            return self._embedder
-
-    @property
-    def client(self) -> Any:
-        """The Chroma client (opened on first use)."""
-        with self._lock:
-            if self._client is None:
-                self._client = make_client(self.settings)
-            return self._client
+        return self._once("_embedder", lambda: PrismEmbedding.from_settings(self.settings))
 
     @property
     def reranker(self) -> Reranker:
         """The cross-encoder stage (loaded on first use; disabled with a reason when the model is unavailable)."""
-        with self._lock:
-            if self._reranker is None:
-                self._reranker = Reranker.from_settings(self.settings)
-            return self._reranker
+        return self._once("_reranker", lambda: Reranker.from_settings(self.settings))
 
     @property
     def llms(self) -> LLMs:
         """The configured LLMs (built once from the settings; none without a Groq key)."""
-        with self._lock:
-            if self._llms is None:
-                self._llms = build_llms(self.settings)
-            return self._llms
+        return self._once("_llms", lambda: build_llms(self.settings))
 
     @property
     def web_searcher(self) -> WebSearcher | None:
@@ -135,32 +114,13 @@ class PrismService:
                 self._web_built = True
             return self._web
 
-    @staticmethod
-    def retrieval_modes() -> tuple[RetrievalMode, ...]:
-        """The retrieval modes, in registry order (module function :func:`retrieval_modes`)."""
-        return retrieval_modes()
-
-    @staticmethod
-    def retrieval_mode(name: str) -> RetrievalMode:
-        """The retrieval mode called ``name`` (its label and the sides it runs).
-
-        Raises:
-            PrismError: no such mode.
-        """
-        return retrieval_mode(name)
-
     def reranker_state(self) -> RerankerState:
         """Whether the cross-encoder stage is on, its model, and the reason when it is off."""
         return self.reranker.state
 
     def llm_status(self) -> dict[str, Any]:
-        """What answering can use, for the UI and the CLI.
-
-        Returns:
-            ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive", "reason", ...}``, plus
-            ``"expansion"`` (``"available"`` or the reason it is off), ``"contextual"`` (same) and ``"web"``
-            (``"available"`` or the reason).
-        """
+        """What answering can use: ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive",
+        "reason", ...}``, plus ``"expansion"``, ``"contextual"`` and ``"web"`` (``"available"`` or the reason)."""
         status = dict(self.llms.status())
         off = "off: no LLM configured"
         status["expansion"] = "available" if self.llms.available else off
@@ -174,7 +134,7 @@ class PrismService:
         return self.catalog.list()
 
     def find_workspace(self, name: str) -> WorkspaceInfo | None:
-        """The workspace with this name (case-insensitive, as names are unique that way), or ``None``."""
+        """The workspace with this name (names are unique regardless of case), or ``None``."""
         return self.catalog.find(name)
 
     def create_workspace(self, name: str) -> WorkspaceInfo:
@@ -184,127 +144,70 @@ class PrismService:
     def rename_workspace(self, old: str, new: str) -> WorkspaceInfo:
         """Rename a workspace."""
         info = self.catalog.rename(old, new)
-        with self._lock:
-            handle = self._handles.get(info.id)
-            if handle is not None:
-                handle.workspace.info = info
+        self._open.renamed(info)
         return info
 
     def delete_workspace(self, name: str) -> WorkspaceInfo:
         """Delete a workspace with its collection, files and indexes."""
 
         def drop(info: WorkspaceInfo) -> None:
-            with self._lock:
-                self._handles.pop(info.id, None)
-            try:
-                self.client.delete_collection(info.collection)
-            except Exception as exc:  # a missing collection (never opened) is fine
-                logger.info("collection %s not dropped: %s", info.collection, exc)
+            self._open.close(info.id)
+            self.stores.drop(info.collection)
 
         return self.catalog.remove(name, drop)
 
     def open(self, name: str | None = None, create: bool = False) -> WorkspaceHandle:
-        """Open a workspace (recovering interrupted writes on first open in this process).
-
-        Raises:
-            WorkspaceNotFoundError: it does not exist and ``create`` is false.
-            EmbeddingModelMismatchError: it was indexed with another embedding model.
-        """
+        """Open a workspace (recovering interrupted writes on first open in this process); raises
+        ``WorkspaceNotFoundError`` (missing and not ``create``) or ``EmbeddingModelMismatchError``."""
         name = name or self.settings.default_workspace
         info = self.catalog.create(name, exist_ok=True) if create else self.catalog.find(name)
         if info is None:
             raise WorkspaceNotFoundError(
                 f"There is no workspace named '{name}'. Create it first (python -m prism workspaces create NAME)."
             )
-        with self._lock:
-            handle = self._handles.get(info.id)
-            if handle is not None:
-                return handle
-            embedder = self.embedder
-            store = VectorStore(self.client, info.collection, embedder.model_name, embedder.dimension, info.name)
-            workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
-            known: set[str] = {workspace.fingerprint()}
-            retriever = HybridRetriever(workspace, store, embedder, self.reranker, self.settings,
-                                        before_search=lambda: self._sync(info.id))
-            ingestor = Ingestor(workspace, store, embedder, self.settings,
-                                on_change=lambda: known.add(workspace.fingerprint()),
-                                before_write=lambda: self._sync(info.id))
-            handle = WorkspaceHandle(workspace, store, ingestor, retriever, known)
-            ingestor.recover()
-            self._handles[info.id] = handle
-            return handle
+        embedder = self.embedder
+        return self._open.open(info, embedder.model_name, embedder.dimension,
+                               lambda workspace, store: self._handle(info, workspace, store))
+
+    def _handle(self, info: WorkspaceInfo, workspace: Workspace, store: VectorStore) -> WorkspaceHandle:
+        """A newly opened workspace's handle, its interrupted writes recovered."""
+        sync = functools.partial(self._open.sync, info.id)
+        known: set[str] = set()
+        retriever = HybridRetriever(workspace, store, self.embedder, self.reranker, self.settings,
+                                    before_search=sync)
+        ingestor = Ingestor(workspace, store, self.embedder, self.settings,
+                            on_change=lambda: known.add(workspace.fingerprint()), before_write=sync)
+        ingestor.recover()
+        return WorkspaceHandle(workspace, store, known, ingestor, retriever)
 
     def ensure_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """On first start (no workspace at all), create the sample workspace (:meth:`restore_sample_workspace`).
-
-        Returns:
-            The ingest results, or ``[]`` when workspaces already exist (nothing is done then).
-        """
-        if self.catalog.list():
-            return []
-        logger.info("first start: building the sample workspace")
-        return self.restore_sample_workspace(progress)
+        """On first start (no workspace at all), :meth:`restore_sample_workspace`; else ``[]``."""
+        return [] if self.catalog.list() else self.restore_sample_workspace(progress)
 
     def restore_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Ingest ``settings.sample_dir/*.pdf`` into ``settings.sample_workspace`` (created if missing; documents
-        already there are reported as duplicates).
-
-        Returns:
-            One result per sample document; ``[]`` (with a warning in the log) when the folder has none.
-        """
+        already there are duplicates). One result per sample document; ``[]`` (logged) when there is none."""
         files = sorted(self.settings.sample_dir.glob("*.pdf"))
         if not files:
             logger.warning("no sample documents in %s", self.settings.sample_dir)
             return []
         return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
 
-    def _sync(self, workspace_id: str) -> None:
-        """Re-open local Chroma when another process changed this workspace.
-
-        Chroma's local client keeps each collection's vector index in memory per process and does not see vectors
-        another process (e.g. ``python -m prism ingest`` while the app runs) added. When the workspace's
-        fingerprint is one this process neither wrote nor synced to, every handle reconnects through a fresh client.
-        A Chroma server (``PRISM_CHROMA_HOST``) has no such cache and needs nothing.
-        """
-        handle = self._handles.get(workspace_id)
-        if handle is None:
-            return
-        fingerprint = handle.workspace.fingerprint()
-        if fingerprint in handle.known_states:
-            return
-        if not self.settings.chroma_host:
-            from chromadb.api.shared_system_client import SharedSystemClient
-
-            with self._lock:
-                logger.info("workspace %s changed in another process; re-opening the vector store", workspace_id)
-                SharedSystemClient.clear_system_cache()
-                self._client = make_client(self.settings)
-                for h in self._handles.values():
-                    h.store.reconnect(self._client)
-                    h.known_states.add(h.workspace.fingerprint())
-        handle.known_states.add(fingerprint)
+    def workspace_dir(self, workspace: str | None = None) -> Path:
+        """The workspace's folder, for files kept beside its indexes (e.g. the BEIR corpus marker of
+        :mod:`prism.evaluation.beir`); raises ``WorkspaceNotFoundError``."""
+        return self.catalog.folder(self.catalog.get(workspace or self.settings.default_workspace))
 
     # --- documents ------------------------------------------------------------------------------------------
-    def ingest(
-        self,
-        items: Sequence[IngestItem],
-        workspace: str | None = None,
-        progress: ProgressCallback | None = None,
-        *,
-        contextual: bool | None = None,
-        briefing: bool | None = None,
-    ) -> list[IngestResult]:
-        """Ingest files/bytes/URLs into a workspace (created if missing). One result per item; never raises for a
-        bad file.
-
-        Args:
-            contextual: contextual retrieval for this batch (default ``settings.contextual_retrieval``; needs an
-                LLM, otherwise off with a warning on the results).
-            briefing: write a briefing for each new document (default ``settings.briefing_on_ingest``); a failed
-                briefing is a warning on the result, never a failed ingest.
-        """
+    def ingest(self, items: Sequence[IngestItem], workspace: str | None = None,
+               progress: ProgressCallback | None = None, *, contextual: bool | None = None,
+               briefing: bool | None = None) -> list[IngestResult]:
+        """Ingest files/bytes/URLs into a workspace (created if missing); one result per item, never raising for a
+        bad file. ``contextual``: contextual retrieval for this batch (default ``settings.contextual_retrieval``;
+        without an LLM off, with a warning on the results). ``briefing``: brief each new document (default
+        ``settings.briefing_on_ingest``; a failed briefing is a warning on the result, never a failed ingest)."""
         handle = self.open(workspace, create=True)
-        hook, note = self._contextualizer(contextual)
+        hook, note = Contextualizer.for_batch(contextual, self.llms.cheap, self.settings)
         results = handle.ingestor.ingest(items, progress, contextualize=hook)
         new = [r for r in results if r.status in ("ingested", "replaced")]
         if new:
@@ -318,93 +221,40 @@ class PrismService:
                 self._brief_after_ingest(handle, r)
         return results
 
-    def _contextualizer(self, enabled: bool | None) -> tuple[Contextualizer | None, str | None]:
-        """The contextual-retrieval hook for a batch, or ``None`` with the reason when it was asked for but there
-        is no LLM."""
-        if not (self.settings.contextual_retrieval if enabled is None else enabled):
-            return None, None
-        llm = self.llms.cheap
-        if llm is None:
-            return None, "Contextual retrieval is off: no LLM is configured; chunks are indexed with their plain text."
-        return Contextualizer(llm, max_workers=self.settings.contextual_max_workers,
-                              max_context_chars=self.settings.contextual_max_chars,
-                              doc_window_chars=self.settings.contextual_doc_chars), None
+    def ingest_texts(self, docs: Sequence[tuple[str, str]], workspace: str | None = None,
+                     progress: ProgressCallback | None = None) -> list[IngestResult]:
+        """Bulk-ingest ``(name, text)`` pairs as unpaged documents (a BEIR corpus; no briefings); see
+        :meth:`prism.ingestion.pipeline.Ingestor.ingest_texts`."""
+        handle = self.open(workspace, create=True)
+        results = handle.ingestor.ingest_texts(docs, progress)
+        handle.retriever.refresh()
+        return results
 
     def _brief_after_ingest(self, handle: WorkspaceHandle, result: IngestResult) -> None:
         """Brief a newly ingested document; any failure becomes a warning on its result."""
         try:
-            self._brief(handle, result.doc_id or "")
+            brief_document(handle.workspace, result.doc_id or "", embedder=self.embedder, llm=self.llms.main,
+                           settings=self.settings)
         except Exception as exc:  # the document is committed; a briefing bug must not fail the ingest
             logger.warning("briefing failed for %s: %s", (result.doc_id or "")[:12], type(exc).__name__)
             result.warnings.append(f"No briefing was written ({type(exc).__name__}: {exc}).")
 
-    def _brief(self, handle: WorkspaceHandle, doc_id: str) -> Briefing:
-        record = handle.workspace.find(doc_id)
-        if record is None:
-            raise DocumentNotFoundError(f"Document {doc_id[:12]} is not in workspace '{handle.workspace.name}'.")
-        text = document_text_from_rows(handle.workspace.read_chunks(doc_id))
-        brief = make_briefing(record.source, text, embedder=self.embedder, llm=self.llms.main,
-                              max_chars=self.settings.briefing_max_chars,
-                              max_sentences=self.settings.briefing_max_sentences)
-        handle.workspace.update_record(doc_id, briefing=brief.to_dict())
-        logger.info("briefing (%s) stored for %s", brief.mode, doc_id[:12])
-        return brief
-
     def brief(self, source: str, workspace: str | None = None) -> Briefing:
-        """(Re)write and store the briefing of one document by file name.
-
-        Raises:
-            DocumentNotFoundError: no document has that name.
-        """
+        """(Re)write and store the briefing of one document by file name (raises ``DocumentNotFoundError``)."""
         handle = self.open(workspace)
-        record = handle.workspace.find_by_source(source)
-        if record is None:
-            raise DocumentNotFoundError(
-                f"There is no document named '{source}' in workspace '{handle.workspace.name}'."
-            )
-        return self._brief(handle, record.doc_id)
-
-    # --- answering ------------------------------------------------------------------------------------------
-    def answer_engine(self, workspace: str | None = None) -> AnswerEngine:
-        """An answer engine over the workspace's shared retriever, with the service's LLMs and web searcher."""
-        handle = self.open(workspace)
-        return AnswerEngine(handle.retriever, self.embedder, self.settings, self.llms, self.web_searcher)
-
-    def ask(
-        self,
-        question: str,
-        workspace: str | None = None,
-        *,
-        history: History | None = None,
-        sources: Sequence[str] | None = None,
-        mode: str | None = None,
-        hyde: bool | None = None,
-        multi_query: bool | None = None,
-        web: bool | None = None,
-        rerank: bool = True,
-        stream: bool = False,
-    ) -> Answer | AnswerStream:
-        """Answer a question over a workspace; see :meth:`prism.answering.engine.AnswerEngine.ask` for the options.
-
-        Returns:
-            The :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.engine.AnswerStream`
-            to
-            iterate (``st.write_stream``) whose ``answer`` is set at the end.
-
-        Raises:
-            WorkspaceNotFoundError: no such workspace.
-            DocumentNotFoundError: a name in ``sources`` is not in the workspace.
-            LLMAuthError: the Groq key was rejected.
-        """
-        return self.answer_engine(workspace).ask(
-            question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query, web=web,
-            rerank=rerank, stream=stream,
-        )
+        record = handle.workspace.get_by_source(source)
+        return brief_document(handle.workspace, record.doc_id, embedder=self.embedder, llm=self.llms.main,
+                              settings=self.settings)
 
     def documents(self, workspace: str | None = None) -> list[DocumentRecord]:
-        """The workspace's committed documents."""
+        """The workspace's committed documents (raises ``WorkspaceNotFoundError``)."""
         info = self.catalog.get(workspace or self.settings.default_workspace)
         return Workspace(self.settings.home, info, self.settings.lock_timeout_s).documents()
+
+    def chunk_rows(self, workspace: str | None = None) -> list[tuple[DocumentRecord, list[dict[str, Any]]]]:
+        """Every committed document with its stored chunk rows (``chunk_id``, ``text``, page and offset keys)."""
+        handle = self.open(workspace)
+        return [(d, handle.workspace.read_chunks(d.doc_id)) for d in handle.workspace.documents()]
 
     def delete_document(self, source: str, workspace: str | None = None) -> DocumentRecord:
         """Delete one document by file name (raises ``DocumentNotFoundError``)."""
@@ -420,93 +270,65 @@ class PrismService:
             WorkspaceNotFoundError: no such workspace.
             DocumentNotFoundError: no document has that name.
         """
-        handle = self.open(workspace)
-        record = handle.workspace.find_by_source(source)
-        if record is None:
-            raise DocumentNotFoundError(
-                f"There is no document named '{source}' in workspace '{handle.workspace.name}'."
-            )
-        return handle.workspace.original_path(record.doc_id)
-
-    @staticmethod
-    def supported_file_types() -> tuple[FileType, ...]:
-        """The upload types, in the order they are named (module function :func:`supported_file_types`)."""
-        return supported_file_types()
-
-    @staticmethod
-    def query_terms(text: str) -> list[str]:
-        """The BM25 index tokens of ``text`` (stemmed, stop words dropped, amounts canonicalised), as the sparse
-        side matches them; e.g. to highlight query terms in a chunk."""
-        return tokenize(text)
-
-    def retriever(self, workspace: str | None = None) -> HybridRetriever:
-        """The workspace's shared HybridRetriever (a LlamaIndex ``BaseRetriever``)."""
-        return self.open(workspace).retriever
-
-    def search(self, query: str, workspace: str | None = None, **options: Any) -> SearchResult:
-        """Hybrid search in a workspace; ``options`` as :meth:`prism.retrieval.retriever.HybridRetriever.search`.
-
-        An empty or missing workspace gives an empty result with a message (no error).
-        """
-        name = workspace or self.settings.default_workspace
-        if self.catalog.find(name) is None:
-            state = self.reranker.state.to_dict()
-            return SearchResult(query, options.get("mode") or self.settings.retrieval_mode, state, [],
-                                f"There is no workspace named '{name}' yet; ingest documents into it first.")
-        return self.open(name).retriever.search(query, **options)
+        workspace = self.open(workspace).workspace
+        return workspace.original_path(workspace.get_by_source(source).doc_id)
 
     def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""
+        info = self.catalog.get(workspace or self.settings.default_workspace)
+        self._open.close(info.id)
+        self.stores.drop(info.collection)
+        return self.open(info.name).ingestor.reindex(progress)
+
+    # --- retrieval and answering ----------------------------------------------------------------------------
+    def retriever(self, workspace: str | None = None, **overrides: Any) -> HybridRetriever:
+        """The workspace's shared :class:`HybridRetriever` (a LlamaIndex ``BaseRetriever``); with settings
+        ``overrides`` (e.g. ``dense_top_k=300``) a new retriever over the same indexes."""
+        handle = self.open(workspace)
+        if not overrides:
+            return handle.retriever
+        return HybridRetriever(handle.workspace, handle.store, self.embedder, self.reranker,
+                               self.settings.model_copy(update=overrides), before_search=handle.retriever.before_search)
+
+    def search(self, query: str, workspace: str | None = None, **options: Any) -> SearchResult:
+        """Hybrid search in a workspace; ``options`` as :meth:`prism.retrieval.retriever.HybridRetriever.search`.
+        An empty or missing workspace gives an empty result with a message (no error)."""
         name = workspace or self.settings.default_workspace
-        info = self.catalog.get(name)
-        with self._lock:
-            self._handles.pop(info.id, None)
-            try:
-                self.client.delete_collection(info.collection)
-            except Exception as exc:
-                logger.info("collection %s not dropped: %s", info.collection, exc)
-        handle = self.open(name)
-        return handle.ingestor.reindex(progress)
+        if self.catalog.find(name) is not None:
+            return self.open(name).retriever.search(query, **options)
+        message = f"There is no workspace named '{name}' yet; ingest documents into it first."
+        mode = options.get("mode") or self.settings.retrieval_mode
+        return SearchResult(query, mode, self.reranker_state().to_dict(), [], message)
+
+    def ask(self, question: str, workspace: str | None = None, *, history: History | None = None,
+            sources: Sequence[str] | None = None, mode: str | None = None, hyde: bool | None = None,
+            multi_query: bool | None = None, web: bool | None = None, rerank: bool = True,
+            stream: bool = False) -> Answer | AnswerStream:
+        """Answer a question over a workspace; options as :meth:`prism.answering.engine.AnswerEngine.ask`. Returns
+        the :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.stream.AnswerStream`
+        (iterate it, e.g. ``st.write_stream``; its ``answer`` is set at the end). Raises ``WorkspaceNotFoundError``,
+        ``DocumentNotFoundError`` (a name in ``sources``) or ``LLMAuthError`` (the Groq key was rejected)."""
+        engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
+                              self.web_searcher)
+        return engine.ask(question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query,
+                          web=web, rerank=rerank, stream=stream)
 
     # --- evaluation -----------------------------------------------------------------------------------------
     def load_dataset(self, path: str | Path, format: str | None = None, **files: Any) -> Any:
-        """Load an evaluation dataset; arguments as :func:`prism.evaluation.datasets.load_dataset`.
-
-        Raises:
-            PrismError: the path is missing, the format unknown or a file malformed.
-        """
+        """An evaluation dataset; arguments as :func:`prism.evaluation.datasets.load_dataset` (raises
+        ``PrismError`` for a missing path, an unknown format or a malformed file)."""
         from prism.evaluation.datasets import load_dataset
 
         return load_dataset(path, format, **files)
 
     def evaluate(self, dataset: Any, *, eval_dir: str | Path | None = None,
                  **options: Any) -> list[tuple[dict[str, Any], Path]]:
-        """Evaluate a dataset (:meth:`load_dataset`) and write its run file(s) to ``eval_dir`` (default
+        """Evaluate a dataset (:meth:`load_dataset`), writing its runs to ``eval_dir`` (default
         ``settings.eval_dir``); options and return value as :func:`prism.evaluation.runner.run_evaluation`."""
         from prism.evaluation.runner import run_evaluation
         from prism.evaluation.runs import RunStore
 
-        store = RunStore(Path(eval_dir or self.settings.eval_dir))
-        return run_evaluation(self, dataset, store=store, **options)
-
-    @staticmethod
-    def metrics() -> tuple[MetricSpec, ...]:
-        """Every evaluation metric, headline ones first (module function :func:`metrics`)."""
-        return metrics()
-
-    def published_anchors(self, dataset: str) -> dict[str, dict[str, float]]:
-        """Published results to draw beside a dataset's runs: ``{metric: {system: value}}`` (``{}`` when none);
-        they were measured on the split :meth:`anchor_split` names."""
-        from prism.evaluation.metrics import PUBLISHED_ANCHORS
-
-        return {metric: dict(values) for metric, values in PUBLISHED_ANCHORS.get(dataset.lower(), {}).items()}
-
-    @staticmethod
-    def anchor_split() -> str:
-        """The dataset split the :meth:`published_anchors` were measured on (``"test"``)."""
-        from prism.evaluation.metrics import ANCHOR_SPLIT
-
-        return ANCHOR_SPLIT
+        return run_evaluation(self, dataset, store=RunStore(Path(eval_dir or self.settings.eval_dir)), **options)
 
     def runs(self) -> list[dict[str, Any]]:
         """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""
@@ -515,34 +337,49 @@ class PrismService:
         return RunStore(self.settings.eval_dir).list()
 
     def run(self, run_id: str) -> dict[str, Any]:
-        """One evaluation run's full record from ``settings.eval_dir``.
-
-        Raises:
-            PrismError: no such run, or its file is unreadable.
-        """
+        """One evaluation run's full record (raises ``PrismError`` when missing or unreadable)."""
         from prism.evaluation.runs import RunStore
 
         return RunStore(self.settings.eval_dir).load(run_id)
 
 
+# --- vocabularies -------------------------------------------------------------------------------------------------
 def retrieval_modes() -> tuple[RetrievalMode, ...]:
-    """The retrieval modes the retriever knows (``search --mode``, the sidebar, evaluation variants), from the
-    registry :data:`prism.retrieval.fusion.MODES`."""
+    """The retrieval modes (``search --mode``, the sidebar, evaluation variants), from
+    :data:`prism.retrieval.fusion.MODES`."""
     return tuple(MODES.values())
 
 
+def find_retrieval_mode(name: str) -> RetrievalMode:
+    """The retrieval mode called ``name`` (its label and the sides it runs); raises ``PrismError`` when unknown."""
+    return retrieval_mode(name)
+
+
 def supported_file_types() -> tuple[FileType, ...]:
-    """The upload types (extensions, label, MIME type) in the order they are named, from the loader registry
+    """The upload types in the order they are named, from the loader registry
     :data:`prism.ingestion.parsing.LOADERS`."""
     return file_types()
 
 
+def query_terms(text: str) -> list[str]:
+    """The BM25 index tokens of ``text`` (stemmed, stop words dropped, amounts canonicalised), as the sparse side
+    matches them; e.g. to highlight query terms in a chunk."""
+    return tokenize(text)
+
+
 def metrics() -> tuple[MetricSpec, ...]:
-    """Every evaluation metric in display order, headline ones first, from the registry
-    :data:`prism.evaluation.metrics.METRICS`."""
+    """Every evaluation metric in display order, headline ones first, from :data:`prism.evaluation.metrics.METRICS`."""
     from prism.evaluation.metrics import METRICS
 
     return METRICS
+
+
+def published_anchors(dataset: str) -> tuple[str, dict[str, dict[str, float]]]:
+    """Published results to draw beside a dataset's runs: ``(split they were measured on, {metric: {system:
+    value}})`` (``{}`` when there are none)."""
+    from prism.evaluation.metrics import ANCHOR_SPLIT, PUBLISHED_ANCHORS
+
+    return ANCHOR_SPLIT, {metric: dict(v) for metric, v in PUBLISHED_ANCHORS.get(dataset.lower(), {}).items()}
 
 
 def dataset_formats() -> tuple[str, ...]:

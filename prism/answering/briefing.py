@@ -30,9 +30,11 @@ import numpy as np
 from prism.answering.extractive import split_sentences
 from prism.answering.llm import LLMClient
 from prism.answering.prompts import BRIEFING_PROMPT, fence
-from prism.errors import LLMError
+from prism.config import Settings
+from prism.errors import DocumentNotFoundError, LLMError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import STOP_WORDS, tokenize
+from prism.index.workspaces import Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -304,6 +306,24 @@ def make_briefing(
                                 note="The LLM's briefing was not usable JSON; this one is extractive.")
     bullets, questions = parsed
     return Briefing(bullets, questions, "llm", llm.model)
+
+
+def brief_document(workspace: Workspace, doc_id: str, *, embedder: PrismEmbedding, llm: LLMClient | None,
+                   settings: Settings) -> Briefing:
+    """Brief one committed document from its stored chunk rows and store the briefing on its record.
+
+    Raises:
+        DocumentNotFoundError: ``doc_id`` is not committed in ``workspace``.
+    """
+    record = workspace.find(doc_id)
+    if record is None:
+        raise DocumentNotFoundError(f"Document {doc_id[:12]} is not in workspace '{workspace.name}'.")
+    text = document_text_from_rows(workspace.read_chunks(doc_id))
+    brief = make_briefing(record.source, text, embedder=embedder, llm=llm, max_chars=settings.briefing_max_chars,
+                          max_sentences=settings.briefing_max_sentences)
+    workspace.update_record(doc_id, briefing=brief.to_dict())
+    logger.info("briefing (%s) stored for %s", brief.mode, doc_id[:12])
+    return brief
 
 
 def document_text_from_rows(rows: Sequence[dict[str, Any]]) -> str:

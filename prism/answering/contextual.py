@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from prism.answering.llm import LLMClient
 from prism.answering.prompts import CONTEXTUAL_PROMPT, fence
+from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError
 from prism.types import Chunk
 
@@ -87,6 +88,18 @@ class Contextualizer:
         self.max_context_chars = max_context_chars
         self.doc_window_chars = doc_window_chars
         self.last_report: ContextualReport | None = None
+
+    @classmethod
+    def for_batch(cls, enabled: bool | None, llm: LLMClient | None,
+                  settings: Settings) -> tuple[Contextualizer | None, str | None]:
+        """The hook for one ingest batch: ``(hook, note)``. Off (``None``) unless ``enabled`` (default
+        ``settings.contextual_retrieval``); asked for without an LLM, off with the note to put on the results."""
+        if not (settings.contextual_retrieval if enabled is None else enabled):
+            return None, None
+        if llm is None:
+            return None, "Contextual retrieval is off: no LLM is configured; chunks are indexed with their plain text."
+        return cls(llm, max_workers=settings.contextual_max_workers, max_context_chars=settings.contextual_max_chars,
+                   doc_window_chars=settings.contextual_doc_chars), None
 
     def context_for(self, chunk: Chunk, doc_text: str) -> str:
         """The situating context of one chunk (may be ``""``).

@@ -1,19 +1,22 @@
-"""BEIR specifics: ingest a corpus once per workspace (one document per ``_id``), and rank documents by their best
-chunk. :func:`evaluate_beir` is a thin wrapper over :mod:`prism.evaluation.runner` that writes no run file (the CLI's
-``eval beir`` is an alias of ``eval run --format beir``, which does)."""
+"""BEIR specifics: load a BEIR folder, give it the common form, ingest its corpus once per workspace (one document per
+``_id``), and the retriever that ranks enough chunks to rank :data:`DOCS_TO_RANK` documents by their best chunk."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
-from prism.config import Settings
-from prism.evaluation.datasets import BeirDataset, beir_to_eval
+import pandas as pd
+
+from prism.errors import PrismError
+from prism.evaluation.dataset_types import BeirDataset, EvalDataset, EvalDocument, EvalQuery, read_jsonl
+from prism.evaluation.protocol import EvalService
+from prism.evaluation.relevance import RelevantSpec
 from prism.fsutil import atomic_write_json
 from prism.retrieval.retriever import HybridRetriever
+from prism.types import ProgressCallback
 
 logger = logging.getLogger(__name__)
 
@@ -27,96 +30,93 @@ MARKER = "beir_corpus.json"
 """File in the workspace folder recording which corpus (by ``content_hash``) it holds."""
 
 
-@dataclass
-class BeirReport:
-    """One evaluation: metric means, per-query values, latency percentiles (ms) and what was evaluated."""
+def load_beir(directory: Path, queries_file: Path | None = None, qrels_file: Path | None = None) -> BeirDataset:
+    """Load a BEIR folder.
 
-    dataset: str
-    mode: str
-    queries: int
-    metrics: dict[str, float]
-    latency_ms: dict[str, float]
-    config: dict[str, Any]
-    per_query: dict[str, dict[str, float]] = field(default_factory=dict)
-    run: dict[str, dict[str, float]] = field(default_factory=dict)
+    Args:
+        directory: folder with ``corpus.jsonl``.
+        queries_file: default ``directory/queries.jsonl``.
+        qrels_file: default ``directory/qrels/test.tsv``, else ``train.tsv``.
 
-    def to_dict(self, with_queries: bool = False) -> dict[str, Any]:
-        out = {"dataset": self.dataset, "mode": self.mode, "queries": self.queries, "metrics": self.metrics,
-               "latency_ms": self.latency_ms, "config": self.config}
-        if with_queries:
-            out["per_query"] = self.per_query
-        return out
+    Raises:
+        PrismError: a file is missing or malformed.
+    """
+    directory = Path(directory)
+    corpus_path = directory / "corpus.jsonl"
+    queries_path = Path(queries_file) if queries_file else directory / "queries.jsonl"
+    if qrels_file:
+        qrels_path = Path(qrels_file)
+    else:
+        qrels_path = directory / "qrels" / "test.tsv"
+        if not qrels_path.exists():
+            qrels_path = directory / "qrels" / "train.tsv"
+    for p in (corpus_path, queries_path, qrels_path):
+        if not p.exists():
+            raise PrismError(f"BEIR folder {directory}: {p.name} is missing ({p}).")
+    corpus_bytes = corpus_path.read_bytes()
+    corpus = {}
+    for row in read_jsonl(corpus_path):
+        title = (row.get("title") or "").strip()
+        text = (row.get("text") or "").strip()
+        corpus[str(row["_id"])] = f"{title}\n\n{text}" if title else text
+    all_queries = {str(r["_id"]): r["text"] for r in read_jsonl(queries_path)}
+    try:
+        frame = pd.read_csv(qrels_path, sep="\t", dtype={"query-id": str, "corpus-id": str, "score": int})
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise PrismError(f"{qrels_path.name} is not a BEIR qrels file: {exc}") from exc
+    if not {"query-id", "corpus-id", "score"} <= set(frame.columns):
+        raise PrismError(f"{qrels_path.name} needs the columns query-id, corpus-id and score.")
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, did, score in frame[["query-id", "corpus-id", "score"]].itertuples(index=False):
+        if score > 0 and qid in all_queries:
+            qrels.setdefault(qid, {})[did] = int(score)
+    queries = {qid: all_queries[qid] for qid in qrels}
+    judgements = hashlib.sha256(queries_path.read_bytes() + b"\0" + qrels_path.read_bytes()).hexdigest()
+    logger.info("BEIR %s: %d documents, %d judged queries", directory.name, len(corpus), len(queries))
+    return BeirDataset(directory.name, corpus, queries, qrels, hashlib.sha256(corpus_bytes).hexdigest(),
+                       qrels_path.stem, judgements)
 
 
-def ensure_corpus(service: Any, dataset: BeirDataset, workspace: str, progress: Callable | None = None) -> None:
+def beir_to_eval(ds: BeirDataset, path: str = "") -> EvalDataset:
+    """The common form of a BEIR dataset: queries ordered by ``(len(id), id)`` (numeric order for numeric ids)."""
+    qids = sorted(ds.queries, key=lambda q: (len(q), q))
+    queries = tuple(
+        EvalQuery(qid, ds.queries[qid], "beir", tuple(RelevantSpec(d) for d in sorted(ds.qrels[qid])),
+                  grades=dict(ds.qrels[qid]))
+        for qid in qids
+    )
+    docs = tuple(EvalDocument(doc_id, text=text) for doc_id, text in ds.corpus.items())
+    content_hash = hashlib.sha256(f"{ds.content_hash}\0{ds.judgements_hash}".encode()).hexdigest()
+    return EvalDataset(ds.name, "beir", path, "document", docs, queries, content_hash, ds.content_hash, ds.split, ds)
+
+
+def has_corpus(folder: Path, corpus_hash: str) -> bool:
+    """True when the workspace folder's :data:`MARKER` names this corpus hash."""
+    marker = folder / MARKER
+    return marker.is_file() and f'"{corpus_hash}"' in marker.read_text(encoding="utf-8")
+
+
+def ensure_corpus(service: EvalService, dataset: BeirDataset, workspace: str,
+                  progress: ProgressCallback | None = None) -> None:
     """Ingest the corpus into ``workspace`` unless its :data:`MARKER` names this corpus's ``content_hash`` (sha256
     of ``corpus.jsonl``); the marker is written once the whole corpus is in."""
-    handle = service.open(workspace, create=True)
-    marker = handle.workspace.dir / MARKER
-    if marker.exists() and f'"{dataset.content_hash}"' in marker.read_text(encoding="utf-8"):
+    if service.find_workspace(workspace) is None:
+        service.create_workspace(workspace)
+    folder = service.workspace_dir(workspace)
+    if has_corpus(folder, dataset.content_hash):
         logger.info("workspace %s already holds corpus %s", workspace, dataset.name)
         return
     t0 = time.perf_counter()
-    results = handle.ingestor.ingest_texts(list(dataset.corpus.items()), progress)
+    results = service.ingest_texts(list(dataset.corpus.items()), workspace, progress)
     failed = [r for r in results if r.status == "failed"]
     if failed:
         logger.warning("%d corpus documents failed to ingest (e.g. %s: %s)", len(failed), failed[0].file,
                        failed[0].error)
-    handle.retriever.refresh()
-    atomic_write_json(marker, {"dataset": dataset.name, "content_hash": dataset.content_hash,
-                               "documents": len(dataset.corpus), "seconds": round(time.perf_counter() - t0, 1)})
+    atomic_write_json(folder / MARKER, {"dataset": dataset.name, "content_hash": dataset.content_hash,
+                                        "documents": len(dataset.corpus),
+                                        "seconds": round(time.perf_counter() - t0, 1)})
 
 
-def eval_retriever(service: Any, workspace: str) -> HybridRetriever:
+def eval_retriever(service: EvalService, workspace: str) -> HybridRetriever:
     """A retriever over the workspace whose side depths rank at least :data:`DOCS_TO_RANK` documents."""
-    handle = service.open(workspace)
-    settings: Settings = service.settings.model_copy(
-        update={"dense_top_k": CHUNKS_PER_SIDE, "bm25_top_k": CHUNKS_PER_SIDE}
-    )
-    return HybridRetriever(handle.workspace, handle.store, handle.retriever.embedder, service.reranker, settings)
-
-
-def rank_documents(retriever: HybridRetriever, query: str, mode: str, rerank: bool) -> tuple[dict[str, float], float]:
-    """Documents ranked by their best chunk: ``({doc source id: 1 / best rank}, latency ms)``."""
-    t0 = time.perf_counter()
-    result = retriever.search(query, mode=mode, top_k=2 * CHUNKS_PER_SIDE, rerank=rerank)
-    latency = (time.perf_counter() - t0) * 1000
-    docs: dict[str, float] = {}
-    for r in result.results:
-        if r.source not in docs:
-            docs[r.source] = 1.0 / (len(docs) + 1)
-            if len(docs) >= DOCS_TO_RANK:
-                break
-    return docs, latency
-
-
-def evaluate_beir(
-    service: Any,
-    dataset: BeirDataset,
-    workspace: str,
-    mode: str = "hybrid",
-    limit: int | None = None,
-    rerank: bool = True,
-    progress: Callable[[float, str], None] | None = None,
-) -> BeirReport:
-    """Evaluate retrieval on a BEIR dataset (ingesting the corpus first when needed); writes no run file.
-
-    Returns:
-        A :class:`BeirReport` with :data:`prism.evaluation.metrics.DOCUMENT_METRICS` (a superset of ``hit@10,
-        mrr@10, map@100, ndcg@10, p@5, recall@100``) and the total retrieval latency p50/p95/p99.
-    """
-    from prism.evaluation.runner import Variant, evaluate_variant, variant_name
-
-    ensure_corpus(service, dataset, workspace, progress)
-    use_rerank = rerank and service.reranker.enabled
-    variant = Variant(variant_name(mode, use_rerank, False, False), mode, rerank=use_rerank)
-    measured = evaluate_variant(service, beir_to_eval(dataset), workspace, variant, limit=limit, answers=False,
-                                progress=progress)
-    s = service.settings
-    config = {"rrf_k": s.rrf_k, "dense_weight": s.dense_weight, "bm25_weight": s.bm25_weight,
-              "chunk_size": s.chunk_size, "chunk_overlap": s.chunk_overlap, "embed_model": s.embed_model_name,
-              "reranker": service.reranker.state.to_dict() if rerank else {"enabled": False, "reason": "off"}}
-    total = measured["latency_ms"]["retrieval"].get("total", {})
-    per_query = {r["id"]: r["metrics"] for r in measured["queries"]}
-    return BeirReport(dataset.name, mode, measured["counts"]["queries"], measured["metrics"],
-                      {k: v for k, v in total.items() if k != "n"}, config, per_query)
+    return service.retriever(workspace, dense_top_k=CHUNKS_PER_SIDE, bm25_top_k=CHUNKS_PER_SIDE)

@@ -1,4 +1,8 @@
-"""ChromaDB access: one collection per workspace, cosine space, recording the embedding model that built it.
+"""The vector store: one collection per workspace, cosine space, recording the embedding model that built it.
+
+:class:`VectorIndex` is what the rest of Prism uses; :class:`VectorStore` implements it on ChromaDB and
+:class:`VectorStores` holds the process's client (open, drop, reset). Every chromadb call Prism makes is in this
+module, so swapping the vector store means replacing this module's two classes.
 
 Local files (``chromadb.PersistentClient`` under ``PRISM_HOME/chroma``) by default; a Chroma server
 (``chromadb.HttpClient``) when ``PRISM_CHROMA_HOST`` is set. The same :class:`VectorStore` code serves both.
@@ -7,9 +11,10 @@ Local files (``chromadb.PersistentClient`` under ``PRISM_HOME/chroma``) by defau
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+import threading
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -180,3 +185,85 @@ class VectorStore:
             self._client.delete_collection(self.name)
         except Exception as exc:
             raise StoreError(f"Could not delete the collection of workspace '{self.workspace}': {exc}") from exc
+
+
+class VectorIndex(Protocol):
+    """What the rest of Prism needs of one workspace's vector store. :class:`VectorStore` (Chroma) is the one
+    implementation; to swap the backend, implement this Protocol and :class:`VectorStores` (the client's lifecycle)
+    in this module."""
+
+    name: str
+
+    def count(self) -> int: ...
+
+    def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray, texts: Sequence[str] | None = None) -> None: ...
+
+    def delete_document(self, doc_id: str) -> None: ...
+
+    def document_chunk_ids(self, doc_id: str) -> list[str]: ...
+
+    def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]: ...
+
+    def query(self, embedding: np.ndarray, top_k: int, doc_ids: Collection[str] | None = None) -> list[DenseHit]: ...
+
+
+class VectorStores:
+    """The vector-store backend of one process: the Chroma client (opened on first use, thread-safe) and the
+    collections opened through it.
+
+    Args:
+        settings: ``chroma_host`` / ``chroma_port`` (a server) or ``home`` (local files).
+    """
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._client: Any = None
+        self._lock = threading.RLock()
+
+    @property
+    def client(self) -> Any:
+        """The Chroma client (:func:`make_client`, opened on first use).
+
+        Raises:
+            StoreError: it cannot be opened.
+        """
+        with self._lock:
+            if self._client is None:
+                self._client = make_client(self.settings)
+            return self._client
+
+    def open(self, collection: str, embed_model: str, dimension: int, workspace: str = "") -> VectorStore:
+        """A workspace's collection (created when missing); arguments as :class:`VectorStore`.
+
+        Raises:
+            EmbeddingModelMismatchError: it was built with another model or width.
+            StoreError: Chroma failed.
+        """
+        return VectorStore(self.client, collection, embed_model, dimension, workspace)
+
+    def drop(self, collection: str) -> None:
+        """Delete a collection with all its vectors; one that does not exist (never opened) is fine."""
+        try:
+            self.client.delete_collection(collection)
+        except Exception as exc:  # chromadb raises ValueError / NotFoundError variants for a missing collection
+            logger.info("collection %s not dropped: %s", collection, exc)
+
+    def reset(self, stores: Iterable[VectorStore]) -> None:
+        """Re-open local files through a fresh client, reconnecting ``stores`` (another process changed them).
+
+        Chroma's local client keeps each collection's vector index in memory per process (a process-wide system
+        cache) and does not see vectors another process added; clearing that cache and reconnecting does. A Chroma
+        server (``chroma_host``) has no such cache: nothing is done.
+
+        Raises:
+            StoreError: a collection cannot be re-opened.
+        """
+        if self.settings.chroma_host:
+            return
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        with self._lock:
+            SharedSystemClient.clear_system_cache()
+            self._client = make_client(self.settings)
+            for store in stores:
+                store.reconnect(self._client)

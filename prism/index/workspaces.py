@@ -104,6 +104,10 @@ class WorkspaceCatalog:
     def _write(self, items: list[WorkspaceInfo]) -> None:
         atomic_write_json(self._path, {"version": _FORMAT_VERSION, "workspaces": [w.to_dict() for w in items]})
 
+    def folder(self, info: WorkspaceInfo) -> Path:
+        """The folder of a workspace's files (its :attr:`Workspace.dir`)."""
+        return self.home / "workspaces" / info.id
+
     def list(self) -> list[WorkspaceInfo]:
         """All workspaces, in creation order."""
         return self._read()
@@ -145,7 +149,7 @@ class WorkspaceCatalog:
                 info = WorkspaceInfo(unique, clean, collection_name_for(clean, unique), now_iso())
                 if info.collection not in taken and info.id not in taken:
                     break
-            (self.home / "workspaces" / info.id).mkdir(parents=True, exist_ok=True)
+            self.folder(info).mkdir(parents=True, exist_ok=True)
             self._write([*items, info])
         logger.info("created workspace %s (collection %s)", info.id, info.collection)
         return info
@@ -181,7 +185,7 @@ class WorkspaceCatalog:
                 raise WorkspaceNotFoundError(f"There is no workspace named '{name}'.")
             drop_collection(info)
             self._write([w for w in items if w.id != info.id])
-            shutil.rmtree(self.home / "workspaces" / info.id, ignore_errors=True)
+            shutil.rmtree(self.folder(info), ignore_errors=True)
         logger.info("deleted workspace %s", info.id)
         return info
 
@@ -268,6 +272,17 @@ class Workspace:
     def find_by_source(self, source: str) -> DocumentRecord | None:
         """The committed document with this display file name, or ``None``."""
         return next((d for d in self.documents() if d.source == source), None)
+
+    def get_by_source(self, source: str) -> DocumentRecord:
+        """The committed document with this display file name.
+
+        Raises:
+            DocumentNotFoundError: there is none.
+        """
+        record = self.find_by_source(source)
+        if record is None:
+            raise DocumentNotFoundError(f"There is no document named '{source}' in workspace '{self.name}'.")
+        return record
 
     def commit(
         self,

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from prism.config import Settings
-from prism.errors import DocumentNotFoundError, PrismError
+from prism.errors import PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore
@@ -150,11 +150,7 @@ class Ingestor:
         """
         with self.workspace.write_lock():
             self.before_write()
-            record = self.workspace.find_by_source(source)
-            if record is None:
-                raise DocumentNotFoundError(
-                    f"There is no document named '{source}' in workspace '{self.workspace.name}'."
-                )
+            record = self.workspace.get_by_source(source)
             marker = self.workspace.mark_pending(record.doc_id, action="remove")
             self.workspace.commit(remove=record.doc_id)
             self.store.delete_document(record.doc_id)

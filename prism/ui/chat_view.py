@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import PrismService, find_retrieval_mode, query_terms
 from prism.types import Answer, WorkspaceInfo, page_label
 from prism.ui import state
 from prism.ui.charts import score_figure
@@ -99,7 +99,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     """Everything under an answer: flags, the standalone query, citations, other passages, web results, timings."""
     answer = msg["answer"]
     question = msg.get("question", "")
-    sides = service.retrieval_mode(msg.get("retrieval_mode") or service.settings.retrieval_mode).sides
+    sides = find_retrieval_mode(msg.get("retrieval_mode") or service.settings.retrieval_mode).sides
     flagged = answer.get("unsupported_numbers") or []
     if flagged:
         st.warning("Check these figures — they were not found in the passages the answer cites: "
@@ -168,7 +168,7 @@ def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], 
     with st.expander(label, icon=":material/format_quote:"):
         st.markdown(f'<div class="prism-why">Why this passage: {why_this_chunk(scores, sides)}</div>',
                     unsafe_allow_html=True)
-        st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, service.query_terms)}</div>')
+        st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)
         left, right = st.columns([1, 1], gap="medium")
         with left:

@@ -21,7 +21,8 @@ import streamlit as st
 from filelock import FileLock, Timeout
 
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import PrismService, published_anchors
+from prism.service import metrics as metric_specs
 from prism.types import MetricSpec, page_label
 from prism.ui import charts, state
 from prism.ui.explain import escape_markdown
@@ -187,7 +188,7 @@ def _load(service: PrismService, run_id: str) -> dict[str, Any] | None:
 
 def runs_table(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """All runs, newest first, with the headline metrics."""
-    shown = headline(service.metrics())
+    shown = headline(metric_specs())
     frame = runs_frame(entries, shown)
     metric_cols = [c for c in frame.columns if c in shown]
     st.dataframe(frame, hide_index=True, width="stretch",
@@ -199,12 +200,11 @@ def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     datasets = sorted({str(e.get("dataset")) for e in entries})
     dataset = st.selectbox("Dataset", datasets, key="prism.eval.trend_dataset")
     chosen = [e for e in entries if str(e.get("dataset")) == dataset]
-    order = [m.name for m in service.metrics()]
+    order = [m.name for m in metric_specs()]
     available = display_order({m for e in chosen for m in (e.get("metrics") or {})}, order)
-    default = [m for m in headline(service.metrics()) if m in available][:TREND_DEFAULTS] or available[:1]
+    default = [m for m in headline(metric_specs()) if m in available][:TREND_DEFAULTS] or available[:1]
     metrics = st.multiselect("Metrics", available, default=default, key=f"prism.eval.trend_metrics.{dataset}")
-    published = service.published_anchors(dataset)
-    split = service.anchor_split()
+    split, published = published_anchors(dataset)
     if published:
         splits = sorted({str(e.get("split") or "?") for e in chosen})
         st.caption(f"Dashed lines: published {dataset} results on the **{split}** split. Prism's runs here "
@@ -231,7 +231,7 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
     group = st.selectbox("Ablation group", names, key="prism.eval.group",
                          format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
     runs = multi[group]
-    metrics = [m for m in headline(service.metrics()) if any(m in (r.get("metrics") or {}) for r in runs)]
+    metrics = [m for m in headline(metric_specs()) if any(m in (r.get("metrics") or {}) for r in runs)]
     st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
                     key=f"prism.eval.ablation.{group}")
     first = _load(service, str(runs[0]["id"]))
@@ -292,7 +292,7 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     if run_a.get("dataset", {}).get("content_hash") != run_b.get("dataset", {}).get("content_hash"):
         st.warning("The two runs used different datasets (or dataset versions): only questions with the same id are "
                    "compared.")
-    specs = {m.name: m for m in service.metrics()}
+    specs = {m.name: m for m in metric_specs()}
     metrics = display_order(set(run_a.get("metrics") or {}) & set(run_b.get("metrics") or {}), list(specs))
     if not metrics:
         st.info("These runs share no metric.")

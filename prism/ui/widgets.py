@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import PrismService, retrieval_modes
 from prism.types import WorkspaceInfo
 from prism.ui import state
 from prism.ui.explain import shorten
@@ -214,7 +214,7 @@ def _retrieval_settings(service: PrismService) -> None:
     st.session_state.setdefault(state.RERANK, True)
 
     with st.expander("Retrieval settings", expanded=False, icon=":material/tune:"):
-        modes = {m.name: m for m in service.retrieval_modes()}
+        modes = {m.name: m for m in retrieval_modes()}
         st.radio("Search", list(modes), format_func=lambda name: modes[name].label, horizontal=True, key=state.MODE,
                  help=" · ".join(f"{m.label}: {m.description}" for m in modes.values()) + ".")
         off_llm = "Needs an LLM: no Groq API key is configured."

@@ -152,7 +152,7 @@ def test_briefing_is_stored_at_ingest_and_failure_never_blocks(service, monkeypa
     def boom(*args, **kwargs):
         raise RuntimeError("briefing bug")
 
-    monkeypatch.setattr("prism.service.make_briefing", boom)
+    monkeypatch.setattr("prism.answering.briefing.make_briefing", boom)
     [again] = service.ingest([IngestItem(REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf")], "b")
     assert again.status == "ingested" and "No briefing was written (RuntimeError: briefing bug)" in again.warnings[0]
     assert {d.source for d in service.documents("b")} == {UPI_PDF.name, "meridian_fee_schedule_tables.pdf"}

@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
-from prism.service import PrismService
+from prism.service import PrismService, query_terms
 from prism.types import IngestItem, IngestResult
 from prism.ui import resources
 from prism.ui import state as ui_state
@@ -526,7 +526,7 @@ def test_score_rows_and_ranges():
 
 
 def test_highlight_matches_index_tokens_and_escapes_html():
-    terms = PrismService.query_terms  # the index tokenizer, as the chat view passes it
+    terms = query_terms  # the index tokenizer, as the chat view passes it
     out = highlight_html("Collect requests <b>above</b>\n₹2,000 are declined.\n\nP2P only.", "p2p collect request 2000",
                          terms)
     assert out == ("<mark>Collect</mark> <mark>requests</mark> &lt;b&gt;above&lt;/b&gt; <mark>₹2,000</mark> are "

@@ -1,0 +1,79 @@
+"""Make sure a workspace holds a dataset's documents before it is evaluated, reusing one that already does."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from prism.errors import PrismError
+from prism.evaluation.beir import ensure_corpus, has_corpus
+from prism.evaluation.dataset_types import EvalDataset
+from prism.evaluation.protocol import EvalService
+from prism.fsutil import sha256_file
+from prism.types import IngestItem, ProgressCallback
+
+logger = logging.getLogger(__name__)
+
+
+def _find_file_workspace(service: EvalService, doc_ids: set[str]) -> str | None:
+    """A workspace holding exactly these documents (by content hash), e.g. the sample workspace."""
+    for info in service.workspaces():
+        if {d.doc_id for d in service.documents(info.name)} == doc_ids:
+            return info.name
+    return None
+
+
+def _find_beir_workspace(service: EvalService, corpus_hash: str) -> str | None:
+    """A workspace whose BEIR marker names this corpus."""
+    for info in service.workspaces():
+        if has_corpus(service.workspace_dir(info.name), corpus_hash):
+            return info.name
+    return None
+
+
+def _prepare_beir(service: EvalService, dataset: EvalDataset, workspace: str | None,
+                  progress: ProgressCallback | None) -> dict[str, Any]:
+    if dataset.beir is None:
+        raise PrismError(f"Dataset {dataset.name} has no BEIR corpus to ingest.")
+    name = workspace or _find_beir_workspace(service, dataset.corpus_hash) or f"beir-{dataset.name}"
+    before = len(service.documents(name)) if service.find_workspace(name) else 0
+    ensure_corpus(service, dataset.beir, name, progress)
+    after = len(service.documents(name))
+    return {"name": name, "documents": after, "ingested": max(0, after - before),
+            "extra_documents": max(0, after - len(dataset.documents))}
+
+
+def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str | None = None,
+                      progress: ProgressCallback | None = None) -> dict[str, Any]:
+    """Make sure a workspace holds the dataset's documents and return what was used.
+
+    Without ``workspace``: a workspace already holding exactly the dataset's documents is reused (BEIR: one whose
+    ``beir_corpus.json`` marker names the corpus hash); else ``eval-<name>`` (BEIR: ``beir-<name>``) is created.
+    Documents already present (same content hash) are never ingested again.
+
+    Returns:
+        ``{"name", "documents", "ingested", "extra_documents"}`` (``extra_documents``: documents in the workspace
+        that the dataset does not name — they compete in retrieval; logged at WARNING).
+
+    Raises:
+        PrismError: a document fails to ingest.
+    """
+    if dataset.granularity == "document":
+        return _prepare_beir(service, dataset, workspace, progress)
+    wanted = {sha256_file(d.path): d for d in dataset.documents if d.path is not None}
+    name = workspace or _find_file_workspace(service, set(wanted)) or f"eval-{dataset.name}"
+    if service.find_workspace(name) is None:
+        service.create_workspace(name)
+    have = {d.doc_id for d in service.documents(name)}
+    todo = [d for doc_id, d in wanted.items() if doc_id not in have]
+    if todo:
+        logger.info("ingesting %d document(s) of %s into workspace %s", len(todo), dataset.name, name)
+        results = service.ingest([IngestItem(d.path, d.source) for d in todo if d.path is not None], name, progress,
+                                 contextual=False, briefing=False)
+        failed = [r for r in results if r.status == "failed"]
+        if failed:
+            raise PrismError(f"{failed[0].file} could not be ingested into '{name}': {failed[0].error}")
+    extra = len({d.doc_id for d in service.documents(name)} - set(wanted))
+    if extra:
+        logger.warning("workspace %s holds %d document(s) the dataset does not name", name, extra)
+    return {"name": name, "documents": len(wanted) + extra, "ingested": len(todo), "extra_documents": extra}
