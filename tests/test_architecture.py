@@ -1,71 +1,230 @@
-"""The import rules of design.md §2, checked on the source: imports flow pages → prism.ui → prism.service →
-components; only prism/ui imports streamlit; components never import the service."""
+"""The house rules of design.md §2 and issue 11, checked on the source (nothing is imported or run).
+
+Layers, by module path (``prism.x.y`` is in the layer of its first two parts):
+
+- ground floor: ``prism`` (the package), ``prism.config``, ``prism.errors``, ``prism.types`` (a package),
+  ``prism.fsutil``; inside it only ``types → fsutil``;
+- packages: ``index``, ``ingestion``, ``retrieval``, ``answering``, ``evaluation``, with the one-way directions
+  ``answering → retrieval → index``, ``ingestion → index`` and ``evaluation → answering, retrieval, index``;
+- ``prism.service``: the facade, above every package;
+- ``prism.cli`` (and ``prism.__main__``), ``prism.ui``, and outside the package ``pages/`` and ``app.py``.
+
+The import graph is built from the AST of every module, top-level and nested imports alike (``if TYPE_CHECKING``
+and imports inside functions count). ``from a import b`` is an edge to ``a.b`` when ``a/b.py`` or ``a/b/`` exists,
+else to ``a``; importing a submodule is not counted as importing its parent package's ``__init__``.
+
+Sizes: a module has at most :data:`MAX_MODULE_LINES` physical lines; a function or method at most
+:data:`MAX_FUNCTION_LINES`, counted from its ``def`` line to the last line of its body (docstring and comments
+included, decorators not).
+"""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 from .conftest import REPO
 
 PRISM = REPO / "prism"
-# modules allowed to import prism.service: the facade's callers
-SERVICE_CALLERS = {"service.py", "__main__.py"}
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+GROUND = {"prism", "prism.config", "prism.errors", "prism.types", "prism.fsutil"}
+PACKAGES = ("index", "ingestion", "retrieval", "answering", "evaluation")
+
+ALLOWED: dict[str, set[str]] = {
+    "prism.config": set(),
+    "prism.errors": set(),
+    "prism.fsutil": set(),
+    "prism": set(),
+    "prism.types": {"prism.fsutil"},
+    "index": GROUND,
+    "ingestion": GROUND | {"index"},
+    "retrieval": GROUND | {"index"},
+    "answering": GROUND | {"index", "retrieval"},
+    "evaluation": GROUND | {"index", "retrieval", "answering"},
+    "service": GROUND | set(PACKAGES),
+    "cli": GROUND | {"service"},
+    "ui": {"prism.config", "prism.errors", "prism.types", "service"},
+    "pages": {"prism.config", "prism.errors", "prism.types", "service", "ui"},
+}
+"""Which layers each layer may import (its own layer is always allowed)."""
+
+
+# --- the graph ------------------------------------------------------------------------------------------------
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _prism_files() -> list[Path]:
+    return sorted(p for p in PRISM.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _page_files() -> list[Path]:
+    return sorted((REPO / "pages").glob("*.py")) + [REPO / "app.py"]
+
+
+def _is_module(name: str) -> bool:
+    path = REPO.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def _imports(path: Path) -> set[str]:
+    """The prism modules ``path`` imports (see the module docstring for how names resolve)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if _is_module(sub) else node.module)
+    return {n for n in found if n == "prism" or n.startswith("prism.")}
+
+
+def _all_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+            names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
     return names
 
 
-def _modules(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+def _layer(module: str) -> str:
+    """The layer of a module name (see the module docstring)."""
+    if module in GROUND:
+        return module
+    if module.startswith("prism.types."):
+        return "prism.types"
+    parts = module.split(".")
+    if parts[0] in ("pages", "app"):
+        return "pages"
+    if parts[1] == "__main__":
+        return "cli"
+    return parts[1]
+
+
+def _graph() -> dict[str, set[str]]:
+    return {_module_name(p): _imports(p) for p in _prism_files() + _page_files()}
+
+
+def _layer_violations() -> Iterator[str]:
+    for module, imported in _graph().items():
+        here = _layer(module)
+        for target in sorted(imported):
+            there = _layer(target)
+            if there != here and there not in ALLOWED[here]:
+                yield f"{module} ({here}) imports {target} ({there})"
+
+
+# --- the rules ------------------------------------------------------------------------------------------------
+def test_every_module_has_a_layer():
+    layers = {_layer(m) for m in _graph()}
+    assert layers <= set(ALLOWED), layers - set(ALLOWED)
+    assert {"index", "ingestion", "retrieval", "answering", "evaluation", "cli", "ui", "service"} <= layers
+
+
+def test_imports_flow_one_way():
+    """pages → ui → service → packages → ground floor, and inside the packages answering → retrieval → index,
+    ingestion → index, evaluation → answering / retrieval / index; nothing runs back up."""
+    assert list(_layer_violations()) == []
+
+
+def test_only_pages_ui_and_cli_import_the_service():
+    offenders = [f"{m} imports prism.service" for m, imported in _graph().items()
+                 if "prism.service" in imported and _layer(m) not in ("pages", "ui", "cli", "service")]
+    assert offenders == []
+
+
+def test_pages_and_ui_import_only_the_facade_and_the_ground_floor():
+    allowed = {"prism.service", "prism.types", "prism.errors", "prism.config"}
+    offenders = []
+    for module, imported in _graph().items():
+        if _layer(module) not in ("pages", "ui"):
+            continue
+        for target in imported:
+            if target not in allowed and not target.startswith(("prism.ui.", "prism.types.")) and target != "prism.ui":
+                offenders.append(f"{module} imports {target}")
+    assert offenders == []
 
 
 def test_only_prism_ui_imports_streamlit():
-    offenders = [
-        str(p.relative_to(REPO))
-        for p in _modules(PRISM)
-        if "ui" not in p.relative_to(PRISM).parts[:1]
-        and any(n == "streamlit" or n.startswith("streamlit.") for n in _imports(p))
-    ]
+    offenders = [str(p.relative_to(REPO)) for p in _prism_files()
+                 if p.relative_to(PRISM).parts[0] != "ui"
+                 and any(n == "streamlit" or n.startswith("streamlit.") for n in _all_imports(p))]
     assert offenders == []
 
 
-def test_components_never_import_the_service():
-    offenders = [
-        str(p.relative_to(REPO))
-        for p in _modules(PRISM)
-        if p.relative_to(PRISM).parts[0] not in ("ui", "evaluation", "cli")
-        and p.name not in SERVICE_CALLERS
-        and "prism.service" in _imports(p)
-    ]
+def test_chromadb_only_in_the_vector_store():
+    offenders = [str(p.relative_to(REPO)) for p in _prism_files()
+                 if p != PRISM / "index" / "vector_store.py"
+                 and any(n == "chromadb" or n.startswith("chromadb.") for n in _all_imports(p))]
     assert offenders == []
 
 
-def test_pages_only_draw():
-    """Pages import streamlit and prism.ui / prism.service (and the standard library), never components."""
-    allowed_prism = ("prism.ui", "prism.service", "prism.errors", "prism.config", "prism.types")
-    offenders = []
-    for p in _modules(REPO / "pages") + [REPO / "app.py"]:
-        if not p.exists():
-            continue
-        for name in _imports(p):
-            if name.startswith("prism") and not name.startswith(allowed_prism) and name != "prism":
-                offenders.append(f"{p.name}: {name}")
-    assert offenders == []
+def test_no_import_cycle():
+    graph = _graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert cycles == []
+
+
+def test_modules_and_functions_are_short():
+    long_modules = [f"{p.relative_to(REPO)}: {n} lines" for p in _prism_files()
+                    if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
+    long_functions = []
+    for p in _prism_files():
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = node.end_lineno - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    long_functions.append(f"{p.relative_to(REPO)}:{node.lineno} {node.name}: {n} lines")
+    assert long_modules == [] and long_functions == []
+
+
+def test_every_package_says_what_it_owns_and_may_import():
+    for package in (*PACKAGES, "cli", "types"):
+        doc = ast.get_docstring(ast.parse((PRISM / package / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert "import" in doc, package
 
 
 def test_no_llama_index_global_settings():
     offenders = []
-    for p in _modules(PRISM):
+    for p in _prism_files():
         text = p.read_text(encoding="utf-8")
         if "Settings.llm =" in text or "Settings.embed_model =" in text:
             offenders.append(str(p.relative_to(REPO)))
     assert offenders == []
+
+
+def test_the_rules_see_a_violation():
+    """The checks can fail: a module in the index layer that imported retrieval would be reported."""
+    assert _layer("prism.index.bm25") == "index" and "retrieval" not in ALLOWED["index"]
+    assert _layer("prism.ui.widgets") == "ui" and "evaluation" not in ALLOWED["ui"]
+    assert _layer("pages.chat") == "pages" and _layer("prism.__main__") == "cli"

@@ -96,24 +96,13 @@ class BM25Index(BM25Okapi):
             ValueError: both or neither of ``texts``/``tokens``; lengths differ; a duplicate chunk id; ``k1 <= 0``
                 or ``b`` outside [0, 1].
         """
-        if (texts is None) == (tokens is None):
-            raise ValueError("give exactly one of texts= and tokens=")
         settings = settings or get_settings()
         k1 = settings.bm25_k1 if k1 is None else float(k1)
         b = settings.bm25_b if b is None else float(b)
         if not k1 > 0 or not 0 <= b <= 1:
             raise ValueError(f"BM25 needs k1 > 0 and 0 <= b <= 1, got k1={k1}, b={b}")
-        ids = _str_list(chunk_ids, "chunk_ids")
-        if len(set(ids)) != len(ids):
-            duplicate = next(i for i, n in Counter(ids).items() if n > 1)
-            raise ValueError(f"chunk id {duplicate!r} is given more than once")
         started = time.perf_counter()
-        if texts is not None:
-            docs = [tokenize(text) for text in _str_list(texts, "texts")]
-        else:
-            docs = [_str_list(doc, "each token list") for doc in tokens or []]
-        if len(docs) != len(ids):
-            raise ValueError(f"{len(ids)} chunk ids but {len(docs)} texts/token lists")
+        ids, docs = _checked_docs(chunk_ids, texts, tokens)
         kept = [i for i, doc in enumerate(docs) if doc]
         self.skipped_ids: tuple[str, ...] = tuple(ids[i] for i, doc in enumerate(docs) if not doc)
         if self.skipped_ids:
@@ -126,6 +115,13 @@ class BM25Index(BM25Okapi):
             self.corpus_size, self.avgdl, self.tokenizer = 0, 0.0, None
             self.doc_freqs, self.idf, self.doc_len, self.average_idf = [], {}, [], 0.0
         vocab, self._nd = list(self._nd), {}
+        matrix = self._weight_matrix(vocab, k1, b)
+        self.doc_freqs = []  # the matrix holds everything search needs; the dicts would double the memory
+        self._set_state([ids[i] for i in kept], vocab, matrix, fingerprint)
+        logger.info("BM25: indexed %d chunks, %d terms in %.2f s", len(kept), len(vocab), time.perf_counter() - started)
+
+    def _weight_matrix(self, vocab: list[str], k1: float, b: float) -> scipy.sparse.csc_matrix:
+        """Each (chunk, term) pair's BM25 weight from rank_bm25's statistics, as a CSC matrix chunks x terms."""
         col_of = {term: j for j, term in enumerate(vocab)}
         tf_cols = np.fromiter((col_of[t] for d in self.doc_freqs for t in d), dtype=np.int64)
         tf = np.fromiter((f for d in self.doc_freqs for f in d.values()), dtype=np.float64, count=tf_cols.size)
@@ -135,10 +131,7 @@ class BM25Index(BM25Okapi):
         doc_len = np.asarray(self.doc_len, dtype=np.float64)
         norm = k1 * (1.0 - b + b * doc_len[rows] / self.avgdl) if rows.size else np.zeros(0)
         weights = idf[tf_cols] * (tf * (k1 + 1.0) / (tf + norm))
-        matrix = scipy.sparse.csc_matrix((weights, (rows, tf_cols)), shape=(len(kept), len(vocab)))
-        self.doc_freqs = []  # the matrix holds everything search needs; the dicts would double the memory
-        self._set_state([ids[i] for i in kept], vocab, matrix, fingerprint)
-        logger.info("BM25: indexed %d chunks, %d terms in %.2f s", len(kept), len(vocab), time.perf_counter() - started)
+        return scipy.sparse.csc_matrix((weights, (rows, tf_cols)), shape=(len(self.doc_freqs), len(vocab)))
 
     # --- rank_bm25 overrides --------------------------------------------------------------------------------
 
@@ -354,6 +347,29 @@ class BM25Index(BM25Okapi):
         self._col_of = {term: j for j, term in enumerate(vocab)}
         self._matrix = matrix
         self._idf_array = np.fromiter((self.idf[t] for t in vocab), dtype=np.float64, count=len(vocab))
+
+
+def _checked_docs(chunk_ids: Sequence[str], texts: Sequence[str] | None,
+                  tokens: Sequence[Sequence[str]] | None) -> tuple[list[str], list[list[str]]]:
+    """The ids and one token list per id (``texts`` tokenised, or ``tokens`` as given), validated.
+
+    Raises:
+        TypeError: a bare ``str`` where a sequence of str is needed.
+        ValueError: both or neither of ``texts``/``tokens``; lengths differ; a duplicate chunk id.
+    """
+    if (texts is None) == (tokens is None):
+        raise ValueError("give exactly one of texts= and tokens=")
+    ids = _str_list(chunk_ids, "chunk_ids")
+    if len(set(ids)) != len(ids):
+        duplicate = next(i for i, n in Counter(ids).items() if n > 1)
+        raise ValueError(f"chunk id {duplicate!r} is given more than once")
+    if texts is not None:
+        docs = [tokenize(text) for text in _str_list(texts, "texts")]
+    else:
+        docs = [_str_list(doc, "each token list") for doc in tokens or []]
+    if len(docs) != len(ids):
+        raise ValueError(f"{len(ids)} chunk ids but {len(docs)} texts/token lists")
+    return ids, docs
 
 
 def _str_list(items: Any, what: str) -> list[str]:

@@ -34,6 +34,8 @@ from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
+NO_LEXICAL_MATCH = "No lexical match (BM25 found no query terms in the documents)"
+
 
 @dataclass
 class SearchResult:
@@ -170,10 +172,9 @@ class HybridRetriever(BaseRetriever):
             rerank_query: what the cross-encoder scores against (default ``query``).
 
         Returns:
-            :class:`SearchResult`; ``results`` ordered best first with ``rank`` 1..n. Per side, several query strings
-            are pooled keeping each chunk's best rank; a mode with two sides fuses them with the configured method
-            (weighted RRF: ``rrf_k``, ``dense_weight``, ``bm25_weight``) into the top ``fusion_top_k``, which the
-            cross-encoder reorders to ``top_k``. An empty workspace gives no results and a message.
+            :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
+            best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
+            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. An empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -185,24 +186,13 @@ class HybridRetriever(BaseRetriever):
         top_k = self.settings.top_k if top_k is None else top_k
         if top_k < 1:
             raise PrismError(f"top_k must be at least 1 (got {top_k}).")
-        use_rerank = rerank and self.reranker.enabled
-        state = self.reranker.state.to_dict()
-        if not rerank and self.reranker.enabled:
-            state = {**state, "enabled": False, "reason": "switched off for this search"}
+        use_rerank, state = self._reranker_state(rerank)
         docs = self.workspace.documents()
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
-        scope = self._scope(docs, sources)
         run = _Search()
-        rankings: dict[str, Ranking] = {}
-        if "dense" in spec.sides:
-            rankings["dense"] = self._dense(list(dense_queries or [query]), scope, run)
-        if "bm25" in spec.sides:
-            rankings["bm25"] = self._sparse(list(sparse_queries or [query]), scope, run)
-            if not rankings["bm25"]:
-                run.message = "No lexical match (BM25 found no query terms in the documents)" + (
-                    "; ranked by dense similarity only." if "dense" in spec.sides else "."
-                )
+        rankings = self._rankings(spec, self._scope(docs, sources), run, list(dense_queries or [query]),
+                                  list(sparse_queries or [query]))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         candidates = self._fuse(spec, rankings, run)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
@@ -215,6 +205,13 @@ class HybridRetriever(BaseRetriever):
         return SearchResult(query, spec.name, state, results, run.message, run.timings)
 
     # --- stages ---------------------------------------------------------------------------------------------
+    def _reranker_state(self, rerank: bool) -> tuple[bool, dict[str, Any]]:
+        """Whether this search reranks, and the reranker state it reports (off "for this search" when asked)."""
+        state = self.reranker.state.to_dict()
+        if not rerank and self.reranker.enabled:
+            state = {**state, "enabled": False, "reason": "switched off for this search"}
+        return rerank and self.reranker.enabled, state
+
     def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None) -> _Scope:
         """The documents this search may return.
 
@@ -229,6 +226,18 @@ class HybridRetriever(BaseRetriever):
         if missing:
             raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
         return _Scope({by_name[s] for s in sources}, committed)
+
+    def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
+                  sparse_queries: list[str]) -> dict[str, Ranking]:
+        """One ranking per side the mode runs; an empty BM25 ranking leaves the search's message."""
+        rankings: dict[str, Ranking] = {}
+        if "dense" in spec.sides:
+            rankings["dense"] = self._dense(dense_queries, scope, run)
+        if "bm25" in spec.sides:
+            rankings["bm25"] = self._sparse(sparse_queries, scope, run)
+            if not rankings["bm25"]:
+                run.message = NO_LEXICAL_MATCH + ("; ranked by dense similarity only." if spec.fused else ".")
+        return rankings
 
     def _dense(self, queries: list[str], scope: _Scope, run: _Search) -> Ranking:
         """The dense ranking: each query string embedded and searched (``dense_top_k`` deep, cosine), hits of

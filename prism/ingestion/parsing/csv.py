@@ -137,6 +137,34 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
         delimiter, text = excel.group(1), rest
     else:
         delimiter = sniff_delimiter(text)
+    rows = _read_rows(text, delimiter, filename)
+    if len(rows) < 2:
+        raise NoExtractableTextError(f"{filename} has no indexable text (a header but no data rows)")
+    headers = [
+        ("" if pd.isna(h) else " ".join(str(h).split())) or f"column {i}" for i, h in enumerate(rows[0], start=1)
+    ]
+    rendered = [_render_row(headers, row, settings.csv_max_cell_chars) for row in rows[1:]]
+    report = normalize_report("\n\n".join(r for r in rendered if r))
+    cells_have_text = any(has_indexable_text(str(v)) for row in rows[1:] for v in row if not pd.isna(v))
+    if not cells_have_text or not has_indexable_text(report.text):
+        raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits in its cells)")
+    warnings = [w for w in (encoding_warning(filename, encoding),) if w]
+    if report.replacement_chars:
+        warnings.append(f"{filename}: {report.replacement_chars} unreadable characters (U+FFFD) were removed")
+    logger.info(
+        "%s: %d rows x %d columns (%s, %r-separated)", filename, len(rows) - 1, len(headers), encoding, delimiter
+    )
+    return ParsedDocument(source=filename, kind="csv", pages=(Page(None, report.text),), warnings=tuple(warnings))
+
+
+def _read_rows(text: str, delimiter: str, filename: str) -> list[list]:
+    """The CSV's records (the header row first), every field a string.
+
+    Raises:
+        NoExtractableTextError: the CSV is empty.
+        CorruptDocumentError: a record has more fields than the header (the line is named), or a quoted field
+            never closes.
+    """
     if not text.strip():
         raise NoExtractableTextError(f"{filename} has no indexable text (the CSV is empty)")
     try:
@@ -162,22 +190,4 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
                 f"({name}-separated); fix that line and upload it again"
             ) from exc
         raise CorruptDocumentError(f"{filename} could not be read as CSV ({name}-separated): {exc}") from exc
-
-    rows = frame.values.tolist()
-    if len(rows) < 2:
-        raise NoExtractableTextError(f"{filename} has no indexable text (a header but no data rows)")
-    headers = [
-        ("" if pd.isna(h) else " ".join(str(h).split())) or f"column {i}" for i, h in enumerate(rows[0], start=1)
-    ]
-    rendered = [_render_row(headers, row, settings.csv_max_cell_chars) for row in rows[1:]]
-    report = normalize_report("\n\n".join(r for r in rendered if r))
-    cells_have_text = any(has_indexable_text(str(v)) for row in rows[1:] for v in row if not pd.isna(v))
-    if not cells_have_text or not has_indexable_text(report.text):
-        raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits in its cells)")
-    warnings = [w for w in (encoding_warning(filename, encoding),) if w]
-    if report.replacement_chars:
-        warnings.append(f"{filename}: {report.replacement_chars} unreadable characters (U+FFFD) were removed")
-    logger.info(
-        "%s: %d rows x %d columns (%s, %r-separated)", filename, len(rows) - 1, len(headers), encoding, delimiter
-    )
-    return ParsedDocument(source=filename, kind="csv", pages=(Page(None, report.text),), warnings=tuple(warnings))
+    return frame.values.tolist()

@@ -27,6 +27,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError, PyPdfError
@@ -188,18 +189,51 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
         raise CorruptDocumentError(f"{name} is damaged: its page list cannot be read ({exc})") from exc
     if total == 0:
         raise NoExtractableTextError(f"{name} has no pages")
+    scan = _scan_text_layers(data, reader, name, total, settings, on_page)
+    warnings: list[str] = []
+    if scan.needs_ocr:
+        _ocr_pages(data, name, settings, scan.needs_ocr, scan.pages, scan.skipped, warnings)
+    if scan.ligature_pages:
+        warnings.append(f"{name}: characters the PDF maps to NUL were read as ligatures (fi/ff/fl) on "
+                        f"{_page_list(scan.ligature_pages)}")
+    if scan.replaced:
+        warnings.append(f"{name}: {sum(scan.replaced.values())} unreadable characters were removed on "
+                        f"{_page_list(sorted(scan.replaced))}")
+    seconds = time.perf_counter() - t0
+    if not scan.pages:
+        logger.info("%s: no extractable text in %d pages (%.2f s)", name, total, seconds)
+        raise _no_text(name, total, scan.skipped)
+    ordered = tuple(scan.pages[n] for n in sorted(scan.pages))
+    logger.info("%s: %d pages, %d with text (%d by OCR), %d skipped in %.2f s", name, total, len(ordered),
+                sum(p.ocr for p in ordered), len(scan.skipped), seconds)
+    return ParsedDocument(source=name, kind="pdf", pages=ordered, total_pages=total,
+                          skipped_pages=tuple(scan.skipped[n] for n in sorted(scan.skipped)), warnings=tuple(warnings))
 
-    pages: dict[int, Page] = {}
-    skipped: dict[int, SkippedPage] = {}
-    needs_ocr: dict[int, str] = {}  # page number → description of its (missing) text layer
-    ligature_pages: list[int] = []
-    replaced: Counter[int] = Counter()
+
+@dataclass
+class _Scan:
+    """What reading a PDF's text layers found: pages with text, pages skipped (with the reason), pages to OCR
+    (with a description of their text layer), pages whose NUL ligatures were repaired, and U+FFFD removed per
+    page."""
+
+    pages: dict[int, Page] = field(default_factory=dict)
+    skipped: dict[int, SkippedPage] = field(default_factory=dict)
+    needs_ocr: dict[int, str] = field(default_factory=dict)
+    ligature_pages: list[int] = field(default_factory=list)
+    replaced: Counter[int] = field(default_factory=Counter)
+
+
+def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, settings: Settings,
+                      on_page: PageCallback | None) -> _Scan:
+    """Read every page's text layer within the time and size budgets (a page that times out gets a fresh reader;
+    after :data:`MAX_TIMED_OUT_PAGES` of them the rest is skipped)."""
+    scan = _Scan()
     timeout_s = settings.pdf_page_timeout_s
     timed_out = 0
     for index in range(total):
         number = index + 1
         if timed_out >= MAX_TIMED_OUT_PAGES:
-            skipped[number] = SkippedPage(
+            scan.skipped[number] = SkippedPage(
                 number, f"not read: {timed_out} earlier pages took longer than {timeout_s:g} s each"
             )
             continue
@@ -208,75 +242,51 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
         )
         if raw is None:
             logger.warning("%s page %d skipped: %s", name, number, reason)
-            skipped[number] = SkippedPage(number, reason or "text extraction failed")
+            scan.skipped[number] = SkippedPage(number, reason or "text extraction failed")
             if reason and reason.startswith("text extraction took longer"):
                 timed_out += 1
                 reader = _open(data, name)  # the abandoned thread keeps the old reader
             continue
         if len(raw) > settings.pdf_page_max_chars:
             logger.warning("%s page %d skipped: %d characters", name, number, len(raw))
-            skipped[number] = SkippedPage(
+            scan.skipped[number] = SkippedPage(
                 number,
                 f"page text is implausibly long ({len(raw):,} characters; limit "
                 f"{settings.pdf_page_max_chars:,}), likely garbage",
             )
             continue
-        report = normalize_report(raw)
-        if report.ligatures_repaired:
-            ligature_pages.append(number)
-        if report.replacement_chars:
-            replaced[number] += report.replacement_chars
-        found = alnum_count(report.text)
-        if found >= MIN_PAGE_ALNUM:
-            pages[number] = Page(number, report.text)
-            if on_page is not None:
-                on_page(pages[number])
-        else:
-            needs_ocr[number] = "no text layer" if found == 0 else f"text layer has only {_snippet(report.text)}"
+        _keep_page(scan, number, raw, on_page)
+    return scan
 
-    warnings: list[str] = []
-    if needs_ocr:
-        _ocr_pages(data, name, settings, needs_ocr, pages, skipped, warnings)
 
-    if ligature_pages:
-        warnings.append(
-            f"{name}: characters the PDF maps to NUL were read as ligatures (fi/ff/fl) on {_page_list(ligature_pages)}"
-        )
-    if replaced:
-        warnings.append(
-            f"{name}: {sum(replaced.values())} unreadable characters were removed on {_page_list(sorted(replaced))}"
-        )
-    seconds = time.perf_counter() - t0
-    if not pages:
-        details: list[str] = []
-        for page in skipped.values():
-            detail = page.reason
-            if detail.startswith("no extractable text ("):
-                detail = detail.removeprefix("no extractable text (").removesuffix(")")
-            if detail not in details:
-                details.append(detail)
-        logger.info("%s: no extractable text in %d pages (%.2f s)", name, total, seconds)
-        raise NoExtractableTextError(
-            f"{name} has no extractable text ({total} page{'s' if total != 1 else ''} checked: "
-            f"{'; '.join(details[:3])})"
-        )
-    ordered = tuple(pages[n] for n in sorted(pages))
-    logger.info(
-        "%s: %d pages, %d with text (%d by OCR), %d skipped in %.2f s",
-        name,
-        total,
-        len(ordered),
-        sum(p.ocr for p in ordered),
-        len(skipped),
-        seconds,
-    )
-    return ParsedDocument(
-        source=name,
-        kind="pdf",
-        pages=ordered,
-        total_pages=total,
-        skipped_pages=tuple(skipped[n] for n in sorted(skipped)),
-        warnings=tuple(warnings),
+def _keep_page(scan: _Scan, number: int, raw: str, on_page: PageCallback | None) -> None:
+    """Normalise one page's raw text into ``scan``: a page of text (passed to ``on_page``), or one to OCR."""
+    report = normalize_report(raw)
+    if report.ligatures_repaired:
+        scan.ligature_pages.append(number)
+    if report.replacement_chars:
+        scan.replaced[number] += report.replacement_chars
+    found = alnum_count(report.text)
+    if found >= MIN_PAGE_ALNUM:
+        scan.pages[number] = Page(number, report.text)
+        if on_page is not None:
+            on_page(scan.pages[number])
+    else:
+        scan.needs_ocr[number] = "no text layer" if found == 0 else f"text layer has only {_snippet(report.text)}"
+
+
+def _no_text(name: str, total: int, skipped: dict[int, SkippedPage]) -> NoExtractableTextError:
+    """The error for a PDF none of whose pages gave text, with up to three distinct reasons."""
+    details: list[str] = []
+    for page in skipped.values():
+        detail = page.reason
+        if detail.startswith("no extractable text ("):
+            detail = detail.removeprefix("no extractable text (").removesuffix(")")
+        if detail not in details:
+            details.append(detail)
+    return NoExtractableTextError(
+        f"{name} has no extractable text ({total} page{'s' if total != 1 else ''} checked: "
+        f"{'; '.join(details[:3])})"
     )
 
 

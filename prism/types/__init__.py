@@ -1,0 +1,61 @@
+"""Value types passed between Prism's layers, and the few words every layer shares: one home, ``prism.types``.
+
+Frozen dataclasses where nothing mutates them (a few records are filled in as they are built). By concern:
+:mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
+:mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
+(citations, notes, turns, the answer) and :mod:`~prism.types.evaluation` (metric descriptions). Import them from
+here. A ground-floor package: it imports only :mod:`prism.fsutil`.
+"""
+
+from __future__ import annotations
+
+from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
+from prism.types.documents import (
+    Chunk,
+    DocumentKind,
+    DocumentRecord,
+    FileType,
+    IngestItem,
+    IngestResult,
+    IngestStatus,
+    Page,
+    ParsedDocument,
+    ProgressCallback,
+    SkippedPage,
+    WorkspaceInfo,
+    file_types_phrase,
+    page_label,
+)
+from prism.types.evaluation import MetricSpec
+from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
+
+__all__ = [
+    "SCORE_STAGES",
+    "TIMING_STAGES",
+    "Answer",
+    "AnswerMode",
+    "Chunk",
+    "Citation",
+    "CompletesText",
+    "DocumentKind",
+    "DocumentRecord",
+    "FileType",
+    "IngestItem",
+    "IngestResult",
+    "IngestStatus",
+    "MetricSpec",
+    "Note",
+    "NoteKind",
+    "Page",
+    "ParsedDocument",
+    "ProgressCallback",
+    "RerankerState",
+    "RetrievalMode",
+    "RetrievedChunk",
+    "SkippedPage",
+    "Turn",
+    "WebResult",
+    "WorkspaceInfo",
+    "file_types_phrase",
+    "page_label",
+]

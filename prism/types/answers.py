@@ -1,0 +1,145 @@
+"""Value types of answers: citations, web results, notes, chat turns and the :class:`Answer` itself."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from prism.types.retrieval import RetrievedChunk
+
+
+@dataclass
+class Citation:
+    """A numbered context block of an answer: one retrieved chunk with every retrieval score.
+
+    Attributes:
+        n: the block number ``[n]`` used in the prompt and in the answer text (1-based, the retrieval rank).
+        scores: :meth:`RetrievedChunk.scores` of the chunk.
+    """
+
+    n: int
+    chunk_id: str
+    source: str
+    page_start: int | None
+    page_end: int | None
+    text: str
+    scores: dict[str, float | int | None] = field(default_factory=dict)
+
+    @classmethod
+    def from_chunk(cls, n: int, chunk: RetrievedChunk) -> Citation:
+        """Block ``n`` for a retrieved chunk."""
+        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores())
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}``."""
+        return asdict(self)
+
+
+@dataclass
+class WebResult:
+    """A web search result shown to the LLM as block ``[W<n>]``; never mixed into document citations."""
+
+    n: int
+    title: str
+    url: str
+    content: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"n", "title", "url", "content"}``."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One exchange of a chat: the analyst's question, the answer text, and the standalone query used for it."""
+
+    question: str
+    answer: str
+    condensed_query: str | None = None
+
+    @property
+    def standalone(self) -> str:
+        """The standalone form of the question (the condensed query, else the question)."""
+        return self.condensed_query or self.question
+
+
+NoteKind = Literal["declined", "extractive", "degraded", "web", "no_match", "citations_removed", "unsupported_figures"]
+"""What an :class:`Answer` note is about:
+
+- ``declined``: there is no answer, and why (empty workspace, nothing to search for, nothing relevant);
+- ``extractive``: the answer is extractive because no LLM is configured;
+- ``degraded``: a feature was off or failed and the answer went on without it (LLM, condensing, HyDE, multi-query,
+  web search);
+- ``web``: the documents do not cover the question and the answer uses web results only;
+- ``no_match``: the retriever's message when it found nothing (e.g. no lexical match);
+- ``citations_removed``: citation markers that pointed at no block were removed;
+- ``unsupported_figures``: figures in the answer were not found in the blocks they cite
+  (:attr:`Answer.unsupported_numbers` lists them).
+"""
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the analyst should know about an answer besides its text: its ``kind`` and a sentence."""
+
+    kind: NoteKind
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"kind", "text"}``."""
+        return {"kind": self.kind, "text": self.text}
+
+
+AnswerMode = Literal["llm", "extractive"]
+TIMING_STAGES: tuple[str, ...] = ("condense", "expand", "retrieve", "rerank", "web", "first_token", "total")
+"""Keys of :attr:`Answer.timings_ms`, always all present (``None`` for a stage that did not run)."""
+
+
+@dataclass
+class Answer:
+    """The response to one question; :meth:`to_dict` is the stable JSON of ``python -m prism ask --json``.
+
+    Attributes:
+        answer: the answer text with validated ``[n]`` / ``[Wn]`` markers (or the message when there is none).
+        mode: ``llm`` or ``extractive`` (no LLM configured, or the LLM failed).
+        citations: the blocks the answer cites, by ``n``.
+        retrieved: the retrieved blocks the answer does not cite, by ``n``.
+        web: web results shown to the LLM, by ``n``.
+        condensed_query: the standalone query used for retrieval (the question itself without history).
+        unsupported_numbers: figures in the answer (as written) not found in the blocks they cite.
+        timings_ms: milliseconds per stage, keys :data:`TIMING_STAGES`.
+        notes: what the analyst should know besides the answer, as :class:`Note` s in the order they arose.
+        message: the notes' texts joined by spaces (``None`` without notes); kept for the ``ask --json`` shape of
+            earlier versions.
+    """
+
+    answer: str
+    mode: AnswerMode
+    citations: list[Citation] = field(default_factory=list)
+    retrieved: list[Citation] = field(default_factory=list)
+    web: list[WebResult] = field(default_factory=list)
+    condensed_query: str = ""
+    unsupported_numbers: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def message(self) -> str | None:
+        """The notes' texts joined by spaces, or ``None`` without notes."""
+        return " ".join(n.text for n in self.notes) or None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
+        "timings_ms", "notes", "message"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``)."""
+        return {
+            "answer": self.answer,
+            "mode": self.mode,
+            "citations": [c.to_dict() for c in self.citations],
+            "retrieved": [c.to_dict() for c in self.retrieved],
+            "web": [w.to_dict() for w in self.web],
+            "condensed_query": self.condensed_query,
+            "unsupported_numbers": list(self.unsupported_numbers),
+            "timings_ms": {k: (round(v, 2) if v is not None else None) for k, v in self.timings_ms.items()},
+            "notes": [n.to_dict() for n in self.notes],
+            "message": self.message,
+        }

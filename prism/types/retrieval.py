@@ -1,0 +1,109 @@
+"""Value types of retrieval: retrieval modes, retrieved chunks with every stage's score and rank, the reranker's
+state, and what expansion needs of a language model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class CompletesText(Protocol):
+    """What expansion and the LLM judge need of a language model: ``complete(prompt) -> str``
+    (:class:`prism.answering.llm.LLMClient`; tests use scripted fakes). Implementations raise
+    :class:`~prism.errors.LLMError` subclasses."""
+
+    def complete(self, prompt: str, **kwargs: Any) -> str: ...
+
+
+SCORE_STAGES: tuple[str, ...] = ("dense", "bm25", "rrf", "rerank")
+"""The retrieval stages that score a chunk, in pipeline order: the keys of :meth:`RetrievedChunk.scores` (each with
+a ``<stage>_rank`` beside it). ``rrf`` is the fusion stage's key whatever the fusion method."""
+
+
+@dataclass(frozen=True)
+class RetrievalMode:
+    """A retrieval mode (registry: :data:`prism.retrieval.fusion.MODES`).
+
+    Attributes:
+        name: what settings, the CLI and the UI call it (``hybrid``).
+        label: its display name (``Hybrid``).
+        sides: the retrieval sides it runs, ``"dense"`` and/or ``"bm25"``.
+        description: one line on what it ranks by.
+    """
+
+    name: str
+    label: str
+    sides: tuple[str, ...]
+    description: str = ""
+
+    @property
+    def fused(self) -> bool:
+        """True when the mode runs several sides and fuses their rankings."""
+        return len(self.sides) > 1
+
+
+@dataclass
+class RetrievedChunk:
+    """A chunk as retrieved, with every stage's score and rank (``None`` where a stage did not see it).
+
+    Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
+    Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit. Ranks are 1-based; ``rank`` is the final
+    position in the result list.
+    """
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    text: str
+    chunk_index: int = 0
+    page_start: int | None = None
+    page_end: int | None = None
+    rank: int = 0
+    dense_score: float | None = None
+    dense_rank: int | None = None
+    bm25_score: float | None = None
+    bm25_rank: int | None = None
+    rrf_score: float | None = None
+    rrf_rank: int | None = None
+    rerank_score: float | None = None
+    rerank_rank: int | None = None
+
+    def scores(self) -> dict[str, float | int | None]:
+        """The stable ``scores`` object of the search JSON."""
+        return {
+            "dense": self.dense_score,
+            "dense_rank": self.dense_rank,
+            "bm25": self.bm25_score,
+            "bm25_rank": self.bm25_rank,
+            "rrf": self.rrf_score,
+            "rrf_rank": self.rrf_rank,
+            "rerank": self.rerank_score,
+            "rerank_rank": self.rerank_rank,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable result object of the search JSON."""
+        return {
+            "rank": self.rank,
+            "chunk_id": self.chunk_id,
+            "doc_id": self.doc_id,
+            "source": self.source,
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "text": self.text,
+            "scores": self.scores(),
+        }
+
+
+@dataclass(frozen=True)
+class RerankerState:
+    """What the analyst is told about the reranker: ``{"enabled", "model", "reason"}`` (``reason`` is ``None`` when
+    enabled)."""
+
+    enabled: bool
+    model: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"enabled", "model", "reason"}``."""
+        return {"enabled": self.enabled, "model": self.model, "reason": self.reason}
