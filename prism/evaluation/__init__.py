@@ -1,6 +1,9 @@
 """Evaluation: datasets (Prism ground truth, BEIR, FinanceBench), relevance, metrics, versioned runs and the runner.
 
-May import: :mod:`prism.answering`, :mod:`prism.retrieval`, :mod:`prism.index`, :mod:`prism.ingestion` (pure
-functions and value types) and the ground floor. It reaches the service only through the narrow Protocol the
-runner declares, never by importing :mod:`prism.service`.
+Metric names have one home, :data:`prism.evaluation.metrics.METRICS`, read by run files, the runner, the CLI summary
+and the Eval page.
+
+May import: :mod:`prism.answering`, :mod:`prism.retrieval` and :mod:`prism.index` (pure functions and value types)
+and the ground floor. It reaches the service only through :class:`prism.evaluation.protocol.EvalService`, never by
+importing :mod:`prism.service`.
 """

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from prism.index.vector_store import VectorStore
+from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.types import Chunk, DocumentRecord
 
@@ -49,7 +49,7 @@ class CommitOutcome:
     existing: dict[str, DocumentRecord] = field(default_factory=dict)
 
 
-def commit_documents(workspace: Workspace, store: VectorStore, docs: Sequence[PreparedDocument],
+def commit_documents(workspace: Workspace, store: VectorIndex, docs: Sequence[PreparedDocument],
                      embeddings: np.ndarray) -> CommitOutcome:
     """Commit ``docs`` with the protocol of this module (steps 1–7). Call under ``workspace.write_lock()``, after
     ``workspace.recover(store.delete_document)``.

@@ -23,7 +23,7 @@ from prism.config import Settings
 from prism.errors import PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
-from prism.index.vector_store import VectorStore
+from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace, now_iso
 from prism.ingestion import parsing
 from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
@@ -71,7 +71,7 @@ class Ingestor:
     def __init__(
         self,
         workspace: Workspace,
-        store: VectorStore,
+        store: VectorIndex,
         embedder: PrismEmbedding,
         settings: Settings,
         on_change: Callable[[], None] | None = None,

@@ -5,8 +5,9 @@
   question itself, pooled by best rank). BM25 keeps the real query: invented wording must not become lexical
   evidence.
 * Multi-query: the small LLM writes ``n`` rephrasings; the question and every phrasing are searched on BOTH sides
-  and pooled per side keeping each chunk's best rank before fusion (:meth:`HybridRetriever.search` does the
-  pooling); the reranker scores against the ORIGINAL (standalone) question.
+  and pooled per side keeping each chunk's best rank before fusion (the retriever's ``search`` does the pooling);
+  the reranker scores against the ORIGINAL (standalone) question. :func:`expanded_search` is the one place that
+  composes expansion and search, for answering and evaluation alike.
 
 Both are on by default when an LLM is configured and off, with the reason, otherwise. A failed expansion call
 degrades to the plain query with a note; only a rejected key (:class:`~prism.errors.LLMAuthError`) propagates.

@@ -26,7 +26,7 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25_side import SparseSide
 from prism.index.embedder import PrismEmbedding
-from prism.index.vector_store import VectorStore
+from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.rerank import Reranker
@@ -110,7 +110,7 @@ class HybridRetriever(BaseRetriever):
     def __init__(
         self,
         workspace: Workspace,
-        store: VectorStore,
+        store: VectorIndex,
         embedder: PrismEmbedding,
         reranker: Reranker,
         settings: Settings,

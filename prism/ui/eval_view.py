@@ -23,7 +23,7 @@ from filelock import FileLock, Timeout
 from prism.errors import PrismError
 from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
-from prism.types import MetricSpec, page_label
+from prism.types import SCORE_STAGES, MetricSpec, page_label
 from prism.ui import charts, state
 from prism.ui.explain import escape_markdown
 
@@ -268,7 +268,7 @@ def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
         mark = "✅ relevant" if r.get("relevant") else "·"
         pages = page_label(r.get("page_start"), r.get("page_end"))
         scores = r.get("scores") or {}
-        parts = [f"{k} {scores[k]:.3f}" for k in ("dense", "bm25", "rrf", "rerank") if scores.get(k) is not None]
+        parts = [f"{k} {scores[k]:.3f}" for k in SCORE_STAGES if scores.get(k) is not None]
         st.markdown(f"**#{r.get('rank')}** {escape_markdown(str(r.get('source')))} {pages} — {mark}  \n"
                     f"<span style='color:#64748B;font-size:.85rem'>{' · '.join(parts)}</span>",
                     unsafe_allow_html=True)

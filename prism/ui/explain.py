@@ -11,14 +11,19 @@ import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from prism.types import SCORE_STAGES
+
 Scores = Mapping[str, float | int | None]
 
-STAGES: tuple[tuple[str, str, str], ...] = (
-    ("dense", "Dense", "meaning: cosine, −1 to 1"),
-    ("bm25", "BM25", "keywords: 0 and up"),
-    ("rrf", "RRF", "fusion of the two ranks"),
-    ("rerank", "Rerank", "cross-encoder logit"),
-)
+STAGE_WORDS: dict[str, tuple[str, str]] = {
+    "dense": ("Dense", "meaning: cosine, −1 to 1"),
+    "bm25": ("BM25", "keywords: 0 and up"),
+    "rrf": ("RRF", "fusion of the two ranks"),
+    "rerank": ("Rerank", "cross-encoder logit"),
+}
+"""How the page names each scoring stage of :data:`prism.types.SCORE_STAGES`: ``(label, what the score is)``."""
+
+STAGES: tuple[tuple[str, str, str], ...] = tuple((key, *STAGE_WORDS[key]) for key in SCORE_STAGES)
 """``(key, label, what the score is)`` per stage, in pipeline order."""
 
 TIMING_LABELS: tuple[tuple[str, str], ...] = (
@@ -172,7 +177,7 @@ def highlight_html(text: str, query: str, tokenize: Callable[[str], Iterable[str
     Args:
         text: a chunk's text.
         query: the (standalone) question.
-        tokenize: the index tokenizer (:meth:`prism.service.PrismService.query_terms`), so "requests" matches
+        tokenize: the index tokenizer (:func:`prism.service.query_terms`), so "requests" matches
             "request" and "₹2,000" matches "2000".
     """
     text = reflow(text)

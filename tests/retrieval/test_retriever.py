@@ -1,7 +1,7 @@
 """HybridRetriever end to end through real components: Chroma in a temp dir, the packaged MiniLM embedder, the
 persisted BM25 index, real RBI PDFs, the fictional sample PDFs and the bad-input cases.
 
-Tokenizer, BM25 and RRF arithmetic in isolation live in test_sparse_index.py and test_fusion.py; here every value
+Tokenizer, BM25 and RRF arithmetic in isolation live in tests/index/test_bm25.py and test_fusion.py; here every value
 is read back from a search and checked against what the components must have produced (hand-computed RRF from the
 reported ranks and the Settings, ranks cross-checked against single-mode searches, cross-encoder scores recomputed
 with the model itself).

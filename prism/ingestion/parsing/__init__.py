@@ -1,7 +1,7 @@
 """Parsing: one entry point, :func:`load`, for the file types of :data:`LOADERS` (path or bytes) and web page URLs.
 
 :data:`LOADERS` is the one registry of upload types: extension → loader, with the label and MIME type the Upload
-page, the CLI and the error texts read (through :meth:`prism.service.PrismService.supported_file_types`). Add a file
+page, the CLI and the error texts read (through :func:`prism.service.supported_file_types`). Add a file
 type: write its loader (``load(data, name, settings, on_page) -> ParsedDocument``) and add a :class:`Loader` line.
 
 The type is decided by the file's bytes first and its extension second: anything with a ``%PDF-`` header in its
