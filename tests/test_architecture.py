@@ -73,29 +73,27 @@ def _is_module(name: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
+def _import_statements(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+
+
 def _imports(path: Path) -> set[str]:
     """The prism modules ``path`` imports (see the module docstring for how names resolve)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _import_statements(path):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                sub = f"{node.module}.{alias.name}"
-                found.add(sub if _is_module(sub) else node.module)
+        elif node.module and node.level == 0:
+            found.update(f"{node.module}.{a.name}" if _is_module(f"{node.module}.{a.name}") else node.module
+                         for a in node.names)
     return {n for n in found if n == "prism" or n.startswith("prism.")}
 
 
 def _all_imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
+    """Every module name ``path`` imports from (any library), unresolved."""
+    return {a.name for n in _import_statements(path) if isinstance(n, ast.Import) for a in n.names} | {
+        n.module for n in _import_statements(path) if isinstance(n, ast.ImportFrom) and n.module}
 
 
 def _layer(module: str) -> str:

@@ -274,15 +274,11 @@ class Workspace:
         return next((d for d in self.documents() if d.source == source), None)
 
     def get_by_source(self, source: str) -> DocumentRecord:
-        """The committed document with this display file name.
-
-        Raises:
-            DocumentNotFoundError: there is none.
-        """
+        """The committed document with this display file name; ``DocumentNotFoundError`` when there is none."""
         record = self.find_by_source(source)
-        if record is None:
-            raise DocumentNotFoundError(f"There is no document named '{source}' in workspace '{self.name}'.")
-        return record
+        if record is not None:
+            return record
+        raise DocumentNotFoundError(f"There is no document named '{source}' in workspace '{self.name}'.")
 
     def commit(
         self,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +18,9 @@ from prism.ui import resources
 from prism.ui.eval_view import compare_frame, runs_frame
 
 from ..conftest import REPO
+from .apptest_helpers import no_exception as _no_exception
+from .apptest_helpers import run_until
+from .apptest_helpers import texts as _texts
 
 UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 TIMEOUT = 120
@@ -86,23 +88,8 @@ def _open_eval_page() -> AppTest:
     return at
 
 
-def _texts(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "info", "success", "warning", "error")
-             for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
-
-
-def _no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float = 180) -> AppTest:
-    deadline = time.monotonic() + timeout
-    while True:
-        at.run()
-        if predicate(at) or time.monotonic() > deadline:
-            return at
-        time.sleep(0.5)
+    return run_until(at, predicate, timeout, 0.5)
 
 
 def test_compare_frame_marks_better_and_worse():

@@ -41,6 +41,9 @@ from prism.ui.preview import locate, render_page_preview
 
 from ..conftest import DATA, REPO, needs_data
 from ..fakes_llm import ScriptedLLM
+from .apptest_helpers import no_exception as _no_exception
+from .apptest_helpers import run_until
+from .apptest_helpers import texts as _texts
 
 SAMPLE = REPO / "data" / "sample"
 UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
@@ -118,16 +121,6 @@ def _app() -> AppTest:
     return AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
 
 
-def _texts(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "title", "subheader", "info", "success", "warning", "error")
-             for e in getattr(at, kind)]
-    return "\n".join(str(p) for p in parts)
-
-
-def _no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
 def _click(at: AppTest, label: str) -> AppTest:
     matches = [b for b in at.button if b.label == label]
     assert matches, f"no button {label!r} in {[b.label for b in at.button]}"
@@ -135,12 +128,7 @@ def _click(at: AppTest, label: str) -> AppTest:
 
 
 def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float = 60) -> AppTest:
-    deadline = time.monotonic() + timeout
-    while True:
-        at.run()
-        if predicate(at) or time.monotonic() > deadline:
-            return at
-        time.sleep(0.3)
+    return run_until(at, predicate, timeout, 0.3)
 
 
 # --- first start, chat ------------------------------------------------------------------------------------------
