@@ -271,7 +271,7 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
         j = i + 1
         while j < len(lines):
             line = lines[j]
-            if line.cells:
+            if line.cells and (line.label.strip() or len(line.cells) > 1):  # a lone number is a page number
                 last, gap = j, 0
             elif line.text.strip():
                 gap += 1
