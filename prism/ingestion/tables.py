@@ -153,12 +153,18 @@ _CAPTION = re.compile(r"^(?:table|schedule|statement|annex(?:ure)?)\s+[\w.-]+\s*
 def is_unit_line(line: str) -> bool:
     """True when ``line`` says what a table's numbers mean, so running-line removal must keep it.
 
-    Matches short lines (at most 80 characters) that start with a unit phrase: ``"(in millions)"``, ``"(In
+    Matches short lines (at most 80 characters) that start with a unit phrase marked as one (in parentheses, after
+    "in", with a currency sign, or the unit word alone): ``"(in millions)"``, ``"(In
     thousands, except per share data)"``, ``"(Dollars in millions, except per share data)"``, ``"(Millions, except
-    per share amounts)"``, ``"Rs. in crore"``, ``"(In crores of Rupees)"``, ``"₹ lakh"``, ``"(₹ in lakh)"``.
+    per share amounts)"``, ``"Rs. in crore"``, ``"(In crores of Rupees)"``, ``"₹ lakh"``, ``"(₹ in lakh)"``; not
+    ``"Millions of customers"``.
     """
     text = " ".join(line.split())
-    return 0 < len(text) <= 80 and bool(_UNIT_LINE.match(text))
+    match = _UNIT_LINE.match(text) if len(text) <= 80 else None
+    if match is None:
+        return False
+    marked = text.startswith("(") or re.search(r"\bin\b|₹|\brs\b|\$", text[: match.end()], re.IGNORECASE)
+    return bool(marked) or match.end() == len(text)
 
 
 def is_statement_heading(line: str) -> bool:
