@@ -17,6 +17,7 @@ from fpdf import FPDF
 from pypdf import PdfReader, PdfWriter
 
 from prism.config import Settings
+from prism.ingestion.csv_tables import table_from_csv_rows
 from prism.ingestion.table_chunks import table_chunks
 from prism.ingestion.tables import Table, find_tables, is_statement_heading, is_unit_line
 from prism.parsing.pdf import load_pdf
@@ -344,3 +345,38 @@ def test_chunks_fit_the_real_embedder_window(embedder):
         assert embedder.count_tokens(span.index_text) <= 64
         assert text[span.char_start : span.char_end] == span.text
         assert re.fullmatch(r"(?:.*\n)?Line item number \d+ [\d,]+ [\d,]+ [\d,]+", span.text, re.DOTALL)
+
+
+# --- CSV -------------------------------------------------------------------------------------------------------------
+
+
+def test_csv_rows_become_a_table_whose_offsets_index_the_rendered_text():
+    text, table = table_from_csv_rows(
+        ["Bank", "FY2024 (₹ crore)", "FY2023 (₹ crore)"],
+        [["SBI", "1,234", "987"], ["HDFC", "", "800"], ["", ""], ["ICICI", "5", "6", "extra"]],
+        title="loans.csv",
+    )
+    assert text == (
+        "Bank: SBI; FY2024 (₹ crore): 1,234; FY2023 (₹ crore): 987\n"
+        "Bank: HDFC; FY2023 (₹ crore): 800\n"
+        "Bank: ICICI; FY2024 (₹ crore): 5; FY2023 (₹ crore): 6"
+    )
+    assert (table.column_headers, table.unit, table.currency) == (
+        ("FY2024 (₹ crore)", "FY2023 (₹ crore)"),
+        "crore",
+        "INR",
+    )
+    assert [(r.label, r.cells) for r in table.rows] == [
+        ("SBI", ("1,234", "987")),
+        ("HDFC", ("", "800")),
+        ("ICICI", ("5", "6")),
+    ]
+    assert [text[s:e] for s, e in table.rows[1].cell_spans] == ["", "FY2023 (₹ crore): 800"]
+    assert [text[r.char_start : r.char_end] for r in table.rows] == text.split("\n")
+    spans = table_chunks(table, text, _words, max_tokens=256, max_chars=70)
+    assert [s.text for s in spans] == text.split("\n")
+
+
+def test_csv_table_needs_a_header():
+    with pytest.raises(ValueError, match="at least one column name"):
+        table_from_csv_rows([], [["a"]])
