@@ -33,14 +33,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import pdfplumber  # noqa: E402
+try:  # pdfplumber is only compared here; Prism does not depend on it
+    import pdfplumber
+except ImportError:  # pragma: no cover
+    pdfplumber = None
 from pypdf import PdfReader  # noqa: E402
 
 from prism.ingestion.tables import find_tables  # noqa: E402
 from prism.parsing.normalize import normalize_report  # noqa: E402
 from prism.parsing.pdf import _extract  # noqa: E402
 
-METHODS = ("stored text", "pdfplumber text", "pdfplumber lines")
+METHODS = ("stored text", "pdfplumber text", "pdfplumber lines") if pdfplumber else ("stored text",)
+"""Compared methods; without pdfplumber installed (``pip install pdfplumber==0.11.10``) only Prism's own."""
 _DASHES = re.compile(r"[‐‑‒–—―−-]+")
 _VALUE = re.compile(r"^\(?-?[$₹]?\d[\d,]*(\.\d+)?%?\)?$|^[-.…]+$")
 
@@ -140,11 +144,11 @@ def main() -> None:
     for n, (file, number, table) in enumerate(pages):
         data = blobs.setdefault(file, (args.data / file).read_bytes())
         reader = PdfReader(io.BytesIO(data))
-        plumber = pdfplumber.open(io.BytesIO(data))
+        plumber = pdfplumber.open(io.BytesIO(data)) if pdfplumber else None
         found: dict[str, list] = {}
         stored = ""
         order = ["parse", *METHODS]
-        order = order[n % 4 :] + order[: n % 4]
+        order = order[n % len(order) :] + order[: n % len(order)]
         times: dict[str, list[float]] = defaultdict(list)
         for _ in range(args.repeat):
             for name in order:
@@ -156,11 +160,12 @@ def main() -> None:
                 elif name == "stored text":
                     found[name] = from_stored(stored, number)
                 else:
-                    page = plumber.pages[number - 1]
+                    page = plumber.pages[number - 1]  # type: ignore[union-attr]
                     found[name] = [from_plumber(t) for t in page.extract_tables(settings[name])]
                     page.flush_cache()
                 times[name].append(time.perf_counter() - t0)
-        plumber.close()
+        if plumber is not None:
+            plumber.close()
         for name, values in times.items():
             seconds[name].append(statistics.median(values))
         for name in METHODS:
