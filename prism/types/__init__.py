@@ -28,6 +28,7 @@ from prism.types.documents import (
 )
 from prism.types.evaluation import MetricSpec
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
+from prism.types.tables import Table, TableRow
 
 __all__ = [
     "SCORE_STAGES",
@@ -53,6 +54,8 @@ __all__ = [
     "RetrievalMode",
     "RetrievedChunk",
     "SkippedPage",
+    "Table",
+    "TableRow",
     "Turn",
     "WebResult",
     "WorkspaceInfo",
