@@ -1,0 +1,1 @@
+"""Ingestion: parsing, chunking, document profiles and the pipeline."""
