@@ -68,7 +68,8 @@ _INLINE_UNIT = re.compile(
 _INLINE_UNITS = {"lakh": "lakh", "crore": "crore", "thousand": "thousands", "million": "millions",
                  "billion": "billions"}
 MIN_INLINE_UNIT_HITS = 3
-"""Fewest amounts with a unit word ("₹2,146 crore") a document without statement headers needs for a unit."""
+"""Fewest amounts with a unit word ("₹2,146 crore") a document without statement headers needs for a unit (the
+unit most of them use)."""
 
 
 def short_name(entity: str) -> str:
@@ -91,8 +92,11 @@ def _aliases(entity: str | None, ticker: str | None, extra: Sequence[str]) -> tu
             names.append(names[-1][:-4])
     names += [ticker] if ticker else []
     names += list(extra)
-    seen: set[str] = set()
-    return tuple(n for n in names if n and not (n.casefold() in seen or seen.add(n.casefold())))
+    unique: dict[str, str] = {}
+    for name in names:
+        if name:
+            unique.setdefault(name.casefold(), name)
+    return tuple(unique.values())
 
 
 def _read_sec(pages: Pages, cover: int, found_form: Found) -> dict[str, Found]:
@@ -144,7 +148,7 @@ def _inline_unit(pages: Pages) -> Found | None:
             if word in _INLINE_UNITS:
                 counts[_INLINE_UNITS[word]] += 1
                 first.setdefault(_INLINE_UNITS[word], source(number, text, m.start(), m.end()))
-    if not counts or counts.most_common(1)[0][1] < MIN_INLINE_UNIT_HITS:
+    if sum(counts.values()) < MIN_INLINE_UNIT_HITS:
         return None
     unit = counts.most_common(1)[0][0]
     return unit, first[unit]

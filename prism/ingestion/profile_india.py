@@ -15,6 +15,7 @@ import logging
 import re
 
 from prism.ingestion.profile_text import Found, Pages, collapse, find_dates, source
+from prism.types import ProfileSource
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ def read_rbi(pages: Pages) -> tuple[dict[str, Found], list[str]]:
     return fields, aliases + [ref for ref, _ in refs]
 
 
-def _name_source(pages: Pages) -> object:
+def _name_source(pages: Pages) -> ProfileSource:
     number, text = pages[0]
     m = _RBI_NAME.search(text) or _RBI_REF.search(text) or _DEPT_REF.search(text)
     return source(number, text, m.start(), m.end()) if m else source(number, text, 0, 0)

@@ -65,6 +65,7 @@ def snippet(text: str, start: int, end: int) -> str:
     piece = collapse(text[left:line_end])
     if len(collapse(text[left:end])) > SNIPPET_CHARS:  # a very long match: keep its end
         piece = collapse(text[left:end])[-SNIPPET_CHARS:]
+    piece = piece or collapse(text[start : start + 4 * SNIPPET_CHARS])  # an empty line: the text that follows
     return piece[:SNIPPET_CHARS].rstrip()
 
 

@@ -196,6 +196,18 @@ def test_company_name_tie_is_broken_by_the_file_name_and_says_so():
     assert extract_profile([(1, text + " Beta Systems Ltd")], file_name="alpha.pdf").entity == "Beta Systems Ltd"
 
 
+def test_unpaged_call_transcript_has_sources_without_pages():
+    text = ("Northwind Traders Inc. Q3 2024 Earnings Call Transcript\nOctober 24, 2024\nOperator: Welcome to the "
+            "Northwind Traders Inc. third quarter call. Revenue was $1.2 billion, margin $310 million, cash $95 "
+            "million.\nResults for the quarter ended September 30, 2024.")
+    profile = extract_profile([(None, text)], file_name="transcript.txt")
+    assert (profile.entity, profile.type, profile.date) == ("Northwind Traders Inc.", "earnings_call", "2024-10-24")
+    assert (profile.period, profile.fiscal_year_end) == ("Q3 FY2024", "2024-12-31")
+    assert (profile.currency, profile.unit) == ("USD", "millions")
+    assert {src.page for src in profile.sources.values()} == {None}
+    assert profile.aliases == ("Northwind Traders Inc.", "Northwind Traders")
+
+
 def test_empty_document_gives_an_empty_profile():
     profile = extract_profile([(1, "  \n"), (2, "")])
     assert profile == DocumentProfile(None, None, None, None, None, None, None)
