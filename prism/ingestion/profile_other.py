@@ -31,8 +31,9 @@ logger = logging.getLogger(__name__)
 HEAD_PAGES = 3
 """Pages read for the entity, type, period and date of a company document."""
 
-_SUFFIX = r"(?:Ltd|Limited|Inc|Incorporated|Corporation|Corp|Company|Co|plc|PLC|LLC|L\.P|N\.V|AG|S\.A|SE)\b\.?"
-_COMPANY = re.compile(rf"\b((?:[A-Z0-9][\w&.'’-]*\s+){{1,5}}{_SUFFIX})")
+_SUFFIX = r"(?:Ltd|Limited|Inc|Incorporated|Corporation|Corp|Company|Co|plc|PLC|LLC|L\.P|N\.V|AG|S\.A)\b\.?"
+_COMPANY = re.compile(rf"\b((?:(?:[A-Z]|\d+[A-Za-z])[\w&.'’-]*\s+){{1,5}}{_SUFFIX})")
+"""One to five capitalised words ("3M" counts as one) and a legal suffix: "Meridian Bank Ltd", "Acme Corp."."""
 _LEADING_WORDS = {"On", "Of", "For", "At", "By", "In", "To", "From", "And", "With", "As", "This", "Our", "Dear"}
 _CALL = re.compile(
     r"earnings\s+(?:conference\s+)?call|conference\s+call\s+transcript|results\s+(?:conference\s+)?call", re.I

@@ -38,8 +38,10 @@ _CAPTION = re.compile(
     r"\(?\s*Exact\s+name\s+of\s+(?:the\s+)?registrant\s+as\s+specified\s+in\s+(?:its\s+)?charter", re.IGNORECASE
 )
 _FILE_NUMBER = re.compile(r"^\s*Commission\s+file\s+(?:number|no\.?)[^\n]*\n\s*([^\n]+)", re.IGNORECASE | re.MULTILINE)
-_STOP_LINE = re.compile(
-    r"commission|file\s+n|number|form\s|report|securities|period|ended|washington|\d{4,}|^[_\-=\s]*$", re.IGNORECASE
+_STOP_LINE = re.compile(  # cover lines that are never (part of) the registrant's name
+    r"commission|file\s+n|\bnumber\b|\bform\s+\d|fiscal\s+year|transition\s+period|quarterly\s+period|"
+    r"\bpursuant\b|\d{4,}|^[_\-=\s]*$",
+    re.IGNORECASE,
 )
 _FISCAL_YEAR_ENDED = re.compile(r"for\s+the\s+fiscal\s+year\s+ended", re.IGNORECASE)
 _QUARTER_ENDED = re.compile(r"for\s+the\s+quarterly\s+period\s+ended", re.IGNORECASE)
