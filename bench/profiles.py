@@ -66,6 +66,10 @@ def profile_pdf(path: Path, name: str, settings: Settings) -> tuple[DocumentProf
     return profile, parse_s, (time.perf_counter() - t0) * 1000, ""
 
 
+def _v(value: object) -> str:
+    return "–" if value is None else str(value)
+
+
 def _src(profile: DocumentProfile, name: str) -> str | None:
     src = profile.sources.get(name)
     return None if src is None else f"p{src.page}"
@@ -92,9 +96,9 @@ def financebench(data: Path, settings: Settings) -> None:
             "doc": t["doc"], "file": t["file"],
             "expected entity": t["entity"], "entity": f"{profile.entity} ({_src(profile, 'entity')})",
             "expected period / FY end": f"{t['period']} / {t['fiscal_year_end'] or '–'}",
-            "period / FY end": f"{profile.period} / {profile.fiscal_year_end or '–'} ({_src(profile, 'period')})",
+            "period / FY end": f"{_v(profile.period)} / {_v(profile.fiscal_year_end)} ({_src(profile, 'period')})",
             "ticker": f"{profile.ticker} ({_src(profile, 'ticker')})" if profile.ticker else None,
-            "type": profile.type, "unit": f"{profile.currency} {profile.unit}",
+            "type": profile.type, "unit": f"{_v(profile.currency)} {_v(profile.unit)}",
             "profile ms": f"{ms:.0f}", "right": "yes" if ok else "**no**",
         })
     n = len(truth)
@@ -125,8 +129,9 @@ def rbi(data: Path, settings: Settings) -> None:
         right += ok
         rows.append({
             "file": rec.file[:24], "manifest ref": rec.rbi_ref or None, "reference": profile.reference,
-            "manifest date": expected_date, "date": f"{profile.date} ({_src(profile, 'date')})",
-            "type": profile.type, "entity": profile.entity, "currency / unit": f"{profile.currency} / {profile.unit}",
+            "manifest date": expected_date, "date": f"{_v(profile.date)} ({_src(profile, 'date')})",
+            "type": profile.type, "entity": profile.entity,
+            "currency / unit": f"{_v(profile.currency)} / {_v(profile.unit)}",
             "right": "yes" if ok else "**no**",
         })
     print(f"\n## RBI PDFs (../shared/data/rbi), read as rbi01.pdf … rbi{len(manifest):02d}.pdf\n")
@@ -145,9 +150,10 @@ def inspect(paths: list[Path], title: str, settings: Settings) -> None:
             continue
         rows.append({
             "file": path.name[:40], "type": profile.type, "entity": profile.entity,
-            "reference": profile.reference, "period": f"{profile.period} ({_src(profile, 'period')})",
+            "reference": profile.reference,
+            "period": f"{profile.period} ({_src(profile, 'period')})" if profile.period else None,
             "FY end": profile.fiscal_year_end, "date": profile.date,
-            "currency / unit": f"{profile.currency} / {profile.unit}",
+            "currency / unit": f"{_v(profile.currency)} / {_v(profile.unit)}",
         })
     print(f"\n## {title}\n")
     print(table(rows, ["file", "type", "entity", "reference", "period", "FY end", "date", "currency / unit"]))
