@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "prism.errors": set(),
     "prism.fsutil": set(),
     "prism": set(),
-    "prism.types": {"prism.fsutil"},
+    "prism.types": {"prism.fsutil", "prism.errors"},  # value types validate with domain errors
     "index": GROUND,
     "ingestion": GROUND | {"index"},
     "retrieval": GROUND | {"index"},

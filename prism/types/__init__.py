@@ -4,7 +4,7 @@ Frozen dataclasses where nothing mutates them (a few records are filled in as th
 :mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
 (citations, notes, turns, the answer) and :mod:`~prism.types.evaluation` (metric descriptions). Import them from
-here. A ground-floor package: it imports only :mod:`prism.fsutil`.
+here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`prism.errors`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,26 @@ from prism.types.documents import (
     page_label,
 )
 from prism.types.evaluation import MetricSpec
+from prism.types.profiles import (
+    CORRECTED_SNIPPET,
+    DOCUMENT_TYPES,
+    PROFILE_FIELDS,
+    PROFILE_UNITS,
+    DocumentProfile,
+    DocumentType,
+    ProfileSource,
+)
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
 from prism.types.tables import Table, TableRow
 
 __all__ = [
+    "CORRECTED_SNIPPET",
+    "DOCUMENT_TYPES",
+    "PROFILE_FIELDS",
+    "PROFILE_UNITS",
+    "DocumentProfile",
+    "DocumentType",
+    "ProfileSource",
     "SCORE_STAGES",
     "TIMING_STAGES",
     "Answer",
