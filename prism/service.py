@@ -18,7 +18,7 @@ from prism.config import RetrievalMode, Settings, get_settings
 from prism.contextual import Contextualizer
 from prism.conversation import History
 from prism.embeddings import PrismEmbedding
-from prism.errors import DocumentNotFoundError, WorkspaceNotFoundError
+from prism.errors import DocumentNotFoundError, EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.ingest import IngestItem, Ingestor, ProgressCallback
 from prism.llm import LLMs, build_llms
 from prism.rerank import Reranker
@@ -183,7 +183,13 @@ class PrismService:
             if handle is not None:
                 return handle
             embedder = self.embedder
-            store = VectorStore(self.client, info.collection, embedder.model_name, embedder.dimension, info.name)
+            try:
+                store = VectorStore(self.client, info.collection, embedder.model_name, embedder.dimension, info.name,
+                                    embedder.backend)
+            except EmbeddingModelMismatchError as exc:
+                if not embedder.backend_reason:
+                    raise
+                raise EmbeddingModelMismatchError(f"{exc} Note: {embedder.backend_reason}") from exc
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
             known: set[str] = {workspace.fingerprint()}
             retriever = HybridRetriever(workspace, store, embedder, self.reranker, self.settings,
