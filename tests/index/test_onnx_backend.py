@@ -1,6 +1,7 @@
 """The ONNX Runtime backends of the embedder, on the real packaged all-MiniLM-L6-v2 exported into a temp folder.
 
-The models are exported once per session (fp32 ~3 s, int8 ~5 s on a quiet machine) into ``onnx_models_dir``.
+The models are exported once per session (fp32 ~3 s, int8 ~5 s on a quiet machine) into ``onnx_models_dir``, shared
+with the session's default ``embedder`` when that runs on ONNX.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ def model_path() -> Path:
 
 
 @pytest.fixture(scope="session")
-def onnx_models_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("onnx-models")
+def onnx_models_dir(embedder, tmp_path_factory) -> Path:
+    """The session embedder's model cache when it runs on ONNX (its export is reused), else a new folder."""
+    onnx = embedder._onnx
+    return onnx.folder.parent if onnx is not None else tmp_path_factory.mktemp("onnx-models")
 
 
 @pytest.fixture(scope="session")
