@@ -29,7 +29,8 @@ class PrismEmbedding(BaseEmbedding):
     ``model_name`` is the name recorded in collection metadata (e.g. ``sentence-transformers/all-MiniLM-L6-v2``),
     independent of the folder the weights come from.
 
-    ``backend`` is ``torch``, ``onnx-int8`` or ``onnx-fp32`` (ONNX models are exported once into ``models_dir``).
+    ``backend`` is ``torch``, ``onnx-int8`` or ``onnx-fp32`` (ONNX models are exported once into ``models_dir``);
+    ``batch_size`` is torch's texts per batch, ``onnx_batch_size`` ONNX Runtime's.
     When an ONNX backend cannot be exported or loaded the embedder runs on torch: :attr:`backend` then says
     ``torch`` and :attr:`backend_reason` why (the interface and the output are the same whatever the backend).
 
@@ -42,11 +43,12 @@ class PrismEmbedding(BaseEmbedding):
     _onnx: Any = PrivateAttr(default=None)
     _tokenizer: Any = PrivateAttr(default=None)
     _requested: str = PrivateAttr(default="torch")
+    _onnx_batch_size: int = PrivateAttr(default=1)
     _reason: str = PrivateAttr(default="")
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     def __init__(self, model_path: Path, model_name: str, batch_size: int = 64, max_tokens: int = 256,
-                 backend: str = "torch", models_dir: Path | None = None, **kw: Any):
+                 backend: str = "torch", models_dir: Path | None = None, onnx_batch_size: int = 1, **kw: Any):
         super().__init__(model_name=model_name, embed_batch_size=batch_size, max_tokens=max_tokens, **kw)
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
@@ -63,6 +65,7 @@ class PrismEmbedding(BaseEmbedding):
             )
         self._lock = threading.Lock()
         self._requested = backend
+        self._onnx_batch_size = onnx_batch_size
         if backend != "torch":
             from prism.index.onnx_backend import load_encoder
 
@@ -95,6 +98,7 @@ class PrismEmbedding(BaseEmbedding):
             max_tokens=settings.embed_max_tokens,
             backend=settings.embed_backend,
             models_dir=settings.home / "models",
+            onnx_batch_size=settings.embed_onnx_batch_size,
         )
 
     @classmethod
@@ -150,7 +154,7 @@ class PrismEmbedding(BaseEmbedding):
             return np.zeros((0, self.dimension), dtype=np.float32)
         if self._onnx is not None:
             with self._lock:
-                return self._onnx.encode(list(texts), self.embed_batch_size, threads or self.threads)
+                return self._onnx.encode(list(texts), self._onnx_batch_size, threads or self.threads)
         with self._lock:
             previous = torch.get_num_threads()
             if threads and threads != previous:

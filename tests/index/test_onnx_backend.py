@@ -71,6 +71,13 @@ def test_onnx_vectors_have_the_torch_shape_norm_and_direction(torch_embedder, fp
     assert not np.allclose(int8_embedder.embed(SENTENCES), reference, atol=1e-3)  # int8 really is another model
 
 
+def test_an_int8_vector_does_not_depend_on_the_texts_embedded_with_it(int8_embedder):
+    # dynamic quantization scales activations over a whole ONNX Runtime call: one text per call keeps them its own
+    together = int8_embedder.embed(SENTENCES)
+    alone = np.stack([int8_embedder.embed([s])[0] for s in reversed(SENTENCES)])[::-1]
+    np.testing.assert_allclose(alone, together, atol=1e-6)
+
+
 def test_tokens_and_the_256_piece_window_match_torch(torch_embedder, fp32_embedder):
     long_text = "Operating lease liabilities increased. " * 60  # ~300 word pieces: truncated to 256
     assert fp32_embedder.count_tokens(long_text) == torch_embedder.count_tokens(long_text) > 256
