@@ -169,7 +169,8 @@ def main() -> None:
                 rss[backend] = max(rss_sf, rss_sample)
 
     print(f"\n## Embedder backends: {len(texts)} FinanceBench chunks ({', '.join(p.name for p in files)}), "
-          f"batch {settings.embed_batch_size}, {default_threads} threads by default; median of {args.rounds} "
+          f"batch {settings.embed_batch_size} (torch) / {settings.embed_onnx_batch_size} (ONNX), {default_threads} "
+          f"threads by default; median of {args.rounds} "
           f"interleaved rounds; {len(queries)} SciFact queries on {settings.query_threads} thread(s); shared 2-core "
           "machine\n")
     cols = ["backend", f"chunks/s ({default_threads} thr)", "speed-up", "chunks/s (1 thr)", "speed-up (1 thr)",
