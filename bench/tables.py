@@ -4,7 +4,7 @@ For every truth page and every prose page the script runs, interleaved page by p
 alternatives are timed in the same run and their order rotates):
 
 * **parse**: Prism's existing per-page parse (pypdf plain + layout extraction, the better kept, normalised:
-  ``prism.parsing.pdf._extract`` + ``normalize_report``), the time table detection is compared with;
+  ``prism.ingestion.parsing.pdf._extract`` + ``normalize_report``), the time table detection is compared with;
 * **stored text**: :func:`prism.ingestion.tables.find_tables` on that stored page text (no PDF access);
 * **pdfplumber text**: ``page.extract_tables`` with the text strategy (columns from word alignment);
 * **pdfplumber lines**: ``page.extract_tables`` with its default ruling-line strategy.

@@ -18,6 +18,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the folder holding ``app.py``)."""
 
+EmbedBackend = Literal["torch", "onnx-int8", "onnx-fp32"]
+"""How the embedder runs: sentence-transformers on torch (fp32), or the same model exported to ONNX Runtime."""
+
+EMBED_BACKEND_VECTORS: dict[str, str] = {"torch": "fp32", "onnx-fp32": "fp32", "onnx-int8": "int8"}
+"""Backends that give the same vectors share a value and may build one collection together: torch and ONNX fp32
+differ by at most ~2e-7 per component (bench/embedder.py), int8 vectors by up to ~0.03 (cosine ~0.99 to fp32)."""
+
+
 class Settings(BaseSettings):
     """Every configurable value of Prism, validated.
 
@@ -131,7 +139,25 @@ class Settings(BaseSettings):
     embed_max_tokens: int = Field(
         default=256, ge=16, description="The embedder's input window in word pieces, special tokens included."
     )
-    torch_threads: int | None = Field(default=None, ge=1, description="torch CPU threads; default: torch's choice.")
+    embed_backend: EmbedBackend = Field(
+        default="torch",
+        description="'torch': sentence-transformers on torch, fp32. 'onnx-int8' / 'onnx-fp32': the same model "
+        "exported once to ONNX Runtime under PRISM_HOME/models (int8: dynamically quantized). When the export or "
+        "load fails the embedder runs on torch and says why. int8 and fp32 vectors never share a workspace: switching "
+        "between them asks for `python -m prism reindex`. The default stays torch until the backends are measured on "
+        "a quiet machine (bench/embedder.py, README).",
+    )
+    embed_onnx_batch_size: int = Field(
+        default=1,
+        ge=1,
+        le=1024,
+        description="Texts per ONNX Runtime call (embed_batch_size is torch's). 1 is as fast as 8 or faster on 2 "
+        "cores (int8: 48 vs 39 chunks/s on one thread) and makes each int8 vector a function of its text alone: "
+        "dynamic quantization scales activations over the whole call, so batch-mates would move it (cosine ~0.993).",
+    )
+    torch_threads: int | None = Field(
+        default=None, ge=1, description="CPU threads of the embedder (torch or ONNX Runtime); default: torch's choice."
+    )
     query_threads: int | None = Field(
         default=1,
         ge=1,

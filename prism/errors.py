@@ -47,6 +47,10 @@ class EmbeddingModelMismatchError(PrismError):
     """The workspace was indexed with another embedding model than the one configured now."""
 
 
+class EmbedderBackendError(PrismError):
+    """The embedder's ONNX backend could not be exported or loaded (the embedder then runs on torch and says why)."""
+
+
 class WorkspaceNotFoundError(PrismError):
     """No workspace has the given name."""
 

@@ -24,7 +24,7 @@ from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
 from prism.config import Settings, get_settings
-from prism.errors import WorkspaceNotFoundError
+from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.index.embedder import PrismEmbedding
 from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
 from prism.index.tokenizer import tokenize
@@ -166,8 +166,13 @@ class PrismService:
                 f"There is no workspace named '{name}'. Create it first (python -m prism workspaces create NAME)."
             )
         embedder = self.embedder
-        return self._open.open(info, embedder.model_name, embedder.dimension,
-                               lambda workspace, store: self._handle(info, workspace, store))
+        try:
+            return self._open.open(info, embedder.model_name, embedder.dimension,
+                                   lambda workspace, store: self._handle(info, workspace, store), embedder.backend)
+        except EmbeddingModelMismatchError as exc:
+            if not embedder.backend_reason:
+                raise
+            raise EmbeddingModelMismatchError(f"{exc} Note: {embedder.backend_reason}") from exc
 
     def _handle(self, info: WorkspaceInfo, workspace: Workspace, store: VectorStore) -> WorkspaceHandle:
         """A newly opened workspace's handle, its interrupted writes recovered."""

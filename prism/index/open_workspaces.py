@@ -64,7 +64,7 @@ class OpenWorkspaces(Generic[H]):
         return self._open.get(workspace_id)
 
     def open(self, info: WorkspaceInfo, embed_model: str, dimension: int,
-             build: Callable[[Workspace, VectorStore], H]) -> H:
+             build: Callable[[Workspace, VectorStore], H], embed_backend: str = "torch") -> H:
         """The open workspace for ``info``, opening it on first use with ``build(workspace, store)`` (under this
         registry's lock: no other thread sees it before ``build`` returns, e.g. before interrupted writes are
         recovered).
@@ -77,7 +77,7 @@ class OpenWorkspaces(Generic[H]):
             handle = self._open.get(info.id)
             if handle is not None:
                 return handle
-            store = self.stores.open(info.collection, embed_model, dimension, info.name)
+            store = self.stores.open(info.collection, embed_model, dimension, info.name, embed_backend)
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
             handle = build(workspace, store)
             handle.mark_current()

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from prism.config import Settings
+from prism.config import EMBED_BACKEND_VECTORS, Settings
 from prism.errors import EmbeddingModelMismatchError, StoreError
 from prism.types import Chunk
 
@@ -65,13 +65,17 @@ class VectorStore:
         collection_name: valid, unique Chroma name (see :mod:`prism.index.workspaces`).
         embed_model: embedding model name recorded in (or checked against) the collection metadata.
         dimension: embedding width.
+        embed_backend: the embedder's backend (``torch``, ``onnx-fp32``, ``onnx-int8``), recorded likewise; a
+            collection without one was built by torch. Backends of one :data:`~prism.config.EMBED_BACKEND_VECTORS`
+            kind (torch and onnx-fp32) may share a collection; int8 and fp32 never do.
 
     Raises:
-        EmbeddingModelMismatchError: the collection was built with another model or width.
+        EmbeddingModelMismatchError: the collection was built with another model, width or kind of vectors.
         StoreError: Chroma failed.
     """
 
-    def __init__(self, client: Any, collection_name: str, embed_model: str, dimension: int, workspace: str = ""):
+    def __init__(self, client: Any, collection_name: str, embed_model: str, dimension: int, workspace: str = "",
+                 embed_backend: str = "torch"):
         self._client = client
         self.name = collection_name
         self.workspace = workspace or collection_name
@@ -79,7 +83,7 @@ class VectorStore:
             self._col = client.get_or_create_collection(
                 collection_name,
                 configuration={"hnsw": {"space": "cosine"}},
-                metadata={"embed_model": embed_model, "embed_dim": dimension},
+                metadata={"embed_model": embed_model, "embed_dim": dimension, "embed_backend": embed_backend},
                 embedding_function=None,
             )
         except Exception as exc:
@@ -90,6 +94,14 @@ class VectorStore:
                 f"Workspace '{self.workspace}' was indexed with the embedding model {meta.get('embed_model')!r} "
                 f"({meta.get('embed_dim')}-d) but Prism is configured with {embed_model!r} ({dimension}-d). "
                 f"Re-index it (python -m prism reindex --workspace '{self.workspace}') or switch the model back."
+            )
+        built = str(meta.get("embed_backend", "torch"))
+        if EMBED_BACKEND_VECTORS.get(built, built) != EMBED_BACKEND_VECTORS.get(embed_backend, embed_backend):
+            raise EmbeddingModelMismatchError(
+                f"Workspace '{self.workspace}' was indexed by the {built} embedder backend but the embedder now runs "
+                f"on {embed_backend}. Their vectors differ (int8 quantization moves them by up to ~0.03), so new "
+                f"chunks and queries would not match the stored ones. Re-index it (python -m prism reindex "
+                f"--workspace '{self.workspace}') or set PRISM_EMBED_BACKEND={built}."
             )
 
     def reconnect(self, client: Any) -> None:
@@ -232,14 +244,15 @@ class VectorStores:
                 self._client = make_client(self.settings)
             return self._client
 
-    def open(self, collection: str, embed_model: str, dimension: int, workspace: str = "") -> VectorStore:
+    def open(self, collection: str, embed_model: str, dimension: int, workspace: str = "",
+             embed_backend: str = "torch") -> VectorStore:
         """A workspace's collection (created when missing); arguments as :class:`VectorStore`.
 
         Raises:
             EmbeddingModelMismatchError: it was built with another model or width.
             StoreError: Chroma failed.
         """
-        return VectorStore(self.client, collection, embed_model, dimension, workspace)
+        return VectorStore(self.client, collection, embed_model, dimension, workspace, embed_backend)
 
     def drop(self, collection: str) -> None:
         """Delete a collection with all its vectors; one that does not exist (never opened) is fine."""

@@ -1,8 +1,9 @@
-"""CSV rows as a :class:`~prism.ingestion.tables.Table`, so that CSV files are chunked and indexed like PDF tables.
+"""CSV rows as a :class:`~prism.types.Table`, so that CSV files are chunked and indexed like PDF tables.
 
-The text is rendered the way :mod:`prism.parsing.csv` renders rows, one row per line: ``"header: value; header:
-value"`` with empty cells left out. The first column is the row label; the other columns are the table's columns,
-and each cell's span is its ``"header: value"`` segment, so a row cut between cells keeps each value with its header.
+The text is rendered the way :mod:`prism.ingestion.parsing.csv` renders rows, one row per line: ``"header: value;
+header: value"`` with empty cells left out. The first column is the row label; the other columns are the table's
+columns, and each cell's span is its ``"header: value"`` segment, so a row cut between cells keeps each value with its
+header.
 """
 
 from __future__ import annotations

@@ -1,23 +1,23 @@
 """Tables on a page of stored text: rows with their label, cells, column headers (the periods) and unit.
 
-Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed (:mod:`prism.parsing.pdf`,
-:mod:`prism.parsing.normalize`), so a statement row reads ``"Net income $ 122,641 $ 266,799 $ 112,403"``: the column
-alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This module
-reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
+Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed (:mod:`prism.ingestion.parsing.pdf`,
+:mod:`prism.ingestion.parsing.normalize`), so a statement row reads ``"Net income $ 122,641 $ 266,799 $ 112,403"``: the
+column alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This
+module reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
 
-* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``; a
-  currency sign before a value is skipped); its label is the text before them;
-* a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section
-  labels such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the
-  commonest value count of its rows, a longer row gives its leftmost extra values back to the label
-  (``"2.50% Notes due 2025 500 500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
-* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the
-  lines above the first row, one per column, even when the PDF set them one word per line; a date that spans all
-  columns of a balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows
-  "ended" (``"Year ended December 31,"``) is not;
-* its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``,
-  ``"(In crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest
-  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
+* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``; a currency
+  sign before a value is skipped); its label is the text before them;
+* a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section labels
+  such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the commonest
+  value count of its rows, a longer row gives its leftmost extra values back to the label (``"2.50% Notes due 2025 500
+  500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
+* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the lines
+  above the first row, one per column, even when the PDF set them one word per line; a date that spans all columns of a
+  balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows "ended" (``"Year
+  ended December 31,"``) is not;
+* its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``, ``"(In
+  crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest statement
+  heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
 
 Tables whose columns hold words (a list of documents, a payee register) are not found from this text: without the
 alignment nothing tells where one text cell ends. Offsets index the page text, so ``page_text[row.char_start:

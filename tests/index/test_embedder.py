@@ -23,19 +23,30 @@ def test_retriever_embeds_queries_with_the_configured_threads(service, monkeypat
 
     service.ingest([IngestItem(b"Escrow accounts are reconciled monthly.", filename="escrow.txt")], "q",
                    briefing=False)
-    seen: list[int] = []
-    real = torch.set_num_threads
+    seen: list[int | None] = []
+    real = type(embedder).embed
 
-    def spy(n: int) -> None:
-        seen.append(n)
-        real(n)
+    def spy(self, texts, threads=None):
+        seen.append(threads)
+        return real(self, texts, threads)
 
+    monkeypatch.setattr(type(embedder), "embed", spy)
+    found = service.search("escrow reconciliation", "q", mode="dense")
+    assert found.results[0].source == "escrow.txt"
+    assert service.settings.query_threads == 1 and seen == [1]  # the query on one thread, whatever the backend
+
+
+def test_a_per_call_torch_thread_count_is_restored():
+    from prism.config import Settings
+    from prism.index.embedder import PrismEmbedding
+
+    torch_embedder = PrismEmbedding(Settings().resolved_embed_model_path(), "m", backend="torch")
     default = torch.get_num_threads()
-    real(2)  # documents on two threads, as on the 2-core machines Prism runs on
-    monkeypatch.setattr(torch, "set_num_threads", spy)
+    real = torch.set_num_threads
+    real(2)
     try:
-        found = service.search("escrow reconciliation", "q", mode="dense")
+        one = torch_embedder.embed(["NPA after 90 days overdue"], threads=1)
+        assert torch.get_num_threads() == 2
     finally:
         real(default)
-    assert found.results[0].source == "escrow.txt"
-    assert service.settings.query_threads == 1 and seen == [1, 2]  # one thread for the query, then restored
+    np.testing.assert_allclose(one, torch_embedder.embed(["NPA after 90 days overdue"]), atol=1e-5)
