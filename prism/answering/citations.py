@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from prism.answering.prompts import fence
+from prism.index.sentences import ends_sentence
 from prism.types import RetrievedChunk, WebResult, page_label
 
 # A reference is 1-3 digits (a bracketed year such as [2024] is not a marker), optionally W-prefixed.
@@ -159,10 +160,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s*\[[^\]]{1,20}\])*\s+|\n+")
 
 def sentences_with_refs(text: str) -> list[tuple[str, tuple[str, ...]]]:
     """Split an answer into sentences (a marker right after the full stop stays with its sentence), each with the
-    references of its markers (``"1"``, ``"W1"``)."""
+    references of its markers (``"1"``, ``"W1"``). A full stop that ends an abbreviation (``Rs. 50,000``, ``No.``,
+    ``Ltd.``; :func:`prism.index.sentences.ends_sentence`) does not end the sentence."""
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
+        if "\n" not in m.group(0) and not ends_sentence(text, m.start() - 1):
+            continue  # the full stop of an abbreviation: "Rs. 50,000"
         end = m.end() if m.group(0).strip() else m.start()
         if text[start:end].strip():
             spans.append((start, end))

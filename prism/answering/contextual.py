@@ -26,6 +26,7 @@ from prism.answering.llm import LLMClient
 from prism.answering.prompts import CONTEXTUAL_PROMPT, fence
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError
+from prism.index.sentences import ends_sentence
 from prism.types import Chunk
 
 logger = logging.getLogger(__name__)
@@ -63,9 +64,9 @@ def clean_context(text: str, max_chars: int) -> str:
     if len(text) <= max_chars:
         return text
     cut = text[:max_chars]
-    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
-    if end >= max_chars // 3:
-        return cut[: end + 1]
+    ends = [m.start() for m in re.finditer(r"[.!?](?= )", cut) if ends_sentence(cut, m.start())]
+    if ends and ends[-1] >= max_chars // 3:
+        return cut[: ends[-1] + 1]
     return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 

@@ -1,7 +1,8 @@
 """Answers without an LLM, and the relevance gate that decides whether the documents answer at all.
 
-* :func:`split_sentences` splits regulatory text into sentences (abbreviations such as ``Rs.``, ``No.``, ``i.e.``
-  and numbered clauses such as ``4.3.1`` / ``A.1`` are respected; lines of a table stay apart).
+* :func:`split_sentences` (:mod:`prism.index.sentences`, the one splitter, re-exported here) splits regulatory text
+  into sentences (abbreviations such as ``Rs.``, ``No.``, ``i.e.`` and numbered clauses such as ``4.3.1`` / ``A.1``
+  are respected; lines of a table stay apart).
 * :func:`extractive_answer` picks the sentences of the top chunks that best answer the question. A sentence's score
   is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real embedder (both
   L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
@@ -18,63 +19,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prism.index.embedder import PrismEmbedding
+from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.types import RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
 EXTRACTIVE_LABEL = "extractive answer (no LLM configured)"
-
-_ABBREVIATIONS = frozenset(
-    "rs no nos ltd co dr mr mrs ms st viz i.e e.g etc vs art sec para paras cl reg govt dept approx cf fig vol pp p "
-    "incl ref sr jr inc corp bros pvt u.s".split()
-)
-# Candidate boundaries: sentence punctuation followed by space, a numbered clause / bullet at a line start, or a
-# blank line.
-_BOUNDARY = re.compile(
-    r"(?P<stop>[.!?।][\"'”’)\]]*)\s+(?=[\"'“‘(\[]?[A-Z0-9₹])"
-    r"|\n(?=[ \t]*(?:[A-Z]?\d+(?:\.\d+)*[.)]?[ \t]|[A-Z]\.\d|[•·▪\-*–][ \t]|\([a-z0-9]{1,4}\)[ \t]))"
-    r"|\n[ \t]*\n"
-)
-_MAX_SENTENCE_CHARS = 400
-
-
-def _is_abbreviation(text: str, stop_at: int) -> bool:
-    """True when the full stop at ``stop_at`` ends an abbreviation (``Rs.``, ``No.``, ``i.e.``), an initial, or a
-    clause number at the start of a line (``10. Heading``)."""
-    line = text[max(text.rfind("\n", 0, stop_at) + 1, stop_at - 40) : stop_at]
-    if re.fullmatch(r"[ \t]*[A-Z]?\d+(?:\.\d+)*", line):
-        return True
-    m = re.search(r"([\w.]+)$", line)
-    if not m:
-        return False
-    word = m.group(1).lower().rstrip(".")
-    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` in order, inner line breaks joined with spaces.
-
-    Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment longer than
-    400 characters that spans lines (a table) is split at its line breaks.
-    """
-    pieces: list[str] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        if m.group("stop") and m.group("stop").startswith(".") and _is_abbreviation(text, m.start("stop")):
-            continue
-        end = m.end("stop") if m.group("stop") else m.start()
-        pieces.append(text[start:end])
-        start = m.end()
-    pieces.append(text[start:])
-    sentences: list[str] = []
-    for piece in pieces:
-        parts = piece.split("\n") if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
-        for part in parts:
-            s = re.sub(r"\s+", " ", part).strip()
-            if re.search(r"\w{3}", s):
-                sentences.append(s)
-    return sentences
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 The document text is the pages' texts joined with :data:`PAGE_SEPARATOR`. A chunk is a span ``[char_start,
 char_end)`` of that text of about ``chunk_size`` characters; the next chunk starts about ``chunk_overlap``
 characters before the previous one ended (at a word start). Each chunk ends at the best boundary of its window,
-preferring a paragraph break (after at least 25% of ``chunk_size``), then a line break (40%), then a sentence end,
-then a space (50%); a chunk that ends at a paragraph break is not overlapped. Only a
-run of ``chunk_size`` characters with no space at all is cut mid-word. A chunk whose word-piece count exceeds the
-embedder's window is split further at spaces until every piece fits.
+preferring a paragraph break (after at least 25% of ``chunk_size``), then a line break (40%), then a sentence end
+(never an abbreviation's full stop such as "Rs.", :mod:`prism.index.sentences`), then a space (50%); a chunk that
+ends at a paragraph break is not overlapped. Only a run of ``chunk_size`` characters with no space at all is cut
+mid-word. A chunk whose word-piece count exceeds the embedder's window is split further at spaces until every piece
+fits.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
+from prism.index.sentences import ends_sentence
 from prism.types import Chunk, ParsedDocument
 
 logger = logging.getLogger(__name__)
@@ -31,6 +33,7 @@ _BOUNDARIES: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"[.!?;:।](?:[\"')\]]*)\s"), 0.5),  # sentence (incl. Devanagari danda)
     (re.compile(r"\s"), 0.5),  # word
 )
+_SENTENCE_KIND = 2
 
 TokenCounter = Callable[[str], int]
 
@@ -69,6 +72,8 @@ def _best_end(text: str, start: int, size: int) -> tuple[int, int]:
         lo = start + max(1, int(size * min_share))
         last = None
         for m in pattern.finditer(text, lo, hard_end):
+            if kind == _SENTENCE_KIND and not ends_sentence(text, m.start()):
+                continue  # "Rs. 5,000": an abbreviation's full stop is no sentence end
             last = m
         if last is not None:
             return last.end(), kind

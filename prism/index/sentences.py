@@ -1,0 +1,81 @@
+"""The one sentence splitter for regulatory and financial text: where a sentence may end, and where it may not.
+
+Every place that cuts text at sentence ends uses it: extractive answers and briefings (:func:`split_sentences` on
+document text), the number check (the sentences of an answer, :func:`prism.answering.citations.sentences_with_refs`),
+the chunker (a chunk that cannot end at a line break prefers a sentence end) and contextual retrieval (an LLM
+context cut to length). It lives beside the one tokenizer so that ingestion and answering share it.
+
+A full stop does not end a sentence when it ends an abbreviation (:data:`ABBREVIATIONS`: ``Rs.``, ``No.``,
+``Sec.``, ``Cr.``, ``Ltd.``, ``Co.``, ``Inc.``, ``Corp.``, ``Mr.``, ``Dr.``, ``vs.``, ``e.g.``, ``i.e.``,
+``approx.``, ``viz.`` …), an initial (``P. Ramanathan``) or a clause number at the start of a line (``10.
+Heading``); a decimal point (``₹2.52``) is never a boundary because a boundary needs white space after the stop.
+So "a penalty of Rs. 5,000" stays one sentence, and a figure is never cut from its currency.
+"""
+
+from __future__ import annotations
+
+import re
+
+ABBREVIATIONS: frozenset[str] = frozenset(
+    "rs no nos ltd co dr mr mrs ms st viz i.e e.g etc vs art sec secs para paras cl reg govt dept approx cf fig vol "
+    "pp p incl ref sr jr inc corp bros pvt u.s cr crs hon prof amt".split()
+)
+"""Words that a full stop abbreviates (lower case, without the final stop; ``i.e`` keeps its inner one)."""
+
+# Candidate boundaries of document text: sentence punctuation followed by space, a numbered clause / bullet at a line
+# start, or a blank line.
+_BOUNDARY = re.compile(
+    r"(?P<stop>[.!?।][\"'”’)\]]*)\s+(?=[\"'“‘(\[]?[A-Z0-9₹])"
+    r"|\n(?=[ \t]*(?:[A-Z]?\d+(?:\.\d+)*[.)]?[ \t]|[A-Z]\.\d|[•·▪\-*–][ \t]|\([a-z0-9]{1,4}\)[ \t]))"
+    r"|\n[ \t]*\n"
+)
+_MAX_SENTENCE_CHARS = 400
+
+
+def is_abbreviation(text: str, stop_at: int) -> bool:
+    """True when the full stop at ``text[stop_at]`` ends an abbreviation (:data:`ABBREVIATIONS`), an initial, or a
+    clause number at the start of a line (``10. Heading``), i.e. when it does not end a sentence.
+
+    Args:
+        text: the whole text.
+        stop_at: index of a ``"."`` in ``text``.
+    """
+    line = text[max(text.rfind("\n", 0, stop_at) + 1, stop_at - 40) : stop_at]
+    if re.fullmatch(r"[ \t]*[A-Z]?\d+(?:\.\d+)*", line):
+        return True
+    m = re.search(r"([\w.]+)$", line)
+    if not m:
+        return False
+    word = m.group(1).lower().rstrip(".")
+    return word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of document ``text`` in order, inner line breaks joined with spaces.
+
+    Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment longer than
+    400 characters that spans lines (a table) is split at its line breaks.
+    """
+    pieces: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group("stop") and m.group("stop").startswith(".") and is_abbreviation(text, m.start("stop")):
+            continue
+        end = m.end("stop") if m.group("stop") else m.start()
+        pieces.append(text[start:end])
+        start = m.end()
+    pieces.append(text[start:])
+    sentences: list[str] = []
+    for piece in pieces:
+        parts = piece.split("\n") if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
+        for part in parts:
+            s = re.sub(r"\s+", " ", part).strip()
+            if re.search(r"\w{3}", s):
+                sentences.append(s)
+    return sentences
+
+
+def ends_sentence(text: str, stop_at: int) -> bool:
+    """True when the punctuation at ``text[stop_at]`` (``.``, ``!``, ``?``, ``।``) may end a sentence: anything but
+    a full stop that :func:`is_abbreviation` claims."""
+    return text[stop_at] != "." or not is_abbreviation(text, stop_at)

@@ -1,0 +1,64 @@
+"""The one sentence splitter: abbreviations, initials, clause numbers and decimal points never end a sentence, in
+document text, in answers (the number check's sentences), in the chunker and in contextual retrieval's cut."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.citations import sentences_with_refs
+from prism.answering.contextual import clean_context
+from prism.index.sentences import ends_sentence, is_abbreviation, split_sentences
+from prism.ingestion.chunking import split_spans
+
+from ..conftest import CASES
+
+ABBREVIATED = ["Rs.", "No.", "Sec.", "Cr.", "Ltd.", "Co.", "Inc.", "Corp.", "Mr.", "Dr.", "vs.", "e.g.", "i.e.",
+               "approx.", "viz."]
+
+
+@pytest.mark.parametrize("abbreviation", ABBREVIATED)
+def test_no_break_after_an_abbreviation(abbreviation):
+    text = f"The fee is payable by Meridian {abbreviation} 5,000 Holdings under the scheme. The next rule follows."
+    assert split_sentences(text) == [
+        f"The fee is payable by Meridian {abbreviation} 5,000 Holdings under the scheme.", "The next rule follows."
+    ]
+    answer = f"The fee is payable by Meridian {abbreviation} 5,000 Holdings [1]. The next rule follows [2]."
+    assert [s for s, _ in sentences_with_refs(answer)] == [
+        f"The fee is payable by Meridian {abbreviation} 5,000 Holdings [1].", "The next rule follows [2]."
+    ]
+
+
+def test_real_sentence_ends_and_decimals():
+    text = "Net profit was ₹2.52 lakh crore. Growth was 3.5% in FY2024! Was it? Yes. P. Ramanathan signed it."
+    assert split_sentences(text) == ["Net profit was ₹2.52 lakh crore.", "Growth was 3.5% in FY2024!", "Was it?",
+                                     "Yes.", "P. Ramanathan signed it."]
+    assert [s for s, _ in sentences_with_refs("It is ₹2.52 lakh crore [1]. It grew 3.5% [2].")] == [
+        "It is ₹2.52 lakh crore [1].", "It grew 3.5% [2]."]
+    assert ends_sentence("Yes. No", 3) and ends_sentence("Why? No", 3)
+    assert not ends_sentence("Pay Rs. 5", 6) and is_abbreviation("Pay Rs. 5", 6)
+    assert is_abbreviation("10. Heading", 2) and not is_abbreviation("in 2010. Next", 7)
+
+
+def test_case_49_penalty_sentence_stays_whole():
+    text = (CASES / "49_penalty_in_rs.txt").read_text(encoding="utf-8")
+    assert "Banks shall pay a penalty of Rs. 5,000 for each day of delay in filing the quarterly return." in (
+        split_sentences(text))
+    answer = "Banks pay a penalty of Rs. 50,000 for each day of delay [1]."
+    assert sentences_with_refs(answer) == [(answer, ("1",))]
+
+
+def test_chunker_never_ends_a_chunk_at_an_abbreviation():
+    # one long line (no line breaks): the chunker falls back to sentence ends; "Rs." is the only full stop in the
+    # first window and must not be taken for one
+    text = ("The penalty for each day of delay in filing the quarterly return is Rs. 5,000 and it is payable by the "
+            "bank to the regulator within thirty days of the demand. A second sentence follows here.")
+    assert 60 < text.index("Rs.") < 120 < text.index("demand.")
+    spans = split_spans(text, 120, 20)
+    assert not any(text[s:e].endswith("Rs.") for s, e in spans)
+    assert text[: spans[0][1]].endswith("bank to the")  # the last space of the window instead
+
+
+def test_contextual_cut_keeps_a_sentence_whole():
+    reply = "This chunk of Meridian Bank Ltd. sets the penalty of Rs. 5,000 per day. It is in section 4 of it."
+    assert clean_context(reply, 80) == "This chunk of Meridian Bank Ltd. sets the penalty of Rs. 5,000 per day."
+    assert clean_context(reply, 60) == "This chunk of Meridian Bank Ltd. sets the penalty of Rs."  # no end: a word cut
