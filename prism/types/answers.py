@@ -66,7 +66,8 @@ class Turn:
 NoteKind = Literal["declined", "extractive", "degraded", "web", "no_match", "citations_removed", "unsupported_figures"]
 """What an :class:`Answer` note is about:
 
-- ``declined``: there is no answer, and why (empty workspace, nothing to search for, nothing relevant);
+- ``declined``: there is no answer, and why (empty workspace, nothing to search for, the documents do not answer:
+  what was searched, the terms not found; :attr:`Answer.declined` is True);
 - ``extractive``: the answer is extractive because no LLM is configured;
 - ``degraded``: a feature was off or failed and the answer went on without it (LLM, condensing, HyDE, multi-query,
   web search);
@@ -109,6 +110,10 @@ class Answer:
         unsupported_numbers: figures in the answer (as written) not found in the blocks they cite.
         timings_ms: milliseconds per stage, keys :data:`TIMING_STAGES`.
         notes: what the analyst should know besides the answer, as :class:`Note` s in the order they arose.
+        declined: True when there is no answer: the documents do not answer the question (the answerability gate, or
+            an LLM reply that says so), the workspace is empty, or the question has nothing to search for. The text
+            then says why and what was searched; ``retrieved`` holds the closest passages, ``citations`` is empty;
+            the first note is of kind ``declined``.
         message: the notes' texts joined by spaces (``None`` without notes); kept for the ``ask --json`` shape of
             earlier versions.
     """
@@ -122,6 +127,7 @@ class Answer:
     unsupported_numbers: list[str] = field(default_factory=list)
     timings_ms: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
     notes: list[Note] = field(default_factory=list)
+    declined: bool = False
 
     @property
     def message(self) -> str | None:
@@ -129,11 +135,12 @@ class Answer:
         return " ".join(n.text for n in self.notes) or None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
+        """``{"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
         "timings_ms", "notes", "message"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``)."""
         return {
             "answer": self.answer,
             "mode": self.mode,
+            "declined": self.declined,
             "citations": [c.to_dict() for c in self.citations],
             "retrieved": [c.to_dict() for c in self.retrieved],
             "web": [w.to_dict() for w in self.web],

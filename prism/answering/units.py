@@ -1,0 +1,223 @@
+"""What a block of document text counts its figures in, and stating that unit with a figure quoted from it.
+
+Financial tables state their unit once, in a header: "(In millions, except per share amounts)", "Standalone
+financial results (Rs. in crore)", "₹ crore unless stated", "(Dollars in thousands)". The rows then carry bare
+numbers: "Net sales $ 5,213" means $5,213 million. A :class:`Block` is a cited text with that unit and currency, so
+that the number check (:mod:`prism.answering.figures`) reads "5,213" as 5.213e9 and the extractive answer can quote
+it as "$5,213 million" (:func:`with_units`).
+
+Where the unit comes from, first found wins: the chunk's metadata (``unit`` / ``currency``, written at ingestion
+for table chunks), a unit statement in the chunk's own text, then one in the chunks before it on the same page
+(the page's header, passed in as ``head``). A unit statement is a unit phrase that is a line of its own or ends its
+line ("(Rs. in crore)"), that is followed by "unless" / "except", or that reads "(in …)"; a column header in the
+middle of a line ("Value (₹ lakh crore) YoY growth") states only its column's unit and is not one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+UNIT_SCALE: dict[str, float] = {"thousands": 1e3, "millions": 1e6, "billions": 1e9, "lakh": 1e5, "crore": 1e7,
+                                "lakh crore": 1e12}
+"""Scale of each unit (the house words: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``)."""
+
+_UNIT_NAME = {"thousand": "thousands", "thousands": "thousands", "million": "millions", "millions": "millions",
+              "mn": "millions", "billion": "billions", "billions": "billions", "bn": "billions", "lakh": "lakh",
+              "lakhs": "lakh", "lac": "lakh", "lacs": "lakh", "crore": "crore", "crores": "crore", "cr": "crore"}
+_SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore",
+           "lakh crore": "lakh crore"}
+_SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€"}
+
+_MONEY_MARKS = r"₹|\bRs\.?|\bINR\b|\bUS\$|\bUSD\b|\$|€|\bEUR\b|\bdollars\b|\brupees\b"
+_MONEY = rf"(?P<cur>{_MONEY_MARKS})"
+_UNIT = r"(?P<unit>lakhs?\s+crores?|thousands?|millions?|billions?|lakhs?|lacs?|crores?)\b"
+_STATEMENTS = (
+    # (In millions, except per share amounts) · (in ₹ crore) · (Amounts in $ thousands) · (Dollars in millions)
+    re.compile(rf"\(\s*(?:(?:amounts?|figures|values?|all\s+amounts)\s+|(?P<cur1>{_MONEY_MARKS})\s+)?in\s+"
+               rf"(?:{_MONEY}\s*)?{_UNIT}",
+               re.IGNORECASE),
+    # Rs. in crore · ₹ crore unless stated · ($ in thousands) — at the end of the line or before unless / except
+    re.compile(rf"{_MONEY}\s*(?:in\s+)?{_UNIT}(?=\s*\)?\s*[.:;]?\s*$|\s*,?\s*(?:unless|except))",
+               re.IGNORECASE | re.MULTILINE),
+)
+
+
+def _currency(mark: str | None) -> str | None:
+    if not mark:
+        return None
+    mark = mark.lower().rstrip(".")
+    if mark in ("₹", "rs", "inr", "rupees"):
+        return "INR"
+    if mark in ("€", "eur"):
+        return "EUR"
+    return "USD"
+
+
+def _unit_name(word: str) -> str:
+    words = word.lower().split()
+    if len(words) == 2:
+        return "lakh crore"
+    return _UNIT_NAME[words[0]]
+
+
+def _statement(text: str) -> re.Match[str] | None:
+    """The first unit statement of ``text`` (see the module docstring)."""
+    found = [m for m in (p.search(text) for p in _STATEMENTS) if m]
+    return min(found, key=lambda m: m.start()) if found else None
+
+
+def stated_unit(text: str) -> tuple[str, str | None] | None:
+    """The first unit statement of ``text`` as ``(unit, currency)`` (``("millions", None)`` for "(In millions)",
+    ``("crore", "INR")`` for "Rs. in crore"), or ``None``. ``unit`` is a key of :data:`UNIT_SCALE`; ``currency`` an
+    ISO 4217 code or ``None`` when the statement names none."""
+    m = _statement(text)
+    return (_unit_name(m.group("unit")), _currency(m.group("cur") or m.groupdict().get("cur1"))) if m else None
+
+
+_CURRENCY_MARK = re.compile(r"₹|\bRs\.?(?=\s?\d)|\bINR\b|\$|\bUSD\b|€|\bEUR\b")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A cited text with the unit and currency its bare figures are counted in.
+
+    Attributes:
+        text: the block's text as shown to the LLM or quoted.
+        unit: a key of :data:`UNIT_SCALE`, or ``None`` when the block states none.
+        currency: ISO 4217 code of the block's amounts, or ``None`` (unknown: no currency conflict is checked).
+    """
+
+    text: str
+    unit: str | None = None
+    currency: str | None = None
+
+    @classmethod
+    def of(cls, text: str, *, head: str = "", unit: str | None = None, currency: str | None = None) -> Block:
+        """The block for ``text``: ``unit`` / ``currency`` as given (chunk metadata), else the first unit statement
+        of ``text``, else of ``head`` (the text before it on its page). Without a stated currency, the one currency
+        marked in the text ("$ 5,213") is the block's."""
+        found = None if unit else (stated_unit(text) or (stated_unit(head) if head else None))
+        unit = _UNIT_NAME.get(unit.lower(), unit.lower()) if unit else (found[0] if found else None)
+        if unit not in UNIT_SCALE:
+            unit = None
+        currency = currency or (found[1] if found else None)
+        if currency is None:
+            marks = {_currency(m.group(0)) for m in _CURRENCY_MARK.finditer(text)}
+            currency = marks.pop() if len(marks) == 1 else None
+        return cls(text, unit, currency)
+
+    @property
+    def scale(self) -> float:
+        """What a bare number of the block is multiplied by (1.0 without a unit)."""
+        return UNIT_SCALE[self.unit] if self.unit else 1.0
+
+
+def block_of_chunk(chunk: Any, head: str = "") -> Block:
+    """The :class:`Block` of a retrieved chunk: its metadata's ``unit`` / ``currency`` when the chunk carries
+    metadata (a ``metadata`` mapping, as table chunks do once ingestion writes them), else what its text or ``head``
+    states."""
+    meta = getattr(chunk, "metadata", None) or {}
+    unit = meta.get("unit") if isinstance(meta, dict) else None
+    currency = meta.get("currency") if isinstance(meta, dict) else None
+    return Block.of(chunk.text, head=head, unit=unit or None, currency=currency or None)
+
+
+# --- quoting a table figure with its unit -------------------------------------------------------------------------
+_CELL = re.compile(r"[-−]?(?:₹|\$|Rs\.?)?\(?\d{1,3}(?:,\d{2,3})*(?:\.\d+)?\)?|[-−]?(?:₹|\$|Rs\.?)?\(?\d+(?:\.\d+)?\)?")
+_YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
+_OWN_UNIT = re.compile(r"%|\b(?:number|nos?|count|crore|lakh|thousand|million|billion|x|times|days?|months?|years?|"
+                       r"bps|basis|ratio|per\s?cent|percent)\b|₹|\$|\brs\b", re.IGNORECASE)
+_FOLLOWING_UNIT = re.compile(r"^(?:%|per\b|bps\b|basis\b|x\b|times\b|days?\b|months?\b|years?\b|hours?\b|"
+                             r"crores?\b|lakhs?\b|lacs?\b|thousands?\b|millions?\b|billions?\b|mn\b|bn\b|cr\b)",
+                             re.IGNORECASE)
+_CURRENCY_ONLY = re.compile(r"(?:₹|\$|Rs\.?)")
+
+
+def _label_states_unit(before: str) -> bool:
+    """True when the row label right before a run of cells states its own unit: it ends with ``%`` or with a
+    parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none)."""
+    before = before.rstrip()
+    if before.endswith("%"):
+        return True
+    m = re.search(r"\(([^()]*)\)$", before)
+    return bool(m and _OWN_UNIT.search(m.group(1)))
+
+
+def _cell_runs(tokens: list[str]) -> list[tuple[int, int]]:
+    """Maximal runs ``[i, j)`` of table cells among whitespace tokens (a lone "$" / "₹" joins the cell after it)."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens):
+            if _CURRENCY_ONLY.fullmatch(tokens[j]) and j + 1 < len(tokens) and _CELL.fullmatch(tokens[j + 1]):
+                j += 2
+            elif _CELL.fullmatch(tokens[j]) and not _YEAR.fullmatch(tokens[j]):
+                j += 1
+            else:
+                break
+        if j > i:
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def _cell_with_unit(cell: str, block: Block) -> str:
+    """One cell ("$ 5,213", "1,102", "(1,234)") written with the block's currency and unit ("$5,213 million")."""
+    cell = cell.replace(" ", "")
+    mark = _CURRENCY_ONLY.match(cell.lstrip("-−"))
+    sign = "-" if cell[:1] in "-−" else ""
+    number = cell.lstrip("-−")[mark.end():] if mark else cell.lstrip("-−")
+    symbol = mark.group(0) if mark else _SYMBOL.get(block.currency or "", "")
+    return f"{sign}{symbol}{number} {_SPOKEN[block.unit or '']}"
+
+
+def with_units(sentence: str, block: Block) -> str:
+    """``sentence`` (quoted from ``block``) with the block's unit and currency stated after each bare table figure.
+
+    A figure is a cell of a table row: a run of numbers (a year such as 2015 is not one) at the end of the sentence,
+    before the next row's capitalised label, or of two or more cells. A row whose label states its own unit ("%",
+    "(number)", "(₹ lakh crore)") and a number followed by a unit of its own ("₹2,146 crore", "3.5%", "₹125 per
+    month") are left alone, as is every sentence of a block without a unit, and the unit statement itself.
+
+    Returns:
+        The sentence, e.g. "Net sales $5,213 million Operating income $1,102 million" for "Net sales $ 5,213
+        Operating income 1,102" in a block stating "(In millions)" with "$" amounts.
+    """
+    if block.unit is None:
+        return sentence
+    statement = _statement(sentence)
+    if statement is not None:  # only the rows after a unit statement quoted with them
+        close = re.match(r"[^()]{0,60}\)", sentence[statement.end():])
+        cut = statement.end() + (close.end() if close else 0)
+        rest = with_units(sentence[cut:], block) if sentence[cut:].strip() else ""
+        return (sentence[:cut] + " " + rest).strip() if rest else sentence
+    tokens = sentence.split()
+    out = list(tokens)
+    for i, j in reversed(_cell_runs(tokens)):
+        after = " ".join(tokens[j:])
+        if _FOLLOWING_UNIT.match(after):
+            continue
+        if j - i == 1 or (j - i == 2 and _CURRENCY_ONLY.fullmatch(tokens[i])):
+            if j < len(tokens) and not tokens[j][:1].isupper():
+                continue  # one number inside prose: not a table cell
+        if _label_states_unit(" ".join(tokens[:i])):
+            continue
+        cells: list[str] = []
+        k = i
+        while k < j:
+            if _CURRENCY_ONLY.fullmatch(tokens[k]):
+                cells.append(_cell_with_unit(tokens[k] + tokens[k + 1], block))
+                k += 2
+            else:
+                cells.append(_cell_with_unit(tokens[k], block))
+                k += 1
+        out[i:j] = cells
+    return " ".join(out)
