@@ -183,21 +183,27 @@ def _eta(seconds: float | None) -> str:
     return f" · about {round(seconds / 60)} min left"
 
 
-def _progress_row(v: JobView) -> None:
+def progress_line(v: JobView, now: float | None = None) -> tuple[float, str]:
+    """A job's progress bar: ``(fraction, text)``. Indexing is step 1 of 2 (with ``chunks done/total`` while
+    embedding and the time left when it can be told), writing the briefing step 2 of 2; Markdown, names escaped."""
     name = literal(shorten(v.filename, 60))
     if v.done and v.result is not None:
-        st.progress(1.0, text=f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}")
-    elif v.status == "queued":
-        st.progress(0.0, text=f"{name} — waiting for the previous file")
-    elif v.cancel_requested:
-        st.progress(max(v.fraction, 0.02), text=f"{name} — cancelling…")
-    elif v.step == "briefing":
-        st.progress(1.0, text=f"{name} — step 1 of 2 done: indexed ({count_phrase(v.chunks_total or 0, 'chunk')})")
-        st.caption(f":material/edit_note: {name} — step 2 of 2: writing the briefing…")
-    else:
-        chunks = f" · {v.chunks_done}/{v.chunks_total} chunks" if v.chunks_total else ""
-        stage = "embedding" if v.chunks_total else literal(v.stage)
-        st.progress(max(v.fraction, 0.02), text=f"{name} — step 1 of 2: {stage}{chunks}{_eta(v.eta_s())}")
+        return 1.0, f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}"
+    if v.status == "queued":
+        return 0.0, f"{name} — waiting for the previous file"
+    if v.cancel_requested:
+        return max(v.fraction, 0.02), f"{name} — cancelling…"
+    if v.step == "briefing":
+        indexed = f" ({count_phrase(v.chunks_total, 'chunk')} indexed)" if v.chunks_total else ""
+        return 1.0, f"{name} — step 2 of 2: writing the briefing{indexed}"
+    chunks = f" {v.chunks_done}/{v.chunks_total} chunks" if v.chunks_total is not None else ""
+    stage = "embedding" if chunks else literal(v.stage)
+    return max(v.fraction, 0.02), f"{name} — step 1 of 2: {stage}{chunks}{_eta(v.eta_s(now))}"
+
+
+def _progress_row(v: JobView) -> None:
+    fraction, text = progress_line(v)
+    st.progress(fraction, text=text)
 
 
 def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
