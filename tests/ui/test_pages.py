@@ -453,3 +453,12 @@ def test_job_registry_dedupes_by_content_and_reports_progress():
         jobs.shutdown()
     assert content_key(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert content_key(" https://x.org/a ") == "https://x.org/a"
+
+
+def test_the_footer_never_calls_a_decline_an_extractive_answer():
+    from prism.ui.chat_view import footer_label
+
+    declined = {"mode": "extractive", "notes": [{"kind": "declined", "text": "The documents ... don't answer that."}]}
+    assert footer_label(declined) == "No answer in the documents"
+    assert footer_label({"mode": "extractive", "notes": [{"kind": "extractive", "text": "x"}]}) == "Extractive answer"
+    assert footer_label({"mode": "llm", "notes": []}) == "LLM answer"
