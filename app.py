@@ -25,12 +25,14 @@ service = widgets.service()
 widgets.ensure_first_start(service)
 widgets.sidebar(service)
 
+# url_path differs from each file's name on purpose: Streamlit's legacy pages/ routing (and AppTest, which uses it)
+# then never runs a page script alone, so every run draws the sidebar and the page from one state.
 st.navigation(
     [
-        st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
-        st.Page("pages/upload.py", title="Upload", icon=":material/upload_file:"),
-        st.Page("pages/workspaces.py", title="Workspaces", icon=":material/folder_open:"),
-        st.Page("pages/eval.py", title="Evaluation", icon=":material/monitoring:"),
+        st.Page("pages/chat_page.py", title="Chat", icon=":material/forum:", url_path="chat", default=True),
+        st.Page("pages/upload_page.py", title="Upload", icon=":material/upload_file:", url_path="upload"),
+        st.Page("pages/workspaces_page.py", title="Workspaces", icon=":material/folder_open:", url_path="workspaces"),
+        st.Page("pages/eval_page.py", title="Evaluation", icon=":material/monitoring:", url_path="eval"),
     ],
     position="top",
 ).run()

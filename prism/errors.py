@@ -85,3 +85,15 @@ class LLMRateLimitError(LLMError):
 
 class LLMTimeoutError(LLMError):
     """The language model did not answer in time, after every retry."""
+
+
+class WorkspaceDeletedError(WorkspaceNotFoundError):
+    """The workspace was deleted (by another session or process) while something was being written to it."""
+
+
+class IngestCancelledError(PrismError):
+    """The analyst cancelled a batch before this document was committed (nothing of it was kept)."""
+
+
+class ConversationNotFoundError(PrismError):
+    """No saved conversation has the given id in the workspace (it was deleted, or never existed)."""

@@ -1,5 +1,5 @@
 """File helpers every layer needs: atomic writes (the one place Prism replaces a file, so readers never see it half
-written), a file's sha256, and safe display names for uploaded files.
+written), a file's sha256, and safe, distinct display names for uploaded files.
 
 A ground-floor module: it imports nothing from Prism."""
 
@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -86,3 +86,25 @@ def sanitize_filename(name: str) -> str:
         else:
             cleaned = cleaned[:MAX_NAME_CHARS].rstrip()
     return cleaned or "document"
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The names of one batch of uploads, made distinct: a name met again gets `` (2)``, `` (3)``, … before its
+    extension (``annual_report.txt``, ``annual_report (2).txt``), skipping names the batch already holds; names are
+    compared case-insensitively. Order and length are kept; already distinct names come back unchanged."""
+    taken = {n.casefold() for n in names}
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
+            out.append(name)
+            continue
+        stem, dot, ext = name.rpartition(".")
+        stem, ext = (stem, f".{ext}") if dot and stem and 0 < len(ext) <= 16 else (name, "")
+        k = 2
+        while (candidate := f"{stem} ({k}){ext}").casefold() in taken | seen:
+            k += 1
+        seen.add(candidate.casefold())
+        out.append(candidate)
+    return out

@@ -2,7 +2,8 @@
 
 One :class:`PrismService` per process holds the embedder (loaded once, lazily), the vector-store backend and one
 :class:`WorkspaceHandle` per open workspace. It is thread-safe and shared by all Streamlit sessions. The module's
-functions give the process-wide vocabularies (retrieval modes, upload types, metrics) from their registries.
+functions give the process-wide vocabularies (retrieval modes, upload types, metrics) from their registries;
+evaluation (datasets, runs) comes from :class:`prism.evaluation.facade.EvaluationFacade`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from prism.answering.briefing import Briefing, brief_document
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
+from prism.answering.conversation_store import ConversationStore
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import LLMs, build_llms
 from prism.answering.stream import AnswerStream
@@ -25,11 +27,14 @@ from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
 from prism.config import Settings, get_settings
 from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
+from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
+from prism.fsutil import distinct_names
+from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
 from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, VectorStores
-from prism.index.workspaces import Workspace, WorkspaceCatalog
+from prism.index.workspaces import Workspace
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.fusion import MODES, retrieval_mode
@@ -37,16 +42,19 @@ from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import (
     Answer,
+    CancelToken,
     DocumentRecord,
     FileType,
     IngestItem,
     IngestResult,
-    MetricSpec,
     ProgressCallback,
     RerankerState,
     RetrievalMode,
     WorkspaceInfo,
 )
+
+__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "metrics", "published_anchors",
+           "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +67,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService:
+class PrismService(EvaluationFacade):
     """Everything Prism does, by workspace name.
 
     Args:
@@ -130,7 +138,7 @@ class PrismService:
 
     # --- workspaces -----------------------------------------------------------------------------------------
     def workspaces(self) -> list[WorkspaceInfo]:
-        """All workspaces."""
+        """All workspaces, in creation order."""
         return self.catalog.list()
 
     def find_workspace(self, name: str) -> WorkspaceInfo | None:
@@ -142,19 +150,15 @@ class PrismService:
         return self.catalog.create(name)
 
     def rename_workspace(self, old: str, new: str) -> WorkspaceInfo:
-        """Rename a workspace."""
+        """Rename a workspace (its id, documents and conversations stay)."""
         info = self.catalog.rename(old, new)
         self._open.renamed(info)
         return info
 
     def delete_workspace(self, name: str) -> WorkspaceInfo:
-        """Delete a workspace with its collection, files and indexes."""
-
-        def drop(info: WorkspaceInfo) -> None:
-            self._open.close(info.id)
-            self.stores.drop(info.collection)
-
-        return self.catalog.remove(name, drop)
+        """Delete a workspace with its collection, files, indexes and conversations; waits for a document being
+        committed to it (an ingest still running then stops with a message naming the workspace)."""
+        return self.catalog.remove(name, lambda info: (self._open.close(info.id), self.stores.drop(info.collection)))
 
     def open(self, name: str | None = None, create: bool = False) -> WorkspaceHandle:
         """Open a workspace (recovering interrupted writes on first open in this process); raises
@@ -199,28 +203,29 @@ class PrismService:
         return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
 
     def workspace_dir(self, workspace: str | None = None) -> Path:
-        """The workspace's folder, for files kept beside its indexes (e.g. the BEIR corpus marker of
-        :mod:`prism.evaluation.beir`); raises ``WorkspaceNotFoundError``."""
+        """The workspace's folder (e.g. for :mod:`prism.evaluation.beir`'s marker); ``WorkspaceNotFoundError``."""
         return self.catalog.folder(self.catalog.get(workspace or self.settings.default_workspace))
 
     # --- documents ------------------------------------------------------------------------------------------
     def ingest(self, items: Sequence[IngestItem], workspace: str | None = None,
                progress: ProgressCallback | None = None, *, contextual: bool | None = None,
-               briefing: bool | None = None) -> list[IngestResult]:
-        """Ingest files/bytes/URLs into a workspace (created if missing); one result per item, never raising for a
-        bad file. ``contextual``: contextual retrieval for this batch (default ``settings.contextual_retrieval``;
-        without an LLM off, with a warning on the results). ``briefing``: brief each new document (default
-        ``settings.briefing_on_ingest``; a failed briefing is a warning on the result, never a failed ingest)."""
-        handle = self.open(workspace, create=True)
+               briefing: bool | None = None, create: bool = True,
+               cancel: CancelToken | None = None) -> list[IngestResult]:
+        """Ingest files/bytes/URLs into a workspace; one result per item, never raising for a bad file (rules:
+        :mod:`prism.ingestion.pipeline`; ``cancel`` stops the batch, committed documents stay). ``contextual``:
+        contextual retrieval (default ``settings.contextual_retrieval``; off without an LLM, with a warning).
+        ``briefing``: brief each new document (default ``settings.briefing_on_ingest``; progress ``"<file>: briefing"``;
+        a failure is a warning). ``create``: create a missing workspace, else ``WorkspaceNotFoundError``."""
+        handle = self.open(workspace, create=create)
         hook, note = Contextualizer.for_batch(contextual, self.llms.cheap, self.settings)
-        results = handle.ingestor.ingest(items, progress, contextualize=hook)
+        results = handle.ingestor.ingest(items, progress, contextualize=hook, cancel=cancel)
         new = [r for r in results if r.status in ("ingested", "replaced")]
+        brief = (self.settings.briefing_on_ingest if briefing is None else briefing)
         if new:
             handle.retriever.refresh()  # rebuild BM25 now so the next query does not wait
         for r in new:
-            if note:
-                r.warnings.append(note)
-            if self.settings.briefing_on_ingest if briefing is None else briefing:
+            r.warnings.extend([note] if note else [])
+            if brief and not (cancel and cancel.cancelled):
                 if progress is not None:
                     progress(1.0, f"{r.file}: briefing")
                 self._brief_after_ingest(handle, r)
@@ -228,8 +233,7 @@ class PrismService:
 
     def ingest_texts(self, docs: Sequence[tuple[str, str]], workspace: str | None = None,
                      progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Bulk-ingest ``(name, text)`` pairs as unpaged documents (a BEIR corpus; no briefings); see
-        :meth:`prism.ingestion.pipeline.Ingestor.ingest_texts`."""
+        """Bulk-ingest ``(name, text)`` pairs as unpaged documents (a BEIR corpus; no briefings)."""
         handle = self.open(workspace, create=True)
         results = handle.ingestor.ingest_texts(docs, progress)
         handle.retriever.refresh()
@@ -250,6 +254,11 @@ class PrismService:
         record = handle.workspace.get_by_source(source)
         return brief_document(handle.workspace, record.doc_id, embedder=self.embedder, llm=self.llms.main,
                               settings=self.settings)
+
+    def conversations(self, workspace: str | None = None) -> ConversationStore:
+        """A workspace's saved conversations, shared by everyone using it; raises ``WorkspaceNotFoundError``."""
+        info = self.catalog.get(workspace or self.settings.default_workspace)
+        return ConversationStore(Workspace(self.settings.home, info, self.settings.lock_timeout_s))
 
     def documents(self, workspace: str | None = None) -> list[DocumentRecord]:
         """The workspace's committed documents (raises ``WorkspaceNotFoundError``)."""
@@ -318,35 +327,6 @@ class PrismService:
         return engine.ask(question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query,
                           web=web, rerank=rerank, stream=stream)
 
-    # --- evaluation -----------------------------------------------------------------------------------------
-    def load_dataset(self, path: str | Path, format: str | None = None, **files: Any) -> Any:
-        """An evaluation dataset; arguments as :func:`prism.evaluation.datasets.load_dataset` (raises
-        ``PrismError`` for a missing path, an unknown format or a malformed file)."""
-        from prism.evaluation.datasets import load_dataset
-
-        return load_dataset(path, format, **files)
-
-    def evaluate(self, dataset: Any, *, eval_dir: str | Path | None = None,
-                 **options: Any) -> list[tuple[dict[str, Any], Path]]:
-        """Evaluate a dataset (:meth:`load_dataset`), writing its runs to ``eval_dir`` (default
-        ``settings.eval_dir``); options and return value as :func:`prism.evaluation.runner.run_evaluation`."""
-        from prism.evaluation.runner import run_evaluation
-        from prism.evaluation.runs import RunStore
-
-        return run_evaluation(self, dataset, store=RunStore(Path(eval_dir or self.settings.eval_dir)), **options)
-
-    def runs(self) -> list[dict[str, Any]]:
-        """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""
-        from prism.evaluation.runs import RunStore
-
-        return RunStore(self.settings.eval_dir).list()
-
-    def run(self, run_id: str) -> dict[str, Any]:
-        """One evaluation run's full record (raises ``PrismError`` when missing or unreadable)."""
-        from prism.evaluation.runs import RunStore
-
-        return RunStore(self.settings.eval_dir).load(run_id)
-
 
 # --- vocabularies -------------------------------------------------------------------------------------------------
 def retrieval_modes() -> tuple[RetrievalMode, ...]:
@@ -366,29 +346,13 @@ def supported_file_types() -> tuple[FileType, ...]:
     return file_types()
 
 
+def upload_names(names: Sequence[str]) -> list[str]:
+    """The display names one batch of uploads gets: names met twice become ``name (2).ext`` (the same-name rule of
+    :mod:`prism.ingestion.pipeline`, for callers that submit a batch's files one by one)."""
+    return distinct_names(names)
+
+
 def query_terms(text: str) -> list[str]:
     """The BM25 index tokens of ``text`` (stemmed, stop words dropped, amounts canonicalised), as the sparse side
     matches them; e.g. to highlight query terms in a chunk."""
     return tokenize(text)
-
-
-def metrics() -> tuple[MetricSpec, ...]:
-    """Every evaluation metric in display order, headline ones first, from :data:`prism.evaluation.metrics.METRICS`."""
-    from prism.evaluation.metrics import METRICS
-
-    return METRICS
-
-
-def published_anchors(dataset: str) -> tuple[str, dict[str, dict[str, float]]]:
-    """Published results to draw beside a dataset's runs: ``(split they were measured on, {metric: {system:
-    value}})`` (``{}`` when there are none)."""
-    from prism.evaluation.metrics import ANCHOR_SPLIT, PUBLISHED_ANCHORS
-
-    return ANCHOR_SPLIT, {metric: dict(v) for metric, v in PUBLISHED_ANCHORS.get(dataset.lower(), {}).items()}
-
-
-def dataset_formats() -> tuple[str, ...]:
-    """The evaluation dataset formats :meth:`PrismService.load_dataset` reads."""
-    from prism.evaluation.datasets import FORMATS
-
-    return FORMATS

@@ -1,7 +1,7 @@
 """Many analysts at once on one shared service (as the Streamlit app shares it): 8 sessions ask at the same time —
-half with a scripted LLM streaming, half extractive — while another session ingests a real RBI circular into the same
-workspace through the app's background job registry. No errors, every answer complete and cited, the new document
-searchable afterwards, and the ingestion done exactly once."""
+half with a scripted LLM streaming, half extractive — while another session ingests a third sample PDF (the schedule
+of charges) into the same workspace through the app's background job registry. No errors, every answer complete and
+cited, the new document searchable afterwards, and the ingestion done exactly once."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from prism.service import PrismService
 from prism.types import Answer, IngestItem
 from prism.ui.jobs import IngestJobs
 
-from .conftest import DATA, REPO, needs_data
+from .conftest import REPO
 from .fakes_llm import ScriptedLLM
 
 SAMPLE = REPO / "data" / "sample"
-RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
+NEW_PDF = SAMPLE / "meridian_fee_schedule_tables.pdf"  # 4 pages
 QUESTIONS = [
     "What is the P2P collect request limit?",
     "What is the MDR for RuPay credit cards on UPI?",
@@ -47,7 +47,6 @@ def _reply(text: str) -> str:
     return "The circular states the limit [1]; see also the master circular [2]."
 
 
-@needs_data
 @pytest.mark.slow
 def test_eight_sessions_ask_while_another_ingests(prism_home, embedder):
     settings = Settings(home=prism_home)
@@ -80,8 +79,9 @@ def test_eight_sessions_ask_while_another_ingests(prism_home, embedder):
 
     def ingest() -> list[str]:
         start.wait(timeout=30)
-        data = RBI_PDF.read_bytes()
-        return [jobs.submit(with_llm, "Shared", RBI_PDF.name, data) for _ in range(3)]  # one job, not three
+        data = NEW_PDF.read_bytes()
+        shared = with_llm.find_workspace("Shared")
+        return [jobs.submit(with_llm, shared, NEW_PDF.name, data) for _ in range(3)]  # one job, not three
 
     try:
         with ThreadPoolExecutor(max_workers=9) as pool:
@@ -112,6 +112,6 @@ def test_eight_sessions_ask_while_another_ingests(prism_home, embedder):
         if i % 2 == 0:
             assert answer.answer == "The circular states the limit [1]; see also the master circular [2]."
     # The document ingested meanwhile is searchable by every session.
-    found = extractive.search("Foreign Exchange Management Authorised Persons Regulations 2026", "Shared")
-    assert found.results and found.results[0].source == RBI_PDF.name
-    assert [d.source for d in with_llm.documents("Shared")][-1] == RBI_PDF.name
+    found = extractive.search("Schedule of Service Charges minimum average balance", "Shared")
+    assert found.results and found.results[0].source == NEW_PDF.name
+    assert [d.source for d in with_llm.documents("Shared")][-1] == NEW_PDF.name

@@ -1,10 +1,12 @@
 """Numbered context blocks for the answer prompt, and the citation markers in answers.
 
-Blocks: document chunks are ``[1]..[k]`` in retrieval order (``n`` is the chunk's rank), web results
-``[W1]..[Wm]``; the prompt fences both (documents are data, never instructions). Markers in an answer are
+Blocks: document chunks are ``[1]..[k]`` in retrieval order (the chunk's rank), web results ``[W1]..[Wm]``; the
+prompt fences both (documents are data, never instructions). Markers in an answer are
 ``[1]``, ``[1, 3]``, ``[1; 3]``, ``[1-3]`` (a range), ``[1][2]`` and ``[W1]`` (also mixed: ``[2, W1]``). After
 the answer is complete, :func:`validate_citations` keeps the references that point at a block, rewrites each marker
-in the canonical form (``[1, 3]``) and removes markers that point nowhere.
+in the canonical form (``[1, 3]``) and removes markers that point nowhere; :func:`number_by_first_use` then numbers
+the cited blocks 1, 2, 3 in the order the answer first cites them, which is how the analyst, the CLI and the JSON see
+them.
 """
 
 from __future__ import annotations
@@ -153,6 +155,35 @@ def validate_citations(text: str, n_docs: int, n_web: int = 0) -> CitationCheck:
     if removed:
         clean = re.sub(r"[ \t]+([.,;:!?)])", r"\1", clean)
     return CitationCheck(clean, sorted(cited), sorted(cited_web), removed)
+
+
+def number_by_first_use(text: str) -> tuple[str, list[int]]:
+    """Renumber the document references of a validated answer 1, 2, 3 … in the order the answer first uses them.
+
+    The blocks are numbered by retrieval rank in the prompt, so an answer may cite ``[1]``, ``[3]``, ``[4]``; the
+    analyst reads ``[1]``, ``[2]``, ``[3]``. Every marker is rewritten with the new numbers (references of one
+    marker keep their order; web references ``[Wn]`` are unchanged).
+
+    Args:
+        text: an answer after :func:`validate_citations` (every reference points at a block).
+
+    Returns:
+        ``(text, order)``: the rewritten text, and ``order[i]`` = the block number (retrieval rank) that is now
+        reference ``i + 1``.
+    """
+    markers = parse_markers(text)
+    order: list[int] = []
+    for marker in markers:
+        order.extend(int(r) for r in marker.refs if not r.startswith("W") and int(r) not in order)
+    new = {old: i for i, old in enumerate(order, start=1)}
+    out: list[str] = []
+    pos = 0
+    for marker in markers:
+        refs = [r if r.startswith("W") else str(new[int(r)]) for r in marker.refs]
+        out.append(text[pos:marker.start] + "[" + ", ".join(refs) + "]")
+        pos = marker.end
+    out.append(text[pos:])
+    return "".join(out), order
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?:\s*\[[^\]]{1,20}\])*\s+|\n+")

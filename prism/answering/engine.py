@@ -18,12 +18,13 @@
    question. Without one (or when the LLM fails before its first token): an extractive answer
    (:mod:`prism.answering.extractive`).
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
-they
-   cite (:mod:`prism.answering.figures`), and the :class:`~prism.types.Answer` is assembled.
+   they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
+   citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
 
 ``ask(..., stream=True)`` returns an :class:`AnswerStream`: iterate it for text pieces (``st.write_stream``), then
-read :attr:`AnswerStream.answer`. The streamed text is the raw LLM output; the final ``Answer.answer`` has invalid
-markers removed, so a UI should re-render it once the stream ends.
+read :attr:`AnswerStream.answer`. The streamed text is the raw LLM output (block numbers); the final
+``Answer.answer`` has invalid markers removed and the citations renumbered, so a UI re-renders it once the stream
+ends.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any, Protocol
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.answering.citations import user_message, validate_citations
+from prism.answering.citations import number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance
 from prism.answering.figures import unsupported_numbers
@@ -303,9 +304,10 @@ class AnswerEngine:
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, label=label,
         )
-        if not text:
+        if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
             text = NOT_RELEVANT
-        if label == EXTRACTIVE_LABEL:
+            run.notes.insert(0, Note("declined", NOT_RELEVANT))
+        elif label == EXTRACTIVE_LABEL:
             run.notes.insert(0, Note("extractive", f"{EXTRACTIVE_LABEL}."))
         run.mark_first_token()
         yield text
@@ -321,13 +323,15 @@ class AnswerEngine:
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
                      + ", ".join(unsupported) + ".")
-        cited = set(check.cited)
+        text, order = number_by_first_use(check.text)
+        uncited = [rank for rank in range(1, len(run.chunks) + 1) if rank not in order]
         run.timings["total"] = (time.perf_counter() - run.t0) * 1000
         answer = Answer(
-            answer=check.text.strip(),
+            answer=text.strip(),
             mode=run.mode,  # type: ignore[arg-type]
-            citations=[Citation.from_chunk(n, run.chunks[n - 1]) for n in check.cited],
-            retrieved=[Citation.from_chunk(i, c) for i, c in enumerate(run.chunks, start=1) if i not in cited],
+            citations=[Citation.from_chunk(n, run.chunks[rank - 1], rank) for n, rank in enumerate(order, start=1)],
+            retrieved=[Citation.from_chunk(n, run.chunks[rank - 1], rank)
+                       for n, rank in enumerate(uncited, start=len(order) + 1)],
             web=list(run.web),
             condensed_query=run.condensed,
             unsupported_numbers=unsupported,

@@ -65,7 +65,8 @@ class SparseSide:
                 tokens.append(toks if toks is not None else tokenize(row.get("index_text") or row["text"]))
         index = BM25Index(ids, tokens=tokens, fingerprint=fingerprint, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
         try:
-            index.save(self._dir)
+            if self.workspace.dir.is_dir():  # a workspace deleted meanwhile gets no folder back
+                index.save(self._dir)
         except OSError as exc:  # a read-only disk still gets an in-memory index
             logger.warning("could not save BM25 index for %s: %s", self.workspace.info.id, exc)
         logger.info("built BM25 index over %d chunks in %.2fs", len(ids), time.perf_counter() - t0)

@@ -1,4 +1,5 @@
-"""Workspaces: display names ↔ collection names, per-workspace document registries, write locks and recovery.
+"""One workspace's files: its document registry, originals, chunk rows, write locks and recovery (the list of
+workspaces is :mod:`prism.index.catalog`).
 
 On-disk layout under ``PRISM_HOME``::
 
@@ -7,12 +8,15 @@ On-disk layout under ``PRISM_HOME``::
     workspaces/<id>/originals/<doc_id>      the uploaded bytes, content-addressed
     workspaces/<id>/chunks/<doc_id>.jsonl   chunk ids and texts (the BM25 index's input)
     workspaces/<id>/pending/<doc_id>.json   write-ahead markers of documents being added or removed
+    workspaces/<id>/conversations/<id>.json saved chats (:mod:`prism.answering.conversation_store`)
     chroma/                         the Chroma files (local mode)
 
 A document is visible only once its record is in ``registry.json`` (written atomically with ``os.replace``).
 Writes to one workspace are serialised by a file lock, so two sessions or processes may ingest at once. A process
 killed mid-document leaves a pending marker; :meth:`Workspace.recover` (run whenever a workspace is opened for
-writing) purges what the marker names from Chroma and the files, so the registry and Chroma agree again.
+writing) purges what the marker names from Chroma and the files, so the registry and Chroma agree again. Deleting a
+workspace waits for its locks, so it never removes files under a write; a writer that finds its workspace deleted
+stops with ``WorkspaceDeletedError`` and leaves nothing behind (:mod:`prism.index.workspace_locks`).
 """
 
 from __future__ import annotations
@@ -21,173 +25,27 @@ import json
 import logging
 import re
 import secrets
-import shutil
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
+from filelock import FileLock
 
-from prism.errors import (
-    DocumentNotFoundError,
-    InvalidWorkspaceNameError,
-    StoreError,
-    WorkspaceExistsError,
-    WorkspaceNotFoundError,
-)
+from prism.errors import DocumentNotFoundError, StoreError
 from prism.fsutil import atomic_write, atomic_write_json
+from prism.index.workspace_locks import check_alive, guarded
 from prism.types import DocumentRecord, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 
-MAX_WORKSPACE_NAME = 1000
-_FORMAT_VERSION = 1
+FORMAT_VERSION = 1
 
 
 def now_iso() -> str:
     """Current UTC time, ISO-8601 with seconds."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def clean_workspace_name(name: str) -> str:
-    """The display name as stored: NFC, white space folded to single spaces, other control characters removed.
-
-    Raises:
-        InvalidWorkspaceNameError: empty after cleaning, or longer than 1000 characters.
-    """
-    text = unicodedata.normalize("NFC", str(name))
-    text = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    text = " ".join(text.split())
-    if not text:
-        raise InvalidWorkspaceNameError("A workspace name cannot be empty.")
-    if len(text) > MAX_WORKSPACE_NAME:
-        raise InvalidWorkspaceNameError(
-            f"A workspace name can have at most {MAX_WORKSPACE_NAME} characters (this one has {len(text)})."
-        )
-    return text
-
-
-def collection_name_for(name: str, unique: str) -> str:
-    """A valid Chroma collection name for a display name.
-
-    Chroma requires 3–512 characters of ``[a-zA-Z0-9._-]``, starting and ending alphanumeric, no ``..``, not an IPv4
-    address. The result is ``ws-<ascii slug, ≤ 40>-<unique>`` with ``unique`` lower-case hex, so it always satisfies
-    those rules (it contains letters and no dots) and is unique whatever the display name (spaces, ₹, 600
-    characters, ``a..b``, ``10.0.0.1``).
-    """
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:40].strip("-")
-    return f"ws-{slug}-{unique}" if slug else f"ws-{unique}"
-
-
-class WorkspaceCatalog:
-    """The list of workspaces under ``home`` (``workspaces.json``), guarded by a file lock."""
-
-    def __init__(self, home: Path, lock_timeout_s: float = 600.0):
-        self.home = Path(home)
-        self.home.mkdir(parents=True, exist_ok=True)
-        self._path = self.home / "workspaces.json"
-        self._lock = FileLock(str(self.home / ".workspaces.lock"), timeout=lock_timeout_s)
-
-    def _read(self) -> list[WorkspaceInfo]:
-        if not self._path.exists():
-            return []
-        try:
-            data = json.loads(self._path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise StoreError(f"The workspace list {self._path} is unreadable: {exc}") from exc
-        return [WorkspaceInfo(**w) for w in data.get("workspaces", [])]
-
-    def _write(self, items: list[WorkspaceInfo]) -> None:
-        atomic_write_json(self._path, {"version": _FORMAT_VERSION, "workspaces": [w.to_dict() for w in items]})
-
-    def folder(self, info: WorkspaceInfo) -> Path:
-        """The folder of a workspace's files (its :attr:`Workspace.dir`)."""
-        return self.home / "workspaces" / info.id
-
-    def list(self) -> list[WorkspaceInfo]:
-        """All workspaces, in creation order."""
-        return self._read()
-
-    def find(self, name: str) -> WorkspaceInfo | None:
-        """The workspace with this display name (case-insensitive), or ``None``."""
-        key = clean_workspace_name(name).casefold()
-        return next((w for w in self._read() if w.name.casefold() == key), None)
-
-    def get(self, name: str) -> WorkspaceInfo:
-        """The workspace with this display name.
-
-        Raises:
-            WorkspaceNotFoundError: there is none.
-        """
-        info = self.find(name)
-        if info is None:
-            raise WorkspaceNotFoundError(f"There is no workspace named '{name}'.")
-        return info
-
-    def create(self, name: str, exist_ok: bool = False) -> WorkspaceInfo:
-        """Create a workspace.
-
-        Raises:
-            WorkspaceExistsError: the name is taken (unless ``exist_ok``).
-            InvalidWorkspaceNameError: the name is unusable.
-        """
-        clean = clean_workspace_name(name)
-        with self._lock:
-            items = self._read()
-            existing = next((w for w in items if w.name.casefold() == clean.casefold()), None)
-            if existing is not None:
-                if exist_ok:
-                    return existing
-                raise WorkspaceExistsError(f"A workspace named '{clean}' already exists.")
-            taken = {w.collection for w in items} | {w.id for w in items}
-            while True:
-                unique = secrets.token_hex(4)
-                info = WorkspaceInfo(unique, clean, collection_name_for(clean, unique), now_iso())
-                if info.collection not in taken and info.id not in taken:
-                    break
-            self.folder(info).mkdir(parents=True, exist_ok=True)
-            self._write([*items, info])
-        logger.info("created workspace %s (collection %s)", info.id, info.collection)
-        return info
-
-    def rename(self, old: str, new: str) -> WorkspaceInfo:
-        """Rename a workspace (its collection and files keep their names).
-
-        Raises:
-            WorkspaceNotFoundError, WorkspaceExistsError, InvalidWorkspaceNameError.
-        """
-        clean = clean_workspace_name(new)
-        with self._lock:
-            items = self._read()
-            info = next((w for w in items if w.name.casefold() == clean_workspace_name(old).casefold()), None)
-            if info is None:
-                raise WorkspaceNotFoundError(f"There is no workspace named '{old}'.")
-            if any(w.name.casefold() == clean.casefold() and w.id != info.id for w in items):
-                raise WorkspaceExistsError(f"A workspace named '{clean}' already exists.")
-            renamed = WorkspaceInfo(info.id, clean, info.collection, info.created_at)
-            self._write([renamed if w.id == info.id else w for w in items])
-        return renamed
-
-    def remove(self, name: str, drop_collection: Callable[[WorkspaceInfo], None]) -> WorkspaceInfo:
-        """Delete a workspace: its collection (through ``drop_collection``), its files and its entry.
-
-        Raises:
-            WorkspaceNotFoundError: there is none.
-        """
-        with self._lock:
-            items = self._read()
-            info = next((w for w in items if w.name.casefold() == clean_workspace_name(name).casefold()), None)
-            if info is None:
-                raise WorkspaceNotFoundError(f"There is no workspace named '{name}'.")
-            drop_collection(info)
-            self._write([w for w in items if w.id != info.id])
-            shutil.rmtree(self.folder(info), ignore_errors=True)
-        logger.info("deleted workspace %s", info.id)
-        return info
 
 
 class Workspace:
@@ -199,11 +57,14 @@ class Workspace:
 
     def __init__(self, home: Path, info: WorkspaceInfo, lock_timeout_s: float = 600.0):
         self.info = info
-        self.dir = Path(home) / "workspaces" / info.id
-        for sub in ("originals", "chunks", "pending"):
-            (self.dir / sub).mkdir(parents=True, exist_ok=True)
+        self.home = Path(home)
+        self.dir = self.home / "workspaces" / info.id
+        if self.dir.is_dir():  # never re-create the folder of a workspace deleted meanwhile
+            for sub in ("originals", "chunks", "pending"):
+                (self.dir / sub).mkdir(exist_ok=True)
         self._registry_path = self.dir / "registry.json"
         self._lock = FileLock(str(self.dir / ".write.lock"), timeout=lock_timeout_s)
+        self._conversation_lock = FileLock(str(self.dir / "conversations" / ".lock"), timeout=lock_timeout_s)
         self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
         self._docs_cache: tuple[dict[str, Any], tuple[DocumentRecord, ...]] | None = None
 
@@ -216,13 +77,33 @@ class Workspace:
         """Hold the workspace's write lock (blocks other threads and processes).
 
         Raises:
+            WorkspaceDeletedError: the workspace was deleted (before or while waiting).
             StoreError: not acquired within the timeout.
         """
-        try:
-            with self._lock:
-                yield
-        except Timeout as exc:
-            raise StoreError(f"Workspace '{self.name}' is busy with another write; try again shortly.") from exc
+        with guarded(self._lock, self.home, self.info, self.dir,
+                     f"Workspace '{self.name}' is busy with another write; try again shortly."):
+            yield
+
+    @contextmanager
+    def conversation_lock(self) -> Iterator[None]:
+        """Hold the lock of the workspace's saved conversations (other threads and processes wait).
+
+        Raises:
+            WorkspaceDeletedError: the workspace was deleted (before or while waiting).
+            StoreError: not acquired within the timeout.
+        """
+        with guarded(self._conversation_lock, self.home, self.info, self.dir,
+                     f"The conversations of workspace '{self.name}' are busy; try again shortly."):
+            yield
+
+    @property
+    def conversations_dir(self) -> Path:
+        """The folder of the workspace's saved conversations."""
+        return self.dir / "conversations"
+
+    def check_alive(self) -> None:
+        """Raise ``WorkspaceDeletedError`` when the workspace has been deleted (by any session or process)."""
+        check_alive(self.home, self.info)
 
     # --- registry -------------------------------------------------------------------------------------------
     def _read_registry(self, fresh: bool = False) -> dict[str, Any]:
@@ -231,7 +112,7 @@ class Workspace:
         try:
             st = self._registry_path.stat()
         except FileNotFoundError:
-            return {"version": _FORMAT_VERSION, "revision": 0, "documents": {}}
+            return {"version": FORMAT_VERSION, "revision": 0, "documents": {}}
         key = (st.st_ino, st.st_mtime_ns, st.st_size)
         cached = self._cache
         if not fresh and cached is not None and cached[0] == key:

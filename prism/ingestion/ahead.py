@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +25,10 @@ from prism.ingestion.prepare import chunk, strip_running
 from prism.types import Page, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
+
+EMBED_SLICE = 64
+"""Texts embedded per call while storing a document: progress and cancellation are checked between slices (about
+2 s of work on two cores; each vector is the same as from one call for all texts, up to float rounding)."""
 
 
 @dataclass
@@ -142,13 +147,24 @@ class EmbedAhead:
             self.timings.embed += spent
         return True
 
-    def embed(self, texts: list[str], ahead: Ahead) -> np.ndarray:
-        """Vectors for ``texts`` (shape ``(len(texts), dimension)``, float32), reusing those embedded ahead."""
-        if not ahead.vectors:
-            return self.embedder.embed(texts)
-        self.timings.chunks_ahead += sum(t in ahead.vectors for t in texts)
-        missing = list(dict.fromkeys(t for t in texts if t not in ahead.vectors))
+    def embed(self, texts: list[str], ahead: Ahead,
+              on_slice: Callable[[int, int], None] | None = None) -> np.ndarray:
+        """Vectors for ``texts`` (shape ``(len(texts), dimension)``, float32), reusing those embedded ahead.
+
+        The rest is embedded in slices of :data:`EMBED_SLICE` texts; ``on_slice(done, total)`` is called before each
+        slice and after the last (``done`` counts the texts with a vector, ahead ones included; ``total`` is
+        ``len(set(texts))``). It may raise to stop embedding (a cancelled batch).
+        """
         vectors = dict(ahead.vectors)
-        if missing:
-            vectors.update(zip(missing, self.embedder.embed(missing), strict=True))
+        self.timings.chunks_ahead += sum(t in vectors for t in texts)
+        unique = list(dict.fromkeys(texts))
+        missing = [t for t in unique if t not in vectors]
+        report = on_slice or (lambda _done, _total: None)
+        for i in range(0, len(missing), EMBED_SLICE):
+            report(len(unique) - len(missing) + i, len(unique))
+            part = missing[i : i + EMBED_SLICE]
+            vectors.update(zip(part, self.embedder.embed(part), strict=True))
+        report(len(unique), len(unique))
+        if not texts:
+            return self.embedder.embed([])
         return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)

@@ -24,7 +24,7 @@ import numpy as np
 
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
-from prism.types import Chunk, DocumentRecord
+from prism.types import Chunk, DocumentRecord, IngestResult
 
 logger = logging.getLogger(__name__)
 
@@ -100,3 +100,12 @@ def commit_documents(workspace: Workspace, store: VectorIndex, docs: Sequence[Pr
     marker.unlink(missing_ok=True)
     logger.info("committed %d document(s) to workspace %s, replacing %d", len(keep), workspace.info.id, len(old_ids))
     return outcome
+
+
+def duplicate_result(name: str, existing: DocumentRecord) -> IngestResult:
+    """The result of a file whose bytes are already committed as ``existing`` (a note names it when its name
+    differs)."""
+    note = [] if existing.source == name else [f"same content as '{existing.source}' already in the workspace"]
+    return IngestResult(file=name, status="duplicate", doc_id=existing.doc_id, pages=existing.pages,
+                        chunks=existing.chunks, skipped_pages=existing.skipped_pages,
+                        ocr_pages=existing.ocr_pages, warnings=note)

@@ -1,9 +1,16 @@
 """The ingestion pipeline: bytes → parse → chunk → embed → commit, all or nothing per document.
 
 Per document: the content hash (sha256) is its id. The same bytes again are a *duplicate* (nothing added); the same
-display name with new bytes *replaces* the old version, which is purged everywhere after the new one commits
-(:mod:`prism.ingestion.commit`, the one commit protocol). A failure in one file is reported in its
+display name with new bytes in a later batch *replaces* the old version, which is purged everywhere after the new one
+commits (:mod:`prism.ingestion.commit`, the one commit protocol). Within one batch, files that share a display name
+(``a/annual_report.txt`` and ``b/annual_report.txt``) are all kept: the later ones are named ``annual_report
+(2).txt``, … (:func:`prism.fsutil.distinct_names`). A failure in one file is reported in its
 :class:`~prism.types.IngestResult` and the batch goes on.
+
+A batch stops early, keeping what it committed, when its :class:`~prism.types.CancelToken` is cancelled or its
+workspace is deleted: both are checked between documents and between stages (after parsing, after chunking, between
+embedding slices and under the write lock before anything is written), so nothing of the document in progress is
+written (results ``cancelled``, or ``failed`` naming the deleted workspace).
 
 PDFs are parsed in a child process while this process chunks and embeds the pages already read
 (:mod:`prism.ingestion.ahead`); the texts to index are prepared by :mod:`prism.ingestion.prepare`.
@@ -15,12 +22,12 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from prism.config import Settings
-from prism.errors import PrismError
+from prism.errors import IngestCancelledError, PrismError, WorkspaceDeletedError
+from prism.fsutil import distinct_names
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorIndex
@@ -28,18 +35,20 @@ from prism.index.workspaces import Workspace, now_iso
 from prism.ingestion import parsing
 from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
 from prism.ingestion.chunking import title_from_text, with_title
-from prism.ingestion.commit import CommitOutcome, PreparedDocument, commit_documents
+from prism.ingestion.commit import CommitOutcome, PreparedDocument, commit_documents, duplicate_result
 from prism.ingestion.parsing.worker import shutdown_workers
 from prism.ingestion.prepare import (
     STAGE_SHARE,
     ContextualizeHook,
     chunk,
     chunk_rows,
+    document_record,
     index_texts,
+    read_item,
     strip_running,
     title_for,
 )
-from prism.types import DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
+from prism.types import CancelToken, DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
 
 __all__ = ["ContextualizeHook", "Ingestor", "StageTimings"]
 
@@ -102,19 +111,28 @@ class Ingestor:
         items: Sequence[IngestItem],
         progress: ProgressCallback | None = None,
         contextualize: ContextualizeHook | None = None,
+        cancel: CancelToken | None = None,
     ) -> list[IngestResult]:
         """Ingest a batch; one result per item, in order. Never raises for a bad file. ``contextualize`` overrides
-        the ingestor's default hook for this batch."""
+        the ingestor's default hook for this batch; ``cancel`` stops the batch (see the module docstring). Items
+        that share a display name get distinct ones (``name (2).ext``; a warning on their results says so)."""
         progress = progress or _noop
         results: list[IngestResult] = []
         n = max(1, len(items))
+        names = distinct_names([item.display_name for item in items])
         try:
-            for i, item in enumerate(items):
+            for i, (item, name) in enumerate(zip(items, names, strict=True)):
+                renamed = name != item.display_name
+                item = IngestItem(item.source, name) if renamed else item
 
-                def sub(fraction: float, message: str, _i: int = i, _name: str = item.display_name) -> None:
+                def sub(fraction: float, message: str, _i: int = i, _name: str = name) -> None:
                     progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
 
-                results.append(self.ingest_one(item, sub, contextualize))
+                result = self.ingest_one(item, sub, contextualize, cancel)
+                if renamed:
+                    result.warnings.insert(0, f"Another file in this batch is also named '{items[i].display_name}'; "
+                                              f"this one is kept as '{name}'.")
+                results.append(result)
         finally:
             shutdown_workers()  # an idle parser keeps the memory of its largest PDF; batches start a fresh one
         progress(1.0, f"done: {len(items)} file(s)")
@@ -125,12 +143,24 @@ class Ingestor:
         item: IngestItem,
         progress: ProgressCallback | None = None,
         contextualize: ContextualizeHook | None = None,
+        cancel: CancelToken | None = None,
     ) -> IngestResult:
-        """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error."""
+        """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error, a
+        cancelled document as ``status="cancelled"``."""
         progress = progress or _noop
         name = item.display_name
         try:
-            return self._ingest(item, name, progress, contextualize or self.contextualize)
+            self._checkpoint(name, cancel)
+            return self._ingest(item, name, progress, contextualize or self.contextualize, cancel)
+        except IngestCancelledError as exc:
+            progress(1.0, "cancelled")
+            return IngestResult(file=name, status="cancelled", error=str(exc))
+        except WorkspaceDeletedError:
+            logger.warning("ingest stopped: workspace %s was deleted", self.workspace.info.id)
+            progress(1.0, "failed: workspace deleted")
+            return IngestResult(file=name, status="failed", error=(
+                f"{name} was not added: workspace '{self.workspace.name}' was deleted while it was being added. "
+                "Nothing of it was kept; create the workspace again to add it."))
         except PrismError as exc:
             logger.warning("ingest failed for %s: %s", name, type(exc).__name__)
             progress(1.0, f"failed: {exc}")
@@ -224,11 +254,12 @@ class Ingestor:
 
     # --- one document ---------------------------------------------------------------------------------------
     def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback,
-                contextualize: ContextualizeHook | None) -> IngestResult:
+                contextualize: ContextualizeHook | None, cancel: CancelToken | None) -> IngestResult:
         loaded = self._load(item, name, progress, embed_ahead=contextualize is None)
         if isinstance(loaded, IngestResult):
             return loaded
         parsed, data, doc_id, ahead = loaded
+        self._checkpoint(name, cancel)
         t2 = time.perf_counter()
         parsed = strip_running(parsed, self.settings)
         title = title_for(parsed.source, self.settings)
@@ -238,21 +269,40 @@ class Ingestor:
         progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
         texts, note = index_texts(chunks, parsed, contextualize, progress, title)
         rows = chunk_rows(chunks, texts, [tokenize(t) for t in texts])  # tokens kept: BM25 rebuilds never re-tokenise
-        embeddings = self._ahead.embed(texts, ahead)
+
+        def embedded(done: int, total: int) -> None:
+            self._checkpoint(name, cancel)
+            share = STAGE_SHARE["parse"] + STAGE_SHARE["chunk"] + STAGE_SHARE["embed"] * done / max(1, total)
+            progress(share, f"embedding {done}/{total} chunks")
+
+        embeddings = self._ahead.embed(texts, ahead, embedded)
         t4 = time.perf_counter()
         self.timings.embed += t4 - t3
         self.timings.chunks += len(chunks)
         progress(0.9, "storing")
-        record = self._record(parsed, doc_id, len(chunks), len(data), note)
-        outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings)
+        record = document_record(parsed, doc_id, len(chunks), len(data), note, self.embedder.model_name)
+        outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings, name, cancel)
         self.timings.store += time.perf_counter() - t4
         if doc_id in outcome.existing:  # another session added it meanwhile
-            return self._duplicate(name, outcome.existing[doc_id])
-        status = "replaced" if outcome.replaced.get(doc_id) is not None else "ingested"
+            return duplicate_result(name, outcome.existing[doc_id])
+        old = outcome.replaced.get(doc_id)
+        status = "replaced" if old is not None else "ingested"
         progress(1.0, f"{status}: {len(chunks)} chunks")
         logger.info("%s document %s: %d pages, %d chunks", status, doc_id[:12], parsed.total_pages, len(chunks))
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),
-                            skipped_pages=record.skipped_pages, ocr_pages=record.ocr_pages, warnings=record.warnings)
+                            skipped_pages=record.skipped_pages, ocr_pages=record.ocr_pages, warnings=record.warnings,
+                            replaced_added_at=old.ingested_at if old is not None else None)
+
+    def _checkpoint(self, name: str, cancel: CancelToken | None) -> None:
+        """Stop here when the batch was cancelled or the workspace deleted (nothing of ``name`` is written yet).
+
+        Raises:
+            IngestCancelledError: ``cancel`` was cancelled.
+            WorkspaceDeletedError: the workspace was deleted.
+        """
+        if cancel is not None and cancel.cancelled:
+            raise IngestCancelledError(f"{name} was not added: the batch was cancelled before it was stored.")
+        self.workspace.check_alive()
 
     def _load(self, item: IngestItem, name: str, progress: ProgressCallback,
               embed_ahead: bool) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
@@ -260,7 +310,7 @@ class Ingestor:
         when its bytes are already in the workspace (checked before parsing, or after fetching a URL)."""
         t0 = time.perf_counter()
         progress(0.0, "reading")
-        data = self._read(item, name)
+        data = read_item(item, name)
         t1 = time.perf_counter()
         self.timings.read += t1 - t0
         if data is None:
@@ -271,7 +321,7 @@ class Ingestor:
         existing = self.workspace.find(doc_id)
         if existing is not None:
             progress(1.0, "duplicate")
-            return self._duplicate(name, existing)
+            return duplicate_result(name, existing)
         if not item.is_url:
             progress(0.02, "parsing")
             parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead, title_for(name, self.settings))
@@ -280,46 +330,19 @@ class Ingestor:
         progress(STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
         return parsed, data, doc_id, ahead
 
-    def _read(self, item: IngestItem, name: str) -> bytes | None:
-        """The item's bytes, or ``None`` for a URL (fetched by the parser).
-
-        Raises:
-            PrismError: the file cannot be read.
-        """
-        if isinstance(item.source, bytes):
-            return item.source
-        if item.is_url:
-            return None
-        try:
-            return Path(item.source).read_bytes()
-        except OSError as exc:
-            raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
-
-    def _record(self, parsed: ParsedDocument, doc_id: str, n_chunks: int, size: int,
-                note: str | None) -> DocumentRecord:
-        return DocumentRecord(
-            doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=parsed.total_pages or None, chunks=n_chunks,
-            skipped_pages=[{"page": s.number, "reason": s.reason} for s in parsed.skipped_pages],
-            ocr_pages=parsed.ocr_pages, warnings=list(parsed.warnings) + ([note] if note else []),
-            ingested_at=now_iso(), size_bytes=size, original=doc_id, embed_model=self.embedder.model_name,
-        )
-
-    def _commit(self, docs: Sequence[PreparedDocument], embeddings: np.ndarray) -> CommitOutcome:
+    def _commit(self, docs: Sequence[PreparedDocument], embeddings: np.ndarray, name: str = "",
+                cancel: CancelToken | None = None) -> CommitOutcome:
         """Commit under the write lock after syncing and recovering (:func:`prism.ingestion.commit.commit_documents`);
-        ``on_change`` runs when anything was written."""
+        ``on_change`` runs when anything was written. A cancelled batch or a deleted workspace stops it before
+        anything is written (see :meth:`_checkpoint`)."""
         with self.workspace.write_lock():
+            self._checkpoint(name, cancel)
             self.before_write()
             self.workspace.recover(self.store.delete_document)
             outcome = commit_documents(self.workspace, self.store, docs, embeddings)
         if outcome.replaced:
             self.on_change()
         return outcome
-
-    def _duplicate(self, name: str, existing: DocumentRecord) -> IngestResult:
-        note = [] if existing.source == name else [f"same content as '{existing.source}' already in the workspace"]
-        return IngestResult(file=name, status="duplicate", doc_id=existing.doc_id, pages=existing.pages,
-                            chunks=existing.chunks, skipped_pages=existing.skipped_pages,
-                            ocr_pages=existing.ocr_pages, warnings=note)
 
     # --- many texts -----------------------------------------------------------------------------------------
     def _prepare_text(self, name: str, text: str, seen: set[str]) -> tuple[PreparedDocument, list[str]] | IngestResult:
@@ -329,7 +352,7 @@ class Ingestor:
         doc_id = hashlib.sha256(data).hexdigest()
         existing = self.workspace.find(doc_id)
         if existing is not None:
-            return self._duplicate(name, existing)
+            return duplicate_result(name, existing)
         if doc_id in seen:
             return IngestResult(file=name, status="duplicate", doc_id=doc_id, warnings=["repeated in this batch"])
         try:
@@ -358,7 +381,7 @@ class Ingestor:
         for i, p, _ in group:
             doc_id = p.record.doc_id
             if doc_id in outcome.existing:
-                results[i] = self._duplicate(p.record.source, outcome.existing[doc_id])
+                results[i] = duplicate_result(p.record.source, outcome.existing[doc_id])
             else:
                 status = "replaced" if outcome.replaced.get(doc_id) is not None else "ingested"
                 results[i] = IngestResult(file=p.record.source, status=status, doc_id=doc_id, chunks=len(p.chunks))

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from prism.config import Settings
 from prism.errors import NoExtractableTextError, PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import TOKENIZER_VERSION
+from prism.index.workspaces import now_iso
 from prism.ingestion.chunking import chunk_document, document_text, title_from_name, with_title
 from prism.ingestion.parsing.running import strip_running_lines
-from prism.types import Chunk, ParsedDocument, ProgressCallback
+from prism.types import Chunk, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
 
@@ -112,3 +114,30 @@ def chunk_rows(chunks: Sequence[Chunk], texts: Sequence[str], tokens: Sequence[l
     return [{"chunk_id": c.chunk_id, "text": c.text, "tokens": toks, "tokenizer": TOKENIZER_VERSION, **c.metadata(),
              **({"index_text": it} if it != c.text else {})}
             for c, it, toks in zip(chunks, texts, tokens, strict=True)]
+
+
+def read_item(item: IngestItem, name: str) -> bytes | None:
+    """The item's bytes, or ``None`` for a URL (fetched by the parser).
+
+    Raises:
+        PrismError: the file cannot be read.
+    """
+    if isinstance(item.source, bytes):
+        return item.source
+    if item.is_url:
+        return None
+    try:
+        return Path(item.source).read_bytes()
+    except OSError as exc:
+        raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
+
+
+def document_record(parsed: ParsedDocument, doc_id: str, n_chunks: int, size: int, note: str | None,
+                    embed_model: str) -> DocumentRecord:
+    """The registry record of a parsed document about to be committed (added now, by ``embed_model``)."""
+    return DocumentRecord(
+        doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=parsed.total_pages or None, chunks=n_chunks,
+        skipped_pages=[{"page": s.number, "reason": s.reason} for s in parsed.skipped_pages],
+        ocr_pages=parsed.ocr_pages, warnings=list(parsed.warnings) + ([note] if note else []),
+        ingested_at=now_iso(), size_bytes=size, original=doc_id, embed_model=embed_model,
+    )

@@ -3,14 +3,17 @@
 Frozen dataclasses where nothing mutates them (a few records are filled in as they are built). By concern:
 :mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
-(citations, notes, turns, the answer) and :mod:`~prism.types.evaluation` (metric descriptions). Import them from
+(citations, notes, turns, the answer), :mod:`~prism.types.conversations` (saved chats) and
+:mod:`~prism.types.evaluation` (metric descriptions). Import them from
 here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`prism.errors`.
 """
 
 from __future__ import annotations
 
 from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
+from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
+    CancelToken,
     Chunk,
     DocumentKind,
     DocumentRecord,
@@ -23,6 +26,7 @@ from prism.types.documents import (
     ProgressCallback,
     SkippedPage,
     WorkspaceInfo,
+    count_phrase,
     file_types_phrase,
     page_label,
 )
@@ -50,10 +54,13 @@ __all__ = [
     "SCORE_STAGES",
     "TIMING_STAGES",
     "Answer",
+    "CancelToken",
     "AnswerMode",
+    "ChatTurn",
     "Chunk",
     "Citation",
     "CompletesText",
+    "ConversationInfo",
     "DocumentKind",
     "DocumentRecord",
     "FileType",
@@ -69,12 +76,14 @@ __all__ = [
     "RerankerState",
     "RetrievalMode",
     "RetrievedChunk",
+    "SavedConversation",
     "SkippedPage",
     "Table",
     "TableRow",
     "Turn",
     "WebResult",
     "WorkspaceInfo",
+    "count_phrase",
     "file_types_phrase",
     "page_label",
 ]

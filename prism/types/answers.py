@@ -10,11 +10,14 @@ from prism.types.retrieval import RetrievedChunk
 
 @dataclass
 class Citation:
-    """A numbered context block of an answer: one retrieved chunk with every retrieval score.
+    """A numbered source of an answer: one retrieved chunk with every retrieval score.
 
     Attributes:
-        n: the block number ``[n]`` used in the prompt and in the answer text (1-based, the retrieval rank).
+        n: the number ``[n]`` in the answer text: cited chunks are 1, 2, 3 … in the order the answer first cites
+            them, the chunks it does not cite follow in retrieval order.
         scores: :meth:`RetrievedChunk.scores` of the chunk.
+        rank: the chunk's rank in the retrieval results the answer was written from (1-based; the block number
+            the LLM saw), ``None`` when unknown.
     """
 
     n: int
@@ -24,14 +27,16 @@ class Citation:
     page_end: int | None
     text: str
     scores: dict[str, float | int | None] = field(default_factory=dict)
+    rank: int | None = None
 
     @classmethod
-    def from_chunk(cls, n: int, chunk: RetrievedChunk) -> Citation:
-        """Block ``n`` for a retrieved chunk."""
-        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores())
+    def from_chunk(cls, n: int, chunk: RetrievedChunk, rank: int | None = None) -> Citation:
+        """Source ``n`` for a retrieved chunk at retrieval rank ``rank``."""
+        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
+                   rank)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}``."""
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank"}``."""
         return asdict(self)
 
 
@@ -103,8 +108,8 @@ class Answer:
     Attributes:
         answer: the answer text with validated ``[n]`` / ``[Wn]`` markers (or the message when there is none).
         mode: ``llm`` or ``extractive`` (no LLM configured, or the LLM failed).
-        citations: the blocks the answer cites, by ``n``.
-        retrieved: the retrieved blocks the answer does not cite, by ``n``.
+        citations: the chunks the answer cites, numbered 1, 2, 3 … in order of first use in ``answer``.
+        retrieved: the retrieved chunks the answer does not cite, numbered after the cited ones in retrieval order.
         web: web results shown to the LLM, by ``n``.
         condensed_query: the standalone query used for retrieval (the question itself without history).
         unsupported_numbers: figures in the answer (as written) not found in the blocks they cite.

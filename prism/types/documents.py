@@ -6,6 +6,7 @@ no page keys at all (never a null in store metadata).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Literal
 from prism.fsutil import sanitize_filename
 
 DocumentKind = Literal["pdf", "txt", "csv", "url"]
-IngestStatus = Literal["ingested", "duplicate", "replaced", "failed"]
+IngestStatus = Literal["ingested", "duplicate", "replaced", "failed", "cancelled"]
 
 
 ProgressCallback = Callable[[float, str], None]
@@ -28,6 +29,29 @@ def page_label(page_start: int | None, page_end: int | None) -> str:
     if page_end is None or page_end == page_start:
         return f"page {page_start}"
     return f"pages {page_start}–{page_end}"
+
+
+def count_phrase(n: int, singular: str, plural: str | None = None) -> str:
+    """``"1 page"``, ``"2 pages"``, ``"1 unreadable character"``: a count with its noun in the right number (plural
+    default: ``singular + "s"``)."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
+class CancelToken:
+    """Asks a running ingest batch to stop (thread-safe): :meth:`cancel` from any thread; the pipeline checks
+    :attr:`cancelled` between documents and between stages and stops before writing anything more."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the batch to stop (idempotent)."""
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+        return self._event.is_set()
 
 
 @dataclass(frozen=True)
@@ -217,7 +241,12 @@ class DocumentRecord:
 
 @dataclass
 class IngestResult:
-    """The outcome for one file of an ingest batch; ``to_dict`` is the CLI's stable JSON shape."""
+    """The outcome for one file of an ingest batch; ``to_dict`` is the CLI's stable JSON shape.
+
+    ``status``: ``ingested``, ``replaced`` (a document of the same name was replaced; ``replaced_added_at`` is when
+    that version had been added, ISO-8601 UTC), ``duplicate``, ``failed`` (``error`` says why) or ``cancelled`` (the
+    batch was cancelled before this file was stored).
+    """
 
     file: str
     status: IngestStatus
@@ -228,8 +257,9 @@ class IngestResult:
     ocr_pages: list[int] = field(default_factory=list)
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    replaced_added_at: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The CLI JSON object ``{"file", "status", "doc_id", "pages", "chunks", "skipped_pages", "ocr_pages",
-        "error", "warnings"}``."""
+        "error", "warnings", "replaced_added_at"}``."""
         return asdict(self)

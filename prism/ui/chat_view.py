@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
-from prism.errors import PrismError
+from prism.errors import ConversationNotFoundError, PrismError
 from prism.service import PrismService, find_retrieval_mode, query_terms
-from prism.types import Answer, WorkspaceInfo, page_label
+from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
-    answer_markdown,
-    escape_markdown,
     highlight_html,
+    literal,
     score_rows,
     snippet,
     stage_ranges,
@@ -32,30 +32,50 @@ THINKING = "Searching the documents…"
 
 # --- asking ---------------------------------------------------------------------------------------------------
 def _escaped(pieces: Iterator[str]) -> Iterator[str]:
-    """Stream pieces with ``$`` escaped (an amount must not start LaTeX mid-stream)."""
+    """Stream pieces shown as written (:func:`~prism.ui.explain.literal`: a ``$`` amount must not start LaTeX, a
+    ``~`` strikethrough, mid-stream)."""
     for piece in pieces:
-        yield answer_markdown(piece)
+        yield literal(piece)
 
 
-def ask(service: PrismService, info: WorkspaceInfo, question: str, options: Mapping[str, Any],
-        sources: list[str]) -> None:
-    """Ask ``question`` in the workspace, stream the answer into an assistant message, draw its sources and append
-    both messages to the session's chat."""
-    messages = state.chat(info.id)
-    history = state.history(info.id)
+def open_conversation(service: PrismService, info: WorkspaceInfo) -> SavedConversation | None:
+    """The conversation open in the workspace (``None``: a new chat). One deleted meanwhile (another tab) is closed,
+    with a message.
+
+    Raises:
+        PrismError: the workspace or the conversation file cannot be read.
+    """
+    conversation_id = state.conversation_id(info.id)
+    if conversation_id is None:
+        return None
+    try:
+        return service.conversations(info.name).get(conversation_id)
+    except ConversationNotFoundError:
+        state.open_conversation(info.id, None)
+        state.flash("That conversation is no longer saved in this workspace (it was deleted); this is a new chat.",
+                    "info")
+        return None
+
+
+def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None, question: str,
+        options: Mapping[str, Any], sources: list[str]) -> SavedConversation | None:
+    """Ask ``question`` in the workspace with the open conversation as memory, stream the answer into an assistant
+    message, draw its sources and save the turn (a new chat is saved as a new conversation and opened).
+
+    Returns:
+        The conversation as saved with the new turn, or ``None`` when it could not be saved (an error is shown).
+    """
     with st.chat_message("user", avatar=":material/person:"):
-        st.markdown(escape_markdown(question))
-    messages.append({"role": "user", "content": question})
-    record: dict[str, Any] = {"role": "assistant", "question": question, "answer": None,
-                              "retrieval_mode": options.get("mode") or service.settings.retrieval_mode,
-                              "sources_filter": list(sources),
-                              "error": None}
+        st.markdown(literal(question))
+    turn = ChatTurn(question, retrieval_mode=options.get("mode") or service.settings.retrieval_mode,
+                    sources=tuple(sources))
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
         try:
             with st.spinner(THINKING):
                 stream = service.ask(
-                    question, info.name, history=history, sources=sources or None, mode=options.get("mode"),
-                    hyde=options.get("hyde"), multi_query=options.get("multi_query"), web=options.get("web"),
+                    question, info.name, history=conversation.memory() if conversation else [],
+                    sources=sources or None, mode=options.get("mode"), hyde=options.get("hyde"),
+                    multi_query=options.get("multi_query"), web=options.get("web"),
                     rerank=bool(options.get("rerank", True)), stream=True,
                 )
             placeholder = st.empty()
@@ -64,30 +84,47 @@ def ask(service: PrismService, info: WorkspaceInfo, question: str, options: Mapp
             answer: Answer | None = getattr(stream, "answer", None)
             if answer is None:
                 answer = stream.result() if hasattr(stream, "result") else stream  # type: ignore[assignment]
-            data = answer.to_dict()
-            record["answer"] = data
+            turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
-                st.markdown(answer_markdown(data["answer"]))
-            answer_details(service, info, record, key=f"m{len(messages)}")
+                st.markdown(literal(answer.answer, block=True))
+            answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}")
         except PrismError as e:
-            record["error"] = str(e)
-            st.error(str(e))
-    messages.append(record)
+            turn = replace(turn, error=str(e))
+            st.error(literal(str(e)))
+    return save_turn(service, info, conversation, turn)
+
+
+def save_turn(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None,
+              turn: ChatTurn) -> SavedConversation | None:
+    """Append ``turn`` to the open conversation on disk (turns other tabs added meanwhile are kept), or start a new
+    conversation with it; the conversation deleted meanwhile in another tab is started anew (and the analyst told)."""
+    try:
+        store = service.conversations(info.name)
+        if conversation is not None:
+            try:
+                return store.append(conversation.info.id, turn)
+            except ConversationNotFoundError:
+                st.info("This conversation was deleted in another tab; this question starts a new one.")
+        created = store.create()
+        saved = store.append(created.id, turn)
+    except PrismError as e:
+        st.error(literal(f"The answer could not be saved: {e}"))
+        return None
+    state.open_conversation(info.id, created.id)
+    return saved
 
 
 # --- drawing --------------------------------------------------------------------------------------------------
-def message(service: PrismService, info: WorkspaceInfo, msg: Mapping[str, Any], index: int) -> None:
-    """Draw one stored chat message."""
-    if msg["role"] == "user":
-        with st.chat_message("user", avatar=":material/person:"):
-            st.markdown(escape_markdown(msg["content"]))
-        return
+def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, index: int) -> None:
+    """Draw one saved turn: the question, then the answer with its sources (or the error it got)."""
+    with st.chat_message("user", avatar=":material/person:"):
+        st.markdown(literal(turn.question))
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
-        if msg.get("error"):
-            st.error(msg["error"])
+        if turn.error or not turn.answer:
+            st.error(literal(turn.error or "No answer was saved for this question."))
             return
-        st.markdown(answer_markdown(msg["answer"]["answer"]))
-        answer_details(service, info, msg, key=f"m{index}")
+        st.markdown(literal(str(turn.answer.get("answer", "")), block=True))
+        answer_details(service, info, turn, key=f"t{index}")
 
 
 def _is_message_only(answer: Mapping[str, Any]) -> bool:
@@ -95,21 +132,21 @@ def _is_message_only(answer: Mapping[str, Any]) -> bool:
     return not answer.get("citations") and not answer.get("retrieved") and not answer.get("web")
 
 
-def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str, Any], key: str) -> None:
+def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str) -> None:
     """Everything under an answer: flags, the standalone query, citations, other passages, web results, timings."""
-    answer = msg["answer"]
-    question = msg.get("question", "")
-    sides = find_retrieval_mode(msg.get("retrieval_mode") or service.settings.retrieval_mode).sides
+    answer = turn.answer or {}
+    question = turn.question
+    sides = find_retrieval_mode(turn.retrieval_mode or service.settings.retrieval_mode).sides
     flagged = answer.get("unsupported_numbers") or []
     if flagged:
         st.warning("Check these figures — they were not found in the passages the answer cites: "
-                   + ", ".join(f"**{escape_markdown(x)}**" for x in flagged), icon=":material/report:")
+                   + ", ".join(f"**{literal(x)}**" for x in flagged), icon=":material/report:")
     notes = _notes(answer)
     if notes:
         st.caption(notes)
     condensed = (answer.get("condensed_query") or "").strip()
     if condensed and condensed.casefold() != question.strip().casefold():
-        st.caption(f"Searched for: *{escape_markdown(condensed)}*")
+        st.caption(f"Searched for: *{literal(condensed)}*")
     if _is_message_only(answer):
         return
 
@@ -119,26 +156,33 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     doc_ids = _doc_ids(service, info)
     query = condensed or question
     if citations:
-        st.markdown(f"**Sources** · {len(citations)} cited passage{'s' if len(citations) != 1 else ''}")
+        st.markdown(f"**Sources** · {count_phrase(len(citations), 'cited passage')}")
         for c in citations:
             _citation(service, info, c, query, sides, ranges, doc_ids, f"{key}-c{c['n']}")
     if retrieved:
         with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
             for c in retrieved:
                 pages = page_label(c.get("page_start"), c.get("page_end"))
-                st.markdown(f"**[{c['n']}] {escape_markdown(c['source'])}**" + (f" · {pages}" if pages else ""))
+                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
-                st.markdown(f"> {escape_markdown(snippet(c.get('text', ''), 240))}")
+                st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
     if web:
         st.markdown("**From the web** · cited as [W1], [W2]…")
         for w in web:
             with st.container(border=True):
-                st.markdown(f"**[W{w['n']}] [{escape_markdown(w.get('title') or w['url'])}]({w['url']})**")
-                st.caption(escape_markdown(snippet(w.get("content", ""), 300)))
+                st.markdown(f"**[W{w['n']}] [{literal(w.get('title') or w['url'])}]({w['url']})**")
+                st.caption(literal(snippet(w.get("content", ""), 300)))
     timings = timings_caption(answer.get("timings_ms") or {})
-    label = "LLM answer" if answer.get("mode") == "llm" else "Extractive answer"
-    st.caption(f":material/timer: {label} · {timings}" if timings else label)
+    st.caption(f":material/timer: {footer_label(answer)} · {timings}" if timings else footer_label(answer))
+
+
+def footer_label(answer: Mapping[str, Any]) -> str:
+    """What kind of answer it is, for the line under it: a decline ("the documents don't answer that") is never
+    called an extractive answer, whose sentences are quoted from the documents."""
+    if any(n.get("kind") == "declined" for n in answer.get("notes") or []):
+        return "No answer in the documents"
+    return "LLM answer" if answer.get("mode") == "llm" else "Extractive answer"
 
 
 SHOWN_ELSEWHERE = frozenset({"declined", "extractive", "unsupported_figures"})
@@ -149,7 +193,7 @@ label is in the footer, flagged figures have their own warning."""
 def _notes(answer: Mapping[str, Any]) -> str:
     """The answer's notes that are not shown elsewhere (:data:`SHOWN_ELSEWHERE`), as one escaped line."""
     notes = [n["text"] for n in answer.get("notes") or [] if n.get("kind") not in SHOWN_ELSEWHERE]
-    return escape_markdown(" ".join(notes))
+    return literal(" ".join(notes))
 
 
 def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
@@ -162,11 +206,12 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
     pages = page_label(c.get("page_start"), c.get("page_end"))
-    label = f"[{c['n']}] {escape_markdown(c['source'])}" + (f" · {pages}" if pages else "")
-    label += f" — “{escape_markdown(snippet(c.get('text', ''), 70))}”"
+    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "")
+    label += f" — “{literal(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):
-        st.markdown(f'<div class="prism-why">Why this passage: {why_this_chunk(scores, sides)}</div>',
+        rank = f" (retrieved #{c['rank']})" if c.get("rank") and c.get("rank") != c["n"] else ""
+        st.markdown(f'<div class="prism-why">Why this passage{rank}: {why_this_chunk(scores, sides)}</div>',
                     unsafe_allow_html=True)
         st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)

@@ -25,7 +25,7 @@ from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
 from prism.types import SCORE_STAGES, MetricSpec, page_label
 from prism.ui import charts, state
-from prism.ui.explain import escape_markdown
+from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ def run_now(service: PrismService) -> None:
     """The "Run now" button and, while a run is going, its progress bar (refreshed every second)."""
     job: EvalJob | None = st.session_state.get(JOB)
     if job is None:
-        st.caption(f"Evaluates **{escape_markdown(Path(service.settings.eval_ground_truth).name)}** over the "
+        st.caption(f"Evaluates **{literal(Path(service.settings.eval_ground_truth).name)}** over the "
                    "sample documents with the current settings and adds a run to the charts (a few minutes).")
         limit = st.number_input("Questions (0 = all)", min_value=0, value=0, step=5, key="prism.eval.limit")
         if st.button("Run now", type="primary", icon=":material/play_arrow:", key="prism.eval.run"):
@@ -182,7 +182,7 @@ def _load(service: PrismService, run_id: str) -> dict[str, Any] | None:
     try:
         return service.run(run_id)
     except PrismError as exc:
-        st.error(str(exc))
+        st.error(literal(str(exc)))
         return None
 
 
@@ -236,7 +236,7 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
                     key=f"prism.eval.ablation.{group}")
     first = _load(service, str(runs[0]["id"]))
     for s in (first or {}).get("skipped", []):
-        st.caption(f"Skipped **{escape_markdown(s['variant'])}**: {escape_markdown(s['reason'])}")
+        st.caption(f"Skipped **{literal(s['variant'])}**: {literal(s['reason'])}")
 
 
 def latency(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
@@ -263,16 +263,16 @@ def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
     if question.get("answer"):
         ans = question["answer"]
         st.markdown("**Answer** " + ("(declined)" if ans.get("declined") else ""))
-        st.caption(escape_markdown(str(ans.get("text", ""))[:1200]))
+        st.caption(literal(str(ans.get("text", ""))[:1200]))
     for r in question.get("retrieved", []):
         mark = "✅ relevant" if r.get("relevant") else "·"
         pages = page_label(r.get("page_start"), r.get("page_end"))
         scores = r.get("scores") or {}
         parts = [f"{k} {scores[k]:.3f}" for k in SCORE_STAGES if scores.get(k) is not None]
-        st.markdown(f"**#{r.get('rank')}** {escape_markdown(str(r.get('source')))} {pages} — {mark}  \n"
+        st.markdown(f"**#{r.get('rank')}** {literal(str(r.get('source')))} {pages} — {mark}  \n"
                     f"<span style='color:#64748B;font-size:.85rem'>{' · '.join(parts)}</span>",
                     unsafe_allow_html=True)
-        st.caption(escape_markdown(texts.get(r.get("chunk_id"), r.get("text", ""))))
+        st.caption(literal(texts.get(r.get("chunk_id"), r.get("text", ""))))
 
 
 def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
@@ -320,13 +320,13 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     if qid:
         ref = questions[qid].get("reference_answer")
         if ref:
-            st.caption(f"Reference answer: {escape_markdown(ref)}")
+            st.caption(f"Reference answer: {literal(ref)}")
         col_a, col_b = st.columns(2)
         with col_a:
-            st.markdown(f"**A** · {escape_markdown(a_id)}")
+            st.markdown(f"**A** · {literal(a_id)}")
             _chunks(run_a, questions[qid])
         with col_b:
-            st.markdown(f"**B** · {escape_markdown(b_id)}")
+            st.markdown(f"**B** · {literal(b_id)}")
             _chunks(run_b, b_questions[qid])
 
 

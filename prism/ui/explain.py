@@ -38,7 +38,10 @@ TIMING_LABELS: tuple[tuple[str, str], ...] = (
 
 # A "word" as an analyst sees it: amounts with ₹/$ and separators, codes such as P2P or 4.3.1, plain words.
 _WORDLIKE = re.compile(r"[₹$€£]?\w(?:[\w,./%&'-]*\w)?%?")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$])")
+# Every ASCII punctuation character Markdown, GFM, LaTeX or Streamlit give a meaning (, ; ? @ / % ' " ^ have none).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~$:&=])")
+_LINE_BREAK = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+_LIST_ITEM = re.compile(r"^([-*•]|\d{1,3}[.)])\s+")
 
 
 def _rank(scores: Scores, key: str) -> int | None:
@@ -202,23 +205,38 @@ def strip_source(message: str, source: str) -> str:
     return message[len(prefix):] if message.startswith(prefix) else message
 
 
-def escape_markdown(text: str) -> str:
-    """``text`` with Markdown/LaTeX specials backslash-escaped, for labels that must show literally (file names,
-    chunk snippets, ``$`` amounts)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+def literal(text: str, block: bool = False) -> str:
+    """Text that comes from a document (or an analyst) as Markdown that Streamlit shows exactly as written: the one
+    escaping helper for answers, chunks, briefings, citations, file and workspace names and error messages.
 
+    Every ASCII punctuation character that means something to Markdown, GFM, KaTeX or Streamlit is backslash-escaped
+    (CommonMark allows it for all of them), so nothing in the text can start strikethrough (``5~10 bps``), a quote
+    block (``> 90 days``), LaTeX (``$5 … $6``), emphasis, a heading, a table, code, a link or an image (a ``data:``
+    URI stays text), an HTML tag (``<script>``), an entity or Streamlit's ``:color[…]`` directives. In ``block``
+    mode lines lose their leading white space (four spaces would start a code block; Streamlit also dedents).
 
-def answer_markdown(text: str) -> str:
-    """An answer for ``st.markdown``: only ``$`` is escaped (so "$5 million" is not read as LaTeX) and the answer's
-    own Markdown (bullets, bold) is kept."""
-    return text.replace("$", "\\$")
+    Args:
+        text: the text as written.
+        block: keep the text's own structure: blank lines stay paragraph breaks and a line that starts with a list
+            marker (``- ``, ``* ``, ``• `` or ``1. ``, as answers and briefings write their points) stays a list
+            item; the rest of each line is escaped. Without ``block`` line breaks become spaces (the text becomes one
+            line) and nothing else changes, so pieces of a stream escaped one by one join into the escaped whole.
 
-
-def bullet_markdown(text: str) -> str:
-    """A sentence as one Markdown list item: ``$`` escaped and a leading clause number ("2.", "4.3.1") kept
-    literal instead of starting a nested numbered list."""
-    text = answer_markdown(" ".join(text.split()))
-    return re.sub(r"^(\d+(?:\.\d+)*)\.(\s)", r"\1\\.\2", text)
+    Returns:
+        Markdown source; rendered, it reads as ``text`` (white space aside).
+    """
+    if not block:
+        return _MD_SPECIAL.sub(r"\\\1", _LINE_BREAK.sub(" ", text))
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        m = _LIST_ITEM.match(line)
+        marker = ""
+        if m:
+            marker = "- " if m.group(1) in "-*•" else f"{m.group(1)[:-1]}. "
+            line = line[m.end():]
+        lines.append(marker + _MD_SPECIAL.sub(r"\\\1", " ".join(line.split())))
+    return "\n".join(lines)
 
 
 def snippet(text: str, max_chars: int = 90) -> str:

@@ -1,58 +1,79 @@
-"""A chat as a Markdown document with its citations (no Streamlit here)."""
+"""A saved conversation as a Markdown document with its citations (no Streamlit here)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from prism.types import page_label
+from prism.types import ChatTurn, page_label
 from prism.ui.explain import snippet
 
+EXTRACTIVE_NOTE = "_Extractive answer: sentences quoted from the documents._"
 
-def conversation_markdown(workspace: str, messages: Sequence[dict[str, Any]], now: datetime | None = None) -> str:
-    """The chat as Markdown: a title, then per question the answer and its numbered sources.
+
+def conversation_markdown(workspace: str, turns: Sequence[ChatTurn], title: str | None = None,
+                          now: datetime | None = None) -> str:
+    """The conversation as Markdown: a title, then per question how it was searched, the answer and its sources.
 
     Args:
         workspace: the workspace's display name.
-        messages: the session's chat (see :mod:`prism.ui.state`).
+        turns: the conversation's turns, oldest first.
+        title: the conversation's title (shown under the heading when given).
         now: the export time (default: now, local time).
 
     Returns:
-        Markdown text. Each answer is followed by "Sources" (``[n] file, p. 3 — "quote…"``), web sources
-        (``[Wn] title — url``) and flagged figures, when there are any.
+        Markdown text. Each question is followed by the search it ran as (``Searched for: …`` when the follow-up was
+        rewritten into a standalone query, ``Documents: a.pdf, b.pdf`` when a document filter was active, and the
+        retrieval mode), the answer, a note for an extractive answer (never for a decline), "Sources"
+        (``[n] file, page 3 — "quote…"``), web sources (``[Wn] title — url``) and flagged figures.
     """
     stamp = (now or datetime.now()).strftime("%Y-%m-%d %H:%M")
-    lines = [f"# Prism conversation — {workspace}", "", f"_Exported {stamp}_", ""]
-    n = 0
-    for msg in messages:
-        if msg.get("role") != "assistant":
+    lines = [f"# Prism conversation — {workspace}", ""]
+    if title:
+        lines += [f"**{title}**", ""]
+    lines += [f"_Exported {stamp}_", ""]
+    for n, turn in enumerate(turns, start=1):
+        lines += [f"## {n}. {turn.question.strip()}", ""]
+        lines += _search_lines(turn)
+        if turn.error or not turn.answer:
+            lines += [f"_No answer: {turn.error or 'not saved'}_", ""]
             continue
-        n += 1
-        lines += [f"## {n}. {msg.get('question', '').strip()}", ""]
-        if msg.get("error"):
-            lines += [f"_No answer: {msg['error']}_", ""]
-            continue
-        answer = msg.get("answer") or {}
-        lines += [answer.get("answer", "").strip(), ""]
-        if answer.get("mode") == "extractive":
-            lines += ["_Extractive answer: sentences quoted from the documents._", ""]
-        citations = answer.get("citations") or []
-        if citations:
-            lines += ["**Sources**", ""]
-            for c in citations:
-                pages = page_label(c.get("page_start"), c.get("page_end"))
-                where = f"{c.get('source', '')}" + (f", {pages}" if pages else "")
-                lines.append(f"- [{c.get('n')}] {where} — “{snippet(c.get('text', ''), 160)}”")
-            lines.append("")
-        web = answer.get("web") or []
-        if web:
-            lines += ["**Web sources**", ""]
-            lines += [f"- [W{w.get('n')}] {w.get('title', '')} — {w.get('url', '')}" for w in web]
-            lines.append("")
-        flagged = answer.get("unsupported_numbers") or []
-        if flagged:
-            lines += [f"_Check these figures (not found in the cited sources): {', '.join(flagged)}_", ""]
-    if n == 0:
+        lines += _answer_lines(turn.answer)
+    if not turns:
         lines += ["_No questions asked yet._", ""]
     return "\n".join(lines)
+
+
+def _search_lines(turn: ChatTurn) -> list[str]:
+    """How the question was searched: the rewritten follow-up, the document filter, the retrieval mode."""
+    parts = []
+    condensed = turn.condensed_query.strip()
+    if condensed and condensed.casefold() != turn.question.strip().casefold():
+        parts.append(f"Searched for: {condensed}")
+    parts.append("Documents: " + (", ".join(turn.sources) if turn.sources else "all in the workspace"))
+    parts.append(f"Retrieval: {turn.retrieval_mode}")
+    return [f"_{' · '.join(parts)}_", ""]
+
+
+def _answer_lines(answer: dict) -> list[str]:
+    lines = [str(answer.get("answer", "")).strip(), ""]
+    declined = any(n.get("kind") == "declined" for n in answer.get("notes") or [])
+    if answer.get("mode") == "extractive" and not declined:
+        lines += [EXTRACTIVE_NOTE, ""]
+    citations = answer.get("citations") or []
+    if citations:
+        lines += ["**Sources**", ""]
+        for c in citations:
+            pages = page_label(c.get("page_start"), c.get("page_end"))
+            where = f"{c.get('source', '')}" + (f", {pages}" if pages else "")
+            lines.append(f"- [{c.get('n')}] {where} — “{snippet(c.get('text', ''), 160)}”")
+        lines.append("")
+    web = answer.get("web") or []
+    if web:
+        lines += ["**Web sources**", ""]
+        lines += [f"- [W{w.get('n')}] {w.get('title', '')} — {w.get('url', '')}" for w in web]
+        lines.append("")
+    flagged = answer.get("unsupported_numbers") or []
+    if flagged:
+        lines += [f"_Check these figures (not found in the cited sources): {', '.join(flagged)}_", ""]
+    return lines

@@ -5,15 +5,19 @@ process-wide registry with a single worker thread (two shared CPU cores: one doc
 of other sessions responsive, and writes to a workspace are serialised by its lock anyway). Pages read job
 snapshots to draw progress; a session keeps only the job ids in ``st.session_state``.
 
-A job is keyed by ``(workspace, content hash)`` (a URL is keyed by itself): submitting the same bytes to the same
+A job is keyed by ``(workspace id, content hash)`` (a URL is keyed by itself): submitting the same bytes to the same
 workspace while a job for them is queued or running returns that job instead of starting another, so Streamlit
-reruns, double clicks and two analysts uploading the same circular never ingest it twice.
+reruns, double clicks and two analysts uploading the same circular never ingest it twice. A job names its workspace
+by id, so a rename while it waits changes nothing and a delete makes it end with a message naming the workspace (it
+never re-creates it). Each job has a :class:`~prism.types.CancelToken`: :meth:`IngestJobs.cancel` stops a queued
+job before it starts and a running one at its next stage (documents already committed stay).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import threading
 import time
 import uuid
@@ -22,20 +26,25 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from prism.errors import PrismError
-from prism.types import IngestItem, IngestResult, ProgressCallback
+from prism.types import CancelToken, IngestItem, IngestResult, ProgressCallback, WorkspaceInfo
 
 logger = logging.getLogger(__name__)
 
 JobStatus = Literal["queued", "running", "done"]
+JobStep = Literal["indexing", "briefing"]
+_CHUNKS = re.compile(r"embedding (\d+)/(\d+) chunks")
 MAX_FINISHED_JOBS = 500
 """Finished jobs kept for display; older ones are dropped first."""
 
 
 class Ingests(Protocol):
-    """What a job needs of the service (:meth:`prism.service.PrismService.ingest`)."""
+    """What a job needs of the service (:meth:`prism.service.PrismService.ingest` and ``workspaces``)."""
 
     def ingest(self, items: list[IngestItem], workspace: str | None = None,
-               progress: ProgressCallback | None = None) -> list[IngestResult]: ...
+               progress: ProgressCallback | None = None, *, create: bool = True,
+               cancel: CancelToken | None = None) -> list[IngestResult]: ...
+
+    def workspaces(self) -> list[WorkspaceInfo]: ...
 
 
 def content_key(source: bytes | str) -> str:
@@ -51,16 +60,23 @@ class JobView:
 
     Attributes:
         id: the job id.
-        workspace: workspace name at submission.
+        workspace_id: the target workspace's id.
+        workspace: its name at submission.
         filename: display name (file name or URL).
         status: ``queued``, ``running`` or ``done``.
-        fraction: progress in [0, 1].
-        stage: the latest progress message, without the file name prefix (``"parsing"``, ``"12 chunks; embedding"``).
+        fraction: indexing progress in [0, 1] (1 once the document is stored).
+        stage: the latest progress message, without the file name prefix (``"parsing"``, ``"embedding 64/400
+            chunks"``).
         result: the ingest result once done.
         submitted_at, finished_at: ``time.time()`` seconds.
+        started_at: when the worker started it (``None`` while queued).
+        step: ``indexing`` (parse, chunk, embed, store), then ``briefing`` (writing the briefing).
+        chunks_done, chunks_total: chunks embedded so far and in all (``None`` before chunking).
+        cancel_requested: :meth:`IngestJobs.cancel` was called.
     """
 
     id: str
+    workspace_id: str
     workspace: str
     filename: str
     key: str
@@ -70,10 +86,23 @@ class JobView:
     result: IngestResult | None
     submitted_at: float
     finished_at: float | None = None
+    started_at: float | None = None
+    step: JobStep = "indexing"
+    chunks_done: int | None = None
+    chunks_total: int | None = None
+    cancel_requested: bool = False
 
     @property
     def done(self) -> bool:
         return self.status == "done"
+
+    def eta_s(self, now: float | None = None) -> float | None:
+        """Seconds of indexing left, extrapolated from the progress so far: ``elapsed × (1 − f) / f`` with ``f``
+        the fraction done; ``None`` while queued, briefing, done, or below 5 % (too early to tell)."""
+        if self.status != "running" or self.step != "indexing" or self.started_at is None or self.fraction < 0.05:
+            return None
+        elapsed = (now or time.time()) - self.started_at
+        return max(0.0, elapsed * (1.0 - self.fraction) / self.fraction)
 
 
 class IngestJobs:
@@ -88,30 +117,47 @@ class IngestJobs:
         self._lock = threading.Lock()
         self._jobs: dict[str, JobView] = {}
         self._items: dict[str, IngestItem] = {}
+        self._tokens: dict[str, CancelToken] = {}
         self._active: dict[tuple[str, str], str] = {}
 
     # --- submit ---------------------------------------------------------------------------------------------
-    def submit(self, service: Ingests, workspace: str, filename: str, source: bytes | str) -> str:
+    def submit(self, service: Ingests, workspace: WorkspaceInfo, filename: str, source: bytes | str) -> str:
         """Queue one file (bytes) or URL (str) for ingestion into ``workspace``; returns the job id.
 
         If a job for the same workspace and content is still queued or running, its id is returned and nothing new
         is queued.
         """
         key = content_key(source)
-        active_key = (workspace.casefold(), key)
+        active_key = (workspace.id, key)
         with self._lock:
             existing = self._active.get(active_key)
             if existing is not None:
                 return existing
             job_id = uuid.uuid4().hex[:12]
-            self._jobs[job_id] = JobView(job_id, workspace, filename, key, "queued", 0.0, "waiting to start", None,
-                                         time.time())
+            self._jobs[job_id] = JobView(job_id, workspace.id, workspace.name, filename, key, "queued", 0.0,
+                                         "waiting to start", None, time.time())
             self._items[job_id] = IngestItem(source, filename if isinstance(source, bytes) else None)
+            self._tokens[job_id] = CancelToken()
             self._active[active_key] = job_id
             self._prune()
         self._executor.submit(self._run, service, job_id, active_key)
         logger.info("queued ingest job %s (%s)", job_id, "url" if isinstance(source, str) else f"{len(source)} B")
         return job_id
+
+    def cancel(self, job_ids: list[str]) -> int:
+        """Cancel jobs: a queued one ends without starting, a running one stops at its next stage (nothing of its
+        document is kept unless it was already stored). Returns how many were still to finish."""
+        n = 0
+        with self._lock:
+            for job_id in job_ids:
+                job, token = self._jobs.get(job_id), self._tokens.get(job_id)
+                if job is None or token is None or job.done:
+                    continue
+                token.cancel()
+                self._jobs[job_id] = replace(job, cancel_requested=True, stage="cancelling")
+                n += 1
+        logger.info("cancel requested for %d ingest job(s)", n)
+        return n
 
     # --- read -----------------------------------------------------------------------------------------------
     def get(self, job_id: str) -> JobView | None:
@@ -124,12 +170,12 @@ class IngestJobs:
         with self._lock:
             return [self._jobs[j] for j in job_ids if j in self._jobs]
 
-    def active(self, workspace: str | None = None) -> list[JobView]:
+    def active(self, workspace_id: str | None = None) -> list[JobView]:
         """Queued and running jobs (of one workspace when given), oldest first."""
         with self._lock:
             jobs = [j for j in self._jobs.values() if not j.done]
-        if workspace is not None:
-            jobs = [j for j in jobs if j.workspace.casefold() == workspace.casefold()]
+        if workspace_id is not None:
+            jobs = [j for j in jobs if j.workspace_id == workspace_id]
         return sorted(jobs, key=lambda j: j.submitted_at)
 
     def wait(self, job_ids: list[str], timeout: float) -> bool:
@@ -148,24 +194,33 @@ class IngestJobs:
             if job is not None:
                 self._jobs[job_id] = replace(job, **changes)  # type: ignore[arg-type]
 
+    def _progress(self, job_id: str, filename: str) -> ProgressCallback:
+        """The progress callback of one job: fraction, stage words, chunk counts and the briefing step."""
+
+        def progress(fraction: float, message: str) -> None:
+            stage = message.split(": ", 1)[1] if message.startswith(f"{filename}: ") else message
+            changes: dict[str, object] = {}
+            if stage == "briefing":
+                changes = {"step": "briefing", "stage": "writing the briefing", "fraction": 1.0}
+            else:
+                if stage.startswith(("done:", "ingested:", "replaced:")):
+                    stage = "indexed"
+                changes = {"fraction": min(max(float(fraction), 0.0), 1.0), "stage": stage.replace("; ", " · ")}
+                m = _CHUNKS.search(stage)
+                if m:
+                    changes.update(chunks_done=int(m.group(1)), chunks_total=int(m.group(2)))
+            self._update(job_id, **changes)
+
+        return progress
+
     def _run(self, service: Ingests, job_id: str, active_key: tuple[str, str]) -> None:
         with self._lock:
             job = self._jobs[job_id]
             item = self._items.pop(job_id)
-        self._update(job_id, status="running", stage="starting")
-
-        def progress(fraction: float, message: str) -> None:
-            stage = message.split(": ", 1)[1] if message.startswith(f"{job.filename}: ") else message
-            if stage.startswith("done:"):
-                stage = "indexed"
-            elif stage == "briefing":
-                stage = "writing the briefing"
-            stage = stage.replace("; ", " · ")
-            self._update(job_id, fraction=min(max(float(fraction), 0.0), 1.0), stage=stage)
-
+            token = self._tokens[job_id]
+        self._update(job_id, status="running", stage="starting", started_at=time.time())
         try:
-            results = service.ingest([item], job.workspace, progress)
-            result = results[0] if results else IngestResult(job.filename, "failed", error="Nothing was ingested.")
+            result = self._ingest(service, job, item, token)
         except PrismError as exc:
             result = IngestResult(job.filename, "failed", error=str(exc))
         except Exception as exc:  # a worker thread must always finish its job with a message
@@ -179,7 +234,21 @@ class IngestJobs:
                                              result=result, finished_at=time.time())
             if self._active.get(active_key) == job_id:
                 del self._active[active_key]
+            self._tokens.pop(job_id, None)
         logger.info("ingest job %s finished: %s", job_id, result.status)
+
+    def _ingest(self, service: Ingests, job: JobView, item: IngestItem, token: CancelToken) -> IngestResult:
+        """Run one job's ingest into its workspace as named now (renamed meanwhile: the new name)."""
+        if token.cancelled:
+            return IngestResult(job.filename, "cancelled", error=f"{job.filename} was not added: the batch was "
+                                                                 "cancelled before it started.")
+        current = next((w for w in service.workspaces() if w.id == job.workspace_id), None)
+        if current is None:
+            return IngestResult(job.filename, "failed", error=(
+                f"{job.filename} was not added: workspace '{job.workspace}' was deleted before it could be added."))
+        results = service.ingest([item], current.name, self._progress(job.id, job.filename), create=False,
+                                 cancel=token)
+        return results[0] if results else IngestResult(job.filename, "failed", error="Nothing was ingested.")
 
     def _prune(self) -> None:
         """Drop the oldest finished jobs beyond :data:`MAX_FINISHED_JOBS` (call under the lock)."""

@@ -1,8 +1,14 @@
-"""Per-session state: one place that names every ``st.session_state`` key the app uses.
+"""Per-session state: one place that names every ``st.session_state`` key and query parameter the app uses.
 
-Workspaces are tracked by id (a rename keeps the selection and the chats). Chats are plain lists of dicts
-(``{"role": "user", "content"}`` / ``{"role": "assistant", "question", "answer": Answer.to_dict(), "retrieval_mode",
-"error"}``), so nothing here holds a live object shared with other sessions.
+The workspace in use has one source of truth: ``st.session_state[WORKSPACE]`` (its id), mirrored into the page
+address as ``?ws=<id>`` (and the open conversation as ``&c=<id>``), so a refresh or a shared link opens the same
+workspace and conversation. Every action that changes them (create, rename, switch, delete, open or start a
+conversation) runs as a widget callback, i.e. before the script draws anything, so the sidebar and the page drawn in
+that run agree. The sidebar's workspace picker is set from this state on every run, never the other way round except
+through its own ``on_change``.
+
+Conversations themselves are saved on disk (:meth:`prism.service.PrismService.conversations`); the session only
+remembers which one is open in each workspace.
 """
 
 from __future__ import annotations
@@ -11,10 +17,8 @@ from typing import Any
 
 import streamlit as st
 
-from prism.types import Turn
-
 WORKSPACE = "prism.workspace_id"
-CHATS = "prism.chats"
+CONVERSATIONS = "prism.conversation_ids"
 BATCHES = "prism.batches"
 PENDING_QUESTION = "prism.pending_question"
 AUTHENTICATED = "prism.authenticated"
@@ -22,6 +26,10 @@ ENTERED = "prism.entered"
 ACCESS_ATTEMPTS = "prism.access_attempts"
 CONFIRM = "prism.confirm"
 FLASH = "prism.flash"
+UPLOADER = "prism.uploader_round"
+
+QUERY_WORKSPACE = "ws"
+QUERY_CONVERSATION = "c"
 
 # Widget keys (drawn in the sidebar on every page, so their values survive page switches).
 PICKER = "prism.picker"
@@ -37,38 +45,56 @@ def filter_key(workspace_id: str) -> str:
     return f"prism.filter.{workspace_id}"
 
 
+# --- the workspace in use -------------------------------------------------------------------------------------
 def workspace_id() -> str | None:
-    """The selected workspace's id, or ``None``."""
-    return st.session_state.get(WORKSPACE)
+    """The workspace in use (its id): this session's choice, else — a new session after a refresh or from a
+    shared link — the ``?ws=`` of the address. ``None`` when neither names one (the caller picks a default)."""
+    if WORKSPACE not in st.session_state:
+        st.session_state[WORKSPACE] = st.query_params.get(QUERY_WORKSPACE)
+    return st.session_state[WORKSPACE]
 
 
 def select_workspace(ws_id: str | None) -> None:
-    """Select a workspace by id (the sidebar picker follows on the next run)."""
+    """Use the workspace ``ws_id`` (``None``: let the next run pick the default) on every page from now on."""
     st.session_state[WORKSPACE] = ws_id
-    st.session_state.pop(PICKER, None)
+    sync_address()
 
 
-def chat(ws_id: str) -> list[dict[str, Any]]:
-    """The chat of a workspace in this session (created empty)."""
-    chats: dict[str, list[dict[str, Any]]] = st.session_state.setdefault(CHATS, {})
-    return chats.setdefault(ws_id, [])
+def sync_address() -> None:
+    """Write the workspace in use and its open conversation into the address (``?ws=…&c=…``)."""
+    ws_id = st.session_state.get(WORKSPACE)
+    wanted = {QUERY_WORKSPACE: ws_id, QUERY_CONVERSATION: conversation_id(ws_id) if ws_id else None}
+    for key, value in wanted.items():
+        if value and st.query_params.get(key) != value:
+            st.query_params[key] = value
+        elif not value and key in st.query_params:
+            del st.query_params[key]
 
 
-def clear_chat(ws_id: str) -> None:
-    """Forget a workspace's chat in this session."""
-    st.session_state.setdefault(CHATS, {})[ws_id] = []
+# --- the open conversation ------------------------------------------------------------------------------------
+def conversation_id(ws_id: str) -> str | None:
+    """The conversation open in workspace ``ws_id`` in this session (a new session takes the address's ``?c=``
+    when ``?ws=`` names this workspace); ``None``: a new chat, saved with its first question."""
+    opened: dict[str, str | None] = st.session_state.setdefault(CONVERSATIONS, {})
+    if ws_id not in opened and st.query_params.get(QUERY_WORKSPACE) == ws_id:
+        opened[ws_id] = st.query_params.get(QUERY_CONVERSATION)
+    return opened.get(ws_id)
 
 
-def history(ws_id: str) -> list[Turn]:
-    """The chat's answered turns as conversation memory for :meth:`prism.service.PrismService.ask`."""
-    turns = []
-    for msg in chat(ws_id):
-        if msg["role"] == "assistant" and msg.get("answer") and not msg.get("error"):
-            answer = msg["answer"]
-            turns.append(Turn(msg["question"], answer.get("answer", ""), answer.get("condensed_query") or None))
-    return turns
+def open_conversation(ws_id: str, conversation: str | None) -> None:
+    """Open a saved conversation in a workspace (``None``: start a new chat)."""
+    st.session_state.setdefault(CONVERSATIONS, {})[ws_id] = conversation
+    if st.session_state.get(WORKSPACE) == ws_id:
+        sync_address()
 
 
+def forget_workspace(ws_id: str) -> None:
+    """Drop what this session remembers of a deleted workspace (its open conversation and document filter)."""
+    st.session_state.setdefault(CONVERSATIONS, {}).pop(ws_id, None)
+    st.session_state.pop(filter_key(ws_id), None)
+
+
+# --- options, filters, batches --------------------------------------------------------------------------------
 def options() -> dict[str, Any]:
     """The retrieval settings chosen in the sidebar: ``{"mode", "hyde", "multi_query", "web", "rerank"}`` (``mode``
     ``None``: the settings' default)."""
@@ -92,6 +118,17 @@ def batches() -> list[dict[str, Any]]:
     return st.session_state.setdefault(BATCHES, [])
 
 
+def uploader_round() -> int:
+    """Bumped after every submitted batch: the Upload page's file picker and address field are new widgets then, so
+    no file of a finished batch (a failed one included) is ever submitted again."""
+    return int(st.session_state.get(UPLOADER, 0))
+
+
+def next_uploader_round() -> None:
+    """Start a fresh file picker on the next run (see :func:`uploader_round`)."""
+    st.session_state[UPLOADER] = uploader_round() + 1
+
+
 def ask_in_chat(ws_id: str, question: str) -> None:
     """Queue a question for the Chat page (briefing buttons)."""
     st.session_state[PENDING_QUESTION] = {"workspace_id": ws_id, "question": question}
@@ -107,7 +144,7 @@ def pop_pending_question(ws_id: str) -> str | None:
 
 
 def flash(message: str, kind: str = "success") -> None:
-    """A message to show once on the next run (after an action that reruns the app)."""
+    """A message to show once at the top of the page (after an action)."""
     st.session_state[FLASH] = (kind, message)
 
 

@@ -1,4 +1,12 @@
-"""The Upload page's logic: queue files for background ingestion, draw live progress, result tables and briefings."""
+"""The Upload page's logic: queue files for background ingestion, live progress with a Cancel button, result tables
+and briefings.
+
+A batch is submitted by the form's callback, so the files go to the workspace the page named when the analyst pressed
+the button; the file picker and the address field are then replaced by empty ones (:func:`prism.ui.state.
+uploader_round`), so no file of a finished batch — a failed one included — is submitted again with a later one.
+Files of one batch that share a name are all kept, the later ones as ``name (2).ext``
+(:func:`prism.service.upload_names`).
+"""
 
 from __future__ import annotations
 
@@ -6,15 +14,16 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService
-from prism.types import WorkspaceInfo, page_label
+from prism.service import PrismService, upload_names
+from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
-from prism.ui.explain import bullet_markdown, escape_markdown, shorten, strip_source
+from prism.ui.explain import literal, shorten, strip_source
 from prism.ui.jobs import JobView
 from prism.ui.resources import ingest_jobs
 
@@ -25,10 +34,32 @@ STATUS_LABELS = {  # plain words: the table is drawn on a canvas, where emoji ne
     "replaced": "Replaced older version",
     "duplicate": "Already in workspace",
     "failed": "Failed",
+    "cancelled": "Cancelled",
     "rejected": "Not uploaded",
 }
 SHOWN_BATCHES = 5
 """Batches drawn on the page, newest first."""
+
+
+def files_key() -> str:
+    """The file picker's widget key in this round (a new round is a new, empty picker)."""
+    return f"upload.files.{state.uploader_round()}"
+
+
+def url_key() -> str:
+    """The address field's widget key in this round."""
+    return f"upload.url.{state.uploader_round()}"
+
+
+def on_submit(service: PrismService, info: WorkspaceInfo) -> None:
+    """The form's callback: queue the chosen files and address into ``info`` and start a fresh picker."""
+    files = list(st.session_state.get(files_key()) or [])
+    url = str(st.session_state.get(url_key()) or "")
+    batch = submit(service, info, files, url)
+    if batch is None:
+        state.flash("Choose one or more files, or enter a web address, then press **Add to workspace**.", "warning")
+        return
+    state.next_uploader_round()
 
 
 def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url: str) -> dict[str, Any] | None:
@@ -41,24 +72,19 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
     jobs = ingest_jobs()
     job_ids: list[str] = []
     rejected: list[dict[str, str]] = []
-    for f in files:
-        size = int(getattr(f, "size", 0) or 0)
-        if size > service.settings.max_upload_bytes:
-            rejected.append({"file": f.name, "reason": f"{f.name} is {size / 1024 / 1024:.1f} MB, over the "
-                                                       f"{limit_mb} MB upload limit. Split it or compress it."})
-            continue
+    for f, name in zip(files, upload_names([f.name for f in files]), strict=True):
         data = f.getvalue()
-        if len(data) > service.settings.max_upload_bytes:
-            rejected.append({"file": f.name, "reason": f"{f.name} is {len(data) / 1024 / 1024:.1f} MB, over the "
-                                                       f"{limit_mb} MB upload limit. Split it or compress it."})
+        if max(len(data), int(getattr(f, "size", 0) or 0)) > service.settings.max_upload_bytes:
+            rejected.append({"file": name, "reason": f"{name} is {len(data) / 1024 / 1024:.1f} MB, over the "
+                                                     f"{limit_mb} MB upload limit. Split it or compress it."})
             continue
-        job_id = jobs.submit(service, info.name, f.name, data)
+        job_id = jobs.submit(service, info, name, data)
         if job_id not in job_ids:  # the same file twice in one batch is one job
             job_ids.append(job_id)
     url = (url or "").strip()
     if url:
         if url.startswith(("http://", "https://")) and " " not in url:
-            job_ids.append(jobs.submit(service, info.name, url, url))
+            job_ids.append(jobs.submit(service, info, url, url))
         else:
             rejected.append({"file": url, "reason": "That is not a web address: it must start with https://."})
     if not job_ids and not rejected:
@@ -71,8 +97,11 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
 
 
 def batches_section(service: PrismService, info: WorkspaceInfo) -> None:
-    """Draw this session's recent batches for the workspace; refreshes itself every second while any is running."""
-    mine = [b for b in state.batches() if b["workspace_id"] == info.id][-SHOWN_BATCHES:]
+    """Draw this session's recent batches for the workspace (and those whose workspace was deleted meanwhile, so
+    their message is read); refreshes itself every second while any is running."""
+    alive = {w.id for w in service.workspaces()}
+    mine = [b for b in state.batches() if b["workspace_id"] == info.id or b["workspace_id"] not in alive]
+    mine = mine[-SHOWN_BATCHES:]
     if not mine:
         return
     jobs = ingest_jobs()
@@ -90,48 +119,91 @@ def batches_section(service: PrismService, info: WorkspaceInfo) -> None:
     live()
 
 
+def _cancel(job_ids: list[str]) -> None:
+    n = ingest_jobs().cancel(job_ids)
+    state.flash(f"Cancelling {count_phrase(n, 'file')}: documents already added stay; the one being added stops "
+                "before anything of it is stored." if n else "Nothing left to cancel.", "info")
+
+
 def _batch(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any], views: list[JobView],
            newest: bool) -> None:
     done = all(v.done for v in views)
     count = len(views) + len(batch["rejected"])
     when = time.strftime("%H:%M", time.localtime(batch["created"]))
     with st.container(border=True):
-        title = f"**{count} file{'s' if count != 1 else ''}** · added at {when}"
+        title = f"**{count_phrase(count, 'file')}** → **{literal(batch['workspace'])}** · added at {when}"
+        if batch["workspace_id"] != info.id:
+            title += " · :red[that workspace was deleted]"
         if not done:
             finished = sum(v.done for v in views)
-            st.markdown(f"{title} · :blue[indexing {finished + 1} of {len(views)}]")
+            st.markdown(f"{title} · :blue[{finished} of {len(views)} done]")
             for v in views:
                 _progress_row(v)
+            st.button("Cancel", key=f"upload.cancel.{batch['id']}", icon=":material/cancel:",
+                      disabled=all(v.done or v.cancel_requested for v in views), on_click=_cancel,
+                      args=([v.id for v in views],), help="Stop adding the rest of this batch; documents already "
+                                                           "added stay.")
             st.caption("You can keep working — open **Chat** now; each document becomes searchable as soon as it "
                        "is indexed.")
             return
         st.markdown(title)
-        rows = _result_rows(views, batch["rejected"])
-        failed = [r for r in rows if r["Result"] in (STATUS_LABELS["failed"], STATUS_LABELS["rejected"])]
+        rows = result_rows(views, batch["rejected"])
+        bad = [r for r in rows if r["Result"] in (STATUS_LABELS["failed"], STATUS_LABELS["rejected"])]
         added = [r for r in rows if r["Result"] in (STATUS_LABELS["ingested"], STATUS_LABELS["replaced"])]
         if added:
-            st.success(f"{len(added)} document{'s' if len(added) != 1 else ''} added and searchable.",
+            st.success(f"{count_phrase(len(added), 'document')} added and searchable.",
                        icon=":material/check_circle:")
-        for r in failed:
-            st.error(r["Details"], icon=":material/error:")
+        for r in bad:
+            st.error(literal(r["Details"]), icon=":material/error:")
+        for v in views:
+            if v.result is not None and v.result.status == "replaced":
+                st.info(f"**{literal(v.result.file)}** replaced the version added on "
+                        f"{_when(v.result.replaced_added_at)}.", icon=":material/published_with_changes:")
         st.dataframe(rows, hide_index=True, width="stretch",
                      column_config={"File": st.column_config.TextColumn(width="medium"),
                                     "Details": st.column_config.TextColumn(width="large"),
-                                    "Pages": st.column_config.NumberColumn(format="%d"),
-                                    "Chunks": st.column_config.NumberColumn(format="%d")})
-        if newest or len(views) <= 3:
+                                    "Pages": st.column_config.TextColumn(width="small"),
+                                    "Chunks": st.column_config.TextColumn(width="small")})
+        if batch["workspace_id"] == info.id and (newest or len(views) <= 3):
             _briefings(service, info, batch, views)
 
 
-def _progress_row(v: JobView) -> None:
-    name = shorten(v.filename, 60)
+def _when(iso: str | None) -> str:
+    try:
+        return datetime.fromisoformat(iso or "").astimezone().strftime("%d %b %Y, %H:%M")
+    except ValueError:
+        return "an earlier date"
+
+
+def _eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f" · about {max(5, round(seconds / 5) * 5)} s left"
+    return f" · about {round(seconds / 60)} min left"
+
+
+def progress_line(v: JobView, now: float | None = None) -> tuple[float, str]:
+    """A job's progress bar: ``(fraction, text)``. Indexing is step 1 of 2 (with ``chunks done/total`` while
+    embedding and the time left when it can be told), writing the briefing step 2 of 2; Markdown, names escaped."""
+    name = literal(shorten(v.filename, 60))
     if v.done and v.result is not None:
-        label = STATUS_LABELS.get(v.result.status, v.result.status)
-        st.progress(1.0, text=f"{name} — {label}")
-    elif v.status == "queued":
-        st.progress(0.0, text=f"{name} — waiting for the previous file")
-    else:
-        st.progress(max(v.fraction, 0.02), text=f"{name} — {v.stage}")
+        return 1.0, f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}"
+    if v.status == "queued":
+        return 0.0, f"{name} — waiting for the previous file"
+    if v.cancel_requested:
+        return max(v.fraction, 0.02), f"{name} — cancelling…"
+    if v.step == "briefing":
+        indexed = f" ({count_phrase(v.chunks_total, 'chunk')} indexed)" if v.chunks_total else ""
+        return 1.0, f"{name} — step 2 of 2: writing the briefing{indexed}"
+    chunks = f" {v.chunks_done}/{v.chunks_total} chunks" if v.chunks_total is not None else ""
+    stage = "embedding" if chunks else literal(v.stage)
+    return max(v.fraction, 0.02), f"{name} — step 1 of 2: {stage}{chunks}{_eta(v.eta_s(now))}"
+
+
+def _progress_row(v: JobView) -> None:
+    fraction, text = progress_line(v)
+    st.progress(fraction, text=text)
 
 
 def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
@@ -141,24 +213,26 @@ def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
     return shown + (f" and {len(pages) - 4} more" if len(pages) > 4 else "")
 
 
-def _result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[dict[str, Any]]:
+def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """One table row per file: ``File``, ``Result``, ``Pages``, ``Chunks`` (text: ``"—"`` where there is none, never
+    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``."""
     rows = []
     for v in views:
         r = v.result
         if r is None:
             continue
-        details = r.error or "; ".join(strip_source(w, r.file) for w in r.warnings)
+        stored = r.status in ("ingested", "replaced", "duplicate")
         rows.append({
             "File": r.file,
             "Result": STATUS_LABELS.get(r.status, r.status),
-            "Pages": r.pages,
-            "Chunks": r.chunks if r.status != "failed" else None,
+            "Pages": str(r.pages) if r.pages else "—",
+            "Chunks": str(r.chunks) if stored else "—",
             "Skipped pages": _pages_text(r.skipped_pages),
             "OCR pages": ", ".join(str(p) for p in r.ocr_pages),
-            "Details": details,
+            "Details": r.error or "; ".join(strip_source(w, r.file) for w in r.warnings),
         })
     for rej in rejected:
-        rows.append({"File": rej["file"], "Result": STATUS_LABELS["rejected"], "Pages": None, "Chunks": None,
+        rows.append({"File": rej["file"], "Result": STATUS_LABELS["rejected"], "Pages": "—", "Chunks": "—",
                      "Skipped pages": "", "OCR pages": "", "Details": rej["reason"]})
     return rows
 
@@ -170,7 +244,7 @@ def _briefings(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any]
     try:
         records = {d.doc_id: d for d in service.documents(info.name)}
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
     st.markdown("##### Briefings")
     cols = st.columns(2) if len(new) > 1 else [st.container()]
@@ -183,14 +257,15 @@ def _briefings(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any]
 def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None:
     """One document's briefing: 5 key points and 3 question buttons that open the Chat with that question."""
     with st.container(border=True):
-        st.markdown(f"**:material/description: {escape_markdown(name)}**")
+        st.markdown(f"**:material/description: {literal(name)}**")
         if record is None:
             st.caption("This document is no longer in the workspace.")
             return
-        facts = [f"{record.pages} pages" if record.pages else record.kind.upper(), f"{record.chunks} chunks"]
+        facts = [count_phrase(record.pages, "page") if record.pages else record.kind.upper(),
+                 count_phrase(record.chunks, "chunk")]
         briefing = record.briefing or {}
         if briefing.get("mode") == "llm":
-            facts.append(f"briefing by {briefing.get('model') or 'the LLM'}")
+            facts.append(f"briefing by {literal(briefing.get('model') or 'the LLM')}")
         elif briefing:
             facts.append("key sentences picked from the document (no LLM)")
         st.caption(" · ".join(facts))
@@ -198,14 +273,14 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
         if not bullets:
             st.caption("No briefing was written for this document.")
         else:
-            st.markdown("\n".join(f"- {bullet_markdown(b)}" for b in bullets))
+            st.markdown("\n".join(f"- {literal(b)}" for b in bullets))
         questions = briefing.get("questions") or []
         if questions:
             st.caption("Ask about it")
             for j, q in enumerate(questions):
-                if st.button(q, key=f"brief.{key}.{j}", icon=":material/forum:", width="stretch"):
+                if st.button(literal(q), key=f"brief.{key}.{j}", icon=":material/forum:", width="stretch"):
                     state.ask_in_chat(info.id, q)
-                    st.switch_page("pages/chat.py")
+                    st.switch_page("pages/chat_page.py")
 
 
 def workspace_summary(service: PrismService, info: WorkspaceInfo) -> None:
@@ -213,10 +288,10 @@ def workspace_summary(service: PrismService, info: WorkspaceInfo) -> None:
     try:
         docs = service.documents(info.name)
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
-    n = len(docs)
+    pages = sum(d.pages or 0 for d in docs)
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.caption(f"{escape_markdown(info.name)} holds {n} document{'s' if n != 1 else ''}"
-                   f"{' · ' + str(sum(d.pages or 0 for d in docs)) + ' pages' if n else ''}.")
-        st.page_link("pages/workspaces.py", label="Manage documents", icon=":material/folder_open:")
+        st.caption(f"{literal(info.name)} holds {count_phrase(len(docs), 'document')}"
+                   f"{' · ' + count_phrase(pages, 'page') if pages else ''}.")
+        st.page_link("pages/workspaces_page.py", label="Manage documents", icon=":material/folder_open:")

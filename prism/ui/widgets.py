@@ -12,9 +12,9 @@ from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
 from prism.service import PrismService, retrieval_modes
-from prism.types import WorkspaceInfo
-from prism.ui import state
-from prism.ui.explain import shorten
+from prism.types import WorkspaceInfo, count_phrase
+from prism.ui import conversations_view, state
+from prism.ui.explain import literal, shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret
 
 logger = logging.getLogger(__name__)
@@ -128,28 +128,33 @@ def ensure_first_start(service: PrismService) -> None:
             guard.run(service.ensure_sample_workspace, progress)
         except PrismError as e:
             status.update(label="The sample workspace could not be created", state="error")
-            st.error(str(e))
+            st.error(literal(str(e)))
             return
         status.update(label="Sample workspace ready", state="complete", expanded=False)
 
 
 # --- workspace selection --------------------------------------------------------------------------------------
 def current_workspace(service: PrismService) -> WorkspaceInfo | None:
-    """The selected workspace (falls back to the sample workspace, then the first one), or ``None`` if none exist."""
+    """The workspace in use (:mod:`prism.ui.state`), checked against the workspaces that exist now: one deleted
+    (here or by another session or process) is never shown; the sample workspace, else the first, takes its place.
+    ``None`` when there is no workspace at all."""
     infos = service.workspaces()
     if not infos:
+        if state.workspace_id() is not None:
+            state.select_workspace(None)
         return None
     by_id = {i.id: i for i in infos}
     chosen = by_id.get(state.workspace_id() or "")
     if chosen is None:
         sample = service.settings.sample_workspace.casefold()
         chosen = next((i for i in infos if i.name.casefold() == sample), infos[0])
-        st.session_state[state.WORKSPACE] = chosen.id
+        state.select_workspace(chosen.id)
     return chosen
 
 
 def _picked() -> None:
-    st.session_state[state.WORKSPACE] = st.session_state[state.PICKER]
+    """The sidebar picker's callback: use the workspace it names (the picker's value is a workspace id)."""
+    state.select_workspace(st.session_state[state.PICKER])
 
 
 # --- sidebar --------------------------------------------------------------------------------------------------
@@ -165,12 +170,12 @@ def sidebar(service: PrismService) -> WorkspaceInfo | None:
             _status(service)
             return None
         infos = service.workspaces()
-        ids = [i.id for i in infos]
         names = {i.id: i.name for i in infos}
-        if st.session_state.get(state.PICKER) not in ids:
-            st.session_state.pop(state.PICKER, None)
-        st.selectbox("Workspace", ids, index=ids.index(info.id), format_func=lambda i: names.get(i, i),
-                     key=state.PICKER, on_change=_picked)
+        st.session_state[state.PICKER] = info.id  # the picker shows the workspace in use, whoever changed it
+        st.selectbox("Workspace", list(names), format_func=lambda i: names.get(i, i), key=state.PICKER,
+                     on_change=_picked)
+        state.sync_address()
+        conversations_view.sidebar_list(service, info)
         _document_filter(service, info)
         _retrieval_settings(service)
         _status(service)
@@ -182,7 +187,7 @@ def _document_filter(service: PrismService, info: WorkspaceInfo) -> None:
     try:
         sources = [d.source for d in service.documents(info.name)]
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
     if not sources:
         st.caption("This workspace has no documents yet.")
@@ -285,8 +290,8 @@ def ingest_activity() -> None:
         if not active:
             st.rerun()  # refresh the whole page: new documents appear in the filter and on every page
         running = next((v for v in active if v.status == "running"), active[0])
-        st.caption(f"Adding {len(active)} document{'s' if len(active) != 1 else ''}…")
-        st.progress(running.fraction, text=f"{shorten(running.filename, 26)} · {running.stage}")
+        st.caption(f"Adding {count_phrase(len(active), 'document')} to **{literal(running.workspace)}**…")
+        st.progress(running.fraction, text=f"{literal(shorten(running.filename, 26))} · {literal(running.stage)}")
 
     activity()
 
@@ -316,7 +321,7 @@ def no_workspace() -> None:
             icon=":material/folder_off:")
     left, right, _ = st.columns([1, 1, 2])
     with left:
-        st.page_link("pages/workspaces.py", label="Go to Workspaces", icon=":material/folder_open:")
+        st.page_link("pages/workspaces_page.py", label="Go to Workspaces", icon=":material/folder_open:")
     with right:
         restore_sample_button("empty.restore")
 
@@ -329,7 +334,7 @@ def restore_sample_button(key: str) -> None:
             try:
                 results = svc.restore_sample_workspace()
             except PrismError as e:
-                st.error(str(e))
+                st.error(literal(str(e)))
                 return
         info = svc.find_workspace(svc.settings.sample_workspace)
         if info is not None:
@@ -341,17 +346,16 @@ def restore_sample_button(key: str) -> None:
 
 def empty_workspace(svc: PrismService, info: WorkspaceInfo) -> None:
     """The Chat page of a workspace without documents: point to Upload, or to the sample workspace."""
-    st.info(f"**{info.name}** has no documents yet. Upload PDFs, text or CSV files (or a web page) and ask as soon "
-            "as they are indexed.", icon=":material/inbox:")
+    st.info(f"**{literal(info.name)}** has no documents yet. Upload PDFs, text, Markdown or CSV files (or a web "
+            "page) and ask as soon as they are indexed.", icon=":material/inbox:")
     cols = st.columns([1, 1, 2])
     with cols[0]:
-        st.page_link("pages/upload.py", label="Upload documents", icon=":material/upload_file:")
+        st.page_link("pages/upload_page.py", label="Upload documents", icon=":material/upload_file:")
     sample = svc.find_workspace(svc.settings.sample_workspace)
     with cols[1]:
         if sample is not None and sample.id != info.id:
-            if st.button(f"Open {sample.name}", key="empty.sample", icon=":material/auto_awesome:"):
-                state.select_workspace(sample.id)
-                st.rerun()
+            st.button(f"Open {literal(sample.name)}", key="empty.sample", icon=":material/auto_awesome:",
+                      on_click=state.select_workspace, args=(sample.id,))
         elif sample is None:
             restore_sample_button("empty.restore")
 
@@ -369,6 +373,6 @@ def suggested_questions(docs: list[Any], info: WorkspaceInfo) -> None:
         if questions:
             st.caption("Try one of these:")
             for i, q in enumerate(questions):
-                if st.button(q, key=f"suggest.{i}", icon=":material/lightbulb:"):
+                if st.button(literal(q), key=f"suggest.{i}", icon=":material/lightbulb:"):
                     state.ask_in_chat(info.id, q)
                     st.rerun()

@@ -1,4 +1,7 @@
-"""The Workspaces page's pieces: create, rename, delete (confirmed), the document table, delete a document."""
+"""The Workspaces page's pieces: create, rename, switch, delete (confirmed), the document table, delete a document.
+
+Workspace actions are widget callbacks (:mod:`prism.ui.state`): the sidebar drawn in the same run already shows them.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +12,9 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import DocumentRecord, WorkspaceInfo
+from prism.types import DocumentRecord, WorkspaceInfo, count_phrase
 from prism.ui import state
-from prism.ui.explain import escape_markdown, strip_source
+from prism.ui.explain import literal, strip_source
 
 
 def _when(iso: str) -> str:
@@ -33,15 +36,15 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
     for d in docs:
         notes = [strip_source(w, d.source) for w in d.warnings]
         if d.skipped_pages:
-            notes.append(f"{len(d.skipped_pages)} page(s) skipped")
+            notes.append(f"{count_phrase(len(d.skipped_pages), 'page')} skipped")
         if d.ocr_pages:
-            notes.append(f"{len(d.ocr_pages)} page(s) read by OCR")
+            notes.append(f"{count_phrase(len(d.ocr_pages), 'page')} read by OCR")
         briefing = d.briefing or {}
         bullets = briefing.get("bullets") or []
         rows.append({
             "Document": d.source,
             "Type": d.kind.upper(),
-            "Pages": d.pages,
+            "Pages": str(d.pages) if d.pages else "—",
             "Chunks": d.chunks,
             "Added": _when(d.ingested_at),
             "Size": _size(d.size_bytes),
@@ -51,21 +54,66 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
     return rows
 
 
+# --- actions (widget callbacks: they run before the script draws, so the sidebar and every page agree) -------
+def _create(service: PrismService) -> None:
+    try:
+        info = service.create_workspace(str(st.session_state.get("ws.create.name") or ""))
+    except PrismError as e:
+        state.flash(literal(str(e)), "error")
+        return
+    state.select_workspace(info.id)
+    state.flash(f"Workspace **{literal(info.name)}** created and selected. Add documents on the Upload page.")
+
+
+def _rename(service: PrismService, ws_id: str) -> None:
+    info = next((w for w in service.workspaces() if w.id == ws_id), None)
+    new = " ".join(str(st.session_state.get(f"ws.rename.{ws_id}") or "").split())
+    if info is None:
+        state.flash("That workspace no longer exists (it was deleted).", "error")
+    elif new == info.name:
+        state.flash("That is already its name.", "info")
+    else:
+        try:
+            renamed = service.rename_workspace(info.name, new)
+        except PrismError as e:
+            state.flash(literal(str(e)), "error")
+            return
+        state.select_workspace(renamed.id)
+        state.flash(f"Renamed to **{literal(renamed.name)}**.")
+
+
+def _delete(service: PrismService, ws_id: str) -> None:
+    st.session_state.pop(state.CONFIRM, None)
+    info = next((w for w in service.workspaces() if w.id == ws_id), None)
+    if info is None:
+        state.flash("That workspace was already deleted.", "info")
+        return
+    try:
+        service.delete_workspace(info.name)
+    except PrismError as e:
+        state.flash(literal(str(e)), "error")
+        return
+    state.forget_workspace(info.id)
+    if state.workspace_id() == info.id:
+        state.select_workspace(None)  # the next run shows the sample workspace (or the first one)
+    state.flash(f"Workspace **{literal(info.name)}** deleted.")
+
+
+def _confirm(value: tuple[str, ...] | None) -> None:
+    if value is None:
+        st.session_state.pop(state.CONFIRM, None)
+    else:
+        st.session_state[state.CONFIRM] = value
+
+
+# --- drawing --------------------------------------------------------------------------------------------------
 def create_form(service: PrismService) -> None:
-    """A small form to create a workspace (and select it)."""
+    """A small form to create a workspace (and use it)."""
     with st.form("ws.create", clear_on_submit=True, border=True):
         st.markdown("**New workspace**")
-        name = st.text_input("Name", placeholder="e.g. Q3 regulatory review", key="ws.create.name")
-        if st.form_submit_button("Create workspace", type="primary", icon=":material/create_new_folder:"):
-            try:
-                info = service.create_workspace(name or "")
-            except PrismError as e:
-                st.error(str(e))
-                return
-            state.select_workspace(info.id)
-            state.flash(f"Workspace **{escape_markdown(info.name)}** created and selected. Add documents on the "
-                        "Upload page.")
-            st.rerun()
+        st.text_input("Name", placeholder="e.g. Q3 regulatory review", key="ws.create.name")
+        st.form_submit_button("Create workspace", type="primary", icon=":material/create_new_folder:",
+                              on_click=_create, args=(service,))
 
 
 def overview(service: PrismService, current: WorkspaceInfo) -> None:
@@ -78,53 +126,30 @@ def overview(service: PrismService, current: WorkspaceInfo) -> None:
                 n = len(service.documents(i.name))
             except PrismError:
                 n = 0
-            count = f"{n} document{'s' if n != 1 else ''}"
+            count = count_phrase(n, "document")
             if i.id == current.id:
-                st.markdown(f":material/check_circle: **{escape_markdown(i.name)}**  \n:gray[{count} · selected]")
-            elif st.button(f"{i.name} · {count}", key=f"ws.open.{i.id}", type="tertiary",
-                           icon=":material/folder:", help="Open this workspace"):
-                state.select_workspace(i.id)
-                st.rerun()
+                st.markdown(f":material/check_circle: **{literal(i.name)}**  \n:gray[{count} · in use]")
+            else:
+                st.button(f"{literal(i.name)} · {count}", key=f"ws.open.{i.id}", type="tertiary",
+                          icon=":material/folder:", help="Use this workspace", on_click=state.select_workspace,
+                          args=(i.id,))
 
 
 def manage(service: PrismService, info: WorkspaceInfo) -> None:
-    """Rename or delete the selected workspace (delete asks for confirmation)."""
-    with st.form("ws.rename", clear_on_submit=False, border=False):
-        new = st.text_input("Rename to", value=info.name, key=f"ws.rename.{info.id}")
-        if st.form_submit_button("Rename", icon=":material/edit:"):
-            if (new or "").strip() == info.name:
-                st.info("That is already its name.")
-            else:
-                try:
-                    renamed = service.rename_workspace(info.name, new or "")
-                except PrismError as e:
-                    st.error(str(e))
-                else:
-                    state.flash(f"Renamed to **{escape_markdown(renamed.name)}**.")
-                    st.rerun()
+    """Rename or delete the workspace in use (delete asks for confirmation)."""
+    with st.form(f"ws.rename.form.{info.id}", clear_on_submit=False, border=False):
+        st.text_input("Rename to", value=info.name, key=f"ws.rename.{info.id}")
+        st.form_submit_button("Rename", icon=":material/edit:", on_click=_rename, args=(service, info.id))
 
-    confirm = st.session_state.get(state.CONFIRM)
-    if confirm == ("workspace", info.id):
-        st.warning(f"Delete **{escape_markdown(info.name)}** with all its documents, indexes and briefings? This "
-                   "cannot be undone.", icon=":material/warning:")
+    if st.session_state.get(state.CONFIRM) == ("workspace", info.id):
+        st.warning(f"Delete **{literal(info.name)}** with all its documents, indexes, briefings and saved "
+                   "conversations? This cannot be undone.", icon=":material/warning:")
         yes, no, _ = st.columns([1, 1, 2])
-        if yes.button("Yes, delete it", type="primary", key="ws.delete.yes"):
-            st.session_state.pop(state.CONFIRM, None)
-            try:
-                service.delete_workspace(info.name)
-            except PrismError as e:
-                st.error(str(e))
-                return
-            st.session_state.setdefault(state.CHATS, {}).pop(info.id, None)
-            state.select_workspace(None)
-            state.flash(f"Workspace **{escape_markdown(info.name)}** deleted.")
-            st.rerun()
-        if no.button("Cancel", key="ws.delete.no"):
-            st.session_state.pop(state.CONFIRM, None)
-            st.rerun()
-    elif st.button("Delete workspace…", key="ws.delete", icon=":material/delete:"):
-        st.session_state[state.CONFIRM] = ("workspace", info.id)
-        st.rerun()
+        yes.button("Yes, delete it", type="primary", key="ws.delete.yes", on_click=_delete, args=(service, info.id))
+        no.button("Cancel", key="ws.delete.no", on_click=_confirm, args=(None,))
+    else:
+        st.button("Delete workspace…", key="ws.delete", icon=":material/delete:", on_click=_confirm,
+                  args=(("workspace", info.id),))
 
 
 def documents(service: PrismService, info: WorkspaceInfo) -> None:
@@ -132,20 +157,21 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
     try:
         docs = service.documents(info.name)
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
     if not docs:
         st.info("No documents yet. Add some on the Upload page.", icon=":material/inbox:")
-        st.page_link("pages/upload.py", label="Upload documents", icon=":material/upload_file:")
+        st.page_link("pages/upload_page.py", label="Upload documents", icon=":material/upload_file:")
         return
     pages = sum(d.pages or 0 for d in docs)
     chunks = sum(d.chunks for d in docs)
-    st.caption(f"{len(docs)} documents · {pages} pages · {chunks} chunks")
+    st.caption(" · ".join([count_phrase(len(docs), "document"), count_phrase(pages, "page"),
+                           count_phrase(chunks, "chunk")]))
     st.dataframe(
         document_rows(docs), hide_index=True, width="stretch",
         column_config={
             "Document": st.column_config.TextColumn(width="medium"),
-            "Pages": st.column_config.NumberColumn(format="%d"),
+            "Pages": st.column_config.TextColumn(width="small"),
             "Chunks": st.column_config.NumberColumn(format="%d"),
             "Warnings": st.column_config.TextColumn(width="medium"),
             "Briefing": st.column_config.TextColumn("Briefing (first point)", width="large"),
@@ -155,7 +181,7 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
     confirm = st.session_state.get(state.CONFIRM)
     if isinstance(confirm, tuple) and confirm[:2] == ("document", info.id) and confirm[2] in sources:
         source = confirm[2]
-        st.warning(f"Delete **{escape_markdown(source)}** from {escape_markdown(info.name)}? Its passages will no "
+        st.warning(f"Delete **{literal(source)}** from {literal(info.name)}? Its passages will no "
                    "longer be searched.", icon=":material/warning:")
         yes, no, _ = st.columns([1, 1, 2])
         if yes.button("Yes, delete it", type="primary", key="doc.delete.yes"):
@@ -163,9 +189,9 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
             try:
                 service.delete_document(source, info.name)
             except PrismError as e:
-                st.error(str(e))
+                st.error(literal(str(e)))
                 return
-            state.flash(f"Deleted **{escape_markdown(source)}**.")
+            state.flash(f"Deleted **{literal(source)}**.")
             st.rerun()
         if no.button("Cancel", key="doc.delete.no"):
             st.session_state.pop(state.CONFIRM, None)

@@ -124,3 +124,12 @@ def test_unsupported_numbers_checks_each_sentence_against_its_own_citations():
 def test_unsupported_numbers_without_any_citation_flags_every_figure():
     assert unsupported_numbers("The cap is ₹5,000 and 2%.", {"1": "cap ₹5,000 and 2%"}) == ["₹5,000", "2%"]
     assert unsupported_numbers("No figures here [1].", {"1": UPI}) == []
+
+
+def test_number_by_first_use_renumbers_every_marker():
+    from prism.answering.citations import number_by_first_use
+
+    assert number_by_first_use("A [3]. B [1, 3] and [W1]. C [4][1]; [W2, 4].") == (
+        "A [1]. B [2, 1] and [W1]. C [3][2]; [W2, 3].", [3, 1, 4])
+    assert number_by_first_use("No markers.") == ("No markers.", [])
+    assert number_by_first_use("[1] then [2]") == ("[1] then [2]", [1, 2])  # already in order: unchanged

@@ -1,5 +1,6 @@
 """Answering end to end on real documents: real parser, chunker, embedder, Chroma, BM25 and HybridRetriever; only
-the LLM is a scripted fake (LlamaIndex LLM interface)."""
+the LLM is a scripted fake (LlamaIndex LLM interface). The documents are the repository's sample PDFs; one test reads
+a real RBI master circular from ../shared/data (skipped, naming the folder, without it)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..conftest import CASES, DATA, REPO, require_data
 from ..fakes_llm import ScriptedLLM, auth_error, route, server_error
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+MASTER_PDF = REPO / "data" / "sample" / "rbi_style_master_circular_digital_payments.pdf"
 SHG_PDF = DATA / "rbi" / "pdfs" / "01MCD0D97308D3AD49A3908E2F4410ED4409.PDF"
 UPI = UPI_PDF.name
 SHG = SHG_PDF.name
@@ -28,16 +30,25 @@ FIGURE_SENTENCE = "In FY2024 Meridian Bank processed a total UPI transaction vol
 NO_WAIT = tenacity.wait_none()
 
 
+def _service_with(home, embedder, *pdfs) -> PrismService:
+    settings = Settings(home=home, groq_api_key=None, tavily_api_key=None, briefing_on_ingest=False)
+    svc = PrismService(settings, embedder=embedder)
+    results = svc.ingest([IngestItem(p) for p in pdfs], "docs")
+    assert [r.status for r in results] == ["ingested"] * len(pdfs)
+    return svc
+
+
 @pytest.fixture(scope="module")
 def docs(tmp_path_factory, embedder):
-    """One workspace with the sample UPI circular and a real RBI master circular (ingested once per module)."""
+    """One workspace with the two sample circulars of the repository (ingested once per module)."""
+    return _service_with(tmp_path_factory.mktemp("answer_home"), embedder, UPI_PDF, MASTER_PDF)
+
+
+@pytest.fixture(scope="module")
+def rbi_docs(tmp_path_factory, embedder):
+    """The sample UPI circular and a real RBI master circular on self-help groups (../shared/data)."""
     require_data("rbi", "pdfs")
-    settings = Settings(home=tmp_path_factory.mktemp("answer_home"), groq_api_key=None, tavily_api_key=None,
-                        briefing_on_ingest=False)
-    svc = PrismService(settings, embedder=embedder)
-    results = svc.ingest([IngestItem(UPI_PDF), IngestItem(SHG_PDF)], "docs")
-    assert [r.status for r in results] == ["ingested", "ingested"]
-    return svc
+    return _service_with(tmp_path_factory.mktemp("answer_rbi_home"), embedder, UPI_PDF, SHG_PDF)
 
 
 def engine(docs, fake: ScriptedLLM | None = None, **overrides) -> AnswerEngine:
@@ -72,8 +83,8 @@ def test_seed_question_extractive_answer_contains_the_figure(docs):
         ("Who decides the interest rates on loans to SHGs?", "discretion to decide on the interest rates"),
     ],
 )
-def test_extractive_answers_on_real_rbi_text(docs, question, expected):
-    answer = docs.ask(question, "docs", sources=[SHG])
+def test_extractive_answers_on_real_rbi_text(rbi_docs, question, expected):
+    answer = rbi_docs.ask(question, "docs", sources=[SHG])
     assert expected in " ".join(answer.answer.split())
     assert all(c.source == SHG for c in answer.citations + answer.retrieved)
 
@@ -169,8 +180,9 @@ def test_llm_answer_streams_validates_citations_and_checks_figures(docs):
     answer = stream.answer
     assert answer is not None and answer.mode == "llm"
     assert answer.answer.endswith("₹9.9 lakh crore.")  # [7] pointed nowhere: removed
-    assert [c.n for c in answer.citations] == [n] and [c.n for c in answer.retrieved] == [k for k in range(1, 6)
-                                                                                           if k != n]
+    assert "[1]." in answer.answer and f"[{n}]" not in answer.answer.replace("[1]", "")  # numbered by first use
+    assert [(c.n, c.rank) for c in answer.citations] == [(1, n)]
+    assert [(c.n, c.rank) for c in answer.retrieved] == list(enumerate([k for k in range(1, 6) if k != n], start=2))
     assert answer.citations[0].chunk_id == stream.chunks[n - 1].chunk_id
     assert answer.unsupported_numbers == ["₹9.9 lakh crore"]
     assert "[7]" in answer.message and "₹9.9 lakh crore" in answer.message
@@ -312,3 +324,30 @@ def test_expansion_is_off_without_llm_and_failures_degrade(docs, sides):
                        else "612 crore [1].")
     answer = engine(docs, fake, multi_query_enabled=False, llm_max_attempts=1).ask(SEED)
     assert answer.mode == "llm" and "HyDE was skipped" in answer.message
+
+
+def test_citations_are_numbered_by_first_use_and_keep_their_retrieval_rank(docs):
+    """An answer citing blocks 3, then 1 and 4 reads [1], [2], [3] (today's "[1], [3], [4] under 3 cited passages"
+    is gone); each citation keeps the block's retrieval rank; figures are still checked against the cited blocks."""
+    top = docs.open("docs").retriever.search(SEED).results
+    text = "First point [3]. Second point [1][4]. Again the first [3]; both [4, 1]. Nowhere [9]."
+    fake = ScriptedLLM(respond=route(documents=text))
+    answer = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False).ask(SEED)
+    assert answer.answer == "First point [1]. Second point [2][3]. Again the first [1]; both [3, 2]. Nowhere."
+    assert [(c.n, c.rank) for c in answer.citations] == [(1, 3), (2, 1), (3, 4)]
+    assert [c.chunk_id for c in answer.citations] == [top[2].chunk_id, top[0].chunk_id, top[3].chunk_id]
+    assert [(c.n, c.rank) for c in answer.retrieved] == [(4, 2), (5, 5)]
+    data = answer.to_dict()
+    assert [c["n"] for c in data["citations"]] == [1, 2, 3] and data["citations"][0]["rank"] == 3
+
+
+def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
+    """When no sentence of the retrieved chunks answers, the answer is the decline, noted as such (the UI and the
+    export then never call it "sentences quoted from the documents")."""
+    import prism.answering.engine as engine_module
+
+    monkeypatch.setattr(engine_module, "extractive_answer", lambda *args, **kwargs: ("", []))
+    answer = docs.ask(SEED, "docs")
+    assert answer.answer == NOT_RELEVANT and answer.mode == "extractive"
+    assert [n.kind for n in answer.notes] == ["declined"]
+    assert answer.citations == [] and answer.retrieved  # the passages are still there to look at

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from prism.errors import InvalidWorkspaceNameError, WorkspaceExistsError, WorkspaceNotFoundError
-from prism.index.workspaces import WorkspaceCatalog, clean_workspace_name, collection_name_for
+from prism.index.catalog import WorkspaceCatalog, clean_workspace_name, collection_name_for
 
 HOSTILE_NAMES = [
     "Q2 results",

@@ -161,7 +161,9 @@ def test_punctuation_only_text_has_no_indexable_text():
 def test_text_replacement_characters_are_removed_with_a_warning():
     doc = parsing.load("total \ufffd 42".encode(), "r.txt", NO_OCR)
     assert doc.pages[0].text == "total 42"
-    assert doc.warnings == ("r.txt: 1 unreadable characters (U+FFFD) were removed",)
+    assert doc.warnings == ("r.txt: 1 unreadable character (U+FFFD) was removed",)
+    two = parsing.load("a \ufffd b \ufffd".encode(), "r2.txt", NO_OCR)
+    assert two.warnings == ("r2.txt: 2 unreadable characters (U+FFFD) were removed",)
 
 
 # --- CSV -----------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The parser worker process and embedding ahead, with real PDFs, real worker processes, the real embedder and Chroma.
+"""The parser worker process and embedding ahead, with PDFs built in the test (tests/builders.py) and the sample PDFs,
+real worker processes, the real embedder and Chroma.
 
 Worker processes are fresh interpreters, so a test changes their behaviour the way one changes any Python process
 from outside: a ``sitecustomize.py`` on ``PYTHONPATH`` (imported by ``site`` at start-up), after the idle workers
@@ -8,6 +9,7 @@ started without it are shut down.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,11 +22,16 @@ from prism.ingestion.parsing.worker import ParseJob
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import CASES, DATA, needs_data
+from ..builders import image_only_pdf, long_circular, text_pdf
+from ..conftest import CASES, REPO
 
-RBI = DATA / "rbi" / "pdfs"
-HARD = DATA / "hard-pdfs"
-CIRCULAR = RBI / "05MC010420252ED8A74EE428468287D815016A33587F.pdf"  # 10 pages
+UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"  # 5 pages
+
+
+@pytest.fixture
+def circular(tmp_path) -> Path:
+    """A 10-page circular whose name starts like an RBI master circular's (the crash test picks it by name)."""
+    return long_circular(tmp_path / "05MC_built_circular.pdf", 10)
 
 
 @pytest.fixture
@@ -43,27 +50,38 @@ def worker_site(tmp_path, monkeypatch):
     worker.shutdown_workers()
 
 
-@needs_data
-def test_parse_job_streams_pages_and_returns_the_in_process_parse():
+def test_parse_job_streams_pages_and_returns_the_in_process_parse(circular):
     settings = Settings()
-    data = CIRCULAR.read_bytes()
-    job = ParseJob(data, CIRCULAR.name, settings)
+    data = circular.read_bytes()
+    job = ParseJob(data, circular.name, settings)
     streamed = list(job.pages())
     doc = job.result()
-    assert doc == parsing.load(data, CIRCULAR.name, settings)
+    assert doc == parsing.load(data, circular.name, settings)
     assert [p.number for p in streamed] == [p.number for p in doc.pages] == list(range(1, 11))
     assert streamed == list(doc.pages)
     assert job.finished and worker.active_jobs() == 0
 
 
+def _built(kind: str, folder: Path) -> Path:
+    if kind == "encrypted":
+        return CASES / "01b_aes256_user_password_secret.pdf"
+    if kind == "empty":
+        path = folder / "empty.pdf"
+        path.write_bytes(b"")
+        return path
+    if kind == "page number":
+        return text_pdf(folder / "only_page_number.pdf", ["13"])
+    return image_only_pdf(folder / "image.pdf", ["Scanned circular: the repo rate", "is 6.5 percent."])
+
+
 @pytest.mark.parametrize(
-    ("path", "error"),
-    [(HARD / "health_protected.pdf", EncryptedDocumentError), (HARD / "empty.pdf", EmptyFileError),
-     (HARD / "only_page_number.pdf", NoExtractableTextError), (HARD / "image.pdf", None)],
+    ("kind", "error"),
+    [("encrypted", EncryptedDocumentError), ("empty", EmptyFileError), ("page number", NoExtractableTextError),
+     ("scan", None)],
 )
-@needs_data
-def test_parse_job_gives_what_the_in_process_parser_gives(path, error):
-    # OCR runs in the worker too (image.pdf has no text layer; only_page_number.pdf is OCR'd and still empty)
+def test_parse_job_gives_what_the_in_process_parser_gives(kind, error, tmp_path):
+    # OCR runs in the worker too (the scan has no text layer; the page number alone is OCR'd and still empty)
+    path = _built(kind, tmp_path)
     settings = Settings()
     job = ParseJob(path.read_bytes(), path.name, settings)
     assert list(job.pages()) == []
@@ -78,8 +96,7 @@ def test_parse_job_gives_what_the_in_process_parser_gives(path, error):
     assert str(child.value) == str(inline.value) and path.name in str(child.value)
 
 
-@needs_data
-def test_a_crashing_parser_fails_only_its_document(worker_site, service):
+def test_a_crashing_parser_fails_only_its_document(worker_site, service, circular):
     worker_site("""
         import os
         import prism.ingestion.parsing as parsing
@@ -91,15 +108,15 @@ def test_a_crashing_parser_fails_only_its_document(worker_site, service):
             return real(data, name, settings, on_page)
         parsing.load = load
     """)
-    job = ParseJob(CIRCULAR.read_bytes(), CIRCULAR.name, Settings())
+    job = ParseJob(circular.read_bytes(), circular.name, Settings())
     assert [p.number for p in job.pages()] == [1]
     with pytest.raises(CorruptDocumentError, match=r"05MC\S+\.pdf crashed the document parser \(exit code 7\)"):
         job.result()
-    other = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
-    bad, good, txt = service.ingest([IngestItem(CIRCULAR), IngestItem(other), IngestItem(CASES / "35_test01.txt")],
+    other = UPI
+    bad, good, txt = service.ingest([IngestItem(circular), IngestItem(other), IngestItem(CASES / "35_test01.txt")],
                                     "crash", briefing=False)
-    assert bad.status == "failed" and "crashed the document parser" in bad.error and CIRCULAR.name in bad.error
-    assert good.status == "ingested" and good.pages == 4 and txt.status == "ingested"
+    assert bad.status == "failed" and "crashed the document parser" in bad.error and circular.name in bad.error
+    assert good.status == "ingested" and good.pages == 5 and txt.status == "ingested"
     assert worker.idle_workers() == 0 and worker.active_jobs() == 0  # no parser outlives its batch
     assert [d.source for d in service.open("crash").workspace.documents()] == [other.name, "35_test01.txt"]
 
@@ -111,9 +128,8 @@ def _stored(service: PrismService, workspace: str) -> tuple[list[str], list[str]
             np.asarray(got["embeddings"])[order])
 
 
-@needs_data
 @pytest.mark.slow
-def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, prism_home, embedder):
+def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, prism_home, embedder, tmp_path):
     worker_site("""
         import time
         import prism.ingestion.parsing.pdf as pdf
@@ -123,7 +139,7 @@ def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, pri
             return real(reader, index, **kwargs)
         pdf._extract = _extract
     """)
-    pdf = RBI / "NT150D4BEA3889CD42F794F124D97AEB5B69.PDF"  # 11 pages
+    pdf = long_circular(tmp_path / "bank_finance_to_nbfcs.pdf", 11, seed=11)  # 11 pages, ~6 chunks each
     ahead = PrismService(Settings(home=prism_home / "a", stream_rechunk_pages=2), embedder=embedder)
     inline = PrismService(Settings(home=prism_home / "b", parse_in_subprocess=False), embedder=embedder)
     [r1] = ahead.ingest([IngestItem(pdf)], "w", briefing=False)

@@ -1,4 +1,5 @@
-"""PDF parsing on the shared bad-input cases, the hard PDFs, NPCI/RBI circulars and FinanceBench filings.
+"""PDF parsing on the shared bad-input cases, PDFs built in the test (a scan, a page number alone, overlong pages),
+the sample PDFs, and — where the real file is the point — the hard PDFs, NPCI/RBI circulars and FinanceBench filings.
 
 Real files are read from ``../shared/data`` (never copied; those tests skip without it); the bad-input cases are
 copied in ``tests/fixtures/cases``. OCR tests are marked ``slow`` (about 3 s per page on two cores).
@@ -22,9 +23,10 @@ from prism.errors import (
 from prism.ingestion import parsing
 from prism.ingestion.parsing import ocr
 from prism.ingestion.parsing import pdf as pdf_module
-from prism.types import Page, SkippedPage
+from prism.types import IngestItem, Page, SkippedPage
 
-from ..conftest import CASES, DATA, needs_data
+from ..builders import image_only_pdf, text_pdf
+from ..conftest import CASES, DATA, REPO, needs_data
 
 HARD = DATA / "hard-pdfs"
 NPCI = DATA / "npci" / "pdfs"
@@ -131,27 +133,51 @@ def test_hard_pdfs_with_text(name, total, numbers, phrase_page, phrase):
     assert all(p.text and not p.ocr for p in doc.pages)
 
 
-@needs_data
-def test_hard_pdf_only_page_number_is_not_a_page_of_text():
+SCAN_LINES = ["Scanned circular: the repo rate", "is 6.5 percent from 1 April 2025."]
+
+
+@pytest.fixture
+def scan(tmp_path):
+    """A one-page PDF that is only a picture of text (no text layer), built with Pillow and fpdf2."""
+    return image_only_pdf(tmp_path / "image.pdf", SCAN_LINES)
+
+
+def test_a_page_number_alone_is_not_a_page_of_text(tmp_path):
+    path = text_pdf(tmp_path / "only_page_number.pdf", ["13"])
     with pytest.raises(NoExtractableTextError, match=r"text layer has only '13'; OCR is turned off"):
-        parsing.load(HARD / "only_page_number.pdf", settings=NO_OCR)
+        parsing.load(path, settings=NO_OCR)
 
 
-@needs_data
-def test_hard_pdf_image_without_ocr():
+def test_image_only_pdf_without_ocr(scan):
     with pytest.raises(NoExtractableTextError, match=r"^image\.pdf has no extractable text .*OCR is turned off"):
-        parsing.load(HARD / "image.pdf", settings=NO_OCR)
+        parsing.load(scan, settings=NO_OCR)
     limited = Settings(ocr_enabled=True, ocr_max_pages=0)
     with pytest.raises(NoExtractableTextError, match=r"OCR limit of 0 pages reached"):
-        parsing.load(HARD / "image.pdf", settings=limited)
+        parsing.load(scan, settings=limited)
 
 
-@needs_data
-def test_hard_pdf_image_when_ocr_is_unavailable(monkeypatch):
+@pytest.mark.slow
+def test_image_only_page_is_read_by_ocr(scan):
+    """The optional OCR import (rapidocr) on a page built in the test: the words come back, marked as OCR."""
+    doc = parsing.load(scan, settings=WITH_OCR)
+    assert doc.total_pages == 1 and doc.ocr_pages == [1] and doc.pages[0].ocr
+    assert doc.pages[0].text.split("\n") == SCAN_LINES
+    assert doc.warnings == ("image.pdf: page 1 read by OCR (no text layer); check figures against the original",)
+
+
+@pytest.mark.slow
+def test_ocr_text_is_searchable_after_ingest(scan, service):
+    [result] = service.ingest([IngestItem(scan)], "scans", briefing=False)
+    assert (result.status, result.ocr_pages) == ("ingested", [1])
+    hit = service.search("repo rate percent", "scans", mode="bm25").results[0]
+    assert hit.source == "image.pdf" and hit.page_start == 1 and "6.5 percent" in hit.text
+
+
+def test_image_only_pdf_when_ocr_is_unavailable(monkeypatch, scan):
     monkeypatch.setattr(ocr, "_engine", None)
     monkeypatch.setattr(ocr, "_engine_error", "rapidocr-onnxruntime is not installed (test)")
     with pytest.raises(NoExtractableTextError, match=r"no text layer \(OCR unavailable: rapidocr-onnxruntime is not"):
-        parsing.load(HARD / "image.pdf", settings=WITH_OCR)
+        parsing.load(scan, settings=WITH_OCR)
     doc = parsing.load(CASES / "04_page2_has_no_text_layer.pdf", settings=WITH_OCR)
     assert doc.skipped_pages == (
         SkippedPage(2, "no text layer (OCR unavailable: rapidocr-onnxruntime is not installed (test))"),
@@ -199,13 +225,14 @@ def test_pdf_page_that_raises_is_skipped(monkeypatch):
     assert doc.skipped_pages == (SkippedPage(1, "text extraction failed (KeyError: '/Contents')"),)
 
 
-@needs_data
-def test_pdf_page_over_size_budget_is_skipped():
+def test_pdf_page_over_size_budget_is_skipped(tmp_path):
+    long, short = "Long page with many words. " * 60, "A short page of text."
+    path = text_pdf(tmp_path / "budget.pdf", [long, short, long, short])
     settings = Settings(pdf_page_max_chars=1000, ocr_enabled=False)
-    doc = parsing.load(HARD / "federal-register-2020-17221.pdf", settings=settings)
-    assert [p.number for p in doc.pages] == [7, 8, 9, 10, 11, 12, 13]
-    assert [s.number for s in doc.skipped_pages] == [1, 2, 3, 4, 5, 6, 14, 15]
-    assert doc.skipped_pages[0].reason.startswith("page text is implausibly long (6,")
+    doc = parsing.load(path, settings=settings)
+    assert [p.number for p in doc.pages] == [2, 4]
+    assert [s.number for s in doc.skipped_pages] == [1, 3]
+    assert doc.skipped_pages[0].reason.startswith("page text is implausibly long (1,")
 
 
 def test_ocr_lines_in_reading_order():
@@ -261,20 +288,22 @@ def test_npci_scanned_pdf_is_read_by_ocr():
 # --- page numbers against independent references -------------------------------------------------------------------
 
 
-@needs_data
-def test_rbi_phrase_is_on_the_right_page():
-    path = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
-    phrase = "Submission of Balance Sheet"
+@pytest.mark.parametrize(("path", "phrase", "pages", "page"), [
+    (REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf", "Merchant KYC", 5, 3),
+    pytest.param(RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf", "Submission of Balance Sheet", 4, 3,
+                 marks=needs_data),
+])
+def test_phrase_is_on_the_right_page(path, phrase, pages, page):
     doc = parsing.load(path, settings=NO_OCR)
-    assert doc.total_pages == 4
-    assert [p.number for p in doc.pages if phrase in p.text] == [3]
-    # pdfium, an independent extractor, agrees (0-based index 2 = page 3)
+    assert doc.total_pages == pages
+    assert [p.number for p in doc.pages if phrase in " ".join(p.text.split())] == [page]
+    # pdfium, an independent extractor, agrees (0-based index i = page i + 1)
     reference = pdfium.PdfDocument(str(path))
     try:
         found = [i + 1 for i in range(len(reference)) if phrase in reference[i].get_textpage().get_text_range()]
     finally:
         reference.close()
-    assert found == [3]
+    assert found == [page]
 
 
 def _words(text: str) -> set[str]:

@@ -14,10 +14,10 @@ import pytest
 from prism.errors import DocumentNotFoundError
 from prism.types import IngestItem
 
-from ..conftest import CASES, DATA, REPO, needs_data
+from ..builders import long_circular
+from ..conftest import CASES, REPO
 
-RBI = DATA / "rbi" / "pdfs"
-FB = DATA / "financebench-dev" / "pdfs"
+SAMPLE = REPO / "data" / "sample"
 
 
 def _all_chunk_sources(handle) -> list[str]:
@@ -131,10 +131,8 @@ def test_hostile_file_names_never_reach_the_filesystem(service, prism_home):
     assert not (prism_home.parent / "etc").exists()
 
 
-@needs_data
 def test_pdf_pages_are_stored_with_their_page_numbers(service):
-    # 05MC... (RBI master circular on pension disbursement): its paragraph on "Agency Commission" heads page 8?
-    # The check below finds the phrase's page with pypdf and asserts the stored chunk says the same page.
+    # The check finds each phrase's page with pypdf and asserts the stored chunks containing it say the same page.
     from pypdf import PdfReader
 
     def page_of(path, phrase):
@@ -143,11 +141,11 @@ def test_pdf_pages_are_stored_with_their_page_numbers(service):
                 return i
         raise AssertionError(f"{phrase!r} not in {path.name}")
 
-    rbi = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
-    fb = FB / "FOOTLOCKER_2022_8K_dated_2022-08-19.pdf"
-    service.ingest([IngestItem(rbi), IngestItem(fb)], "real")
+    upi = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
+    fees = SAMPLE / "meridian_fee_schedule_tables.pdf"
+    service.ingest([IngestItem(upi), IngestItem(fees)], "real")
     handle = service.open("real")
-    for path, phrase in ((rbi, "Money Changing"), (fb, "Foot Locker")):
+    for path, phrase in ((upi, "Merchant KYC"), (upi, "Effective Date and Review"), (fees, "Locker")):
         want = page_of(path, phrase)
         got = handle.store._col.get(where={"source": path.name}, include=["documents", "metadatas"])
         pages = [m["page_start"] for d, m in zip(got["documents"], got["metadatas"], strict=True)
@@ -167,11 +165,10 @@ print("SECOND-DONE", flush=True)
 """
 
 
-@needs_data
 @pytest.mark.slow
-def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service):
+def test_kill_mid_ingest_leaves_no_partial_document(prism_home, service, tmp_path):
     small = CASES / "35_test02.txt"
-    big = RBI / "13MC01042025792E33CF094B46F2B838E6409777438D.PDF"  # 77 pages, ~400 chunks
+    big = long_circular(tmp_path / "master_circular_built.pdf", 35)  # 35 dense pages, ~210 chunks
     env = {**os.environ, "PRISM_HOME": str(prism_home), "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(small), str(big)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -257,13 +254,13 @@ def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, pris
     _consistent(handle)
 
 
-@needs_data
 def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embedder, tmp_path):
     """An informative file name goes in front of every chunk for the embedder and BM25 (within the 256 word-piece
     window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing."""
     named = tmp_path / "Zephyr_Quarterly_Handbook.pdf"  # words the circular itself never uses
-    named.write_bytes((RBI / "05MC010420252ED8A74EE428468287D815016A33587F.pdf").read_bytes())
-    opaque = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
+    named.write_bytes((SAMPLE / "rbi_style_master_circular_digital_payments.pdf").read_bytes())
+    opaque = tmp_path / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"  # an RBI file code as its name
+    opaque.write_bytes((SAMPLE / "meridian_bank_upi_operating_circular.pdf").read_bytes())
     r1, r2 = service.ingest([IngestItem(named), IngestItem(opaque)], "titles", briefing=False)
     handle = service.open("titles")
     rows = handle.workspace.read_chunks(r1.doc_id)

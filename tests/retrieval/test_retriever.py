@@ -1,5 +1,6 @@
 """HybridRetriever end to end through real components: Chroma in a temp dir, the packaged MiniLM embedder, the
-persisted BM25 index, real RBI PDFs, the fictional sample PDFs and the bad-input cases.
+persisted BM25 index, the fictional sample PDFs and the bad-input cases; identifier queries on real RBI PDFs from
+../shared/data (skipped, naming the folder, without it).
 
 Tokenizer, BM25 and RRF arithmetic in isolation live in tests/index/test_bm25.py and test_fusion.py; here every value
 is read back from a search and checked against what the components must have produced (hand-computed RRF from the
@@ -55,17 +56,29 @@ class Corpus:
     service: PrismService
 
 
+def _settings(home: Path) -> Settings:
+    return Settings(home=home, rrf_k=RRF_K, dense_weight=DENSE_W, bm25_weight=BM25_W, top_k=5, fusion_top_k=10)
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory, embedder) -> Corpus:
-    """One PRISM_HOME for the module with two ingested workspaces: 'rbi' (3 real RBI PDFs), 'sample' (2 fictional)."""
-    require_data("rbi", "pdfs")
+    """One PRISM_HOME for the module with the workspace 'sample': two fictional sample PDFs (39 + 14 chunks)."""
     home = tmp_path_factory.mktemp("retriever_home")
-    settings = Settings(home=home, rrf_k=RRF_K, dense_weight=DENSE_W, bm25_weight=BM25_W, top_k=5, fusion_top_k=10)
-    service = PrismService(settings, embedder=embedder)
-    rbi = service.ingest([IngestItem(RBI / name) for name in RBI_FILES], "rbi")
+    service = PrismService(_settings(home), embedder=embedder)
     sample = service.ingest([IngestItem(SAMPLE / name) for name in SAMPLE_FILES], "sample")
-    assert [r.status for r in rbi + sample] == ["ingested"] * 5, [r.error for r in rbi + sample]
-    return Corpus(home, settings, service)
+    assert [r.status for r in sample] == ["ingested"] * 2, [r.error for r in sample]
+    return Corpus(home, service.settings, service)
+
+
+@pytest.fixture(scope="module")
+def rbi_corpus(tmp_path_factory, embedder) -> Corpus:
+    """The workspace 'rbi': 3 real RBI PDFs from ../shared/data (skips without it)."""
+    require_data("rbi", "pdfs")
+    home = tmp_path_factory.mktemp("retriever_rbi_home")
+    service = PrismService(_settings(home), embedder=embedder)
+    rbi = service.ingest([IngestItem(RBI / name) for name in RBI_FILES], "rbi")
+    assert [r.status for r in rbi] == ["ingested"] * 3, [r.error for r in rbi]
+    return Corpus(home, service.settings, service)
 
 
 def _expected_rrf(dense_rank: int | None, bm25_rank: int | None, settings: Settings) -> float:
@@ -115,7 +128,8 @@ IDENTIFIERS = [
 
 
 @pytest.mark.parametrize("identifier", IDENTIFIERS)
-def test_identifier_found_first_by_bm25_missed_by_dense_and_kept_by_hybrid(corpus, identifier):
+def test_identifier_found_first_by_bm25_missed_by_dense_and_kept_by_hybrid(rbi_corpus, identifier):
+    corpus = rbi_corpus
     retriever = corpus.service.retriever("rbi")
 
     bm25 = retriever.search(identifier, mode="bm25", top_k=5)
@@ -134,7 +148,8 @@ def test_identifier_found_first_by_bm25_missed_by_dense_and_kept_by_hybrid(corpu
     _check_hybrid_scores(hybrid.results, corpus.settings)
 
 
-def test_file_code_that_dense_never_retrieves_is_fused_from_bm25_alone(corpus):
+def test_file_code_that_dense_never_retrieves_is_fused_from_bm25_alone(rbi_corpus):
+    corpus = rbi_corpus
     # "12.01.018" (part of FIDD.FLC.BC.No.22/12.01.018/2016-17) is in one chunk; measured: it is not among
     # the 50 chunks the dense side returns, so its only RRF contribution is BM25 rank 1: 0.5 / (60 + 1).
     retriever = corpus.service.retriever("rbi")
@@ -151,10 +166,10 @@ def test_hybrid_ranks_are_the_single_mode_ranks_and_rrf_uses_the_settings(corpus
     """The ranks reported in hybrid mode are those of the dense-only and BM25-only searches, and the RRF score
     follows dense_weight, bm25_weight and rrf_k from the retriever's own Settings (asymmetric weights, so a
     swapped weight or a hard-coded k shows)."""
-    handle = corpus.service.open("rbi")
+    handle = corpus.service.open("sample")
     settings = Settings(home=corpus.home, rrf_k=10, dense_weight=0.8, bm25_weight=0.2, top_k=10)
     retriever = HybridRetriever(handle.workspace, handle.store, embedder, corpus.service.reranker, settings)
-    for query in ["authorised money changers net owned fund", "RBI/2025-26/01 self help groups", "10(4)"]:
+    for query in ["UPI collect request limit", "merchant discount rate RuPay credit card", "4.2.1 locker rent"]:
         dense = {r.chunk_id: r for r in retriever.search(query, mode="dense", top_k=settings.dense_top_k).results}
         bm25 = {r.chunk_id: r for r in retriever.search(query, mode="bm25", top_k=settings.bm25_top_k).results}
         hybrid = retriever.search(query, mode="hybrid", top_k=10).results
@@ -180,7 +195,7 @@ def test_hybrid_ranks_are_the_single_mode_ranks_and_rrf_uses_the_settings(corpus
 def test_degenerate_queries_give_no_lexical_ranking_and_dense_only_fusion(corpus):
     lines = (CASES / "18_degenerate_queries.txt").read_text(encoding="utf-8").splitlines()
     assert len(lines) >= 5
-    retriever = corpus.service.retriever("rbi")
+    retriever = corpus.service.retriever("sample")
     s = corpus.settings
     for query in [*lines, "", " \t\n "]:
         bm25 = retriever.search(query, mode="bm25")
@@ -222,16 +237,19 @@ def test_two_chunk_workspace_ranks_the_matching_chunk_first(service):
 # --- 4. document filter ---------------------------------------------------------------------------------------------
 
 
+UPI_DOC, FEES_DOC = SAMPLE_FILES
+
+
 def test_document_filter_is_applied_to_both_sides_in_every_mode(corpus):
-    retriever = corpus.service.retriever("rbi")
-    query = "directions issued by the Reserve Bank to banks and authorised persons"
+    retriever = corpus.service.retriever("sample")
+    query = "limits for UPI payments by customers and merchants"
     unfiltered = retriever.search(query, mode="hybrid", top_k=20)
     assert len({r.source for r in unfiltered.results}) >= 2  # the filter below has something to remove
 
     for mode in MODES:
-        got = retriever.search(query, mode=mode, top_k=10, sources=[FEMA_MD])
-        assert len(got.results) == 10, mode  # FEMA_MD has 16 chunks
-        assert {r.source for r in got.results} == {FEMA_MD}, mode
+        got = retriever.search(query, mode=mode, top_k=10, sources=[UPI_DOC])
+        assert len(got.results) == 10, mode  # the UPI circular has 39 chunks
+        assert {r.source for r in got.results} == {UPI_DOC}, mode
         if mode == "hybrid":
             assert any(r.dense_rank is not None for r in got.results)
             assert any(r.bm25_rank is not None for r in got.results)
@@ -241,31 +259,31 @@ def test_document_filter_is_applied_to_both_sides_in_every_mode(corpus):
         if mode == "dense":
             assert [r.dense_rank for r in got.results] == list(range(1, 11))
 
-    two = retriever.search(query, mode="hybrid", top_k=20, sources=[FEMA_MD, SHG_MC])
-    assert {r.source for r in two.results} <= {FEMA_MD, SHG_MC}
+    two = retriever.search(query, mode="hybrid", top_k=20, sources=[UPI_DOC, FEES_DOC])
+    assert {r.source for r in two.results} == {UPI_DOC, FEES_DOC}
     assert len(two.results) == 20
 
 
 def test_unknown_document_in_the_filter_is_named(corpus):
-    retriever = corpus.service.retriever("rbi")
+    retriever = corpus.service.retriever("sample")
     with pytest.raises(DocumentNotFoundError, match="no_such_circular.pdf") as info:
-        retriever.search("bank", sources=[FEMA_MD, "no_such_circular.pdf"])
-    assert FEMA_MD not in str(info.value) and "'rbi'" in str(info.value)
+        retriever.search("bank", sources=[UPI_DOC, "no_such_circular.pdf"])
+    assert UPI_DOC not in str(info.value) and "'sample'" in str(info.value)
     with pytest.raises(DocumentNotFoundError, match="missing.txt"):
-        corpus.service.search("bank", "rbi", mode="bm25", sources=["missing.txt"])
+        corpus.service.search("bank", "sample", mode="bm25", sources=["missing.txt"])
     with pytest.raises(PrismError, match="Unknown retrieval mode 'sparse'"):
         retriever.search("bank", mode="sparse")
 
 
 # --- 5. persisted BM25 ----------------------------------------------------------------------------------------------
 
-PERSIST_QUERIES = ["net owned fund of a full fledged money changer", "10(4)", "self help group bank linkage",
-                   "RBI/2025-26/01", "₹25 lakh"]
+PERSIST_QUERIES = ["UPI collect request limit", "4.2.1", "merchant discount rate RuPay credit card",
+                   "MBL/2025-26/OPS/017", "₹2,000", "locker rent"]
 
 
 def _bm25_view(service: PrismService) -> dict[str, list[tuple[str, float, int]]]:
     return {
-        q: [(r.chunk_id, r.bm25_score, r.bm25_rank) for r in service.search(q, "rbi", mode="bm25", top_k=30).results]
+        q: [(r.chunk_id, r.bm25_score, r.bm25_rank) for r in service.search(q, "sample", mode="bm25", top_k=30).results]
         for q in PERSIST_QUERIES
     }
 
@@ -273,7 +291,7 @@ def _bm25_view(service: PrismService) -> dict[str, list[tuple[str, float, int]]]
 def test_persisted_bm25_is_loaded_without_rebuilding_and_equals_a_rebuild(corpus, embedder, monkeypatch):
     first = _bm25_view(corpus.service)
     assert all(first.values())
-    bm25_dir = corpus.service.open("rbi").workspace.dir / "bm25"
+    bm25_dir = corpus.service.open("sample").workspace.dir / "bm25"
     files_before = {p.name: p.stat().st_mtime_ns for p in bm25_dir.iterdir()}
     assert "bm25.json" in files_before
 
@@ -295,8 +313,8 @@ def test_persisted_bm25_is_loaded_without_rebuilding_and_equals_a_rebuild(corpus
     assert _bm25_view(reopened) == first
     assert calls == {"init": 0, "build": 0}  # loaded from disk, nothing re-tokenised or rebuilt
     assert {p.name: p.stat().st_mtime_ns for p in bm25_dir.iterdir()} == files_before
-    workspace = reopened.open("rbi").workspace
-    sparse = reopened.retriever("rbi").sparse
+    workspace = reopened.open("sample").workspace
+    sparse = reopened.retriever("sample").sparse
     assert sparse.index().fingerprint == sparse.fingerprint()
     assert sparse.fingerprint().startswith(workspace.fingerprint())
 

@@ -1,5 +1,5 @@
-"""Helpers shared by the AppTest page tests: the text a run drew, the check that it raised nothing, and rerunning
-until a background job shows its result."""
+"""Helpers shared by the AppTest page tests: a new app session, the text a run drew, the check that it raised
+nothing, clicking a button by its label, and rerunning until a background job shows its result."""
 
 from __future__ import annotations
 
@@ -8,7 +8,18 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
+from ..conftest import REPO
+
+SAMPLE = REPO / "data" / "sample"
+UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
+MASTER = SAMPLE / "rbi_style_master_circular_digital_payments.pdf"
+TIMEOUT = 90
 TEXT_ELEMENTS: tuple[str, ...] = ("markdown", "caption", "title", "subheader", "info", "success", "warning", "error")
+
+
+def app() -> AppTest:
+    """A new session of the app (the entry script, app.py, runs on every run, sidebar included)."""
+    return AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
 
 
 def texts(at: AppTest) -> str:
@@ -21,7 +32,14 @@ def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float, interval: float) -> AppTest:
+def click(at: AppTest, label: str) -> AppTest:
+    """Click the first button whose label is ``label`` and run."""
+    matches = [b for b in at.button if b.label == label]
+    assert matches, f"no button {label!r} in {[b.label for b in at.button]}"
+    return matches[0].click().run()
+
+
+def run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float, interval: float = 0.3) -> AppTest:
     """Rerun the app every ``interval`` seconds until ``predicate(at)`` holds or ``timeout`` seconds have passed."""
     deadline = time.monotonic() + timeout
     while True:

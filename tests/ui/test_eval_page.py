@@ -16,6 +16,7 @@ from prism.evaluation.runs import RUN_KEYS, RunStore
 from prism.service import PrismService
 from prism.ui import resources
 from prism.ui.eval_view import compare_frame, runs_frame
+from prism.ui.explain import literal
 
 from ..conftest import REPO
 from .apptest_helpers import no_exception as _no_exception
@@ -84,7 +85,7 @@ def page_env(tmp_path, monkeypatch, embedder) -> Path:
 def _open_eval_page() -> AppTest:
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
     at.run()
-    at.switch_page("pages/eval.py").run()
+    at.switch_page("pages/eval_page.py").run()
     return at
 
 
@@ -128,8 +129,8 @@ def test_eval_page_with_two_runs(page_env):
     assert "**1 better**, **1 worse**, 1 unchanged" in text
     per_question = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
     assert list(per_question["verdict"]) == ["same", "better", "worse"]
-    assert "Reference answer: Reference answer of q1." in text
-    assert "Chunk text of q1: P2P transfers ₹1,00,000." in text
+    assert f"Reference answer: {literal('Reference answer of q1.')}" in text
+    assert literal("Chunk text of q1: P2P transfers ₹1,00,000.") in text
     assert "✅ relevant" in text
     at.selectbox(key="prism.eval.compare_question").set_value("q3").run()
     _no_exception(at)

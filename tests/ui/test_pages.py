@@ -16,19 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-import tenacity
 from streamlit.testing.v1 import AppTest
 
-from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.service import PrismService, query_terms
-from prism.types import IngestItem, IngestResult
-from prism.ui import resources
+from prism.types import IngestItem, IngestResult, WorkspaceInfo
 from prism.ui import state as ui_state
 from prism.ui.explain import (
-    bullet_markdown,
     highlight_html,
+    literal,
     score_rows,
     shorten,
     stage_ranges,
@@ -39,44 +35,15 @@ from prism.ui.export import conversation_markdown
 from prism.ui.jobs import IngestJobs, content_key
 from prism.ui.preview import locate, render_page_preview
 
-from ..conftest import DATA, REPO, needs_data
+from ..conftest import DATA, REPO
 from ..fakes_llm import ScriptedLLM
+from .apptest_helpers import MASTER, UPI, run_until
+from .apptest_helpers import app as _app
+from .apptest_helpers import click as _click
 from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import run_until
 from .apptest_helpers import texts as _texts
 
-SAMPLE = REPO / "data" / "sample"
-UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
-MASTER = SAMPLE / "rbi_style_master_circular_digital_payments.pdf"
 RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
-TIMEOUT = 90
-
-
-# --- fixtures ---------------------------------------------------------------------------------------------------
-@pytest.fixture(scope="session")
-def sample_home(tmp_path_factory, embedder) -> Path:
-    """A PRISM_HOME with the 'Sample workspace' holding two sample PDFs (built once; tests copy it)."""
-    home = tmp_path_factory.mktemp("sample_home")
-    svc = PrismService(Settings(home=home), embedder=embedder)
-    results = svc.ingest([IngestItem(UPI), IngestItem(MASTER)], "Sample workspace")
-    assert [r.status for r in results] == ["ingested", "ingested"]
-    return home
-
-
-@pytest.fixture
-def empty_sample_dir(tmp_path, monkeypatch) -> Path:
-    """No sample documents: first start creates nothing."""
-    d = tmp_path / "no_samples"
-    d.mkdir()
-    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(d))
-    return d
-
-
-@pytest.fixture
-def with_sample(sample_home, prism_home, empty_sample_dir) -> Path:
-    """This test's PRISM_HOME starts as a copy of the sample home."""
-    shutil.copytree(sample_home, prism_home, dirs_exist_ok=True)
-    return prism_home
 
 
 def _answer_reply(text: str) -> str:
@@ -93,38 +60,6 @@ def _answer_reply(text: str) -> str:
     if "standalone" in low:
         return "What is the P2M collect request limit?"
     return "A P2P collect request may not exceed ₹2,000 [1]. Some say ₹9,999 [1]."
-
-
-@pytest.fixture
-def service_factory(monkeypatch, embedder) -> Callable[..., None]:
-    """Make the app build its service with the session's embedder and, optionally, a scripted LLM."""
-
-    def use(llm: ScriptedLLM | None = None, web: Any = None) -> None:
-        def make(home: str) -> PrismService:
-            settings = resources.settings_from_secrets()
-            llms = wrap_llms(llm, settings=settings, wait=tenacity.wait_none()) if llm is not None else None
-            return PrismService(settings, embedder=embedder, llms=llms, web=web)
-
-        monkeypatch.setattr(resources, "make_service", make)
-
-    use()
-    return use
-
-
-def _app() -> AppTest:
-    """A new session of the app.
-
-    Note: in Streamlit 1.67, AppTest runs the whole entry script (access gate, first start, sidebar) only on a
-    session's first run; later runs execute the current page script alone, so sidebar widgets are asserted or set
-    (through ``session_state``) around the first run. Browsers run the entry script every time.
-    """
-    return AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
-
-
-def _click(at: AppTest, label: str) -> AppTest:
-    matches = [b for b in at.button if b.label == label]
-    assert matches, f"no button {label!r} in {[b.label for b in at.button]}"
-    return matches[0].click().run()
 
 
 def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float = 60) -> AppTest:
@@ -151,7 +86,7 @@ def test_first_start_builds_the_sample_workspace(tmp_path, monkeypatch, service_
     assert not at.get("status")
 
 
-def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, service_factory):
+def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, service_factory, embedder):
     at = _app().run()
     _no_exception(at)
     assert ":gray[●] Extractive answers — no LLM configured" in [c.value for c in at.sidebar.caption]
@@ -163,7 +98,8 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     labels = [e.label for e in at.expander]
     cited = [lb for lb in labels if re.match(r"\[\d+\] ", lb)]
     assert cited, labels
-    assert any("meridian\\_bank\\_upi\\_operating\\_circular.pdf · page 2" in lb for lb in cited)
+    assert any(f"{literal(UPI.name)} · page 2" in lb for lb in cited)
+    assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
     assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
     table = at.dataframe[0].value
     assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
@@ -174,19 +110,22 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     assert any("<mark>P2P</mark>" in h and "<mark>collect</mark>" in h for h in html)
     assert any(c.value.startswith(":material/timer: Extractive answer · retrieve ") for c in at.caption)
 
-    # A follow-up is condensed and the standalone query is shown; the conversation survives reruns.
+    # A follow-up is condensed and the standalone query is shown; the conversation is saved and survives reruns.
     at.chat_input[0].set_value("What about P2M?").run()
     _no_exception(at)
-    assert "Searched for: *What is the P2M collect request limit?*" in _texts(at) or \
-        any(c.value.startswith("Searched for:") for c in at.caption)
+    assert any(c.value.startswith("Searched for:") for c in at.caption)
+    assert len(at.chat_message) == 4
+    at.run()
     assert len(at.chat_message) == 4
 
-    # Export: the Markdown has both questions and their numbered sources.
-    export = at.get("download_button")
-    assert export
-    messages = at.session_state[ui_state.CHATS]
-    md = conversation_markdown("Sample workspace", next(iter(messages.values())))
+    # Export: the Markdown has both questions, the rewritten follow-up and the numbered sources.
+    assert at.get("download_button")
+    svc = PrismService(Settings(home=with_sample), embedder=embedder)
+    [saved] = svc.conversations("Sample workspace").list()
+    conversation = svc.conversations("Sample workspace").get(saved.id)
+    md = conversation_markdown("Sample workspace", conversation.turns, saved.title)
     assert "## 1. What is the P2P collect request limit?" in md and "## 2. What about P2M?" in md
+    assert f"_Searched for: {conversation.turns[1].condensed_query} · Documents: all in the workspace" in md
     assert re.search(r"- \[\d+\] meridian_bank_upi_operating_circular\.pdf, pages? \d", md)
 
 
@@ -200,7 +139,7 @@ def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample
     at.chat_input[0].set_value("What is the P2P collect request limit?").run()
     _no_exception(at)
     answer_md = [m.value for m in at.chat_message[1].markdown]
-    assert "A P2P collect request may not exceed ₹2,000 [1]. Some say ₹9,999 [1]." in answer_md
+    assert literal("A P2P collect request may not exceed ₹2,000 [1]. Some say ₹9,999 [1].", block=True) in answer_md
     assert any("₹9,999" in w.value and "not found" in w.value for w in at.warning)
     assert any(e.label.startswith("[1] ") for e in at.expander)
     assert any(c.value.startswith(":material/timer: LLM answer · ") and "expand" in c.value for c in at.caption)
@@ -211,7 +150,7 @@ def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample
     llm.calls.clear()
     at.chat_input[0].set_value("And for P2M?").run()
     _no_exception(at)
-    assert any(c.value == "Searched for: *What is the P2M collect request limit?*" for c in at.caption)
+    assert any(c.value == f"Searched for: *{literal('What is the P2M collect request limit?')}*" for c in at.caption)
 
     # In a new session with HyDE and multi-query switched off, only the answer call is made.
     llm.calls.clear()
@@ -259,10 +198,10 @@ def test_document_filter_limits_citations(with_sample, service_factory):
 
 
 def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factory):
-    at = _app().run().switch_page("pages/workspaces.py").run()
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
     at.text_input(key="ws.create.name").set_value("Empty one")
     at = _click(at, "Create workspace")
-    at.switch_page("pages/chat.py").run()
+    at.switch_page("pages/chat_page.py").run()
     _no_exception(at)
     assert any("**Empty one** has no documents yet" in i.value for i in at.info)
     assert [p.label for p in at.get("page_link")] == ["Upload documents"]
@@ -271,83 +210,7 @@ def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factor
     assert "Answers from **Sample workspace**" in _texts(at)
 
 
-# --- upload -----------------------------------------------------------------------------------------------------
-def _briefing_ready(at: AppTest) -> bool:
-    return any(m.value == "##### Briefings" for m in at.markdown) or bool(at.exception)
-
-
-@needs_data
-def test_upload_real_pdf_to_result_table_and_briefing_then_ask(with_sample, service_factory):
-    at = _app().run().switch_page("pages/upload.py").run()
-    _no_exception(at)
-    assert at.title[0].value == "Upload documents"
-    at.file_uploader(key="upload.files").upload(RBI_PDF.name, RBI_PDF.read_bytes(), "application/pdf")
-    at = _click(at, "Add to workspace")
-    _no_exception(at)
-    at = _run_until(at, _briefing_ready, 90)
-    _no_exception(at)
-    assert any(s.value == "1 document added and searchable." for s in at.success)
-    row = at.dataframe[0].value.iloc[0]
-    assert (row["File"], row["Result"], row["Pages"], row["Chunks"] > 0) == (RBI_PDF.name, "Added", 4, True)
-    bullets = [m.value for m in at.markdown if m.value.startswith("- ")]
-    assert bullets and bullets[0].count("\n- ") >= 2  # several key points
-    questions = [b for b in at.button if b.key and b.key.startswith("brief.")]
-    assert len(questions) == 3
-
-    # Rerunning never re-ingests.
-    at.run()
-    assert len(at.dataframe) == 1 and at.dataframe[0].value.iloc[0]["Result"] == "Added"
-
-    # A suggested question opens the chat with that question asked.
-    question = questions[0].label
-    questions[0].click().run()
-    _no_exception(at)
-    assert at.title[0].value == "Chat"
-    assert "3 documents" in _texts(at)
-    assert at.chat_message[0].markdown[0].value.replace("\\", "") == question
-    assert any(e.label.startswith("[") for e in at.expander)
-
-
-def test_uploading_the_same_file_twice_reports_a_duplicate(with_sample, service_factory):
-    at = _app().run().switch_page("pages/upload.py").run()
-    at.file_uploader(key="upload.files").upload("copy.pdf", UPI.read_bytes(), "application/pdf")
-    at = _click(at, "Add to workspace")
-    at = _run_until(at, lambda a: bool(a.dataframe), 60)
-    _no_exception(at)
-    row = at.dataframe[0].value.iloc[0]
-    assert row["Result"] == "Already in workspace"
-    assert UPI.name in row["Details"]
-
-
-def test_oversize_broken_and_empty_files_give_messages(with_sample, service_factory, monkeypatch):
-    monkeypatch.setenv("PRISM_MAX_UPLOAD_MB", "1")
-    at = _app().run().switch_page("pages/upload.py").run()
-    uploader = at.file_uploader(key="upload.files")
-    uploader.upload("huge.pdf", b"%PDF-1.4\n" + b"0" * (1024 * 1024 + 10), "application/pdf")
-    uploader.upload("broken.pdf", b"this is not a pdf at all", "application/pdf")
-    uploader.upload("empty.txt", b"", "text/plain")
-    at = _click(at, "Add to workspace")
-    at = _run_until(at, lambda a: bool(a.dataframe), 60)
-    _no_exception(at)
-    table = at.dataframe[0].value
-    results = dict(zip(table["File"], table["Result"], strict=True))
-    assert results == {"huge.pdf": "Not uploaded", "broken.pdf": "Failed", "empty.txt": "Failed"}
-    errors = [e.value for e in at.error]
-    assert any("huge.pdf is 1.0 MB, over the 1 MB upload limit" in e for e in errors)
-    assert any(e.startswith("broken.pdf") for e in errors) and any(e.startswith("empty.txt") for e in errors)
-    assert not any("Traceback" in e for e in errors)
-
-
-def test_upload_without_files_or_with_a_bad_url_explains(with_sample, service_factory):
-    at = _app().run().switch_page("pages/upload.py").run()
-    at = _click(at, "Add to workspace")
-    assert any("Choose one or more files" in w.value for w in at.warning)
-    at.text_input(key="upload.url").set_value("not a url")
-    at = _click(at, "Add to workspace")
-    _no_exception(at)
-    assert any("That is not a web address" in e.value for e in at.error)
-
-
+# --- guards and config ---------------------------------------------------------------------------------------
 def test_every_page_starts_with_the_page_guard():
     """Right after a restart Streamlit may run a pages/ script without app.py; the guard sends it through app.py
     (access code, sidebar) first, so every page must call it before drawing anything."""
@@ -367,64 +230,14 @@ def test_upload_limit_in_streamlit_config_matches_settings():
 
 
 # --- workspaces -------------------------------------------------------------------------------------------------
-def test_workspace_create_rename_delete_and_selection_survives_page_switch(with_sample, service_factory):
-    at = _app().run().switch_page("pages/workspaces.py").run()
-    _no_exception(at)
-    assert at.title[0].value == "Workspaces"
-    assert at.dataframe[0].value["Document"].tolist() == [UPI.name, MASTER.name]
-    assert at.dataframe[0].value["Pages"].tolist() == [5, 4]
-
-    at.text_input(key="ws.create.name").set_value("Q3 review")
-    at = _click(at, "Create workspace")
-    _no_exception(at)
-    assert any("Workspace **Q3 review** created" in s.value for s in at.success)
-    assert "## Q3 review" in _texts(at) or any(h.value == "Q3 review" for h in at.subheader)
-
-    # The selection survives moving between pages.
-    at.switch_page("pages/chat.py").run()
-    assert "**Q3 review** has no documents yet" in _texts(at)
-    at.switch_page("pages/upload.py").run()
-    assert "Add files to **Q3 review**" in _texts(at)
-    at.switch_page("pages/workspaces.py").run()
-
-    # A taken name is an error message, not an exception.
-    at.text_input(key="ws.create.name").set_value("sample workspace")
-    at = _click(at, "Create workspace")
-    _no_exception(at)
-    assert any("already exists" in e.value for e in at.error)
-
-    ws_id = at.session_state[ui_state.WORKSPACE]
-    at.text_input(key=f"ws.rename.{ws_id}").set_value("Q3 review (final)")
-    at = _click(at, "Rename")
-    _no_exception(at)
-    assert any("Renamed to **Q3 review \\(final\\)**" in s.value for s in at.success)
-    assert any(h.value == "Q3 review \\(final\\)" for h in at.subheader)
-    assert at.session_state[ui_state.WORKSPACE] == ws_id
-
-    at = _click(at, "Delete workspace…")
-    assert any("cannot be undone" in w.value for w in at.warning)
-    at = _click(at, "Cancel")
-    assert not at.warning
-    at = _click(at, "Delete workspace…")
-    at = _click(at, "Yes, delete it")
-    _no_exception(at)
-    assert any("Workspace **Q3 review \\(final\\)** deleted." in s.value for s in at.success)
-    assert [h.value for h in at.subheader] == ["Sample workspace"]  # the selection falls back to the sample
-    assert at.session_state[ui_state.WORKSPACE] != ws_id
-    # A new session sees the remaining workspaces in the sidebar picker.
-    fresh = _app().run()
-    picker = fresh.selectbox(key=ui_state.PICKER)
-    assert [picker.format_func(o) for o in picker.options] == ["Sample workspace"]
-
-
 def test_delete_a_document_with_confirmation(with_sample, service_factory):
-    at = _app().run().switch_page("pages/workspaces.py").run()
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
     ws_id = at.session_state[ui_state.WORKSPACE]
     at.selectbox(key=f"doc.pick.{ws_id}").set_value(MASTER.name).run()
     at = _click(at, "Delete…")
     at = _click(at, "Yes, delete it")
     _no_exception(at)
-    assert any(f"Deleted **{MASTER.name.replace('_', chr(92) + '_')}**." in s.value for s in at.success)
+    assert any(f"Deleted **{literal(MASTER.name)}**." in s.value for s in at.success)
     assert at.dataframe[0].value["Document"].tolist() == [UPI.name]
 
 
@@ -433,11 +246,11 @@ def test_no_workspace_at_all_offers_the_sample(with_sample, service_factory, mon
     one.mkdir()
     shutil.copy(UPI, one / UPI.name)
     monkeypatch.setenv("PRISM_SAMPLE_DIR", str(one))
-    at = _app().run().switch_page("pages/workspaces.py").run()
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
     at = _click(at, "Delete workspace…")
     at = _click(at, "Yes, delete it")
     _no_exception(at)
-    at.switch_page("pages/chat.py").run()
+    at.switch_page("pages/chat_page.py").run()
     _no_exception(at)
     assert any("There is no workspace yet" in i.value for i in at.info)
     # The button builds the sample workspace from the configured folder and selects it.
@@ -452,7 +265,7 @@ def test_access_code_gate(with_sample, service_factory):
     # A page requested directly (Streamlit's legacy pages/ routing right after a restart) goes through the gate too.
     at = _app()
     at.secrets["PRISM_ACCESS_CODE"] = "open sesame"
-    at.switch_page("pages/workspaces.py").run()
+    at.switch_page("pages/workspaces_page.py").run()
     _no_exception(at)
     assert [s.value for s in at.subheader] == ["Enter your access code"]
     assert not at.title and not at.dataframe
@@ -525,29 +338,41 @@ def test_highlight_matches_index_tokens_and_escapes_html():
 def test_small_formatters():
     assert timings_caption({"condense": 0.1, "retrieve": 85.2, "rerank": None, "first_token": 1530.0,
                             "total": 2100.0}) == "retrieve 85 ms · first token 1.5 s · total 2.1 s"
-    assert bullet_markdown("2.  Upon issue, $5 apply") == "2\\. Upon issue, \\$5 apply"
+    assert literal("2.  Upon issue, $5 apply") == "2\\.  Upon issue, \\$5 apply"
+    assert literal("- 2. Upon issue\n* > 90 days\n\n1) $5", block=True) == (
+        "- 2\\. Upon issue\n- \\> 90 days\n\n1. \\$5")
     assert shorten("NT7871494C59CE3B455BBD0D18770BBB1408.pdf", 20) == "NT7871494…BB1408.pdf"
     assert shorten("short.pdf") == "short.pdf"
 
 
-def test_conversation_markdown_export():
-    messages = [
-        {"role": "user", "content": "Limit?"},
-        {"role": "assistant", "question": "Limit?", "error": None, "answer": {
-            "answer": "₹2,000 [1].", "mode": "llm", "unsupported_numbers": ["₹9,999"],
-            "citations": [{"n": 1, "source": "a.pdf", "page_start": 2, "page_end": 3, "text": "The limit is ₹2,000."}],
-            "web": [{"n": 1, "title": "RBI", "url": "https://rbi.org.in", "content": "x"}]}},
-        {"role": "user", "content": "Other?"},
-        {"role": "assistant", "question": "Other?", "error": "Workspace is busy.", "answer": None},
-    ]
+def test_conversation_markdown_export_records_how_each_turn_was_searched():
     from datetime import datetime
 
-    md = conversation_markdown("WS", messages, now=datetime(2026, 1, 2, 3, 4))
-    assert md.splitlines()[:3] == ["# Prism conversation — WS", "", "_Exported 2026-01-02 03:04_"]
+    from prism.types import ChatTurn
+
+    answer = {"answer": "₹2,000 [1].", "mode": "llm", "unsupported_numbers": ["₹9,999"],
+              "condensed_query": "What is the P2P collect limit?",
+              "citations": [{"n": 1, "source": "a.pdf", "page_start": 2, "page_end": 3,
+                             "text": "The limit is ₹2,000."}],
+              "web": [{"n": 1, "title": "RBI", "url": "https://rbi.org.in", "content": "x"}]}
+    declined = {"answer": "The documents in this workspace don't answer that.", "mode": "extractive",
+                "notes": [{"kind": "declined", "text": "The documents in this workspace don't answer that."}],
+                "condensed_query": "Who won the cup?"}
+    turns = [ChatTurn("Limit?", answer, retrieval_mode="hybrid", sources=("a.pdf", "b.pdf")),
+             ChatTurn("Other?", None, error="Workspace is busy."),
+             ChatTurn("Who won the cup?", declined, retrieval_mode="bm25")]
+    md = conversation_markdown("WS", turns, "Limits", now=datetime(2026, 1, 2, 3, 4))
+    assert md.splitlines()[:5] == ["# Prism conversation — WS", "", "**Limits**", "", "_Exported 2026-01-02 03:04_"]
+    assert ("## 1. Limit?\n\n_Searched for: What is the P2P collect limit? · Documents: a.pdf, b.pdf · "
+            "Retrieval: hybrid_") in md
     assert "- [1] a.pdf, pages 2–3 — “The limit is ₹2,000.”" in md
     assert "- [W1] RBI — https://rbi.org.in" in md
     assert "_Check these figures (not found in the cited sources): ₹9,999_" in md
-    assert "## 2. Other?\n\n_No answer: Workspace is busy._" in md
+    assert ("## 2. Other?\n\n_Documents: all in the workspace · Retrieval: hybrid_\n\n"
+            "_No answer: Workspace is busy._") in md
+    third = md.split("## 3. ")[1]
+    assert "_Documents: all in the workspace · Retrieval: bm25_" in third  # not rewritten: no "Searched for"
+    assert "sentences quoted from the documents" not in third  # a decline is not footed as an extractive answer
     assert conversation_markdown("WS", []).endswith("_No questions asked yet._\n")
 
 
@@ -576,38 +401,64 @@ class _SlowService:
     def __init__(self) -> None:
         self.calls = 0
         self.release = threading.Event()
+        self.infos = [WorkspaceInfo("w1", "WS", "c1", ""), WorkspaceInfo("w2", "Other WS", "c2", "")]
 
-    def ingest(self, items: list[IngestItem], workspace: str | None = None, progress: Any = None
-               ) -> list[IngestResult]:
+    def workspaces(self) -> list[WorkspaceInfo]:
+        return list(self.infos)
+
+    def ingest(self, items: list[IngestItem], workspace: str | None = None, progress: Any = None, *,
+               create: bool = True, cancel: Any = None) -> list[IngestResult]:
         self.calls += 1
         if progress is not None:
-            progress(0.5, f"{items[0].display_name}: 3 chunks; embedding")
+            progress(0.5, f"{items[0].display_name}: embedding 32/64 chunks")
         self.release.wait(10)
+        if cancel is not None and cancel.cancelled:
+            return [IngestResult(items[0].display_name, "cancelled")]
         return [IngestResult(items[0].display_name, "ingested", doc_id="d", pages=1, chunks=3)]
 
 
 def test_job_registry_dedupes_by_content_and_reports_progress():
     jobs = IngestJobs()
     svc = _SlowService()
+    ws, other_ws = svc.infos
     try:
-        ids = [jobs.submit(svc, "WS", "a.pdf", b"same bytes") for _ in range(3)]
+        ids = [jobs.submit(svc, ws, "a.pdf", b"same bytes") for _ in range(3)]
         assert len(set(ids)) == 1
-        other = jobs.submit(svc, "Other WS", "a.pdf", b"same bytes")
+        other = jobs.submit(svc, other_ws, "a.pdf", b"same bytes")
         assert other != ids[0]
         deadline = time.monotonic() + 5
-        while jobs.get(ids[0]).stage != "3 chunks · embedding" and time.monotonic() < deadline:
+        while jobs.get(ids[0]).chunks_done is None and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert jobs.get(ids[0]).status == "running" and jobs.get(ids[0]).fraction == 0.5
-        assert [v.id for v in jobs.active("ws")] == [ids[0]]
+        view = jobs.get(ids[0])
+        assert (view.status, view.fraction, view.chunks_done, view.chunks_total) == ("running", 0.5, 32, 64)
+        assert view.stage == "embedding 32/64 chunks" and view.step == "indexing"
+        # elapsed × (1 − 0.5) / 0.5: as long again as it took so far
+        assert view.eta_s(view.started_at + 10) == 10.0
+        assert [v.id for v in jobs.active("w1")] == [ids[0]]
+        assert jobs.get(other).status == "queued" and jobs.get(other).eta_s() is None
+        assert jobs.cancel([other]) == 1  # queued: it ends without starting
         svc.release.set()
         assert jobs.wait([ids[0], other], 10)
-        assert svc.calls == 2
+        assert svc.calls == 1
         view = jobs.get(ids[0])
         assert view.done and view.result.status == "ingested" and view.fraction == 1.0
-        again = jobs.submit(svc, "WS", "a.pdf", b"same bytes")  # finished: a new submission is a new job
-        assert again != ids[0]
-        assert jobs.wait([again], 10)
+        assert jobs.get(other).result.status == "cancelled" and "cancelled before it started" in \
+            jobs.get(other).result.error
+        svc.infos = [other_ws]  # "WS" deleted: a job for it ends with a message, never re-creating it
+        gone = jobs.submit(svc, ws, "b.pdf", b"other bytes")
+        assert jobs.wait([gone], 10)
+        assert jobs.get(gone).result.status == "failed" and "workspace 'WS' was deleted" in jobs.get(gone).result.error
+        assert svc.calls == 1
     finally:
         jobs.shutdown()
     assert content_key(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert content_key(" https://x.org/a ") == "https://x.org/a"
+
+
+def test_the_footer_never_calls_a_decline_an_extractive_answer():
+    from prism.ui.chat_view import footer_label
+
+    declined = {"mode": "extractive", "notes": [{"kind": "declined", "text": "The documents ... don't answer that."}]}
+    assert footer_label(declined) == "No answer in the documents"
+    assert footer_label({"mode": "extractive", "notes": [{"kind": "extractive", "text": "x"}]}) == "Extractive answer"
+    assert footer_label({"mode": "llm", "notes": []}) == "LLM answer"

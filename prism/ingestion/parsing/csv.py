@@ -19,7 +19,7 @@ from prism.config import Settings
 from prism.errors import CorruptDocumentError, NoExtractableTextError
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
-from prism.types import Page, ParsedDocument
+from prism.types import Page, ParsedDocument, count_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,8 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
         raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits in its cells)")
     warnings = [w for w in (encoding_warning(filename, encoding),) if w]
     if report.replacement_chars:
-        warnings.append(f"{filename}: {report.replacement_chars} unreadable characters (U+FFFD) were removed")
+        warnings.append(f"{filename}: {count_phrase(report.replacement_chars, 'unreadable character')} (U+FFFD) "
+                        f"{'was' if report.replacement_chars == 1 else 'were'} removed")
     logger.info(
         "%s: %d rows x %d columns (%s, %r-separated)", filename, len(rows) - 1, len(headers), encoding, delimiter
     )

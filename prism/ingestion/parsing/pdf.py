@@ -36,7 +36,7 @@ from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
 from prism.ingestion.parsing import ocr
 from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
-from prism.types import Page, ParsedDocument, SkippedPage
+from prism.types import Page, ParsedDocument, SkippedPage, count_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -197,7 +197,8 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
         warnings.append(f"{name}: characters the PDF maps to NUL were read as ligatures (fi/ff/fl) on "
                         f"{_page_list(scan.ligature_pages)}")
     if scan.replaced:
-        warnings.append(f"{name}: {sum(scan.replaced.values())} unreadable characters were removed on "
+        warnings.append(f"{name}: {count_phrase(sum(scan.replaced.values()), 'unreadable character')} "
+                        f"{'was' if sum(scan.replaced.values()) == 1 else 'were'} removed on "
                         f"{_page_list(sorted(scan.replaced))}")
     seconds = time.perf_counter() - t0
     if not scan.pages:

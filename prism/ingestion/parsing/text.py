@@ -18,7 +18,7 @@ from charset_normalizer.utils import is_multi_byte_encoding
 from prism.config import Settings
 from prism.errors import DecodingError, NoExtractableTextError
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
-from prism.types import Page, ParsedDocument
+from prism.types import Page, ParsedDocument, count_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -160,6 +160,7 @@ def load_text(data: bytes, filename: str, settings: Settings | None = None) -> P
         raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits)")
     warnings = [w for w in (encoding_warning(filename, encoding),) if w]
     if report.replacement_chars:
-        warnings.append(f"{filename}: {report.replacement_chars} unreadable characters (U+FFFD) were removed")
+        warnings.append(f"{filename}: {count_phrase(report.replacement_chars, 'unreadable character')} (U+FFFD) "
+                        f"{'was' if report.replacement_chars == 1 else 'were'} removed")
     logger.info("%s: %d characters of text (%s)", filename, len(report.text), encoding)
     return ParsedDocument(source=filename, kind="txt", pages=(Page(None, report.text),), warnings=tuple(warnings))

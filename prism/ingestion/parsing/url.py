@@ -22,7 +22,7 @@ from prism.errors import DecodingError, FetchError, NoExtractableTextError
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.pdf import load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes
-from prism.types import Page, ParsedDocument
+from prism.types import Page, ParsedDocument, count_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -208,7 +208,8 @@ def parse_fetched(fetched: Fetched, url: str, settings: Settings) -> ParsedDocum
         raise NoExtractableTextError(f"{url} has no extractable text")
     warnings: tuple[str, ...] = ()
     if report.replacement_chars:
-        warnings = (f"{url}: {report.replacement_chars} unreadable characters (U+FFFD) were removed",)
+        warnings = (f"{url}: {count_phrase(report.replacement_chars, 'unreadable character')} (U+FFFD) "
+                    f"{'was' if report.replacement_chars == 1 else 'were'} removed",)
     return ParsedDocument(source=url, kind="url", pages=(Page(None, report.text),), warnings=warnings)
 
 

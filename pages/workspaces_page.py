@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from prism.ui import widgets, workspaces_view
-from prism.ui.explain import escape_markdown
+from prism.ui.explain import literal
 
 widgets.page_guard()
 service = widgets.service()
@@ -21,7 +21,7 @@ with left:
     if info is None:
         widgets.no_workspace()
         st.stop()
-    st.subheader(escape_markdown(info.name), anchor=False)
+    st.subheader(literal(info.name), anchor=False)
     workspaces_view.documents(service, info)
     with st.expander("Rename or delete this workspace", icon=":material/settings:"):
         workspaces_view.manage(service, info)
