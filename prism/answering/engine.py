@@ -41,11 +41,12 @@ from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.citations import number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance
-from prism.answering.figures import unsupported_numbers
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
+from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
 from prism.answering.prompts import system_message
 from prism.answering.stream import AnswerRun, AnswerStream
+from prism.answering.units import Block, blocks_of_chunks
 from prism.answering.websearch import WebSearcher, WebSearchOutcome
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError
@@ -262,12 +263,14 @@ class AnswerEngine:
             run.timings["total"] = (time.perf_counter() - run.t0) * 1000
             run.notes.insert(0, Note("declined", message))
             return Answer(answer=message, mode=run.mode, condensed_query=run.condensed or run.question,  # type: ignore[arg-type]
-                          timings_ms=dict(run.timings), notes=list(run.notes))
+                          timings_ms=dict(run.timings), notes=list(run.notes), declined=True)
 
         s = AnswerStream(pieces(), finish, run)
         return s if stream else s.result()
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
+        workspace = getattr(self.retriever, "workspace", None)
+        run.blocks = blocks_of_chunks(run.chunks, getattr(workspace, "read_chunks", None))
         if self.llms.available:
             turns = history_turns(history, self.settings.memory_turns)
             run.messages = [
@@ -300,10 +303,11 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        text, _ = extractive_answer(
+        run.lines = extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
-            lexical_weight=self.settings.extractive_lexical_weight, label=label,
+            lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks,
         )
+        text = format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
             text = NOT_RELEVANT
             run.notes.insert(0, Note("declined", NOT_RELEVANT))
@@ -312,18 +316,32 @@ class AnswerEngine:
         run.mark_first_token()
         yield text
 
-    def _finish(self, run: AnswerRun, text: str) -> Answer:
+    def _cite(self, run: AnswerRun, text: str) -> tuple[str, list[int], list[str]]:
+        """The answer text with its citations numbered by first use, the block numbers (retrieval ranks) in that
+        order, and the figures not found in the blocks they cite. An extractive answer is cited by its structure
+        (:attr:`AnswerRun.lines`): a bracketed number quoted from a document is never taken for a marker."""
+        blocks: dict[str, Block | str] = {str(i): b for i, b in enumerate(run.blocks, start=1)}
+        blocks.update({f"W{w.n}": w.content for w in run.web})
+        if run.lines is not None:
+            order = list(dict.fromkeys(n for _, n in run.lines))
+            new = {old: i for i, old in enumerate(order, start=1)}
+            unsupported = check_sentences([(s, (str(n),)) for s, n in run.lines], blocks)
+            heading = text.split("\n", 1)[0] if run.lines else text
+            body = "\n".join(f"- {s} [{new[n]}]" for s, n in run.lines)
+            return (f"{heading}\n\n{body}" if run.lines else text), order, unsupported
         check = validate_citations(text, len(run.chunks), len(run.web))
         if check.removed:
             run.note("citations_removed", "Removed citation marker(s) pointing to no source: "
                      + ", ".join(f"[{r}]" for r in check.removed) + ".")
-        blocks = {str(i): c.text for i, c in enumerate(run.chunks, start=1)}
-        blocks.update({f"W{w.n}": w.content for w in run.web})
         unsupported = unsupported_numbers(check.text, blocks)
+        text, order = number_by_first_use(check.text)
+        return text, order, unsupported
+
+    def _finish(self, run: AnswerRun, text: str) -> Answer:
+        text, order, unsupported = self._cite(run, text)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
                      + ", ".join(unsupported) + ".")
-        text, order = number_by_first_use(check.text)
         uncited = [rank for rank in range(1, len(run.chunks) + 1) if rank not in order]
         run.timings["total"] = (time.perf_counter() - run.t0) * 1000
         answer = Answer(
@@ -337,6 +355,7 @@ class AnswerEngine:
             unsupported_numbers=unsupported,
             timings_ms=dict(run.timings),
             notes=list(run.notes),
+            declined=any(n.kind == "declined" for n in run.notes),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

@@ -3,10 +3,11 @@
 * :func:`split_sentences` (:mod:`prism.index.sentences`, the one splitter, re-exported here) splits regulatory text
   into sentences (abbreviations such as ``Rs.``, ``No.``, ``i.e.`` and numbered clauses such as ``4.3.1`` / ``A.1``
   are respected; lines of a table stay apart).
-* :func:`extractive_answer` picks the sentences of the top chunks that best answer the question. A sentence's score
-  is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real embedder (both
-  L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
-  (:func:`prism.index.bm25.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``.
+* :func:`extractive_lines` / :func:`extractive_answer` pick the sentences of the top chunks that best answer the
+  question. A sentence's score is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real
+  embedder (both L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
+  (:func:`prism.index.bm25.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``. A bare
+  table figure is quoted with the unit its table states ("$5,213 million"); each sentence's citation is structural.
 * :func:`relevance` scores the best retrieved chunk the same way (cosine + ``w`` · overlap); below
   ``settings.answer_min_relevance`` the documents are taken not to answer (no LLM is called).
 """
@@ -18,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
@@ -85,27 +87,30 @@ def _mark_fragment(sentence: ScoredSentence, chunk_text: str) -> str:
     return text
 
 
-def extractive_answer(
+def extractive_lines(
     question: str,
     chunks: Sequence[RetrievedChunk],
     embedder: PrismEmbedding,
     *,
     max_sentences: int = 4,
     lexical_weight: float = 0.3,
-    label: str = EXTRACTIVE_LABEL,
-) -> tuple[str, list[int]]:
-    """The sentences of ``chunks`` that best answer ``question``, each followed by its block marker ``[n]``.
+    blocks: Sequence[Block] | None = None,
+) -> list[tuple[str, int]]:
+    """The sentences of ``chunks`` that best answer ``question``, each with the block ``n`` it is quoted from.
 
     The best ``max_sentences`` sentences scoring at least half the best score are kept, then put back in reading
-    order (block ``n``, then position); a sentence contained in a kept longer one is dropped.
+    order (block ``n``, then position); a sentence contained in a kept longer one is dropped. With ``blocks`` (the
+    :class:`~prism.answering.units.Block` of each chunk), a bare table figure is quoted with its block's unit and
+    currency (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales
+    $5,213 million").
 
     Returns:
-        ``(text, cited_block_numbers)``; text is ``"<Label>:"`` followed by one ``- sentence [n]`` line each, or
-        ``("", [])`` when the chunks hold no sentence.
+        ``[(sentence, n)]`` in reading order; empty when the chunks hold no sentence. The citation of each sentence
+        is this structure, never re-read from the text: a "[2]" the document itself writes stays text.
     """
     scored = score_sentences(question, chunks, embedder, lexical_weight)
     if not scored:
-        return "", []
+        return []
     floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score
     chosen: list[ScoredSentence] = []
     for s in scored:
@@ -115,9 +120,40 @@ def extractive_answer(
             continue
         chosen.append(s)
     chosen.sort(key=lambda s: (s.n, s.position))
-    lines = [f"- {_mark_fragment(s, chunks[s.n - 1].text)} [{s.n}]" for s in chosen]
+    lines = []
+    for s in chosen:
+        text = _mark_fragment(s, chunks[s.n - 1].text)
+        lines.append((with_units(text, blocks[s.n - 1]) if blocks else text, s.n))
+    return lines
+
+
+def format_extractive(lines: Sequence[tuple[str, int]], label: str = EXTRACTIVE_LABEL) -> str:
+    """``"<Label>:"`` followed by one ``- sentence [n]`` line per ``(sentence, n)``; "" without lines."""
+    if not lines:
+        return ""
     heading = label[:1].upper() + label[1:]
-    return f"{heading}:\n\n" + "\n".join(lines), sorted({s.n for s in chosen})
+    return f"{heading}:\n\n" + "\n".join(f"- {text} [{n}]" for text, n in lines)
+
+
+def extractive_answer(
+    question: str,
+    chunks: Sequence[RetrievedChunk],
+    embedder: PrismEmbedding,
+    *,
+    max_sentences: int = 4,
+    lexical_weight: float = 0.3,
+    label: str = EXTRACTIVE_LABEL,
+    blocks: Sequence[Block] | None = None,
+) -> tuple[str, list[int]]:
+    """:func:`extractive_lines` written out (:func:`format_extractive`).
+
+    Returns:
+        ``(text, cited_block_numbers)``; text is ``"<Label>:"`` followed by one ``- sentence [n]`` line each, or
+        ``("", [])`` when the chunks hold no sentence.
+    """
+    lines = extractive_lines(question, chunks, embedder, max_sentences=max_sentences, lexical_weight=lexical_weight,
+                             blocks=blocks)
+    return format_extractive(lines, label), sorted({n for _, n in lines})
 
 
 def relevance(

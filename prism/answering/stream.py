@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from llama_index.core.llms import ChatMessage
 
+from prism.answering.units import Block
 from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, WebResult
 
 
@@ -25,6 +26,9 @@ class AnswerRun:
         timings: milliseconds per stage, keys :data:`~prism.types.TIMING_STAGES`.
         mode: ``llm`` or ``extractive``.
         messages: the chat messages of the answer call (LLM mode).
+        blocks: the :class:`~prism.answering.units.Block` of each document block (its unit and currency).
+        lines: an extractive answer's ``(sentence, block n)`` pairs, its citations by construction; ``None`` for an
+            LLM answer (whose markers are parsed from its text).
     """
 
     question: str
@@ -36,6 +40,8 @@ class AnswerRun:
     timings: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
     mode: str = "extractive"
     messages: list[ChatMessage] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    lines: list[tuple[str, int]] | None = None
 
     def note(self, kind: NoteKind, text: str | None) -> None:
         """Add a note (nothing for an empty text)."""

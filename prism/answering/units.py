@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,17 +66,19 @@ def _unit_name(word: str) -> str:
     return _UNIT_NAME[words[0]]
 
 
-def _statement(text: str) -> re.Match[str] | None:
-    """The first unit statement of ``text`` (see the module docstring)."""
-    found = [m for m in (p.search(text) for p in _STATEMENTS) if m]
-    return min(found, key=lambda m: m.start()) if found else None
+def _statement(text: str, last: bool = False) -> re.Match[str] | None:
+    """The first (or ``last``) unit statement of ``text`` (see the module docstring)."""
+    found = [m for p in _STATEMENTS for m in p.finditer(text)]
+    if not found:
+        return None
+    return max(found, key=lambda m: m.start()) if last else min(found, key=lambda m: m.start())
 
 
-def stated_unit(text: str) -> tuple[str, str | None] | None:
-    """The first unit statement of ``text`` as ``(unit, currency)`` (``("millions", None)`` for "(In millions)",
-    ``("crore", "INR")`` for "Rs. in crore"), or ``None``. ``unit`` is a key of :data:`UNIT_SCALE`; ``currency`` an
-    ISO 4217 code or ``None`` when the statement names none."""
-    m = _statement(text)
+def stated_unit(text: str, last: bool = False) -> tuple[str, str | None] | None:
+    """The first (``last``: the last) unit statement of ``text`` as ``(unit, currency)`` (``("millions", None)`` for
+    "(In millions)", ``("crore", "INR")`` for "Rs. in crore"), or ``None``. ``unit`` is a key of
+    :data:`UNIT_SCALE`; ``currency`` an ISO 4217 code or ``None`` when the statement names none."""
+    m = _statement(text, last)
     return (_unit_name(m.group("unit")), _currency(m.group("cur") or m.groupdict().get("cur1"))) if m else None
 
 
@@ -99,9 +102,9 @@ class Block:
     @classmethod
     def of(cls, text: str, *, head: str = "", unit: str | None = None, currency: str | None = None) -> Block:
         """The block for ``text``: ``unit`` / ``currency`` as given (chunk metadata), else the first unit statement
-        of ``text``, else of ``head`` (the text before it on its page). Without a stated currency, the one currency
-        marked in the text ("$ 5,213") is the block's."""
-        found = None if unit else (stated_unit(text) or (stated_unit(head) if head else None))
+        of ``text``, else the last one of ``head`` (the text before it on its page). Without a stated currency, the
+        one currency marked in the text ("$ 5,213") is the block's."""
+        found = None if unit else (stated_unit(text) or (stated_unit(head, last=True) if head else None))
         unit = _UNIT_NAME.get(unit.lower(), unit.lower()) if unit else (found[0] if found else None)
         if unit not in UNIT_SCALE:
             unit = None
@@ -125,6 +128,39 @@ def block_of_chunk(chunk: Any, head: str = "") -> Block:
     unit = meta.get("unit") if isinstance(meta, dict) else None
     currency = meta.get("currency") if isinstance(meta, dict) else None
     return Block.of(chunk.text, head=head, unit=unit or None, currency=currency or None)
+
+
+def page_head(chunk: Any, rows: Sequence[Mapping[str, Any]]) -> str:
+    """The text before ``chunk`` on its page: the stored rows of its document (``chunk_index``, ``page_start``,
+    ``text``; :meth:`prism.index.workspaces.Workspace.read_chunks`) that start on the chunk's page and come before
+    it, joined in reading order ("" when there are none). An unpaged document (TXT) is one page: every chunk before
+    it."""
+    page = getattr(chunk, "page_start", None)
+    index = getattr(chunk, "chunk_index", 0)
+    before = sorted((r for r in rows if r.get("page_start") == page
+                     and isinstance(r.get("chunk_index"), int) and r["chunk_index"] < index),
+                    key=lambda r: r["chunk_index"])
+    return "\n".join(str(r.get("text", "")) for r in before)
+
+
+def blocks_of_chunks(chunks: Sequence[Any], rows_of: Callable[[str], Sequence[Mapping[str, Any]]] | None = None
+                     ) -> list[Block]:
+    """The :class:`Block` of each retrieved chunk, in order (:func:`block_of_chunk`). A chunk whose metadata and
+    text state no unit gets its page's head (:func:`page_head`) from ``rows_of(doc_id)`` (the workspace's stored
+    chunk rows; read once per document), so a table chunk cut below its "(In millions)" header keeps the unit."""
+    cache: dict[str, Sequence[Mapping[str, Any]]] = {}
+    blocks: list[Block] = []
+    for chunk in chunks:
+        block = block_of_chunk(chunk)
+        if block.unit is None and rows_of is not None and getattr(chunk, "chunk_index", 0):
+            doc_id = chunk.doc_id
+            if doc_id not in cache:
+                cache[doc_id] = rows_of(doc_id)
+            head = page_head(chunk, cache[doc_id])
+            if head:
+                block = block_of_chunk(chunk, head)
+        blocks.append(block)
+    return blocks
 
 
 # --- quoting a table figure with its unit -------------------------------------------------------------------------

@@ -346,8 +346,9 @@ def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
     export then never call it "sentences quoted from the documents")."""
     import prism.answering.engine as engine_module
 
-    monkeypatch.setattr(engine_module, "extractive_answer", lambda *args, **kwargs: ("", []))
+    monkeypatch.setattr(engine_module, "extractive_lines", lambda *args, **kwargs: [])
     answer = docs.ask(SEED, "docs")
-    assert answer.answer == NOT_RELEVANT and answer.mode == "extractive"
+    assert answer.answer == NOT_RELEVANT and answer.mode == "extractive" and answer.declined
+    assert answer.to_dict()["declined"] is True
     assert [n.kind for n in answer.notes] == ["declined"]
     assert answer.citations == [] and answer.retrieved  # the passages are still there to look at
