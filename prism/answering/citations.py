@@ -2,7 +2,8 @@
 
 Blocks: document chunks are ``[1]..[k]`` in retrieval order (the chunk's rank), web results ``[W1]..[Wm]``; the
 prompt fences both (documents are data, never instructions). Markers in an answer are
-``[1]``, ``[1, 3]``, ``[1; 3]``, ``[1-3]`` (a range), ``[1][2]`` and ``[W1]`` (also mixed: ``[2, W1]``). After
+``[1]``, ``[1, 3]``, ``[1; 3]``, ``[1-3]`` (a range), ``[1][2]`` and ``[W1]`` (also mixed: ``[2, W1]``), outside
+quotation marks (a "[2]" inside a quotation is the document's own reference and stays text). After
 the answer is complete, :func:`validate_citations` keeps the references that point at a block, rewrites each marker
 in the canonical form (``[1, 3]``) and removes markers that point nowhere; :func:`number_by_first_use` then numbers
 the cited blocks 1, 2, 3 in the order the answer first cites them, which is how the analyst, the CLI and the JSON see
@@ -86,10 +87,28 @@ def _expand(part: re.Match[str]) -> list[str]:
     return [f"{prefix}{i}" for i in range(lo, hi + 1)]
 
 
+# A quotation: curly double quotes, or straight ones closed on the same line.
+_QUOTE_RE = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` spans of the quotations in ``text`` (“…”, or "…" closed on its line), quote marks
+    included."""
+    return [m.span() for m in _QUOTE_RE.finditer(text)]
+
+
 def parse_markers(text: str) -> list[Marker]:
-    """Every citation marker in ``text``, in order of appearance."""
+    """Every citation marker in ``text``, in order of appearance.
+
+    A bracketed number inside a quotation ("the circular says “… large exposures [2]” [1]") is the quoted
+    document's own reference, not a marker: only ``[1]`` is one there. Answers put their markers outside quotes
+    (the answer prompt says so).
+    """
+    quotes = quoted_spans(text)
     markers = []
     for m in MARKER_RE.finditer(text):
+        if any(a < m.start() < b for a, b in quotes):
+            continue
         refs: list[str] = []
         for part in _PART_RE.finditer(m.group(1)):
             for r in _expand(part):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -122,8 +122,8 @@ def extractive_lines(
     chosen.sort(key=lambda s: (s.n, s.position))
     lines = []
     for s in chosen:
-        text = _mark_fragment(s, chunks[s.n - 1].text)
-        lines.append((with_units(text, blocks[s.n - 1]) if blocks else text, s.n))
+        quoted = replace(s, text=with_units(s.text, blocks[s.n - 1])) if blocks else s
+        lines.append((_mark_fragment(quoted, chunks[s.n - 1].text), s.n))
     return lines
 
 

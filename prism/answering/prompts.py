@@ -23,6 +23,7 @@ document blocks [1], [2], ... and, when present, web blocks [W1], [W2], ...
 Rules:
 - Cite every claim with the number of the block it comes from, in square brackets right after the claim,
   e.g. "The limit is ₹1 lakh [2]." or "[1][3]". Cite web blocks as [W1]. Never cite a number that is not a block.
+  Put markers outside quotation marks: a bracketed number inside a quotation is the document's own text.
 - Copy figures (amounts, percentages, dates, limits) exactly as the blocks state them, with their units.
 - If the blocks do not contain the answer, say plainly that the documents do not say, and stop. Do not use outside
   knowledge and do not guess.

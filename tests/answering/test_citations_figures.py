@@ -133,3 +133,13 @@ def test_number_by_first_use_renumbers_every_marker():
         "A [1]. B [2, 1] and [W1]. C [3][2]; [W2, 3].", [3, 1, 4])
     assert number_by_first_use("No markers.") == ("No markers.", [])
     assert number_by_first_use("[1] then [2]") == ("[1] then [2]", [1, 2])  # already in order: unchanged
+
+
+def test_markers_inside_quotations_are_document_text():
+    text = 'It says “exposures [2]” [1]; and "returns [3]" [4]. Also [5].'
+    assert [m.refs for m in parse_markers(text)] == [("1",), ("4",), ("5",)]
+    check = validate_citations(text, n_docs=1)
+    assert check.text == 'It says “exposures [2]” [1]; and "returns [3]". Also.'  # [4], [5] point nowhere
+    assert check.removed == ["4", "5"] and check.cited == [1]
+    # an unclosed straight quote does not hide the markers after it
+    assert [m.refs for m in parse_markers('A 5" screen [1] and more [2].')] == [("1",), ("2",)]
