@@ -224,6 +224,13 @@ class Settings(BaseSettings):
     extractive_max_sentences: int = Field(
         default=4, ge=1, le=20, description="Sentences in an extractive answer (no LLM configured)."
     )
+    gate_min_salient_idf: float = Field(
+        default=0.8, ge=0, le=1,
+        description="Answerability gate: a salient word of the question (fiscal period, acronym, hyphenated "
+        "compound, rare word) found in no top passage declines the question when its BM25 IDF is at least this "
+        "share of the largest possible IDF (1.0: only words in no chunk; lower: also words in few chunks). "
+        "prism.answering.answerability; tuned on the sample set (README).",
+    )
     extractive_lexical_weight: float = Field(
         default=0.3, ge=0, le=1, description="Weight of query-term overlap next to cosine when picking sentences."
     )

@@ -6,11 +6,12 @@
    only stop words), gets a clear message.
 2. **Condense.** With history, the follow-up becomes a standalone query (small LLM, else a heuristic;
    :mod:`prism.answering.conversation`).
-3. **Relevance gate, no LLM call.** A plain retrieval; when the best chunk's relevance (cosine to the standalone
-   query + a query-term overlap term, :func:`prism.answering.extractive.relevance`) is below
-   ``settings.answer_min_relevance`` the documents are taken not to answer and the
-   analyst gets a message (unless web search is on and finds something: then the web blocks alone are the
-   context).
+3. **Answerability gate, no LLM call.** A plain retrieval, scored by :func:`prism.answering.answerability.assess`:
+   the best chunk's relevance (cosine + query-term overlap, below ``settings.answer_min_relevance``) and the
+   question's salient words (periods, acronyms, compounds, rare words) that no top passage has. A declined question
+   gets :func:`~prism.answering.answerability.decline_message` (what was searched, the words not found) with the
+   closest passages as ``retrieved`` and ``Answer.declined`` (unless web search is on and finds something: then the
+   web blocks alone are the context). An LLM reply starting "NOT FOUND" is shown as a decline too.
 4. **Expand** (LLM only): HyDE for the dense side, multi-query for both, then the expanded retrieval, reranked
    against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
    (:mod:`prism.answering.websearch`) runs concurrently with it.
@@ -39,7 +40,8 @@ from typing import Any, Protocol
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.answering.citations import number_by_first_use, user_message, validate_citations
+from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
+from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
@@ -53,7 +55,7 @@ from prism.errors import LLMAuthError, LLMError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.retrieval.expansion import expanded_search
-from prism.types import Answer, Citation, Note
+from prism.types import Answer, Citation, Note, RetrievedChunk
 
 __all__ = ["EMPTY_WORKSPACE", "NOT_RELEVANT", "REPHRASE", "AnswerEngine", "AnswerStream"]
 
@@ -152,6 +154,7 @@ class AnswerEngine:
         """
         run = AnswerRun(question.strip(), time.perf_counter())
         run.mode = "llm" if self.llms.available else "extractive"
+        run.sources = list(sources) if sources else None
         declined = self._guard(run, history)
         if declined is None:
             self._condense(run, history)
@@ -208,12 +211,12 @@ class AnswerEngine:
         try:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding)
             self._record_search(run, first)
-            best = relevance(query, first.results, self.embedder, self.settings.extractive_lexical_weight)
-            logger.info("relevance gate: best %.3f (threshold %.3f)", best, self.settings.answer_min_relevance)
-            if best < self.settings.answer_min_relevance:
+            verdict = self._assess(query, first.results)
+            if not verdict.answerable:
                 self._collect_web(run, web_future)
                 if not run.web:
-                    return NOT_RELEVANT
+                    run.chunks = list(first.results)  # the closest passages, shown so the analyst can judge
+                    return decline_message(query, run.sources, verdict.missing)
                 run.note("web", "The documents don't cover this question; the answer uses web results only.")
                 return None
             result = first
@@ -234,6 +237,14 @@ class AnswerEngine:
         if result.message and not run.chunks:
             run.note("no_match", result.message)
         return None
+
+    def _assess(self, query: str, chunks: Sequence[RetrievedChunk]) -> Answerability:
+        """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`)."""
+        best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
+        idf = getattr(self.retriever, "idf", None) or (lambda _terms: ({}, 0.0))
+        return assess(query, chunks, best, idf, lambda word: self.embedder.count_tokens(word) == 3,
+                      min_relevance=self.settings.answer_min_relevance,
+                      min_salient_idf=self.settings.gate_min_salient_idf)
 
     def _record_search(self, run: AnswerRun, result: Any) -> None:
         timings = getattr(result, "timings_ms", {}) or {}
@@ -260,13 +271,19 @@ class AnswerEngine:
             yield message
 
         def finish(_text: str) -> Answer:
-            run.timings["total"] = (time.perf_counter() - run.t0) * 1000
             run.notes.insert(0, Note("declined", message))
-            return Answer(answer=message, mode=run.mode, condensed_query=run.condensed or run.question,  # type: ignore[arg-type]
-                          timings_ms=dict(run.timings), notes=list(run.notes), declined=True)
+            return self._early_answer(run, message)
 
         s = AnswerStream(pieces(), finish, run)
         return s if stream else s.result()
+
+    def _early_answer(self, run: AnswerRun, message: str) -> Answer:
+        """A declined :class:`Answer`: the message, no citations, the closest passages as ``retrieved``."""
+        run.timings["total"] = (time.perf_counter() - run.t0) * 1000
+        closest = [Citation.from_chunk(n, c, n) for n, c in enumerate(run.chunks, start=1)]
+        return Answer(answer=message, mode=run.mode, retrieved=closest, web=list(run.web),  # type: ignore[arg-type]
+                      condensed_query=run.condensed or run.question, timings_ms=dict(run.timings),
+                      notes=list(run.notes), declined=True)
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         workspace = getattr(self.retriever, "workspace", None)
@@ -338,6 +355,11 @@ class AnswerEngine:
         return text, order, unsupported
 
     def _finish(self, run: AnswerRun, text: str) -> Answer:
+        if run.lines is None and text.strip().upper().startswith(NOT_FOUND):  # the LLM says the blocks don't answer
+            reason = MARKER_RE.sub("", text.strip()[len(NOT_FOUND):]).strip(" :.-—\n")
+            message = decline_message(run.condensed, run.sources, reason=reason + "." if reason else "")
+            run.notes.insert(0, Note("declined", message))
+            return self._early_answer(run, message)
         text, order, unsupported = self._cite(run, text)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "

@@ -27,6 +27,7 @@ class AnswerRun:
         mode: ``llm`` or ``extractive``.
         messages: the chat messages of the answer call (LLM mode).
         blocks: the :class:`~prism.answering.units.Block` of each document block (its unit and currency).
+        sources: the document filter (file names), ``None`` for all documents.
         lines: an extractive answer's ``(sentence, block n)`` pairs, its citations by construction; ``None`` for an
             LLM answer (whose markers are parsed from its text).
     """
@@ -41,6 +42,7 @@ class AnswerRun:
     mode: str = "extractive"
     messages: list[ChatMessage] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+    sources: list[str] | None = None
     lines: list[tuple[str, int]] | None = None
 
     def note(self, kind: NoteKind, text: str | None) -> None:

@@ -36,7 +36,7 @@ def format_answer(answer: Answer, question: str = "") -> str:
         lines += ["", "Web sources:"]
         lines += [f"  [W{w.n}] {w.title} <{w.url}>" for w in answer.web]
     if answer.retrieved:
-        lines += ["", "Also retrieved (not cited):"]
+        lines += ["", "Closest passages (they do not answer it):" if answer.declined else "Also retrieved (not cited):"]
         lines += [f"  [{c.n}] {_where(c)}" for c in answer.retrieved]
     if answer.unsupported_numbers:
         lines += ["", "Figures not found in their cited sources: " + ", ".join(answer.unsupported_numbers)]

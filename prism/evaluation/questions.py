@@ -158,7 +158,7 @@ def answer_record(service: EvalService, workspace: str, q: EvalQuery, variant: V
         return {"text": "", "error": str(exc), "declined": None, "timings_ms": {}}
     text = ans.answer
     record: dict[str, Any] = {
-        "text": text, "mode": ans.mode, "declined": answer_eval.is_declined(text),
+        "text": text, "mode": ans.mode, "declined": ans.declined or answer_eval.is_declined(text),
         "citations": [c.chunk_id for c in ans.citations],
         "unsupported_numbers": list(ans.unsupported_numbers),
         "timings_ms": {k: (round(v, 2) if v is not None else None) for k, v in ans.timings_ms.items()},

@@ -14,6 +14,7 @@ being written are dropped, and the BM25 index is reloaded or rebuilt whenever th
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -130,6 +131,16 @@ class HybridRetriever(BaseRetriever):
     def refresh(self) -> None:
         """Bring the BM25 index up to date now (e.g. right after an ingest, so the next query does not wait)."""
         self.sparse.index()
+
+    def idf(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
+        """The BM25 IDF of index tokens (:func:`prism.index.tokenizer.tokenize`) in the workspace's current index,
+        ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (:class:`~prism.index.bm25.BM25Index`), and the largest possible value
+        (n = 0), which a term in no chunk gets. ``({}, 0.0)`` for an empty index."""
+        index = self.sparse.index()
+        if not index.corpus_size:
+            return {}, 0.0
+        unseen = math.log1p((index.corpus_size + 0.5) / 0.5)
+        return {t: float(index.idf.get(t, unseen)) for t in terms}, unseen
 
     # --- LlamaIndex interface -------------------------------------------------------------------------------
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:

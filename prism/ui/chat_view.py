@@ -86,7 +86,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
                 answer = stream.result() if hasattr(stream, "result") else stream  # type: ignore[assignment]
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
-                st.markdown(literal(answer.answer, block=True))
+                show_answer_text(turn.answer)
             answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}")
         except PrismError as e:
             turn = replace(turn, error=str(e))
@@ -123,8 +123,22 @@ def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, in
         if turn.error or not turn.answer:
             st.error(literal(turn.error or "No answer was saved for this question."))
             return
-        st.markdown(literal(str(turn.answer.get("answer", "")), block=True))
+        show_answer_text(turn.answer)
         answer_details(service, info, turn, key=f"t{index}")
+
+
+def is_declined(answer: Mapping[str, Any]) -> bool:
+    """True for a decline: ``declined`` set, or (answers saved before that field) a ``declined`` note."""
+    return bool(answer.get("declined")) or any(n.get("kind") == "declined" for n in answer.get("notes") or [])
+
+
+def show_answer_text(answer: Mapping[str, Any] | None) -> None:
+    """The answer's text: a decline in an info box (it is no cited answer), anything else as Markdown."""
+    text = literal(str((answer or {}).get("answer", "")), block=True)
+    if answer and is_declined(answer):
+        st.info(text, icon=":material/search_off:")
+    else:
+        st.markdown(text)
 
 
 def _is_message_only(answer: Mapping[str, Any]) -> bool:
@@ -160,7 +174,9 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
         for c in citations:
             _citation(service, info, c, query, sides, ranges, doc_ids, f"{key}-c{c['n']}")
     if retrieved:
-        with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
+        label = (f"Closest passages, which do not answer the question ({len(retrieved)})" if is_declined(answer)
+                 else f"Also retrieved, not cited ({len(retrieved)})")
+        with st.expander(label, icon=":material/manage_search:", expanded=is_declined(answer)):
             for c in retrieved:
                 pages = page_label(c.get("page_start"), c.get("page_end"))
                 st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else ""))
@@ -180,7 +196,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
 def footer_label(answer: Mapping[str, Any]) -> str:
     """What kind of answer it is, for the line under it: a decline ("the documents don't answer that") is never
     called an extractive answer, whose sentences are quoted from the documents."""
-    if any(n.get("kind") == "declined" for n in answer.get("notes") or []):
+    if is_declined(answer):
         return "No answer in the documents"
     return "LLM answer" if answer.get("mode") == "llm" else "Extractive answer"
 

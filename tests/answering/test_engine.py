@@ -137,10 +137,14 @@ def test_empty_workspace_makes_no_llm_call(service):
 
 def test_nothing_relevant_makes_no_llm_call(docs):
     fake = ScriptedLLM()
-    for question in ("What is the capital of France?", "How do I bake sourdough bread?"):
+    for question, why in (("What is the capital of France?", "nothing retrieved is close enough"),
+                          ("How do I bake sourdough bread?", "no close passage mentions: bake, sourdough")):
         answer = engine(docs, fake).ask(question)
-        assert answer.answer == NOT_RELEVANT and answer.answer.startswith("The documents in this workspace don't")
-        assert answer.citations == [] and answer.mode == "llm"
+        assert answer.answer == (f"The documents in this workspace don't answer that. Searched for \"{question}\" in "
+                                 f"all documents; {why}. The closest passages are listed "
+                                 "below so you can check, or try other words or another filter.")
+        assert answer.citations == [] and answer.mode == "llm" and answer.declined
+        assert len(answer.retrieved) == 5 and [c.n for c in answer.retrieved] == [1, 2, 3, 4, 5]
     assert fake.calls == []
 
 

@@ -1,0 +1,187 @@
+"""The answerability gate: do the retrieved passages answer the question at all?
+
+The best chunk's cosine alone does not tell "the fee schedule lists a locker rent" from "the fee schedule lists no
+extra-large locker": both retrieve the fee table with a high score. The gate looks at the question's *salient
+words* instead, on the first plain retrieval (the engine's step 3, no LLM call). Named features:
+
+- ``relevance``: the best chunk's cosine to the question + ``w`` · query-term overlap
+  (:func:`prism.answering.extractive.relevance`), in [-1, 1 + w];
+- ``coverage``: the IDF-weighted share of the question's index tokens (:func:`prism.index.tokenizer.tokenize`) that
+  occur in the top passages (each read with its document's file name, which often names the entity and period),
+  in [0, 1], with the workspace's BM25 IDF ``ln(1 + (N − n + 0.5) / (n + 0.5))`` read through the retriever
+  (:meth:`prism.retrieval.retriever.HybridRetriever.idf`; Robertson & Zaragoza 2009);
+- ``missing``: the salient words of the question found in none of the top passages and rare in the workspace (their
+  IDF at least ``min_salient_idf`` × the largest possible IDF, i.e. in few chunks or none). A word is salient when
+  it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``; found in any form: ``FY25`` = ``FY2025`` =
+  ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
+  a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
+  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). Common words ("many",
+  "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
+  differently from the documents.
+
+A question is declined when ``relevance < min_relevance`` or ``missing`` is not empty. The thresholds are settings
+(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
+``bench/answerability.py`` prints it).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from prism.index.tokenizer import tokenize
+from prism.types import RetrievedChunk
+
+logger = logging.getLogger(__name__)
+
+_WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
+_PERIOD_WORD = re.compile(r"FY\d{2,4}|Q[1-4]|H[12]|(?:19|20)\d\d", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """The gate's features for one question and its verdict.
+
+    Attributes:
+        relevance: best chunk's cosine + lexical weight · overlap, in [-1, 1 + w].
+        coverage: IDF-weighted share of the question's tokens found in the top passages, in [0, 1].
+        salient: the question's salient words (see the module docstring), in question order.
+        missing: the salient words found in no top passage and rare in the workspace, in question order.
+        answerable: the verdict.
+    """
+
+    relevance: float
+    coverage: float
+    salient: tuple[str, ...]
+    missing: tuple[str, ...]
+    answerable: bool
+
+    def features(self) -> dict[str, float | int]:
+        """The named features (floats rounded to 3 decimals)."""
+        return {"relevance": round(self.relevance, 3), "coverage": round(self.coverage, 3),
+                "salient": len(self.salient), "missing": len(self.missing)}
+
+
+def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
+    """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
+    base = re.sub(r"['’]s$", "", word)
+    if _PERIOD_WORD.fullmatch(base):
+        return "period"
+    if re.fullmatch(r"[A-Z]{2,}s?", base) and base.rstrip("s").isupper():
+        return "acronym"
+    if "-" in base and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", base):
+        return "compound"
+    if base.isalpha() and base.islower() and len(base) >= 4 and not in_vocabulary(base):
+        return "rare"
+    return None
+
+
+def _period_forms(word: str) -> list[str]:
+    """The index tokens that state a fiscal period or year: ``FY25`` → ``fy25``, ``fy2025``, ``2025``; ``2019`` →
+    ``2019``, ``fy2019``, ``fy19``; ``Q3`` → ``q3``."""
+    w = word.lower()
+    m = re.fullmatch(r"(?:fy)?(\d{2}|\d{4})", w)
+    if not m:
+        return [w]
+    year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
+    return [w, f"fy{year}", f"fy{year[2:]}", year]
+
+
+def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
+    """True when a passage has ``word``: its index token (a period in any of its forms), or for a compound its
+    words in sequence."""
+    if kind == "compound":
+        return re.search(r"\b" + r"[\s-]*".join(map(re.escape, word.lower().split("-"))) + r"\b", texts) is not None
+    if kind == "period":
+        return any(form in tokens for form in _period_forms(word))
+    whole = tokenize(re.sub(r"['’]s$", "", word))
+    return bool(whole) and whole[0] in tokens
+
+
+def _quarter_missing(question: str, texts: str) -> list[str]:
+    """Quarters of a fiscal year named in the question ("Q3 FY25") that no passage names as one phrase
+    ("Q3 FY25", "Q3FY25", "Q3 FY2025")."""
+    missing = []
+    for m in re.finditer(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", question, re.IGNORECASE):
+        year = m.group(2)[-2:]
+        pattern = rf"\b{m.group(1).lower()}\s?fy\s?'?(?:20)?{year}\b"
+        if not re.search(pattern, texts):
+            missing.append(m.group(0))
+    return missing
+
+
+def assess(
+    question: str,
+    chunks: Sequence[RetrievedChunk],
+    relevance: float,
+    idf: Callable[[Sequence[str]], tuple[Mapping[str, float], float]],
+    in_vocabulary: Callable[[str], bool],
+    *,
+    min_relevance: float,
+    min_salient_idf: float,
+) -> Answerability:
+    """Score whether ``chunks`` (the top passages of a plain retrieval) answer ``question``.
+
+    Args:
+        question: the standalone query.
+        chunks: the retrieved passages, best first.
+        relevance: :func:`prism.answering.extractive.relevance` of the question and ``chunks``.
+        idf: tokens → (token → BM25 IDF in the workspace, the largest possible IDF, which a token in no chunk gets)
+            (:meth:`prism.retrieval.retriever.HybridRetriever.idf`).
+        in_vocabulary: True for a word the embedder's vocabulary holds whole (one word piece).
+        min_relevance: below it the question is declined.
+        min_salient_idf: a missing salient word counts when its IDF is at least this share of the largest IDF,
+            in [0, 1].
+
+    Returns:
+        :class:`Answerability`.
+    """
+    terms = list(dict.fromkeys(tokenize(question)))
+    weights, unseen = idf(terms) if terms else ({}, 0.0)
+    # a passage is read with its document's name: "meridian_q2_fy25_earnings_call.pdf" says "in Q2" means Q2 FY25
+    passages = [f"{Path(c.source).stem.replace('_', ' ')}\n{c.text}" for c in chunks]
+    tokens: set[str] = set()
+    for passage in passages:
+        tokens.update(tokenize(passage))
+    texts = "\n".join(p.lower() for p in passages)
+    total = sum(weights.get(t, 0.0) for t in terms)
+    coverage = sum(weights.get(t, 0.0) for t in terms if t in tokens) / total if total > 0 else 1.0
+    salient: list[str] = []
+    missing: list[str] = []
+    for word in dict.fromkeys(_WORD.findall(question)):
+        kind = _kind(word, in_vocabulary)
+        if kind is None:
+            continue
+        salient.append(word)
+        whole = tokenize(re.sub(r"['’]s$", "", word).replace("-", ""))
+        rarity, _ = idf(whole[:1]) if whole else ({}, 0.0)
+        share = rarity.get(whole[0], unseen) / unseen if whole and unseen > 0 else 1.0
+        if share >= min_salient_idf and not _found(word, kind, tokens, texts):
+            missing.append(word)
+    missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
+    answerable = relevance >= min_relevance and not missing
+    verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable)
+    logger.info("answerability: %s -> %s", verdict.features(), "answer" if answerable else "decline")
+    return verdict
+
+
+NOT_FOUND = "NOT FOUND"
+"""How an LLM reply that the blocks do not answer begins (the answer prompt asks for it); shown as a decline."""
+
+
+def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence[str] = (), reason: str = "") -> str:
+    """What a decline says: that the documents do not answer, what was searched (the standalone query and the
+    document filter), the salient words of the question no close passage has, and where the closest passages are.
+
+    Example: "The documents in this workspace don't answer that. Searched for "What is the SWIFT charge?" in all
+    documents; no close passage mentions: SWIFT. The closest passages are listed below so you can check."
+    """
+    scope = ", ".join(sources) if sources else "all documents"
+    parts = ["The documents in this workspace don't answer that" + (f": {reason.strip()}" if reason.strip() else ".")]
+    parts.append(f'Searched for "{query}" in {scope}' + ("; no close passage mentions: " + ", ".join(missing)
+                                                       if missing else "; nothing retrieved is close enough") + ".")
+    parts.append("The closest passages are listed below so you can check, or try other words or another filter.")
+    return " ".join(parts)
