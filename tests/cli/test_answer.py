@@ -16,9 +16,9 @@ from ..conftest import REPO
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
-ANSWER_KEYS = {"answer", "mode", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-               "timings_ms", "notes", "message"}
-BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}
+ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
+               "unsupported_numbers", "timings_ms", "notes", "message"}
+BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank"}
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK
     assert set(out) == ANSWER_KEYS
-    assert out["mode"] == "extractive" and "612 crore" in out["answer"]
+    assert out["mode"] == "extractive" and "612 crore" in out["answer"] and out["declined"] is False
     assert out["citations"] and all(set(c) == BLOCK_KEYS for c in out["citations"] + out["retrieved"])
     assert set(out["timings_ms"]) == {"condense", "expand", "retrieve", "rerank", "web", "first_token", "total"}
     assert out["condensed_query"] == SEED and out["web"] == [] and out["unsupported_numbers"] == []

@@ -129,6 +129,20 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     assert re.search(r"- \[\d+\] meridian_bank_upi_operating_circular\.pdf, pages? \d", md)
 
 
+def test_chat_shows_a_decline_with_the_closest_passages(with_sample, service_factory):
+    at = _app().run()
+    _no_exception(at)
+    at.chat_input[0].set_value("What is the SWIFT charge for an outward foreign remittance at Meridian Bank?").run()
+    _no_exception(at)
+    [info] = [i.value for i in at.chat_message[1].info]
+    assert info.startswith("The documents in this workspace don") and "SWIFT" in info
+    assert not at.chat_message[1].markdown or all("SWIFT" not in m.value for m in at.chat_message[1].markdown)
+    labels = [e.label for e in at.expander]
+    assert any(lb.startswith("Closest passages, which do not answer the question (") for lb in labels)
+    assert not any(re.match(r"\[\d+\] ", lb) for lb in labels)  # nothing is shown as a cited source
+    assert any(c.value.startswith(":material/timer: No answer in the documents") for c in at.caption)
+
+
 def test_chat_with_fake_llm_streams_flags_figures_and_uses_expansion(with_sample, service_factory):
     llm = ScriptedLLM(respond=_answer_reply, model_name="scripted-fake")
     service_factory(llm)
@@ -462,3 +476,4 @@ def test_the_footer_never_calls_a_decline_an_extractive_answer():
     assert footer_label(declined) == "No answer in the documents"
     assert footer_label({"mode": "extractive", "notes": [{"kind": "extractive", "text": "x"}]}) == "Extractive answer"
     assert footer_label({"mode": "llm", "notes": []}) == "LLM answer"
+    assert footer_label({"mode": "llm", "declined": True, "notes": []}) == "No answer in the documents"
