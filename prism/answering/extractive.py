@@ -18,6 +18,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -135,24 +136,16 @@ def format_extractive(lines: Sequence[tuple[str, int]], label: str = EXTRACTIVE_
     return f"{heading}:\n\n" + "\n".join(f"- {text} [{n}]" for text, n in lines)
 
 
-def extractive_answer(
-    question: str,
-    chunks: Sequence[RetrievedChunk],
-    embedder: PrismEmbedding,
-    *,
-    max_sentences: int = 4,
-    lexical_weight: float = 0.3,
-    label: str = EXTRACTIVE_LABEL,
-    blocks: Sequence[Block] | None = None,
-) -> tuple[str, list[int]]:
-    """:func:`extractive_lines` written out (:func:`format_extractive`).
+def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, *,
+                      label: str = EXTRACTIVE_LABEL, **options: Any) -> tuple[str, list[int]]:
+    """:func:`extractive_lines` (``options``: ``max_sentences``, ``lexical_weight``, ``blocks``) written out by
+    :func:`format_extractive`.
 
     Returns:
         ``(text, cited_block_numbers)``; text is ``"<Label>:"`` followed by one ``- sentence [n]`` line each, or
         ``("", [])`` when the chunks hold no sentence.
     """
-    lines = extractive_lines(question, chunks, embedder, max_sentences=max_sentences, lexical_weight=lexical_weight,
-                             blocks=blocks)
+    lines = extractive_lines(question, chunks, embedder, **options)
     return format_extractive(lines, label), sorted({n for _, n in lines})
 
 
