@@ -19,7 +19,9 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
   differently from the documents.
 
-A question is declined when ``relevance < min_relevance`` or ``missing`` is not empty. The thresholds are settings
+A question is declined when ``relevance < min_relevance`` or ``missing`` is not empty. A yes/no question ("Is 3M a
+capital-intensive business?", "Does … have a healthy liquidity profile?") asks for a judgement in the analyst's own
+words, which the documents need not use: only its relevance counts. The thresholds are settings
 (``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
 ``bench/answerability.py`` prints it).
 """
@@ -38,6 +40,9 @@ from prism.types import RetrievedChunk
 logger = logging.getLogger(__name__)
 
 _WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
+# A yes/no question asks for a judgement ("Is 3M a capital-intensive business?"): its words are the analyst's.
+_JUDGEMENT = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|would|will)\b",
+                        re.IGNORECASE)
 _PERIOD_WORD = re.compile(r"FY\d{2,4}|Q[1-4]|H[12]|(?:19|20)\d\d", re.IGNORECASE)
 
 
@@ -151,6 +156,7 @@ def assess(
     coverage = sum(weights.get(t, 0.0) for t in terms if t in tokens) / total if total > 0 else 1.0
     salient: list[str] = []
     missing: list[str] = []
+    judgement = _JUDGEMENT.match(question) is not None
     for word in dict.fromkeys(_WORD.findall(question)):
         kind = _kind(word, in_vocabulary)
         if kind is None:
@@ -159,9 +165,10 @@ def assess(
         whole = tokenize(re.sub(r"['’]s$", "", word).replace("-", ""))
         rarity, _ = idf(whole[:1]) if whole else ({}, 0.0)
         share = rarity.get(whole[0], unseen) / unseen if whole and unseen > 0 else 1.0
-        if share >= min_salient_idf and not _found(word, kind, tokens, texts):
+        if not judgement and share >= min_salient_idf and not _found(word, kind, tokens, texts):
             missing.append(word)
-    missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
+    if not judgement:
+        missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
     answerable = relevance >= min_relevance and not missing
     verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable)
     logger.info("answerability: %s -> %s", verdict.features(), "answer" if answerable else "decline")

@@ -75,6 +75,12 @@ def test_answerable_questions_pass(sample, qid):
     assert 0 <= verdict.coverage <= 1
 
 
+def test_a_yes_no_question_is_judged_by_relevance_only(sample):
+    judgement = _verdict(sample, "Is the SWIFT charge of Meridian Bank a capital-intensive fee?")
+    assert judgement.salient == ("SWIFT", "capital-intensive") and judgement.missing == ()
+    assert _verdict(sample, "What is the SWIFT charge of Meridian Bank?").missing == ("SWIFT",)
+
+
 def test_common_words_are_not_salient(sample):
     verdict = _verdict(sample, "How many days earlier must a bank report a signed return?")
     assert verdict.salient == ()
