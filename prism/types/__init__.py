@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
 from prism.types.documents import (
+    LOCATOR_KEYS,
+    PAGE_UNITS,
     Chunk,
     DocumentKind,
     DocumentRecord,
@@ -19,11 +21,13 @@ from prism.types.documents import (
     IngestResult,
     IngestStatus,
     Page,
+    PageUnit,
     ParsedDocument,
     ProgressCallback,
     SkippedPage,
     WorkspaceInfo,
     file_types_phrase,
+    locator_of,
     page_label,
 )
 from prism.types.evaluation import MetricSpec
@@ -41,6 +45,8 @@ from prism.types.tables import Table, TableRow
 
 __all__ = [
     "CORRECTED_SNIPPET",
+    "LOCATOR_KEYS",
+    "PAGE_UNITS",
     "DOCUMENT_TYPES",
     "PROFILE_FIELDS",
     "PROFILE_UNITS",
@@ -64,6 +70,7 @@ __all__ = [
     "Note",
     "NoteKind",
     "Page",
+    "PageUnit",
     "ParsedDocument",
     "ProgressCallback",
     "RerankerState",
@@ -76,5 +83,6 @@ __all__ = [
     "WebResult",
     "WorkspaceInfo",
     "file_types_phrase",
+    "locator_of",
     "page_label",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from prism.types.documents import page_label
 from prism.types.retrieval import RetrievedChunk
 
 
@@ -14,7 +15,10 @@ class Citation:
 
     Attributes:
         n: the block number ``[n]`` used in the prompt and in the answer text (1-based, the retrieval rank).
+        page_start: first physical page (what a preview opens), ``None`` for an unpaged source.
         scores: :meth:`RetrievedChunk.scores` of the chunk.
+        locator: where the chunk is, as shown (:attr:`RetrievedChunk.locator`; when not given, the pages'
+            :func:`~prism.types.page_label`).
     """
 
     n: int
@@ -24,14 +28,20 @@ class Citation:
     page_end: int | None
     text: str
     scores: dict[str, float | int | None] = field(default_factory=dict)
+    locator: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.locator:
+            self.locator = page_label(self.page_start, self.page_end)
 
     @classmethod
     def from_chunk(cls, n: int, chunk: RetrievedChunk) -> Citation:
         """Block ``n`` for a retrieved chunk."""
-        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores())
+        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
+                   chunk.locator)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}``."""
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "locator"}``."""
         return asdict(self)
 
 

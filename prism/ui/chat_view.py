@@ -10,7 +10,7 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService, find_retrieval_mode, query_terms
-from prism.types import Answer, WorkspaceInfo, page_label
+from prism.types import Answer, WorkspaceInfo, locator_of
 from prism.ui import state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
@@ -125,7 +125,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
     if retrieved:
         with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
             for c in retrieved:
-                pages = page_label(c.get("page_start"), c.get("page_end"))
+                pages = locator_of(c)
                 st.markdown(f"**[{c['n']}] {escape_markdown(c['source'])}**" + (f" · {pages}" if pages else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {escape_markdown(snippet(c.get('text', ''), 240))}")
@@ -161,7 +161,7 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
 
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
-    pages = page_label(c.get("page_start"), c.get("page_end"))
+    pages = locator_of(c)
     label = f"[{c['n']}] {escape_markdown(c['source'])}" + (f" · {pages}" if pages else "")
     label += f" — “{escape_markdown(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}

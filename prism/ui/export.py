@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from prism.types import page_label
+from prism.types import locator_of
 from prism.ui.explain import snippet
 
 
@@ -41,7 +41,7 @@ def conversation_markdown(workspace: str, messages: Sequence[dict[str, Any]], no
         if citations:
             lines += ["**Sources**", ""]
             for c in citations:
-                pages = page_label(c.get("page_start"), c.get("page_end"))
+                pages = locator_of(c)
                 where = f"{c.get('source', '')}" + (f", {pages}" if pages else "")
                 lines.append(f"- [{c.get('n')}] {where} — “{snippet(c.get('text', ''), 160)}”")
             lines.append("")
