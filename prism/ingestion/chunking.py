@@ -174,11 +174,16 @@ def chunk_document(
     Returns:
         Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even for
         repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
-        ``page_start``/``page_end`` (a chunk crossing a page break spans both) with their labels and unit, and rows
+        ``page_start``/``page_end`` (a chunk crossing a PDF page break spans both; slides and sheets are chunked
+        one by one, so their chunks never cross one) with their labels and unit, and rows
         where the document's tables number them (:class:`SpanLocator`); unpaged ones get no page.
     """
     text, page_offsets = document_text(doc)
-    spans = split_spans(text, chunk_size, chunk_overlap)
+    if doc.page_unit in ("slide", "sheet"):  # a slide or a sheet is a unit of its own: chunks never cross one
+        spans = [(s + off, e + off) for page, off in zip(doc.pages, page_offsets, strict=True)
+                 for s, e in split_spans(page.text, chunk_size, chunk_overlap)]
+    else:
+        spans = split_spans(text, chunk_size, chunk_overlap)
     if count_tokens is not None and max_tokens is not None:
         fitted: list[tuple[int, int]] = []
         for span in spans:

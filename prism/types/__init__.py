@@ -9,7 +9,17 @@ here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`pris
 
 from __future__ import annotations
 
-from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
+from prism.types.answers import (
+    TIMING_STAGES,
+    Answer,
+    AnswerMode,
+    Citation,
+    Note,
+    NoteKind,
+    PassageView,
+    Turn,
+    WebResult,
+)
 from prism.types.documents import (
     LOCATOR_KEYS,
     PAGE_UNITS,
@@ -72,6 +82,7 @@ __all__ = [
     "Page",
     "PageUnit",
     "ParsedDocument",
+    "PassageView",
     "ProgressCallback",
     "RerankerState",
     "RetrievalMode",

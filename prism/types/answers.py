@@ -45,6 +45,28 @@ class Citation:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class PassageView:
+    """A cited passage shown in its place, for sources without a page image (slides, sheets, Word, HTML, text).
+
+    Attributes:
+        source: the document's file name.
+        locator: where the passage is (:attr:`Citation.locator`; ``""`` for an unpaged source).
+        text: the text of the passage's page, slide or sheet (rows), or of its surroundings in an unpaged
+            document, cut to at most the passage and ``context_chars`` characters on each side.
+        start: offset of the passage in ``text``.
+        end: offset just past it; ``text[start:end]`` is the passage.
+        clipped: True when ``text`` was cut at the context limit (the page or document goes on).
+    """
+
+    source: str
+    locator: str
+    text: str
+    start: int
+    end: int
+    clipped: bool = False
+
+
 @dataclass
 class WebResult:
     """A web search result shown to the LLM as block ``[W<n>]``; never mixed into document citations."""

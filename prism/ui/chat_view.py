@@ -23,6 +23,7 @@ from prism.ui.explain import (
     timings_caption,
     why_this_chunk,
 )
+from prism.ui.preview import passage_html
 from prism.ui.resources import page_preview
 
 logger = logging.getLogger(__name__)
@@ -185,9 +186,8 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
                   doc_ids: Mapping[str, str]) -> None:
     page = c.get("page_start")
     doc_id = doc_ids.get(c["source"])
-    if page is None or doc_id is None:
-        st.caption("No page preview: this source has no pages (text, CSV or web page) or is no longer in the "
-                   "workspace.")
+    if page is None or doc_id is None:  # no page image: the passage in the text of its slide, sheet or document
+        _passage_preview(service, info, c)
         return
     try:
         path = service.original_path(info.name, c["source"])
@@ -199,12 +199,25 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
     if not preview.image:
         st.caption(preview.message or "No page preview.")
         return
+    where = locator_of(c) or f"page {page}"
     if preview.crop:
-        st.image(preview.crop, caption=f"Page {page} of {c['source']}: the passage, highlighted", width="content")
-        with st.popover(f"Whole page {page}", icon=":material/description:"):
+        st.image(preview.crop, caption=f"{c['source']}, {where}: the passage, highlighted", width="content")
+        with st.popover(f"Whole page ({where})", icon=":material/description:"):
             st.image(preview.image, width="stretch")
     else:
-        with st.popover(f"Page {page}", icon=":material/description:"):
+        with st.popover(f"Page ({where})", icon=":material/description:"):
             st.image(preview.image, width="stretch")
         if preview.message:
             st.caption(preview.message)
+
+
+def _passage_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any]) -> None:
+    try:
+        view = service.passage(c["source"], c.get("chunk_id", ""), info.name)
+    except PrismError:
+        view = None
+    if view is None:
+        st.caption("No preview: the document is no longer in the workspace.")
+        return
+    with st.popover(f"In context ({view.locator})" if view.locator else "In context", icon=":material/description:"):
+        st.html(passage_html(view))

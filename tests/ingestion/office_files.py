@@ -148,6 +148,13 @@ first of next month, after a review of customer complaints.</p>
 <script>track();</script></body></html>""".encode()
 
 
+def save(document: object) -> bytes:
+    """The bytes of a python-docx ``Document``, openpyxl ``Workbook`` or python-pptx ``Presentation``."""
+    buf = io.BytesIO()
+    document.save(buf)  # type: ignore[attr-defined]
+    return buf.getvalue()
+
+
 def encrypt_office(data: bytes, password: str = "secret") -> bytes:
     """``data`` (an OOXML file) encrypted with ``password`` by msoffcrypto-tool (Agile encryption, as Office does)."""
     from msoffcrypto.format.ooxml import OOXMLFile

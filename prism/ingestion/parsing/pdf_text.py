@@ -34,17 +34,13 @@ def _orientation(tm: Sequence[float], cm: Sequence[float]) -> int:
     return 90 if b > 0 else 270
 
 
-def _rotated(page: PageObject, turned: set[int], unread: list[str] | None) -> str:
-    """The page's text drawn at the ``turned`` orientations (plain mode), or ``""`` with a reason in ``unread``."""
+def _rotated(page: PageObject, turned: set[int]) -> tuple[str, str | None]:
+    """The page's text drawn at the ``turned`` orientations (plain mode), and why it is empty when it is."""
     try:
         text = page.extract_text(orientations=tuple(sorted(turned))) or ""
     except Exception as exc:  # one page's rotated runs must not fail the page: reported instead
-        text, reason = "", f"its rotated text could not be read ({type(exc).__name__})"
-    else:
-        reason = None if alnum_count(text) else "its rotated text could not be read"
-    if reason and unread is not None:
-        unread.append(reason)
-    return text
+        return "", f"its rotated text could not be read ({type(exc).__name__})"
+    return text, None if alnum_count(text) else "its rotated text could not be read"
 
 
 def page_text(reader: PdfReader, index: int, mode: str = "plain", unread: list[str] | None = None) -> str:
@@ -69,8 +65,8 @@ def page_text(reader: PdfReader, index: int, mode: str = "plain", unread: list[s
         reader: the open PDF.
         index: 0-based page index.
         mode: ``"layout"`` or ``"plain"`` (plain text only).
-        unread: when given, a reason is appended for text the page holds but that could not be read (rotated text
-            that came back empty); the page is then partly unread.
+        unread: when given, a reason is appended for text the page holds but that the kept text lacks (rotated text
+            that could not be read while the layout text was kept); the page is then partly unread.
 
     Raises:
         Exception: whatever plain-mode extraction raises on a malformed page (the caller skips the page).
@@ -94,7 +90,13 @@ def page_text(reader: PdfReader, index: int, mode: str = "plain", unread: list[s
         return plain
     if column_blocks(layout):
         return plain
+    missing = None
     if turned:
-        layout = f"{layout}\n\n{_rotated(page, turned, unread)}"
+        rotated, missing = _rotated(page, turned)
+        layout = f"{layout}\n\n{rotated}"
     found = alnum_count(layout)
-    return _GAPS.sub(" ", layout) if found and found >= LAYOUT_MIN_SHARE * alnum_count(plain) else plain
+    if not found or found < LAYOUT_MIN_SHARE * alnum_count(plain):
+        return plain
+    if missing and unread is not None:
+        unread.append(missing)
+    return _GAPS.sub(" ", layout)

@@ -16,8 +16,6 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
-from lxml import etree
-
 from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder, clean
@@ -111,7 +109,7 @@ def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> Parse
 
     try:
         deck = Presentation(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as exc:
         raise open_package_error(name, ".pptx", exc) from exc
     pages: list[Page] = []
     tables: list[Table] = []

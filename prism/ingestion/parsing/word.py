@@ -18,8 +18,6 @@ import logging
 import zipfile
 from typing import Any
 
-from lxml import etree
-
 from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder, clean
@@ -110,7 +108,7 @@ def load_docx(data: bytes, name: str, settings: Settings | None = None) -> Parse
 
     try:
         document = Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as exc:
         raise open_package_error(name, ".docx", exc) from exc
     builder = PageBuilder(None)
     _walk(document, builder)
