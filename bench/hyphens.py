@@ -4,8 +4,10 @@ Every page is read as Prism stores it (``prism.ingestion.parsing.pdf_text.page_t
 every line-end break ``word-`` / ``word`` (:data:`prism.ingestion.parsing.hyphens.BREAK`) is decided by three rules:
 
 * **always join** (``regu-latory`` → ``regulatory``, ``non-compliance`` → ``noncompliance``);
-* **Prism** (:func:`prism.ingestion.parsing.hyphens.keeps_hyphen`): keep the hyphen when the hyphenated form occurs
-  elsewhere in the same document and the joined form does not, else join;
+* **forms only**: keep the hyphen when the hyphenated form occurs elsewhere in the same document and the joined form
+  does not, else join (rules 1, 2 and 4 of :mod:`prism.ingestion.parsing.hyphens`);
+* **Prism** (:func:`prism.ingestion.parsing.hyphens.keeps_hyphen`): the same, and keep the hyphen when both halves are
+  words of the document (rule 3);
 * **never join** (keep every hyphen).
 
 The reference is the usage of the whole corpus (every PDF read here plus the SciFact abstracts, outside line-end
@@ -36,7 +38,7 @@ from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
 from prism.ingestion.parsing.pdf_text import page_text  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
-RULES = ("always join", "Prism", "never join")
+RULES = ("always join", "forms only", "Prism", "never join")
 
 
 def read_pages(path: Path) -> list[str]:
@@ -55,6 +57,9 @@ def decide(rule: str, left: str, right: str, vocab: Counter[str]) -> str:
         return "join"
     if rule == "never join":
         return "keep"
+    if rule == "forms only":
+        joined, hyphenated = vocab[(left + right).casefold()], vocab[f"{left}-{right}".casefold()]
+        return "keep" if hyphenated and not joined else "join"
     return "keep" if keeps_hyphen(left, right, vocab) else "join"
 
 

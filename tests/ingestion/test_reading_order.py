@@ -64,6 +64,12 @@ def test_single_column_pages_and_tables_are_not_columns():
         ("Jane Roe", "Chief Executive Officer"), ("John Doe", "Chief Financial Officer"),
         ("Asha Rao", "General Counsel"), ("Ravi Iyer", "Chief Risk Officer")))
     assert column_blocks(labels) == 0, "short label/value pairs are a table, not prose columns"
+    phrases = "\n".join(f"{a:<55}{b:<32}{c}" for a, b, c in (
+        ("P2P: customer debited, beneficiary not credited", "Auto-reversal by T+1", "₹100 per day of delay beyond T+1"),
+        ("P2M: customer debited, merchant not credited", "Auto-reversal by T+5", "₹100 per day of delay beyond T+5"),
+        ("Beneficiary bank unable to credit the beneficiary", "Return to remitter by T+1", "₹100 per day of delay"),
+        ("UPI Lite top-up debited, wallet not loaded", "Reversal by T+1", "₹100 per day of delay beyond T+1")))
+    assert column_blocks(phrases) == 0, "a table whose cells are phrases: no line goes on with a sentence"
 
 
 @needs_data
@@ -97,6 +103,8 @@ def test_case_37_line_end_hyphens_are_undone_and_compounds_keep_theirs():
     ("a dash -\nthen", "", "a dash -\nthen", 0),
     ("the submis-\nsion, then", "", "the submission, then", 1),
     ("self-regu-\nlatory body", "", "self-regulatory\nbody", 1),
+    ("the employee-\ndriven growth", "employee costs were driven by", "the employee-driven\ngrowth", 0),
+    ("repeated non-\ncompliance", "non-cash items and compliance costs", "repeated non-compliance", 0),
 ])
 def test_dehyphenate(text, seen, expected, joined):
     vocab = vocabulary([text, seen])
@@ -105,7 +113,7 @@ def test_dehyphenate(text, seen, expected, joined):
 
 def test_the_vocabulary_never_counts_the_halves_of_a_break():
     vocab = vocabulary(["submit the regu-\nlatory return", "the non-compliance"])
-    assert vocab == Counter({"submit": 1, "the": 2, "return": 1, "non-compliance": 1})
+    assert vocab == Counter({"submit": 1, "the": 2, "return": 1, "non-compliance": 1, "non": 1, "compliance": 1})
     assert keeps_hyphen("non", "compliance", vocab) and not keeps_hyphen("regu", "latory", vocab)
 
 

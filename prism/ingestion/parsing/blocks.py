@@ -30,7 +30,12 @@ def clean(text: str) -> str:
 
 
 def _cell(value: object) -> str:
-    return " ".join(clean(str(value)).split()) if value is not None else ""
+    if value is None:
+        return ""
+    text = str(value)
+    if text.isascii() and text.isprintable():  # nothing for normalisation to change but spaces (most cells)
+        return " ".join(text.split())
+    return " ".join(clean(text).split())
 
 
 def _shift(table: Table, offset: int, page: int | None, table_id: str, source_rows: Sequence[int] | None) -> Table:

@@ -10,9 +10,11 @@ rivers:
    :data:`MIN_GUTTER` positions blank on all of the window's lines, with text to their left and to their right
    within the window.
 2. The window is read in columns only when every one of its lines has text in two columns or more and every column
-   holds prose — at least :data:`MIN_LETTER_SHARE` of its visible characters are letters and its non-empty pieces
-   average :data:`MIN_WORDS` words or more. Financial statements, whose columns hold figures, the label/value
-   blocks of a 10-K cover page and centred headings are not (``bench/tables.py`` checks that no table changes).
+   holds prose — at least :data:`MIN_LETTER_SHARE` of its visible characters are letters, its non-empty pieces
+   average :data:`MIN_WORDS` words or more, and at least one of them starts with a lower-case letter (a line that
+   goes on with a sentence; the cells of a table each start afresh). Financial statements, whose columns hold
+   figures, tables of phrases, the label/value blocks of a 10-K cover page and centred headings are not
+   (``bench/tables.py`` checks that no table changes).
 3. Overlapping windows read in columns form one block.
 
 Step 3 is what :func:`column_blocks` counts. Measured on case 36, the three-column Federal Register filing and the
@@ -86,6 +88,8 @@ def _is_prose(lines: Sequence[str], gutters: Sequence[Gutter]) -> bool:
         letters = sum(ch.isalpha() for ch in visible)
         words = sum(len(p.split()) for p in column)
         if letters < MIN_LETTER_SHARE * len(visible) or words < MIN_WORDS * len(column):
+            return False
+        if not any(p[0].islower() for p in column):  # no line goes on with a sentence: items of a table
             return False
     return True
 

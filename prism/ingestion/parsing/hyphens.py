@@ -1,22 +1,26 @@
-"""Line-end hyphenation undone: ``"regu-\\nlatory"`` → ``"regulatory"``, while a real compound keeps its hyphen.
+"""Line-end hyphenation undone: ``"regu-\nlatory"`` → ``"regulatory"``, while a real compound keeps its hyphen.
 
 A justified PDF breaks words at line ends with a hyphen (``"submis-"`` / ``"sion"``); stored as is, neither half
-matches "submission" in BM25 or reads as a word to the embedder. A hyphen at a line end is also how a compound that
-happens to break at its own hyphen is set (``"non-"`` / ``"compliance"``), and there the hyphen belongs to the word.
+matches "submission" in BM25 or reads as a word to the embedder. But a hyphen at a line end is just as often the
+hyphen of a compound that happens to break there (``"employee-"`` / ``"driven"``, ``"non-"`` / ``"compliance"``):
+in the FinanceBench 10-Ks most of them are (``bench/hyphens.py``), and there the hyphen belongs to the word.
 
-The rule decides with the document's own vocabulary — every word, hyphenated compounds included, that occurs in
-the document outside a line-end break (case-folded):
+The rule decides with the document's own vocabulary — every word that occurs in the document outside a line-end
+break, hyphenated compounds both whole and by their parts (case-folded) — in this order:
 
-* the hyphen is **kept** (the line break removed, ``"non-compliance"``) when the hyphenated form occurs elsewhere in
-  the document and the joined form does not;
-* otherwise the halves are **joined** (``"regulatory"``): most line-end hyphens are syllable breaks, and a word such
-  as "regulatory" usually does not occur elsewhere in a short circular to prove it.
+1. **join** when the joined form occurs elsewhere in the document (``"regulatory"``) and the hyphenated form does
+   not occur more often;
+2. **keep** the hyphen (only the line break goes: ``"non-compliance"``) when the hyphenated form occurs elsewhere;
+3. **keep** it when both halves are words of the document (``"employee"`` and ``"driven"``; a half counts when it
+   occurs on its own or as a part of another compound, so ``"non"`` counts in a document that writes
+   ``"non-cash"``): a syllable break leaves fragments (``"regu"``, ``"latory"``, ``"submis"``) that are no words;
+4. otherwise **join**.
 
 A break is a word ending in a lower-case letter, a hyphen (``-`` or U+2010) and a line break, followed by a word
 that starts with a lower-case letter; anything else (``"FAA-"`` / ``"approved"``, ``"2018-"`` / ``"19"``, a dash
 after a space) is left alone. The joined word takes the place of the first half and the line break follows it, so
-lines keep their order. Measured on the FinanceBench and RBI PDFs (``bench/hyphens.py``): false joins against the
-usage of the whole corpus.
+lines keep their order. Measured on the FinanceBench and RBI PDFs against the usage of the whole corpus:
+``bench/hyphens.py``.
 """
 
 from __future__ import annotations
@@ -32,21 +36,29 @@ _WORD = re.compile(r"[A-Za-z]+(?:[-\u2010][A-Za-z]+)*")
 
 
 def vocabulary(texts: Iterable[str]) -> Counter[str]:
-    """Case-folded words of ``texts`` outside line-end breaks, hyphenated compounds as one word (``non-compliance``
-    with U+2010 read as ``-``)."""
+    """Case-folded words of ``texts`` outside line-end breaks; a hyphenated compound counts as itself
+    (``non-compliance``, U+2010 read as ``-``) and as each of its parts (``non``, ``compliance``)."""
     counts: Counter[str] = Counter()
     for text in texts:
-        counts.update(w.casefold().replace("\u2010", "-") for w in _WORD.findall(BREAK.sub(" ", text)))
+        for word in _WORD.findall(BREAK.sub(" ", text)):
+            word = word.casefold().replace("\u2010", "-")
+            counts[word] += 1
+            if "-" in word:
+                counts.update(word.split("-"))
     return counts
 
 
 def keeps_hyphen(left: str, right: str, vocab: Counter[str]) -> bool:
-    """True when the break ``left-`` / ``right`` is a compound: its hyphenated form occurs in ``vocab`` and its joined
-    form does not (the rule in the module docstring)."""
+    """True when the break ``left-`` / ``right`` is a compound whose hyphen stays (rules 1–4 of the module
+    docstring; ``left`` may hold hyphens of its own, its last part is the half)."""
     left = left.replace("\u2010", "-")
-    joined = f"{left}{right}".casefold()
-    hyphenated = f"{left}-{right}".casefold()
-    return vocab[hyphenated] > 0 and vocab[joined] == 0
+    joined = vocab[f"{left}{right}".casefold()]
+    hyphenated = vocab[f"{left}-{right}".casefold()]
+    if joined and hyphenated <= joined:
+        return False
+    if hyphenated:
+        return True
+    return vocab[left.rsplit("-", 1)[-1].casefold()] > 0 and vocab[right.casefold()] > 0
 
 
 def dehyphenate(text: str, vocab: Counter[str]) -> tuple[str, int]:

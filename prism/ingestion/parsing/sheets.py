@@ -103,9 +103,12 @@ def _read_sheet(sheet: Any, max_rows: int) -> tuple[list[tuple[int, list[Any], l
     for number, row in enumerate(sheet.iter_rows(), start=1):
         if number > max_rows:
             return cells, True
-        raw = [getattr(c, "value", None) for c in row]
-        shown = [" ".join(format_cell(getattr(c, "value", None), getattr(c, "number_format", "General")).split())
-                 for c in row]
+        raw = [c.value for c in row]
+        if all(v is None or v == "" for v in raw):
+            continue
+        shown = [" ".join(v.split()) if isinstance(v, str) else  # the number format only matters for numbers
+                 format_cell(v, c.number_format if isinstance(v, int | float) else "General")
+                 for c, v in zip(row, raw, strict=True)]
         if any(shown):
             cells.append((number, raw, shown))
     return cells, False
