@@ -35,16 +35,9 @@ def _span(first: str, last: str) -> str:
     return first if last == first else f"{first}–{last}"
 
 
-def page_label(
-    page_start: int | None,
-    page_end: int | None = None,
-    *,
-    label_start: str | None = None,
-    label_end: str | None = None,
-    row_start: int | None = None,
-    row_end: int | None = None,
-    page_unit: str | None = None,
-) -> str:
+def page_label(page_start: int | None, page_end: int | None = None, *, label_start: str | None = None,
+               label_end: str | None = None, row_start: int | None = None, row_end: int | None = None,
+               page_unit: str | None = None) -> str:
     """The one way Prism names where a chunk is: its locator as a citation shows it.
 
     Args:

@@ -82,44 +82,26 @@ class Loader:
     text: bool = True
 
 
-def _pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_pdf(data, name, settings, on_page)
+def _whole(load: Callable[[bytes, str, Settings], ParsedDocument]) -> LoadFunction:
+    """A :data:`LoadFunction` for a loader that reads the whole file at once (only PDFs stream pages)."""
 
+    def run(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
+        return load(data, name, settings)
 
-def _text(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_text(data, name, settings)
-
-
-def _csv(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_csv(data, name, settings)
-
-
-def _docx(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_docx(data, name, settings)
-
-
-def _xlsx(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_xlsx(data, name, settings)
-
-
-def _pptx(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_pptx(data, name, settings)
-
-
-def _html(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_html(data, name, settings)
+    return run
 
 
 _OOXML = "application/vnd.openxmlformats-officedocument."
 LOADERS: tuple[Loader, ...] = (
-    Loader(FileType("pdf", "PDF", (".pdf",), "application/pdf"), _pdf, text=False),
-    Loader(FileType("docx", "DOCX", (".docx",), _OOXML + "wordprocessingml.document"), _docx, text=False),
-    Loader(FileType("xlsx", "XLSX", (".xlsx",), _OOXML + "spreadsheetml.sheet"), _xlsx, text=False),
-    Loader(FileType("pptx", "PPTX", (".pptx",), _OOXML + "presentationml.presentation"), _pptx, text=False),
-    Loader(FileType("html", "HTML", (".html", ".htm"), "text/html"), _html),
-    Loader(FileType("txt", "TXT", (".txt",), "text/plain"), _text),
-    Loader(FileType("md", "MD", (".md",), "text/markdown"), _text),
-    Loader(FileType("csv", "CSV", (".csv",), "text/csv"), _csv),
+    Loader(FileType("pdf", "PDF", (".pdf",), "application/pdf"), load_pdf, text=False),
+    Loader(FileType("docx", "DOCX", (".docx",), _OOXML + "wordprocessingml.document"), _whole(load_docx), text=False),
+    Loader(FileType("xlsx", "XLSX", (".xlsx",), _OOXML + "spreadsheetml.sheet"), _whole(load_xlsx), text=False),
+    Loader(FileType("pptx", "PPTX", (".pptx",), _OOXML + "presentationml.presentation"), _whole(load_pptx),
+           text=False),
+    Loader(FileType("html", "HTML", (".html", ".htm"), "text/html"), _whole(load_html)),
+    Loader(FileType("txt", "TXT", (".txt",), "text/plain"), _whole(load_text)),
+    Loader(FileType("md", "MD", (".md",), "text/markdown"), _whole(load_text)),
+    Loader(FileType("csv", "CSV", (".csv",), "text/csv"), _whole(load_csv)),
 )
 """The upload types, in the order they are named to the analyst."""
 

@@ -31,12 +31,8 @@ def looks_like_html(data: bytes) -> bool:
 
 
 def load_html(data: bytes, name: str, settings: Settings | None = None) -> ParsedDocument:
-    """Load an HTML file as one unpaged page of its readable text.
-
-    Args:
-        data: the file's bytes.
-        name: display name (``source``).
-        settings: unused; accepted so every loader has the same signature.
+    """Load an HTML file (``data``, display ``name``; ``settings`` is unused) as one unpaged page of its readable
+    text.
 
     Returns:
         ``ParsedDocument(kind="html", pages=(Page(None, text),))`` with a warning for a non-UTF-8 encoding.

@@ -88,12 +88,8 @@ def _slide_page(number: int, slide: Any) -> tuple[str, tuple[Table, ...]]:
 
 
 def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> ParsedDocument:
-    """Load a presentation: one page per slide with text, its notes included.
-
-    Args:
-        data: the file's bytes (an OOXML package; the registry has checked that).
-        name: display name (``source``).
-        settings: unused; accepted so every loader has the same signature.
+    """Load a presentation (``data``: an OOXML package, as the registry checked; display ``name``; ``settings`` is
+    unused): one page per slide with text, its notes included.
 
     Returns:
         ``ParsedDocument(kind="pptx")``: a page per slide with text (``number`` = slide number), ``total_pages`` =
