@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     csv_max_cell_chars: int = Field(
         default=1000, ge=50, description="CSV cells longer than this are split into several pieces of the row text."
     )
+    sheet_max_rows: int = Field(
+        default=100_000, ge=10, description="Rows read per sheet of an XLSX workbook; the analyst is warned when a "
+        "sheet has more."
+    )
 
     # --- chunking ------------------------------------------------------------------------------------------
     chunk_size: int = Field(default=500, ge=50, le=8000, description="Target chunk length, characters.")

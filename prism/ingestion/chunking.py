@@ -15,6 +15,7 @@ import bisect
 import logging
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from prism.types import Chunk, ParsedDocument
 
@@ -173,10 +174,16 @@ def chunk_document(
     Returns:
         Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even for
         repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
-        ``page_start``/``page_end`` (a chunk crossing a page break spans both); unpaged ones get no page.
+        ``page_start``/``page_end`` (a chunk crossing a PDF page break spans both; slides and sheets are chunked
+        one by one, so their chunks never cross one) with their labels and unit, and rows
+        where the document's tables number them (:class:`SpanLocator`); unpaged ones get no page.
     """
     text, page_offsets = document_text(doc)
-    spans = split_spans(text, chunk_size, chunk_overlap)
+    if doc.page_unit in ("slide", "sheet"):  # a slide or a sheet is a unit of its own: chunks never cross one
+        spans = [(s + off, e + off) for page, off in zip(doc.pages, page_offsets, strict=True)
+                 for s, e in split_spans(page.text, chunk_size, chunk_overlap)]
+    else:
+        spans = split_spans(text, chunk_size, chunk_overlap)
     if count_tokens is not None and max_tokens is not None:
         fitted: list[tuple[int, int]] = []
         for span in spans:
@@ -184,26 +191,52 @@ def chunk_document(
         if len(fitted) != len(spans):
             logger.info("split %d over-long chunks to fit %d word pieces", len(fitted) - len(spans), max_tokens)
         spans = fitted
-    chunks: list[Chunk] = []
-    for index, (s, e) in enumerate(spans):
-        page_start = page_end = None
-        if doc.paged:
-            page_start = doc.pages[_page_of(s, page_offsets)].number
-            page_end = doc.pages[_page_of(e - 1, page_offsets)].number
-        chunks.append(
-            Chunk(
-                chunk_id=f"{doc_id[:16]}-{index:05d}",
-                doc_id=doc_id,
-                source=doc.source,
-                chunk_index=index,
-                text=text[s:e],
-                char_start=s,
-                char_end=e,
-                page_start=page_start,
-                page_end=page_end,
+    locate = SpanLocator(doc, page_offsets)
+    return [
+        Chunk(chunk_id=f"{doc_id[:16]}-{index:05d}", doc_id=doc_id, source=doc.source, chunk_index=index,
+              text=text[s:e], char_start=s, char_end=e, **locate(s, e))
+        for index, (s, e) in enumerate(spans)
+    ]
+
+
+class SpanLocator:
+    """The locator fields of a span of a document's text (:class:`~prism.types.Chunk`'s ``page_start`` …
+    ``page_unit``): its first and last page, their printed labels or sheet names, and the spreadsheet rows of the
+    document's tables (:attr:`~prism.types.TableRow.source_row`) that the span overlaps.
+
+    Args:
+        doc: the parsed document.
+        page_offsets: where each page starts in the document text (:func:`document_text`).
+    """
+
+    def __init__(self, doc: ParsedDocument, page_offsets: Sequence[int]):
+        self.doc = doc
+        self.page_offsets = page_offsets
+        self.rows: dict[int | None, list[tuple[int, int, int]]] = {}
+        for table in doc.tables:
+            self.rows.setdefault(table.page, []).extend(
+                (r.char_start, r.char_end, r.source_row) for r in table.rows if r.source_row is not None
             )
-        )
-    return chunks
+
+    def __call__(self, start: int, end: int) -> dict[str, Any]:
+        """Keyword arguments for :class:`~prism.types.Chunk` of the span ``[start, end)`` (empty for an unpaged
+        document without spreadsheet rows)."""
+        if not self.doc.paged:
+            return {}
+        first = _page_of(start, self.page_offsets)
+        last = _page_of(end - 1, self.page_offsets)
+        pages = self.doc.pages
+        fields: dict[str, Any] = {
+            "page_start": pages[first].number, "page_end": pages[last].number,
+            "label_start": pages[first].label, "label_end": pages[last].label,
+            "page_unit": self.doc.page_unit if self.doc.page_unit != "page" else None,
+        }
+        if first == last and self.rows.get(pages[first].number):
+            base = self.page_offsets[first]
+            numbers = [n for s, e, n in self.rows[pages[first].number] if s < end - base and e > start - base]
+            if numbers:
+                fields.update(row_start=min(numbers), row_end=max(numbers))
+        return fields
 
 
 # --- title headers ----------------------------------------------------------------------------------------------

@@ -10,9 +10,21 @@ here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`pris
 
 from __future__ import annotations
 
-from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
+from prism.types.answers import (
+    TIMING_STAGES,
+    Answer,
+    AnswerMode,
+    Citation,
+    Note,
+    NoteKind,
+    PassageView,
+    Turn,
+    WebResult,
+)
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
+    LOCATOR_KEYS,
+    PAGE_UNITS,
     CancelToken,
     Chunk,
     DocumentKind,
@@ -22,12 +34,14 @@ from prism.types.documents import (
     IngestResult,
     IngestStatus,
     Page,
+    PageUnit,
     ParsedDocument,
     ProgressCallback,
     SkippedPage,
     WorkspaceInfo,
     count_phrase,
     file_types_phrase,
+    locator_of,
     page_label,
 )
 from prism.types.evaluation import MetricSpec
@@ -45,6 +59,8 @@ from prism.types.tables import Table, TableRow
 
 __all__ = [
     "CORRECTED_SNIPPET",
+    "LOCATOR_KEYS",
+    "PAGE_UNITS",
     "DOCUMENT_TYPES",
     "PROFILE_FIELDS",
     "PROFILE_UNITS",
@@ -71,7 +87,9 @@ __all__ = [
     "Note",
     "NoteKind",
     "Page",
+    "PageUnit",
     "ParsedDocument",
+    "PassageView",
     "ProgressCallback",
     "RerankerState",
     "RetrievalMode",
@@ -85,5 +103,6 @@ __all__ = [
     "WorkspaceInfo",
     "count_phrase",
     "file_types_phrase",
+    "locator_of",
     "page_label",
 ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from prism.types.documents import page_label
+
 
 class CompletesText(Protocol):
     """What expansion and the LLM judge need of a language model: ``complete(prompt) -> str``
@@ -48,7 +50,10 @@ class RetrievedChunk:
 
     Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
     Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit. Ranks are 1-based; ``rank`` is the final
-    position in the result list.
+    position in the result list. ``locator`` is where the chunk is, as citations show it (``"p. 2 (PDF p. 4)"``,
+    ``"Slide 3"``, ``"Sheet 'Q3' row 14"``; ``""`` for an unpaged source), made by :func:`prism.types.locator_of`
+    from the chunk's stored metadata (when not given: :func:`~prism.types.page_label` of the pages);
+    ``page_start``/``page_end`` stay the physical pages (what a preview opens).
     """
 
     chunk_id: str
@@ -58,6 +63,7 @@ class RetrievedChunk:
     chunk_index: int = 0
     page_start: int | None = None
     page_end: int | None = None
+    locator: str = ""
     rank: int = 0
     dense_score: float | None = None
     dense_rank: int | None = None
@@ -67,6 +73,10 @@ class RetrievedChunk:
     rrf_rank: int | None = None
     rerank_score: float | None = None
     rerank_rank: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.locator:  # built without its stored metadata: the pages alone
+            self.locator = page_label(self.page_start, self.page_end)
 
     def scores(self) -> dict[str, float | int | None]:
         """The stable ``scores`` object of the search JSON."""
@@ -90,6 +100,7 @@ class RetrievedChunk:
             "source": self.source,
             "page_start": self.page_start,
             "page_end": self.page_end,
+            "locator": self.locator,
             "text": self.text,
             "scores": self.scores(),
         }

@@ -20,6 +20,8 @@ class TableRow:
         cell_spans: ``(start, end)`` offsets of each cell in the page text, a currency sign before it included.
         char_start: offset of the row's first character in the page text.
         char_end: offset just past its last character; ``page_text[char_start:char_end]`` is the row's line.
+        source_row: the row's number in the file itself when the file numbers its rows (a spreadsheet row as the
+            spreadsheet shows it, 1-based, the header row included), else ``None``.
     """
 
     label: str
@@ -27,6 +29,7 @@ class TableRow:
     cell_spans: tuple[tuple[int, int], ...]
     char_start: int
     char_end: int
+    source_row: int | None = None
 
 
 @dataclass(frozen=True)

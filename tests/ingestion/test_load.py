@@ -75,11 +75,13 @@ def test_load_broken_pdf():
 
 
 def test_load_unsupported_types():
-    with pytest.raises(UnsupportedFileError, match=r"^report\.docx is not a supported file type.*\.pdf, \.txt"):
+    with pytest.raises(UnsupportedFileError, match=r"^report\.doc is not a supported file type.*\.pdf, \.docx"):
+        parsing.load(b"some bytes", "report.doc", NO_OCR)
+    with pytest.raises(CorruptDocumentError, match=r"^report\.docx is not a valid Word document \(it is not an Office"):
         parsing.load(b"PK\x03\x04rest", "report.docx", NO_OCR)
     with pytest.raises(UnsupportedFileError, match=r"^noext is not a supported file type"):
         parsing.load(b"plain words", "noext", NO_OCR)
-    with pytest.raises(UnsupportedFileError, match=r"^table\.csv is a ZIP / Office"):
+    with pytest.raises(UnsupportedFileError, match=r"^table\.csv is a ZIP archive file, not CSV"):
         parsing.load(b"PK\x03\x04\x14\x00\x06\x00", "table.csv", NO_OCR)
 
 

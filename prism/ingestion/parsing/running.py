@@ -106,8 +106,8 @@ def strip_running_lines(
     """Remove running header and footer lines from a paged document.
 
     Args:
-        doc: a parsed, normalised document; unpaged documents and those with fewer than ``min_pages`` pages with
-            text are returned unchanged.
+        doc: a parsed, normalised document; unpaged documents, slides and sheets (a sheet's rows are data, never
+            furniture) and documents with fewer than ``min_pages`` pages with text are returned unchanged.
         zone: non-empty lines at each end of a page that may be running (a header block of two lines is common).
         min_share: fraction of pages a line must run on (see the module docstring).
         min_pages: fewest pages with text for the pass to run (on 2–3 pages every line of a letterhead repeats).
@@ -117,7 +117,7 @@ def strip_running_lines(
         ``(document, removed)``: the document with page texts stripped (same pages, numbers and metadata; a page
         whose every line is running is kept as it was) and what was removed.
     """
-    if not doc.paged or len(doc.pages) < max(min_pages, MIN_REPEATS):
+    if doc.page_unit != "page" or len(doc.pages) < max(min_pages, MIN_REPEATS):
         return doc, RunningLines()
     top, bottom = find_running_lines(doc.pages, zone=zone, min_share=min_share, max_chars=max_chars)
     if not top and not bottom:
