@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +27,7 @@ from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace, now_iso
 from prism.ingestion import parsing
 from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
-from prism.ingestion.chunking import title_from_text, with_title
+from prism.ingestion.chunking import title_from_text
 from prism.ingestion.commit import CommitOutcome, PreparedDocument, commit_documents
 from prism.ingestion.parsing.worker import shutdown_workers
 from prism.ingestion.prepare import (
@@ -35,10 +35,13 @@ from prism.ingestion.prepare import (
     ContextualizeHook,
     chunk,
     chunk_rows,
+    index_text,
     index_texts,
+    read_profile,
     strip_running,
     title_for,
 )
+from prism.ingestion.retag import apply_corrections, corrected_record
 from prism.types import DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
 
 __all__ = ["ContextualizeHook", "Ingestor", "StageTimings"]
@@ -125,12 +128,14 @@ class Ingestor:
         item: IngestItem,
         progress: ProgressCallback | None = None,
         contextualize: ContextualizeHook | None = None,
+        corrections: Mapping[str, str | None] | None = None,
     ) -> IngestResult:
-        """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error."""
+        """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error.
+        ``corrections``: an analyst's profile corrections to keep (and apply) on the new record (re-indexing)."""
         progress = progress or _noop
         name = item.display_name
         try:
-            return self._ingest(item, name, progress, contextualize or self.contextualize)
+            return self._ingest(item, name, progress, contextualize or self.contextualize, dict(corrections or {}))
         except PrismError as exc:
             logger.warning("ingest failed for %s: %s", name, type(exc).__name__)
             progress(1.0, f"failed: {exc}")
@@ -160,8 +165,24 @@ class Ingestor:
         logger.info("deleted document %s from workspace %s", record.doc_id[:12], self.workspace.info.id)
         return record
 
+    def tag(self, source: str, corrections: Mapping[str, str | None], reset: bool = False) -> DocumentRecord:
+        """Correct the profile of the document named ``source`` and return its updated record
+        (:mod:`prism.ingestion.retag`): ``corrections`` (field → value; ``None`` clears a field) are merged into the
+        analyst's earlier ones (replacing them all with ``reset``), kept apart from the extracted profile, and
+        applied to the chunks' metadata (and title headers). Raises ``DocumentNotFoundError`` (no document has that
+        name) or ``PrismError`` (a field is unknown or a value is outside its vocabulary)."""
+        with self.workspace.write_lock():
+            self.before_write()
+            self.workspace.recover(self.store.delete_document)
+            old = self.workspace.get_by_source(source)
+            new = corrected_record(old, corrections, reset)
+            apply_corrections(self.workspace, self.store, self.embedder, self.settings, old, new)
+        self.on_change()
+        return new
+
     def reindex(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store).
+        """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store); the
+        analyst's profile corrections are kept and applied again.
 
         Returns:
             One result per document; ``status`` is ``ingested`` or ``failed``.
@@ -177,7 +198,8 @@ class Ingestor:
             source: bytes | str = path.read_bytes() if path.exists() else b""
             if record.kind == "url" and not path.exists():
                 source = record.source
-            results.append(self.ingest_one(IngestItem(source, record.source), None))
+            results.append(self.ingest_one(IngestItem(source, record.source), None,
+                                           corrections=record.profile_corrections))
         shutdown_workers()
         progress(1.0, "re-index done")
         return results
@@ -224,15 +246,16 @@ class Ingestor:
 
     # --- one document ---------------------------------------------------------------------------------------
     def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback,
-                contextualize: ContextualizeHook | None) -> IngestResult:
-        loaded = self._load(item, name, progress, embed_ahead=contextualize is None)
+                contextualize: ContextualizeHook | None, corrections: dict[str, str | None]) -> IngestResult:
+        loaded = self._load(item, name, progress, contextualize is None, corrections)
         if isinstance(loaded, IngestResult):
             return loaded
         parsed, data, doc_id, ahead = loaded
         t2 = time.perf_counter()
-        parsed = strip_running(parsed, self.settings)
-        title = title_for(parsed.source, self.settings)
-        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings)
+        extracted, profile = read_profile(parsed, corrections)
+        parsed, running = strip_running(parsed, self.settings)
+        title = title_for(parsed.source, self.settings, profile)
+        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings, profile.metadata())
         t3 = time.perf_counter()
         self.timings.chunk += t3 - t2
         progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
@@ -244,6 +267,9 @@ class Ingestor:
         self.timings.chunks += len(chunks)
         progress(0.9, "storing")
         record = self._record(parsed, doc_id, len(chunks), len(data), note)
+        record.profile, record.profile_corrections = extracted.to_dict(), corrections
+        record.running_lines = [line.to_dict() for line in running.removed]
+        record.tables = len({c.table.table_id for c in chunks if c.table})
         outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings)
         self.timings.store += time.perf_counter() - t4
         if doc_id in outcome.existing:  # another session added it meanwhile
@@ -254,8 +280,8 @@ class Ingestor:
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),
                             skipped_pages=record.skipped_pages, ocr_pages=record.ocr_pages, warnings=record.warnings)
 
-    def _load(self, item: IngestItem, name: str, progress: ProgressCallback,
-              embed_ahead: bool) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
+    def _load(self, item: IngestItem, name: str, progress: ProgressCallback, embed_ahead: bool,
+              corrections: dict[str, str | None]) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
         """Read and parse one item: ``(document, bytes, doc id, vectors embedded ahead)``, or the duplicate result
         when its bytes are already in the workspace (checked before parsing, or after fetching a URL)."""
         t0 = time.perf_counter()
@@ -274,11 +300,16 @@ class Ingestor:
             return self._duplicate(name, existing)
         if not item.is_url:
             progress(0.02, "parsing")
-            parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead, title_for(name, self.settings))
+            parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead,
+                                              lambda doc: self._title(doc, name, corrections))
         self.timings.parse += time.perf_counter() - t1 - ahead.seconds
         self.timings.pages += max(parsed.total_pages, 1)
         progress(STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
         return parsed, data, doc_id, ahead
+
+    def _title(self, parsed: ParsedDocument, name: str, corrections: dict[str, str | None]) -> str | None:
+        """The title header of a document (read before its running lines are removed) named ``name``."""
+        return title_for(name, self.settings, read_profile(parsed, corrections)[1])
 
     def _read(self, item: IngestItem, name: str) -> bytes | None:
         """The item's bytes, or ``None`` for a URL (fetched by the parser).
@@ -342,7 +373,7 @@ class Ingestor:
         except PrismError as exc:
             return IngestResult(file=name, status="failed", error=str(exc))
         seen.add(doc_id)
-        texts = [with_title(title, c.text) for c in chunks]
+        texts = [index_text(title, c) for c in chunks]
         record = DocumentRecord(doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=None, chunks=len(chunks),
                                 ingested_at=now_iso(), size_bytes=len(data), original=doc_id,
                                 embed_model=self.embedder.model_name)

@@ -29,21 +29,26 @@ from prism.types.documents import (
 from prism.types.evaluation import MetricSpec
 from prism.types.profiles import (
     CORRECTED_SNIPPET,
+    DOCUMENT_TYPE_LABELS,
     DOCUMENT_TYPES,
     PROFILE_FIELDS,
+    PROFILE_METADATA_KEYS,
     PROFILE_UNITS,
     DocumentProfile,
     DocumentType,
     ProfileSource,
 )
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
-from prism.types.tables import Table, TableRow
+from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
     "CORRECTED_SNIPPET",
+    "DOCUMENT_TYPE_LABELS",
     "DOCUMENT_TYPES",
     "PROFILE_FIELDS",
+    "PROFILE_METADATA_KEYS",
     "PROFILE_UNITS",
+    "TABLE_METADATA_KEYS",
     "DocumentProfile",
     "DocumentType",
     "ProfileSource",
@@ -52,6 +57,7 @@ __all__ = [
     "Answer",
     "AnswerMode",
     "Chunk",
+    "ChunkTable",
     "Citation",
     "CompletesText",
     "DocumentKind",

@@ -15,6 +15,7 @@ class Citation:
     Attributes:
         n: the block number ``[n]`` used in the prompt and in the answer text (1-based, the retrieval rank).
         scores: :meth:`RetrievedChunk.scores` of the chunk.
+        profile: its document's profile as one line, ``"Netflix, Inc. · 10-K · FY2015"`` (``""`` when none).
     """
 
     n: int
@@ -24,14 +25,16 @@ class Citation:
     page_end: int | None
     text: str
     scores: dict[str, float | int | None] = field(default_factory=dict)
+    profile: str = ""
 
     @classmethod
     def from_chunk(cls, n: int, chunk: RetrievedChunk) -> Citation:
         """Block ``n`` for a retrieved chunk."""
-        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores())
+        return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
+                   chunk.profile_line)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores"}``."""
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "profile"}``."""
         return asdict(self)
 
 

@@ -126,7 +126,8 @@ def answer_details(service: PrismService, info: WorkspaceInfo, msg: Mapping[str,
         with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
             for c in retrieved:
                 pages = page_label(c.get("page_start"), c.get("page_end"))
-                st.markdown(f"**[{c['n']}] {escape_markdown(c['source'])}**" + (f" · {pages}" if pages else ""))
+                st.markdown(f"**[{c['n']}] {escape_markdown(c['source'])}**" + (f" · {pages}" if pages else "")
+                            + (f" · {escape_markdown(c['profile'])}" if c.get("profile") else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {escape_markdown(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
@@ -162,7 +163,8 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
     pages = page_label(c.get("page_start"), c.get("page_end"))
-    label = f"[{c['n']}] {escape_markdown(c['source'])}" + (f" · {pages}" if pages else "")
+    profile = f" · {escape_markdown(c['profile'])}" if c.get("profile") else ""
+    label = f"[{c['n']}] {escape_markdown(c['source'])}" + (f" · {pages}" if pages else "") + profile
     label += f" — “{escape_markdown(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):

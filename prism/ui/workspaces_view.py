@@ -1,4 +1,5 @@
-"""The Workspaces page's pieces: create, rename, delete (confirmed), the document table, delete a document."""
+"""The Workspaces page's pieces: create, rename, delete (confirmed), the document table with profiles (details and
+corrections: :mod:`prism.ui.profile_view`), delete a document."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import streamlit as st
 from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import DocumentRecord, WorkspaceInfo
-from prism.ui import state
+from prism.ui import profile_view, state
 from prism.ui.explain import escape_markdown, strip_source
 
 
@@ -28,7 +29,8 @@ def _size(n: int) -> str:
 
 
 def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
-    """One row per document for the table: name, type, pages, chunks, date, size, warnings, briefing."""
+    """One row per document for the table: name, entity, document type, period (its profile, corrections
+    applied), file type, pages, chunks, date, size, warnings, briefing."""
     rows = []
     for d in docs:
         notes = [strip_source(w, d.source) for w in d.warnings]
@@ -40,6 +42,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
         bullets = briefing.get("bullets") or []
         rows.append({
             "Document": d.source,
+            **profile_view.profile_columns(d),
             "Type": d.kind.upper(),
             "Pages": d.pages,
             "Chunks": d.chunks,
@@ -151,6 +154,8 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
             "Briefing": st.column_config.TextColumn("Briefing (first point)", width="large"),
         },
     )
+    with st.expander("Document profiles, corrections and removed running lines", icon=":material/badge:"):
+        profile_view.details(service, info, docs)
     sources = [d.source for d in docs]
     confirm = st.session_state.get(state.CONFIRM)
     if isinstance(confirm, tuple) and confirm[:2] == ("document", info.id) and confirm[2] in sources:

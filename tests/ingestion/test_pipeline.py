@@ -258,9 +258,14 @@ def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, pris
 
 
 @needs_data
-def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embedder, tmp_path):
+def test_title_headers_are_indexed_but_never_stored_as_chunk_text(prism_home, embedder, tmp_path):
     """An informative file name goes in front of every chunk for the embedder and BM25 (within the 256 word-piece
-    window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing."""
+    window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing (titles
+    from the file name only here; the profile's title is tested in test_profiles_at_ingest)."""
+    from prism.config import Settings
+    from prism.service import PrismService
+
+    service = PrismService(Settings(home=prism_home, title_source="file_name"), embedder=embedder)
     named = tmp_path / "Zephyr_Quarterly_Handbook.pdf"  # words the circular itself never uses
     named.write_bytes((RBI / "05MC010420252ED8A74EE428468287D815016A33587F.pdf").read_bytes())
     opaque = RBI / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
