@@ -255,7 +255,8 @@ class Ingestor:
         extracted, profile = read_profile(parsed, corrections)
         parsed, running = strip_running(parsed, self.settings)
         title = title_for(parsed.source, self.settings, profile)
-        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings, profile.metadata())
+        pdf = data if parsed.kind == "pdf" else None  # column headers the text lacks are read from the PDF
+        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings, profile.metadata(), pdf)
         t3 = time.perf_counter()
         self.timings.chunk += t3 - t2
         progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")

@@ -15,6 +15,7 @@ from prism.ingestion.chunking import document_text, title_from_name, with_title
 from prism.ingestion.parsing.running import RunningLines, strip_running_lines
 from prism.ingestion.profile import extract_profile
 from prism.ingestion.structure import structured_chunks
+from prism.ingestion.table_headers import PdfTableHeaders
 from prism.types import Chunk, DocumentProfile, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
@@ -100,10 +101,11 @@ def index_text(title: str | None, chunk: Chunk) -> str:
 
 
 def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: PrismEmbedding, settings: Settings,
-          attributes: Mapping[str, str] | None = None) -> list[Chunk]:
+          attributes: Mapping[str, str] | None = None, pdf: bytes | None = None) -> list[Chunk]:
     """Chunk ``parsed`` (:func:`~prism.ingestion.structure.structured_chunks`: tables at row boundaries when
-    ``settings.tables_enabled``); with a ``title``, chunks leave room for it in the embedder's window. Every chunk
-    carries ``attributes`` (the profile's flat metadata).
+    ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
+    :class:`~prism.ingestion.table_headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
+    embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata).
 
     Raises:
         NoExtractableTextError: no chunk came out.
@@ -112,16 +114,22 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
     if not settings.tables_enabled and parsed.tables:
         parsed = ParsedDocument(parsed.source, parsed.kind, parsed.pages, parsed.total_pages, parsed.skipped_pages,
                                 parsed.warnings)
-    chunks = structured_chunks(
-        parsed,
-        doc_id,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-        count_tokens=embedder.count_tokens,
-        max_tokens=embedder.max_tokens - reserved,
-        attributes=attributes,
-        find=settings.tables_enabled,
-    )
+    headers = PdfTableHeaders(pdf) if pdf is not None else None
+    try:
+        chunks = structured_chunks(
+            parsed,
+            doc_id,
+            chunk_size=settings.chunk_size,
+            chunk_overlap=settings.chunk_overlap,
+            count_tokens=embedder.count_tokens,
+            max_tokens=embedder.max_tokens - reserved,
+            attributes=attributes,
+            find=settings.tables_enabled,
+            headers=headers,
+        )
+    finally:
+        if headers is not None:
+            headers.close()
     if not chunks:
         raise NoExtractableTextError(f"{parsed.source} has no indexable text.")
     return chunks

@@ -2,8 +2,10 @@
 before.
 
 The document text is the pages' stored texts joined with :data:`~prism.ingestion.chunking.PAGE_SEPARATOR`, after
-running lines were removed. Tables are found in each page's final text (:func:`prism.ingestion.tables.find_tables`)
-or, for a CSV, given by the loader (``ParsedDocument.tables``), so their offsets index that text. Each table becomes
+running lines were removed. Tables are found in each page's final text (:func:`page_tables`: tables of figures by
+:func:`prism.ingestion.tables.find_tables`, their column headers read from the PDF when the text gives none, and
+numbered tables of text by :mod:`prism.ingestion.table_lists`) or, for a CSV, given by the loader
+(``ParsedDocument.tables``), so their offsets index that text. Each table becomes
 the spans of :func:`prism.ingestion.table_chunks.table_chunks` (whole rows; a row cut between its cells only when it
 does not fit the window with the table's header); the text between tables is chunked by
 :func:`~prism.ingestion.chunking.split_spans` and fitted to the window as before. Every chunk, table or prose,
@@ -17,10 +19,12 @@ relative to the chunk's text.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from prism.ingestion.chunking import TokenCounter, build_chunks, document_text, fit_window, split_spans
 from prism.ingestion.table_chunks import TableChunkSpan, table_chunks
+from prism.ingestion.table_lists import find_numbered_tables
 from prism.ingestion.tables import find_tables
 from prism.types import Chunk, ChunkTable, ParsedDocument, Table, TableRow
 
@@ -34,12 +38,30 @@ Piece = tuple[int, int, "ChunkTable | None"]
 """A chunk before it is numbered: ``(char_start, char_end, table or None)`` in document offsets."""
 
 
-def document_tables(doc: ParsedDocument, find: bool = True) -> list[tuple[int, Table]]:
+HeaderReader = Callable[[int | None, Table], "tuple[str, ...] | None"]
+"""``reader(page, table) -> column headers | None``: headers read from the page itself for a table whose stored text
+gave none (:class:`prism.ingestion.table_headers.PdfTableHeaders`)."""
+
+
+def page_tables(page_text: str, page: int | None, headers: HeaderReader | None = None) -> list[Table]:
+    """The tables of one page's stored text: tables of figures (:func:`~prism.ingestion.tables.find_tables`; those
+    without column headers get them from ``headers`` when it reads any) and numbered tables of text
+    (:func:`~prism.ingestion.table_lists.find_numbered_tables`) that overlap none of them, in page order."""
+    tables = find_tables(page_text, page)
+    if headers is not None:
+        tables = [t if t.column_headers else replace(t, column_headers=headers(page, t) or ()) for t in tables]
+    for t in find_numbered_tables(page_text, page, len(tables) + 1):
+        if all(t.char_end <= o.char_start or t.char_start >= o.char_end for o in tables):
+            tables.append(t)
+    return sorted(tables, key=lambda t: t.char_start)
+
+
+def document_tables(doc: ParsedDocument, find: bool = True, headers: HeaderReader | None = None,
+                    ) -> list[tuple[int, Table]]:
     """Every table of ``doc`` with the index of its page in ``doc.pages``, in document order.
 
-    The loader's tables (a CSV's rows) when it gave any, else (with ``find``)
-    :func:`~prism.ingestion.tables.find_tables` on each page's stored text. Tables whose page is not among
-    ``doc.pages`` are left out.
+    The loader's tables (a CSV's rows) when it gave any, else (with ``find``) :func:`page_tables` of each page's
+    stored text. Tables whose page is not among ``doc.pages`` are left out.
     """
     if not find and not doc.tables:
         return []
@@ -47,7 +69,7 @@ def document_tables(doc: ParsedDocument, find: bool = True) -> list[tuple[int, T
         index = {page.number: i for i, page in enumerate(doc.pages)}
         found = [(index[t.page], t) for t in doc.tables if t.page in index]
     else:
-        found = [(i, t) for i, page in enumerate(doc.pages) for t in find_tables(page.text, page.number)]
+        found = [(i, t) for i, page in enumerate(doc.pages) for t in page_tables(page.text, page.number, headers)]
     return sorted(found, key=lambda it: (it[0], it[1].char_start))
 
 
@@ -126,6 +148,7 @@ def structured_chunks(
     max_tokens: int | None = None,
     attributes: Mapping[str, str] | None = None,
     find: bool = True,
+    headers: HeaderReader | None = None,
 ) -> list[Chunk]:
     """Chunk a parsed document, its tables at row boundaries (see the module docstring).
 
@@ -139,6 +162,7 @@ def structured_chunks(
         max_tokens: the window left for a chunk's index text (the embedder's, less a title header's share).
         attributes: flat metadata every chunk carries (the document profile's, :meth:`DocumentProfile.metadata`).
         find: look for tables in the page texts (off: only a loader's tables are chunked as tables).
+        headers: reads column headers from the PDF for tables whose text gave none (:func:`page_tables`).
 
     Returns:
         Chunks in document order with ``chunk_index`` 0..n-1, ids ``"{doc_id[:16]}-{index:05d}"`` and pages as
@@ -148,7 +172,7 @@ def structured_chunks(
     text, offsets = document_text(doc)
     pieces: list[Piece] = []
     pos = 0
-    for i, table in document_tables(doc, find):
+    for i, table in document_tables(doc, find, headers):
         start = offsets[i] + table.char_start
         if start < pos or not table.rows:
             continue

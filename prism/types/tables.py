@@ -30,6 +30,20 @@ class TableRow:
     char_end: int
 
 
+def common_prefix(headers: tuple[str, ...], min_words: int = 3) -> tuple[str, tuple[str, ...]]:
+    """``(prefix, rest)``: the words (at least ``min_words``) every one of two or more headers starts with and is
+    longer than, and the headers without them; ``("", headers)`` when there are none."""
+    split = [h.split() for h in headers]
+    if len(split) < 2:
+        return "", headers
+    n = 0
+    while all(len(w) > n + 1 for w in split) and len({w[n] for w in split}) == 1:
+        n += 1
+    if n < min_words:
+        return "", headers
+    return " ".join(split[0][:n]), tuple(" ".join(w[n:]) for w in split)
+
+
 @dataclass(frozen=True)
 class Table:
     """A table found on one page.
@@ -59,12 +73,15 @@ class Table:
 
     @property
     def index_header(self) -> str:
-        """Title, column headers and unit joined with ``" | "``, the parts that are known.
+        """Title, column headers and unit joined with ``" | "``, the parts that are known; words of three or more
+        that open every column header (a stitched caption over all columns) are said once, before the rest.
 
         Example: ``"CONSOLIDATED STATEMENTS OF OPERATIONS | 2015 | 2014 | 2013 | in thousands"``.
         """
         parts = [self.title] if self.title else []
-        parts.extend(h for h in self.column_headers if h)
+        prefix, headers = common_prefix(self.column_headers)
+        parts.extend([prefix] if prefix else [])
+        parts.extend(h for h in headers if h)
         if self.unit:
             parts.append(f"in {self.unit}")
         return " | ".join(parts)
