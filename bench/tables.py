@@ -3,8 +3,9 @@
 For every truth page and every prose page the script runs, interleaved page by page (the machine is shared, so
 alternatives are timed in the same run and their order rotates):
 
-* **parse**: Prism's existing per-page parse (pypdf plain + layout extraction, the better kept, normalised:
-  ``prism.parsing.pdf._extract`` + ``normalize_report``), the time table detection is compared with;
+* **parse**: Prism's per-page parse (pypdf plain + layout extraction, the better kept, pdfium's text where pypdf's
+  is garbled, normalised: ``_extract`` + ``readable_text`` + ``normalize_report``), the time table detection is
+  compared with;
 * **stored text**: :func:`prism.ingestion.structure.page_tables` on that stored page text: tables of figures, their
   column headers read from the PDF page's word positions when the text gives none, and numbered tables of text;
 * **pdfplumber text**: ``page.extract_tables`` with the text strategy (columns from word alignment);
@@ -40,6 +41,7 @@ except ImportError:  # pragma: no cover
     pdfplumber = None
 from pypdf import PdfReader  # noqa: E402
 
+from prism.ingestion.parsing.garbled import readable_text  # noqa: E402
 from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
 from prism.ingestion.parsing.pdf import _extract  # noqa: E402
 from prism.ingestion.structure import page_tables  # noqa: E402
@@ -80,6 +82,12 @@ def names_column(header: str, column: str, columns: list[str]) -> bool:
 
 
 # --- each method's tables as [(headers, [(label, cells)])] -----------------------------------------------------------
+
+
+def stored_text(reader: PdfReader, number: int, data: bytes, name: str) -> str:
+    """Page ``number``'s text as Prism stores it: pypdf's (layout unless it loses letters), pdfium's where pypdf's
+    is garbled, normalised (the parse of :mod:`prism.ingestion.parsing.pdf`, without its thread and budgets)."""
+    return normalize_report(readable_text(_extract(reader, number - 1, mode="layout"), data, number - 1, name)).text
 
 
 def from_stored(text: str, page: int, data: bytes) -> list[tuple[list[str], list[tuple[str, list[str]]]]]:
@@ -166,10 +174,10 @@ def main() -> None:
         for _ in range(args.repeat):
             for name in order:
                 if name == "stored text" and not stored:
-                    stored = normalize_report(_extract(reader, number - 1, mode="layout")).text
+                    stored = stored_text(reader, number, data, file)
                 t0 = time.perf_counter()
                 if name == "parse":
-                    stored = normalize_report(_extract(reader, number - 1, mode="layout")).text
+                    stored = stored_text(reader, number, data, file)
                 elif name == "stored text":
                     found[name] = from_stored(stored, number, data)
                 else:

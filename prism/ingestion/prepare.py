@@ -125,7 +125,7 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
             max_tokens=embedder.max_tokens - reserved,
             attributes=attributes,
             find=settings.tables_enabled,
-            headers=headers,
+            pdf=headers,
         )
     finally:
         if headers is not None:

@@ -3,8 +3,9 @@ before.
 
 The document text is the pages' stored texts joined with :data:`~prism.ingestion.chunking.PAGE_SEPARATOR`, after
 running lines were removed. Tables are found in each page's final text (:func:`page_tables`: tables of figures by
-:func:`prism.ingestion.tables.find_tables`, their column headers read from the PDF when the text gives none, and
-numbered tables of text by :mod:`prism.ingestion.table_lists`) or, for a CSV, given by the loader
+:func:`prism.ingestion.tables.find_tables`, their column headers read from the PDF when the text gives none,
+numbered tables of text by :mod:`prism.ingestion.table_lists`, registers of words by
+:mod:`prism.ingestion.table_words`) or, for a CSV, given by the loader
 (``ParsedDocument.tables``), so their offsets index that text. Each table becomes
 the spans of :func:`prism.ingestion.table_chunks.table_chunks` (whole rows; a row cut between its cells only when it
 does not fit the window with the table's header); the text between tables is chunked by
@@ -19,16 +20,21 @@ relative to the chunk's text.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 from prism.ingestion.chunking import TokenCounter, build_chunks, document_text, fit_window, split_spans
 from prism.ingestion.table_chunks import TableChunkSpan, table_chunks
+from prism.ingestion.table_headers import PdfTableHeaders
 from prism.ingestion.table_lists import find_numbered_tables
+from prism.ingestion.table_words import find_word_tables, likely_register
 from prism.ingestion.tables import find_tables
 from prism.types import Chunk, ChunkTable, ParsedDocument, Table, TableRow
 
 logger = logging.getLogger(__name__)
+
+MIN_AGREEMENT = 0.9
+"""A table of words replaces the tables of figures it overlaps when under this share of their cells are its cells."""
 
 MIN_TEXT_TOKENS = 16
 """Word pieces a table chunk's own text may always use, however long its index header (a header that leaves less is
@@ -38,25 +44,43 @@ Piece = tuple[int, int, "ChunkTable | None"]
 """A chunk before it is numbered: ``(char_start, char_end, table or None)`` in document offsets."""
 
 
-HeaderReader = Callable[[int | None, Table], "tuple[str, ...] | None"]
-"""``reader(page, table) -> column headers | None``: headers read from the page itself for a table whose stored text
-gave none (:class:`prism.ingestion.table_headers.PdfTableHeaders`)."""
+def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = None) -> list[Table]:
+    """The tables of one page's stored text, in page order.
 
-
-def page_tables(page_text: str, page: int | None, headers: HeaderReader | None = None) -> list[Table]:
-    """The tables of one page's stored text: tables of figures (:func:`~prism.ingestion.tables.find_tables`; those
-    without column headers get them from ``headers`` when it reads any) and numbered tables of text
-    (:func:`~prism.ingestion.table_lists.find_numbered_tables`) that overlap none of them, in page order."""
+    Tables of figures (:func:`~prism.ingestion.tables.find_tables`); where none has column headers and the page
+    looks like a register, a table of words read from the ``pdf``
+    (:func:`~prism.ingestion.table_words.find_word_tables`) instead of those it overlaps, unless they read the same
+    cells (:data:`MIN_AGREEMENT`); column headers from the ``pdf``'s word positions for the tables without
+    (:class:`~prism.ingestion.table_headers.PdfTableHeaders`); and numbered tables of text
+    (:func:`~prism.ingestion.table_lists.find_numbered_tables`) that overlap none of them.
+    """
     tables = find_tables(page_text, page)
-    if headers is not None:
-        tables = [t if t.column_headers else replace(t, column_headers=headers(page, t) or ()) for t in tables]
+    if pdf is not None and likely_register(page_text) and not any(t.column_headers for t in tables):
+        for word_table in find_word_tables(page_text, page, pdf.words(page), len(tables) + 1):
+            rivals = [t for t in tables if _overlap(t, word_table)]
+            if not rivals or _agreement(rivals, word_table) < MIN_AGREEMENT:
+                tables = [t for t in tables if t not in rivals] + [word_table]
+    if pdf is not None:
+        tables = [t if t.column_headers else replace(t, column_headers=pdf(page, t) or ()) for t in tables]
     for t in find_numbered_tables(page_text, page, len(tables) + 1):
-        if all(t.char_end <= o.char_start or t.char_start >= o.char_end for o in tables):
+        if not any(_overlap(t, o) for o in tables):
             tables.append(t)
     return sorted(tables, key=lambda t: t.char_start)
 
 
-def document_tables(doc: ParsedDocument, find: bool = True, headers: HeaderReader | None = None,
+def _overlap(a: Table, b: Table) -> bool:
+    return a.char_start < b.char_end and b.char_start < a.char_end
+
+
+def _agreement(figures: list[Table], words: Table) -> float:
+    """Share of the figure tables' cells that are whole cells of the table of words: high when both read the same
+    columns (the figures are kept), low when the figures are words' tails (``"FROM SEP. 18 446.87"``)."""
+    spans = {s for row in words.rows for s in row.cell_spans}
+    cells = [s for t in figures for row in t.rows for s in row.cell_spans]
+    return sum(s in spans for s in cells) / len(cells) if cells else 0.0
+
+
+def document_tables(doc: ParsedDocument, find: bool = True, pdf: PdfTableHeaders | None = None,
                     ) -> list[tuple[int, Table]]:
     """Every table of ``doc`` with the index of its page in ``doc.pages``, in document order.
 
@@ -69,7 +93,7 @@ def document_tables(doc: ParsedDocument, find: bool = True, headers: HeaderReade
         index = {page.number: i for i, page in enumerate(doc.pages)}
         found = [(index[t.page], t) for t in doc.tables if t.page in index]
     else:
-        found = [(i, t) for i, page in enumerate(doc.pages) for t in page_tables(page.text, page.number, headers)]
+        found = [(i, t) for i, page in enumerate(doc.pages) for t in page_tables(page.text, page.number, pdf)]
     return sorted(found, key=lambda it: (it[0], it[1].char_start))
 
 
@@ -148,7 +172,7 @@ def structured_chunks(
     max_tokens: int | None = None,
     attributes: Mapping[str, str] | None = None,
     find: bool = True,
-    headers: HeaderReader | None = None,
+    pdf: PdfTableHeaders | None = None,
 ) -> list[Chunk]:
     """Chunk a parsed document, its tables at row boundaries (see the module docstring).
 
@@ -162,7 +186,7 @@ def structured_chunks(
         max_tokens: the window left for a chunk's index text (the embedder's, less a title header's share).
         attributes: flat metadata every chunk carries (the document profile's, :meth:`DocumentProfile.metadata`).
         find: look for tables in the page texts (off: only a loader's tables are chunked as tables).
-        headers: reads column headers from the PDF for tables whose text gave none (:func:`page_tables`).
+        pdf: the PDF's words, for column headers the text lacks and tables of words (:func:`page_tables`).
 
     Returns:
         Chunks in document order with ``chunk_index`` 0..n-1, ids ``"{doc_id[:16]}-{index:05d}"`` and pages as
@@ -172,7 +196,7 @@ def structured_chunks(
     text, offsets = document_text(doc)
     pieces: list[Piece] = []
     pos = 0
-    for i, table in document_tables(doc, find, headers):
+    for i, table in document_tables(doc, find, pdf):
         start = offsets[i] + table.char_start
         if start < pos or not table.rows:
             continue

@@ -12,8 +12,8 @@ no column headers there, :class:`PdfTableHeaders` looks at the page itself (pypd
    among the page's words (a value printed once on the page places its column), and a column sits at the median
    centre of its values;
 3. the header lines are the lines just above the highest placed row (at most :data:`MAX_HEADER_LINES`, none after a
-   vertical gap of :data:`MAX_LINE_GAP` text heights or a sentence, the table's title and unit lines left out); a
-   phrase left of the first column belongs to the label column and is left out;
+   vertical gap of :data:`MAX_LINE_GAP` text heights, a sentence, the table's title or a line noting the unit,
+   ``"(In crores of Rupees)"``); a phrase left of the first column belongs to the label column and is left out;
 4. each phrase is anchored at the columns its extent overlaps (the nearest one within half a pitch when it overlaps
    none), then widened one column on each side at a time (one side at the table's edge) while the columns are
    still free in its line and have headers in a line below — so a group header centred over three columns
@@ -27,15 +27,23 @@ columns beneath them), reduced to headers: rows and values still come from the s
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 import unicodedata
 from dataclasses import dataclass
 
-from prism.ingestion.tables import is_unit_line
+from prism.ingestion.tables import is_unit_line, unit_of
 from prism.types import Table
 
 logger = logging.getLogger(__name__)
 
+_UNIT_NOTE = re.compile(r"\(\s*(?:[₹$]|rs\.?|us\$)?\s*in\s", re.IGNORECASE)
+
+JOIN_GAP = 1.0
+"""Characters with no space between them (pdfium inserts spaces at word gaps) are one word when closer than this
+many text heights (narrow glyphs such as "1" leave wide gaps between their boxes)."""
+TALL = 2.5
+"""A word this many times taller than the page's median word is set across the lines (turned text): in no line."""
 PHRASE_GAP = 0.9
 """Two words of a line closer than this many text heights are one phrase (a header cell)."""
 MAX_HEADER_LINES = 6
@@ -68,17 +76,31 @@ class Word:
         return self.top - self.bottom
 
 
-def page_words(textpage: object) -> list[Word]:
-    """The words of a pypdfium2 text page, in the page's character order (whitespace and line breaks split)."""
+def _upright(box: tuple[float, float, float, float], rotation: int) -> tuple[float, float, float, float]:
+    """A character box ``(left, bottom, right, top)`` in the coordinates of the page as displayed (``/Rotate`` 90,
+    180 or 270 turns the page; text read along x, lines stacked along y), up to a shift."""
+    left, bottom, right, top = box
+    if rotation == 90:
+        return bottom, -right, top, -left
+    if rotation == 180:
+        return -right, -top, -left, -bottom
+    if rotation == 270:
+        return -top, left, -bottom, right
+    return left, bottom, right, top
+
+
+def page_words(textpage: object, rotation: int = 0) -> list[Word]:
+    """The words of a pypdfium2 text page (its page turned by ``rotation`` degrees, the page's ``/Rotate``), in the
+    page's character order (whitespace and line breaks split), in displayed coordinates."""
     words: list[Word] = []
     chars: list[str] = []
     box: list[float] = []
     for i in range(textpage.count_chars()):  # type: ignore[attr-defined]
         ch = textpage.get_text_range(i, 1)  # type: ignore[attr-defined]
-        left, bottom, right, top = textpage.get_charbox(i)  # type: ignore[attr-defined]
+        left, bottom, right, top = _upright(textpage.get_charbox(i), rotation)  # type: ignore[attr-defined]
         height = max(top - bottom, box[3] - box[2] if chars else 0.0, 0.1)
         joins = chars and not ch.isspace() and abs(bottom - box[2]) < height * 0.5 and \
-            -height < left - box[1] < height * 0.3
+            -height < left - box[1] < height * JOIN_GAP
         if chars and not joins:
             words.append(Word(unicodedata.normalize("NFKC", "".join(chars)), *box))
             chars, box = [], []
@@ -94,11 +116,15 @@ def page_words(textpage: object) -> list[Word]:
     return words
 
 
-def _lines(words: list[Word]) -> list[list[Word]]:
+def word_lines(words: list[Word]) -> list[list[Word]]:
     """Words grouped into lines (vertical overlap of at least half the smaller height), top line first, each line
-    left to right."""
+    left to right. Words more than :data:`TALL` times the median height (text set across the lines, such as a
+    margin label turned on its side) belong to no line."""
+    if not words:
+        return []
+    usual = statistics.median(w.height for w in words)
     lines: list[list[Word]] = []
-    for word in sorted(words, key=lambda w: -w.top):
+    for word in sorted((w for w in words if w.height <= TALL * usual), key=lambda w: -w.top):
         for line in lines:
             ref = line[0]
             overlap = min(ref.top, word.top) - max(ref.bottom, word.bottom)
@@ -110,7 +136,7 @@ def _lines(words: list[Word]) -> list[list[Word]]:
     return [sorted(line, key=lambda w: w.x0) for line in lines]
 
 
-def _phrases(line: list[Word]) -> list[Word]:
+def phrases_of(line: list[Word]) -> list[Word]:
     """A line's words joined into phrases where the gap between them is small."""
     out: list[Word] = []
     for w in line:
@@ -149,9 +175,9 @@ def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None
     return cols, top
 
 
-def _header_lines(words: list[Word], top: float, table: Table) -> list[list[Word]]:
+def _headerword_lines(words: list[Word], top: float, table: Table) -> list[list[Word]]:
     """The lines above ``top`` that make the header, top line first."""
-    above = [line for line in _lines([w for w in words if w.bottom > top]) if line]
+    above = [line for line in word_lines([w for w in words if w.bottom > top]) if line]
     above.sort(key=lambda line: min(w.bottom for w in line))  # nearest first
     chosen: list[list[Word]] = []
     edge = top
@@ -162,24 +188,33 @@ def _header_lines(words: list[Word], top: float, table: Table) -> list[list[Word
         if len(chosen) >= MAX_HEADER_LINES or gap > MAX_LINE_GAP * height * (2 if not chosen else 1):
             break
         if any(len(p.text.split()) >= MAX_HEADER_WORDS or len(p.text.split()) > 3 and p.text.endswith(".")
-               for p in _phrases(line)):  # a sentence: prose above the table
+               for p in phrases_of(line)):  # a sentence: prose above the table
             break
         if table.title and " ".join(table.title.split()) in " ".join(text.split()):
+            break
+        if _UNIT_NOTE.search(text) and unit_of(text):  # "(In crores of Rupees)": the caption above the header
             break
         chosen.append(line)
         edge = max(w.top for w in line)
     return list(reversed(chosen))
 
 
-def _anchor(phrase: Word, cols: list[Word]) -> tuple[int, int] | None:
-    """The columns a phrase stands over: those its extent overlaps (values are right-aligned, headers centred, so
-    extents are compared, not centres), else the nearest column within half a column pitch; ``(first, last)``, or
-    ``None`` outside the columns."""
-    over = [j for j, c in enumerate(cols) if min(phrase.x1, c.x1) - max(phrase.x0, c.x0) > 0]
+def anchor_columns(phrase: Word, cols: list[Word]) -> tuple[int, int] | None:
+    """The columns a phrase stands over: those its extent overlaps by a tenth of the narrower (values are
+    right-aligned, headers centred, so extents are compared, not centres), else the two columns whose gap holds its
+    centre, else the nearest column within half a column pitch; ``(first, last)``, or ``None`` outside the
+    columns."""
+    def overlap(c: Word) -> float:
+        return min(phrase.x1, c.x1) - max(phrase.x0, c.x0)
+
+    over = [j for j, c in enumerate(cols) if overlap(c) > 0.1 * min(phrase.x1 - phrase.x0, c.x1 - c.x0)]
     if over:
         return over[0], over[-1]
     if phrase.x1 < cols[0].x0 or phrase.x0 > cols[-1].x1:  # the label column's header, or beyond the table
         return None
+    between = [j for j in range(len(cols) - 1) if cols[j].x1 <= phrase.center <= cols[j + 1].x0]
+    if between:
+        return between[0], between[0] + 1
     pitch = (cols[-1].center - cols[0].center) / (len(cols) - 1)
     dist = [max(c.x0 - phrase.x1, phrase.x0 - c.x1) for c in cols]
     j = min(range(len(cols)), key=dist.__getitem__)
@@ -191,7 +226,7 @@ def _wrapped(lines: list[list[Word]]) -> tuple[list[list[Word]], set[tuple[int, 
     a phrase's extent, closer below it than :data:`WRAP_GAP` text heights (tighter than the header's line spacing),
     is its second line. Returns the lines of phrases and the ``(line, phrase)`` indices of the joined cells, which
     are column headers in their own right and never spread over several columns."""
-    phrased = [_phrases(line) for line in lines]
+    phrased = [phrases_of(line) for line in lines]
     leaves: set[tuple[int, int]] = set()
     for i in range(len(phrased) - 1):
         for k, p in enumerate(phrased[i]):
@@ -206,7 +241,7 @@ def _wrapped(lines: list[list[Word]]) -> tuple[list[list[Word]], set[tuple[int, 
     return phrased, leaves
 
 
-def _spread(anchors: dict[int, tuple[int, int]], below: set[int], n: int,
+def spread_columns(anchors: dict[int, tuple[int, int]], below: set[int], n: int,
             leaves: set[int] = frozenset()) -> dict[int, set[int]]:  # type: ignore[assignment]
     """Each phrase's columns: its anchor widened by one column on each side (on the one side left at the table's
     edge) while the new columns are free in this line, wanted by no other phrase at the same step, and have headers
@@ -235,15 +270,15 @@ def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
     cols, top = placed
     n = len(cols)
     lines = []
-    phrased, leaves = _wrapped(_header_lines(words, top, table))
+    phrased, leaves = _wrapped(_headerword_lines(words, top, table))
     for i, phrases in enumerate(phrased):
         anchors = {k: a for k, p in enumerate(phrases)
-                   if not is_unit_line(p.text) and (a := _anchor(p, cols)) is not None}
+                   if not is_unit_line(p.text) and (a := anchor_columns(p, cols)) is not None}
         lines.append((phrases, anchors, {k for line, k in leaves if line == i}))
     headers: list[list[str]] = [[] for _ in range(n)]
     below: set[int] = set()
     for phrases, anchors, wrapped in reversed(lines):  # bottom line first: what a group header may spread over
-        cover = _spread(anchors, below, n, wrapped)
+        cover = spread_columns(anchors, below, n, wrapped)
         for k, columns in cover.items():
             for j in columns:
                 headers[j].insert(0, phrases[k].text)
@@ -255,10 +290,12 @@ def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
 
 
 class PdfTableHeaders:
-    """Column headers for the tables of one PDF whose stored text gave none: ``reader(page, table)`` (1-based page).
+    """The words of one PDF's pages, for the tables the stored text cannot fully read: column headers of a table
+    whose stored text gave none (``reader(page, table)``, 1-based page) and :meth:`words` for tables of words
+    (:mod:`prism.ingestion.table_words`).
 
     The PDF is opened on the first call (pypdfium2) and each page's words are read once; :meth:`close` releases it.
-    Any pdfium failure gives ``None`` (the table keeps no headers), logged at WARNING.
+    Any pdfium failure gives ``None`` / no words (the table keeps no headers), logged at WARNING.
 
     Args:
         data: the PDF's bytes.
@@ -278,11 +315,21 @@ class PdfTableHeaders:
             pdf_page = self._pdf[page - 1]  # type: ignore[index]
             textpage = pdf_page.get_textpage()
             try:
-                self._words[page] = page_words(textpage)
+                self._words[page] = page_words(textpage, pdf_page.get_rotation())
             finally:
                 textpage.close()
                 pdf_page.close()
         return self._words[page]
+
+    def words(self, page: int | None) -> list[Word]:
+        """The words of ``page`` in displayed coordinates (``[]`` for no page or when pdfium fails)."""
+        if page is None:
+            return []
+        try:
+            return self._page_words(page)
+        except Exception as exc:  # pdfium raises PdfiumError and ctypes errors; tables of words are a bonus
+            logger.warning("page %s: words not read from the PDF (%s)", page, type(exc).__name__)
+            return []
 
     def __call__(self, page: int | None, table: Table) -> tuple[str, ...] | None:
         """The stitched headers of ``table`` on ``page``, or ``None``."""

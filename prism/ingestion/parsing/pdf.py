@@ -7,7 +7,8 @@ Per page (1-based numbers):
   freshly opened reader so the two never share pypdf state);
 * with ``settings.pdf_text_mode == "layout"`` (default) the page is read in pypdf's plain and layout modes and the
   layout text is kept unless it has under :data:`LAYOUT_MIN_SHARE` of plain mode's letters and digits
-  (see :func:`_extract`);
+  (see :func:`_extract`); a page whose text is garbage (a font encoding pypdf misreads) is read with pdfium
+  instead when pdfium's text is readable (:mod:`prism.ingestion.parsing.garbled`);
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
@@ -35,6 +36,7 @@ from pypdf.errors import DependencyError, PyPdfError
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
 from prism.ingestion.parsing import ocr
+from prism.ingestion.parsing.garbled import readable_text
 from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
 from prism.types import Page, ParsedDocument, SkippedPage
 
@@ -247,6 +249,7 @@ def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, set
                 timed_out += 1
                 reader = _open(data, name)  # the abandoned thread keeps the old reader
             continue
+        raw = readable_text(raw, data, index, name)  # a garbled font encoding: pdfium's text instead
         if len(raw) > settings.pdf_page_max_chars:
             logger.warning("%s page %d skipped: %d characters", name, number, len(raw))
             scan.skipped[number] = SkippedPage(
