@@ -106,6 +106,17 @@ class Settings(BaseSettings):
         "name, or a corpus text's first short paragraph); the chunk itself is stored and shown unchanged.",
     )
     title_max_chars: int = Field(default=200, ge=10, description="Longest first paragraph taken as a title, chars.")
+    title_source: Literal["file_name", "profile", "both"] = Field(
+        default="both",
+        description="Where a file's title header comes from: 'file_name' (an informative file name only), 'profile' "
+        "(the document profile's entity, type, period and reference: 'Netflix, Inc. 10-K FY2015') or 'both' (the "
+        "profile's, then the file name's). Changing it needs a reindex.",
+    )
+    tables_enabled: bool = Field(
+        default=True,
+        description="Find tables in the stored text and chunk them at row boundaries, each chunk indexed under its "
+        "table's title, column headers and unit (prism.ingestion.structure); off: every page is chunked as prose.",
+    )
     running_lines_strip: bool = Field(
         default=True,
         description="Remove running headers and footers (lines repeated at the top or bottom of most PDF pages, e.g. "

@@ -272,6 +272,16 @@ class PrismService(EvaluationFacade):
         handle = self.open(workspace)
         return [(d, handle.workspace.read_chunks(d.doc_id)) for d in handle.workspace.documents()]
 
+    def tag(self, source: str, workspace: str | None = None, *, reset: bool = False,
+            **fields: str | None) -> DocumentRecord:
+        """Correct a document's profile (:mod:`prism.ingestion.retag`): ``fields`` (``None`` clears one) are kept as
+        analyst corrections apart from the extracted profile, survive ``reindex`` and update the chunks' metadata;
+        ``reset`` drops earlier ones. Returns the record; raises ``DocumentNotFoundError`` or ``PrismError``."""
+        handle = self.open(workspace)
+        record = handle.ingestor.tag(source, fields, reset)
+        handle.retriever.refresh()
+        return record
+
     def delete_document(self, source: str, workspace: str | None = None) -> DocumentRecord:
         """Delete one document by file name (raises ``DocumentNotFoundError``)."""
         handle = self.open(workspace)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import bisect
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from prism.types import Chunk, ParsedDocument
+from prism.types import Chunk, ChunkTable, ParsedDocument
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ def split_spans(text: str, chunk_size: int, chunk_overlap: int) -> list[tuple[in
     return spans
 
 
-def _fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
+def fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
     """Split ``span`` at spaces (recursively, near the middle) until each piece has ``<= max_tokens`` tokens."""
     s, e = span
     if count_tokens(text[s:e]) <= max_tokens:
@@ -140,9 +140,9 @@ def _fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, ma
         right_start += 1
     pieces: list[tuple[int, int]] = []
     if left_end > s:
-        pieces += _fit_window(text, (s, left_end), count_tokens, max_tokens)
+        pieces += fit_window(text, (s, left_end), count_tokens, max_tokens)
     if e > right_start:
-        pieces += _fit_window(text, (right_start, e), count_tokens, max_tokens)
+        pieces += fit_window(text, (right_start, e), count_tokens, max_tokens)
     return pieces
 
 
@@ -187,15 +187,29 @@ def chunk_document(
     if count_tokens is not None and max_tokens is not None:
         fitted: list[tuple[int, int]] = []
         for span in spans:
-            fitted += _fit_window(text, span, count_tokens, max_tokens)
+            fitted += fit_window(text, span, count_tokens, max_tokens)
         if len(fitted) != len(spans):
             logger.info("split %d over-long chunks to fit %d word pieces", len(fitted) - len(spans), max_tokens)
         spans = fitted
+    return build_chunks(doc, doc_id, text, page_offsets, [(s, e, None) for s, e in spans])
+
+
+def build_chunks(doc: ParsedDocument, doc_id: str, text: str, page_offsets: Sequence[int],
+                 pieces: Sequence[tuple[int, int, ChunkTable | None]],
+                 attributes: Mapping[str, str] | None = None) -> list[Chunk]:
+    """Number ``pieces`` (``(char_start, char_end, table or None)`` over ``text``, in order) as the document's chunks.
+
+    Returns:
+        Chunks with ``chunk_index`` 0..n-1, ids ``"{doc_id[:16]}-{index:05d}"``, ``text[char_start:char_end]`` as
+        their text, their locator fields (paged documents only: :class:`SpanLocator`) and ``attributes`` as every
+        chunk's extra metadata.
+    """
+    attrs = dict(attributes or {})
     locate = SpanLocator(doc, page_offsets)
     return [
         Chunk(chunk_id=f"{doc_id[:16]}-{index:05d}", doc_id=doc_id, source=doc.source, chunk_index=index,
-              text=text[s:e], char_start=s, char_end=e, **locate(s, e))
-        for index, (s, e) in enumerate(spans)
+              text=text[s:e], char_start=s, char_end=e, table=table, attributes=attrs, **locate(s, e))
+        for index, (s, e, table) in enumerate(pieces)
     ]
 
 
@@ -241,7 +255,8 @@ class SpanLocator:
 
 # --- title headers ----------------------------------------------------------------------------------------------
 _NAME_SPLIT = re.compile(r"[\s_.\-]+")
-_GENERIC_NAMES = frozenset({"document", "file", "upload", "untitled", "download", "scan", "new"})
+_GENERIC_NAMES = frozenset({"document", "documents", "doc", "docs", "file", "upload", "untitled", "download", "scan",
+                            "new", "copy", "img", "image"})
 
 
 def title_from_name(name: str) -> str | None:
@@ -250,7 +265,7 @@ def title_from_name(name: str) -> str | None:
     ``"3M_2022_10K.pdf"`` → ``"3M 2022 10K"``; ``"upi-refund-policy.txt"`` → ``"upi refund policy"``. Opaque names
     give ``None``: URLs, hashes and reference codes (any part of 12+ characters with a digit, e.g.
     ``"05MC010420252ED8A7….pdf"``), names with fewer than two letters (``"12345.txt"``, ``"Q3.csv"``), and
-    generic names (``"document.pdf"``).
+    generic names, numbered or not (``"document.pdf"``, ``"doc01.pdf"``, ``"scan_0003.pdf"``).
     """
     if "://" in name:
         return None
@@ -258,7 +273,8 @@ def title_from_name(name: str) -> str | None:
     words = [w for w in _NAME_SPLIT.split(stem) if w]
     if not words or any(len(w) >= 12 and any(ch.isdigit() for ch in w) for w in words):
         return None
-    if sum(ch.isalpha() for w in words for ch in w) < 2 or " ".join(words).lower() in _GENERIC_NAMES:
+    letters = " ".join(re.sub(r"[^a-z]+", " ", " ".join(words).lower()).split())
+    if sum(ch.isalpha() for w in words for ch in w) < 2 or letters in _GENERIC_NAMES:
         return None
     return " ".join(words)
 

@@ -301,7 +301,7 @@ class HybridRetriever(BaseRetriever):
                 page_end=meta.get("page_end"), locator=locator_of(meta),
                 dense_score=d[0] if d else None, dense_rank=d[1] if d else None,
                 bm25_score=s[0] if s else None, bm25_rank=s[1] if s else None,
-                rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None,
+                rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None, metadata=dict(meta),
             ))
         return results
 

@@ -47,23 +47,28 @@ from prism.types.documents import (
 from prism.types.evaluation import MetricSpec
 from prism.types.profiles import (
     CORRECTED_SNIPPET,
+    DOCUMENT_TYPE_LABELS,
     DOCUMENT_TYPES,
     PROFILE_FIELDS,
+    PROFILE_METADATA_KEYS,
     PROFILE_UNITS,
     DocumentProfile,
     DocumentType,
     ProfileSource,
 )
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
-from prism.types.tables import Table, TableRow
+from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
     "CORRECTED_SNIPPET",
+    "DOCUMENT_TYPE_LABELS",
     "LOCATOR_KEYS",
     "PAGE_UNITS",
     "DOCUMENT_TYPES",
     "PROFILE_FIELDS",
+    "PROFILE_METADATA_KEYS",
     "PROFILE_UNITS",
+    "TABLE_METADATA_KEYS",
     "DocumentProfile",
     "DocumentType",
     "ProfileSource",
@@ -74,6 +79,7 @@ __all__ = [
     "AnswerMode",
     "ChatTurn",
     "Chunk",
+    "ChunkTable",
     "Citation",
     "CompletesText",
     "ConversationInfo",

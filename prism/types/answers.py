@@ -22,6 +22,7 @@ class Citation:
             the LLM saw), ``None`` when unknown.
         locator: where the chunk is, as shown (:attr:`RetrievedChunk.locator`; when not given, the pages'
             :func:`~prism.types.page_label`).
+        profile: its document's profile as one line, ``"Netflix, Inc. · 10-K · FY2015"`` (``""`` when none).
     """
 
     n: int
@@ -33,6 +34,7 @@ class Citation:
     scores: dict[str, float | int | None] = field(default_factory=dict)
     rank: int | None = None
     locator: str = ""
+    profile: str = ""
 
     def __post_init__(self) -> None:
         if not self.locator:
@@ -42,10 +44,11 @@ class Citation:
     def from_chunk(cls, n: int, chunk: RetrievedChunk, rank: int | None = None) -> Citation:
         """Source ``n`` for a retrieved chunk at retrieval rank ``rank``."""
         return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
-                   rank, chunk.locator)
+                   rank, chunk.locator, chunk.profile_line)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator"}``."""
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator",
+        "profile"}``."""
         return asdict(self)
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from prism.fsutil import sanitize_filename
-from prism.types.tables import Table
+from prism.types.profiles import DocumentProfile
+from prism.types.tables import ChunkTable, Table
 
 DocumentKind = Literal["pdf", "txt", "csv", "url", "docx", "xlsx", "pptx", "html"]
 IngestStatus = Literal["ingested", "duplicate", "replaced", "failed", "cancelled"]
@@ -209,8 +210,10 @@ class ParsedDocument:
         total_pages: pages (slides, sheets) in the original, or 0 for unpaged kinds.
         skipped_pages: pages without indexable text and why.
         warnings: other things the analyst should know (e.g. "encoding detected as cp1252").
-        tables: tables the file itself structures (spreadsheet sheets, Word and slide tables), each with the
-            1-based ``page`` it is on (``None`` on an unpaged source) and offsets into that page's text.
+        tables: tables the loader read from the file's structure (a CSV's rows, spreadsheet sheets, Word and slide
+            tables), each with the 1-based ``page`` it is on (the single page of an unpaged document) and offsets
+            into that page's text. PDF tables are found later, in the stored page text
+            (:func:`prism.ingestion.tables.find_tables`).
     """
 
     source: str
@@ -247,6 +250,8 @@ class Chunk:
     sheets); ``label_start``/``label_end`` their printed labels or sheet names when the document gives them;
     ``row_start``/``row_end`` the spreadsheet rows the chunk holds; ``page_unit`` ``"slide"`` or ``"sheet"``
     (``None`` for PDF pages and unpaged sources).
+    ``table`` is set for a chunk of a table (its rows, column headers, unit and index header); ``attributes`` are
+    the document's flat metadata every chunk carries (its profile: :meth:`DocumentProfile.metadata`).
     """
 
     chunk_id: str
@@ -263,11 +268,13 @@ class Chunk:
     row_start: int | None = None
     row_end: int | None = None
     page_unit: str | None = None
+    table: ChunkTable | None = None
+    attributes: dict[str, str] = field(default_factory=dict)
 
     def metadata(self) -> dict[str, str | int]:
-        """Flat metadata for the vector store: no ``None`` values (page keys are absent for unpaged sources, label,
-        row and unit keys when the chunk has none)."""
-        meta: dict[str, str | int] = {
+        """Flat metadata for the vector store: no ``None`` values (page keys are absent for unpaged sources; label,
+        row and unit keys when the chunk has none; profile and table keys only when they have a value)."""
+        meta: dict[str, str | int] = {**self.attributes, **(self.table.metadata() if self.table else {}),
             "doc_id": self.doc_id,
             "source": self.source,
             "chunk_index": self.chunk_index,
@@ -307,6 +314,13 @@ class DocumentRecord:
         original: file name of the kept original inside the workspace's ``originals/`` folder.
         embed_model: embedding model that built the document's vectors.
         briefing: optional briefing (bullets, questions) added by the answering layer.
+        profile: the profile extracted at ingest (:meth:`DocumentProfile.to_dict`), or ``None`` (indexed before
+            0.3.0, or a bulk corpus text).
+        profile_corrections: the analyst's corrections, field → value (``None``: the field has no value), kept apart
+            from the extracted profile and re-applied when the document is re-indexed.
+        running_lines: the running header and footer lines removed from its pages, ``[{"text": a line as printed,
+            "position": "header"|"footer", "pages": pages it was removed from}]``.
+        tables: tables found in its text.
     """
 
     doc_id: str
@@ -322,10 +336,32 @@ class DocumentRecord:
     original: str = ""
     embed_model: str = ""
     briefing: dict[str, Any] | None = None
+    profile: dict[str, Any] | None = None
+    profile_corrections: dict[str, str | None] = field(default_factory=dict)
+    running_lines: list[dict[str, Any]] = field(default_factory=list)
+    tables: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-dict form for JSON."""
         return asdict(self)
+
+    def to_public_dict(self) -> dict[str, Any]:
+        """The record as ``docs --json`` prints it: :meth:`to_dict` with ``profile`` the effective profile
+        (:meth:`effective_profile`, corrections applied: ``{"entity", "ticker", "type", "period",
+        "fiscal_year_end", "currency", "unit", "reference", "date", "aliases", "sources"}``, or ``None``);
+        ``profile_corrections`` says which fields the analyst set."""
+        out = self.to_dict()
+        profile = self.effective_profile()
+        out["profile"] = profile.to_dict() if profile is not None else None
+        return out
+
+    def effective_profile(self) -> DocumentProfile | None:
+        """The extracted profile with the analyst's corrections applied, or ``None`` when the document has neither
+        (:meth:`DocumentProfile.corrected`)."""
+        if self.profile is None and not self.profile_corrections:
+            return None
+        base = DocumentProfile.from_dict(self.profile or {})
+        return base.corrected(**self.profile_corrections) if self.profile_corrections else base
 
 
 @dataclass

@@ -164,7 +164,8 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
         with st.expander(f"Also retrieved, not cited ({len(retrieved)})", icon=":material/manage_search:"):
             for c in retrieved:
                 pages = locator_of(c)
-                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else ""))
+                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else "")
+                            + (f" · {literal(c['profile'])}" if c.get("profile") else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
@@ -207,7 +208,8 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
     pages = locator_of(c)
-    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "")
+    profile = f" · {literal(c['profile'])}" if c.get("profile") else ""
+    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "") + profile
     label += f" — “{literal(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):

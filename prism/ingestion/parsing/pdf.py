@@ -9,7 +9,8 @@ Per page (1-based numbers):
   layout text is kept unless it has under :data:`~prism.ingestion.parsing.pdf_text.LAYOUT_MIN_SHARE` of plain
   mode's letters and digits, or it reads across prose columns (then plain mode's column-by-column order is kept);
   rotated text, which layout mode drops, is read on its own and added at the end of the page
-  (:func:`~prism.ingestion.parsing.pdf_text.page_text`);
+  (:func:`~prism.ingestion.parsing.pdf_text.page_text`); a page whose text is garbage (a font encoding pypdf
+  misreads) is read with pdfium instead when pdfium's text is readable (:mod:`prism.ingestion.parsing.garbled`);
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
@@ -39,6 +40,7 @@ from pypdf.errors import DependencyError, PyPdfError
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
 from prism.ingestion.parsing import ocr
+from prism.ingestion.parsing.garbled import readable_text
 from prism.ingestion.parsing.hyphens import dehyphenate, vocabulary
 from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
 from prism.ingestion.parsing.pdf_text import page_text as _extract  # the name tests patch and bench/tables.py reads
@@ -262,6 +264,7 @@ def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, set
                 timed_out += 1
                 reader = _open(data, name)  # the abandoned thread keeps the old reader
             continue
+        raw = readable_text(raw, data, index, name)  # a garbled font encoding: pdfium's text instead
         if len(raw) > settings.pdf_page_max_chars:
             logger.warning("%s page %d skipped: %d characters", name, number, len(raw))
             scan.skipped[number] = SkippedPage(
