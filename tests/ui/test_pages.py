@@ -243,7 +243,7 @@ def test_delete_a_document_with_confirmation(with_sample, service_factory):
 
 
 def test_workspaces_page_shows_profiles_and_saves_a_correction(with_sample, service_factory):
-    at = _app().run().switch_page("pages/workspaces.py").run()
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
     _no_exception(at)
     table = at.dataframe[0].value
     assert table["Entity"].tolist()[1] == "Reserve Bank of India, Department of Payment and Settlement Systems"
