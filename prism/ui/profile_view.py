@@ -12,7 +12,7 @@ from prism.service import PrismService
 from prism.types import CORRECTED_SNIPPET, DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, PROFILE_UNITS, DocumentRecord
 from prism.types import WorkspaceInfo as Info
 from prism.ui import state
-from prism.ui.explain import escape_markdown
+from prism.ui.explain import literal
 
 FIELD_LABELS: dict[str, str] = {
     "entity": "Entity", "ticker": "Ticker", "type": "Document type", "period": "Period",
@@ -82,12 +82,11 @@ def _save(service: PrismService, info: Info, record: DocumentRecord, fields: dic
     try:
         updated = service.tag(record.source, info.name, reset=reset, **fields)
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
     profile = updated.effective_profile()
     line = profile.line() if profile is not None else ""
-    state.flash(f"Profile of **{escape_markdown(record.source)}** saved" + (f": {escape_markdown(line)}."
-                                                                          if line else "."))
+    state.flash(f"Profile of **{literal(record.source)}** saved" + (f": {literal(line)}." if line else "."))
     st.rerun()
 
 
@@ -103,12 +102,12 @@ def details(service: PrismService, info: Info, docs: list[DocumentRecord]) -> No
         st.caption("No profile: this document was indexed before Prism 0.3.0. Re-index the workspace "
                    "(python -m prism reindex --workspace NAME) to read one.")
     else:
-        st.markdown(f"**{escape_markdown(profile.line() or 'No entity, type or period found')}**")
+        st.markdown(f"**{literal(profile.line() or 'No entity, type or period found')}**")
     st.dataframe(profile_rows(record), hide_index=True, width="stretch",
                  column_config={"Read from": st.column_config.TextColumn(width="large")})
     if record.running_lines:
         st.markdown("**Running headers and footers removed**")
-        st.markdown("\n".join(f"- {escape_markdown(r['text'])} · {r['position']}, {r['pages']} page"
+        st.markdown("\n".join(f"- {literal(r['text'])} · {r['position']}, {r['pages']} page"
                               + ("s" if r["pages"] != 1 else "") for r in record.running_lines))
     else:
         st.caption("No running header or footer lines were removed.")
