@@ -9,6 +9,7 @@ test is skipped with the reason when either is missing. Nothing is installed at 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -27,6 +28,7 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / "tests" / "artifacts"
 RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
 SAMPLE = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
+FEES_PDF = REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf"
 
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -r requirements-dev.txt)")
 if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
@@ -186,6 +188,81 @@ def _nav(d: WebDriver, label: str) -> None:
            f"navigation link '{label}'")
 
 
+def _sidebar(d: WebDriver) -> str:
+    return _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"]').text or False, 20,
+                 "the sidebar")
+
+
+def _picked_workspace(d: WebDriver) -> str:
+    """The workspace the sidebar's picker shows."""
+    return d.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"] input[aria-label="Workspace"]').get_attribute(
+        "value") or ""
+
+
+def _open_app(d: WebDriver, url: str) -> None:
+    """A new session on the Chat page of the sample workspace (the first start of the server builds it)."""
+    d.get(url)
+    _wait_text(d, "Ask anything about these documents", 120)
+    _idle(d)
+    _no_exception(d)
+
+
+def _create_workspace(d: WebDriver, name: str) -> None:
+    """Create ``name`` with the Workspaces page's form; the page then uses it."""
+    _nav(d, "Workspaces")
+    _wait_text(d, "All workspaces")
+    _idle(d)
+    box = _wait(d, lambda drv: _first([i for i in drv.find_elements(By.CSS_SELECTOR, 'input[aria-label="Name"]')
+                                       if i.is_displayed()]), 20, "the new workspace's name field")
+    box.send_keys(name)
+    _click_button(d, "Create workspace")
+    _wait_text(d, f"Workspace {name} created and selected", 30)
+    _idle(d)
+    _no_exception(d)
+
+
+def _upload(d: WebDriver, files: list[Path], workspace: str) -> None:
+    """On the Upload page (which must name ``workspace`` as the target): add ``files`` and wait for the batch."""
+    _wait_text(d, f"Add files to {workspace}.")
+    _idle(d)
+    file_input = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, 'input[type="file"]'), 20, "the file input")
+    file_input.send_keys("\n".join(str(f) for f in files))
+    for f in files:
+        _wait_text(d, f.name[-10:], 20)  # the picker shortens long names in the middle
+    _click_button(d, f"Add to {workspace}")
+    _wait_text(d, f"{len(files)} file{'s' if len(files) > 1 else ''} → {workspace}", 30)
+    _wait(d, lambda drv: "added and searchable" in _text(drv) or "Failed" in _text(drv), 180, "the batch to finish")
+    _wait_text(d, "Briefings", 60)
+    _idle(d)
+    _no_exception(d)
+    assert f"{len(files)} document{'s' if len(files) > 1 else ''} added and searchable" in _text(d)
+
+
+def _ask(d: WebDriver, question: str, answers: int = 1) -> WebElement:
+    """Type ``question`` into the chat; returns the ``answers``-th answer (its chat message) once it shows its
+    sources."""
+    box = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stChatInputTextArea"]'), 20,
+                "the chat input")
+    box.send_keys(question)
+    box.send_keys(Keys.ENTER)
+
+    def answered(drv: WebDriver) -> WebElement | bool:
+        messages = drv.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')
+        return len(messages) >= 2 * answers and "Sources" in messages[2 * answers - 1].text and messages[
+            2 * answers - 1]
+    _wait(d, answered, 90, "the answer and its sources")
+    _idle(d, 90)
+    _no_exception(d)
+    return _wait(d, answered, 10, "the answer")
+
+
+def _citation_labels(d: WebDriver) -> list[str]:
+    """The labels of the citation expanders on the page ("[1] file · page 2 — “…”")."""
+    labels = [e.text.strip() for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')]
+    return [label.removeprefix("format_quote").strip() for label in labels
+            if label.removeprefix("format_quote").strip().startswith("[")]
+
+
 # --- the journey -----------------------------------------------------------------------------------------------
 @needs_data
 def test_upload_brief_ask_and_open_citation(app_url, driver):
@@ -272,3 +349,45 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
     assert "2 documents" in _text(d)
     _shot(d, "08_workspaces")
     assert time.monotonic() - t0 < 240
+
+
+def test_a_new_workspace_is_where_uploads_go(app_url, driver):
+    """Issue 10 §2: create a workspace on the Workspaces page; the sidebar, the Upload page (through the page's own
+    "Upload documents" link) and its button name it; the file lands in it, not in the sample workspace."""
+    d = driver
+    name = "Q3 fee review"
+    _open_app(d, app_url)
+    _nav(d, "Upload")
+    _wait_text(d, "Add files to Sample workspace.")
+    _idle(d)
+    before = re.search(r"Sample workspace holds (\d+) documents?", _text(d))
+    assert before, _text(d)
+
+    _create_workspace(d, name)
+    _wait_text(d, "No documents yet")
+    assert _picked_workspace(d) == name  # the sidebar uses it on the same rerun
+    _shot(d, "10_workspace_created")
+    _nav(d, "Upload documents")  # the empty workspace's link to the Upload page
+    assert "Add files to Sample workspace" not in _text(d)
+    _upload(d, [FEES_PDF], name)
+    _wait_text(d, f"{name} holds 1 document · 4 pages.")
+    _shot(d, "11_uploaded_to_new_workspace")
+
+    _nav(d, "Chat")
+    _wait_text(d, f"Answers from {name} · 1 document")
+    _idle(d)
+    assert _picked_workspace(d) == name
+    assert _sidebar(d).count(FEES_PDF.name[:12]) == 1 and SAMPLE.name[:12] not in _sidebar(d)
+    _ask(d, "What is the minimum average balance for Meridian Prime Savings?")
+    _shot(d, "12_chat_in_new_workspace")
+    labels = _citation_labels(d)
+    assert labels and all(label.split(" · ")[0].split(" — ")[0].endswith(FEES_PDF.name) for label in labels), (
+        labels, [e.text for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')])
+
+    # The sample workspace kept its documents: the new file is not among them.
+    _nav(d, "Workspaces")
+    _wait_text(d, "All workspaces")
+    _wait_text(d, f"Sample workspace · {before.group(1)} document")
+    _idle(d)
+    _no_exception(d)
+    assert re.search(rf"{name}\s+1 document · in use", _text(d)), _text(d)
