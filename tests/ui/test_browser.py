@@ -1,6 +1,7 @@
 """End to end in a real browser: `streamlit run app.py` on a free loopback port, driven by Debian's Chromium through
-selenium. Upload an RBI PDF, see its briefing, ask a question, open a citation; screenshots of every step go to
-tests/artifacts/ (git-ignored).
+selenium; one server for the module. Upload an RBI PDF, see its briefing, ask a question, open a citation; create a
+workspace and upload into it (issue 10 §2); hostile document text shown as written (issue 10 §5). Screenshots of
+every step go to tests/artifacts/ (git-ignored).
 
 Needs /usr/bin/chromium and /usr/bin/chromedriver (`.ci/run` installs Debian's chromium and chromium-driver); the
 test is skipped with the reason when either is missing. Nothing is installed at test time.
