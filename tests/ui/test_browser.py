@@ -31,7 +31,8 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / "tests" / "artifacts"
 RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
 SAMPLE = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
-FEES_PDF = REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf"
+HANDBOOK_PDF = CASES / "33_a_three_pages.pdf"
+"""Three short pages: quick to index, so the create → upload test waits on the app, not on parsing."""
 CASE_46 = CASES / "46_earnings_call_tildes.txt"
 PROBE = '<img src="x" onerror="window.prismInjected=1"> is an HTML probe.'
 """Would set ``window.prismInjected`` if any page drew document text as HTML."""
@@ -379,7 +380,7 @@ def test_a_new_workspace_is_where_uploads_go(app_url, driver):
     """Issue 10 §2: create a workspace on the Workspaces page; the sidebar, the Upload page (through the page's own
     "Upload documents" link) and its button name it; the file lands in it, not in the sample workspace."""
     d = driver
-    name = "Q3 fee review"
+    name = "Q3 policy review"
     _open_app(d, app_url)
     _nav(d, "Upload")
     _wait_text(d, "Add files to Sample workspace.")
@@ -393,19 +394,19 @@ def test_a_new_workspace_is_where_uploads_go(app_url, driver):
     _shot(d, "10_workspace_created")
     _nav(d, "Upload documents")  # the empty workspace's link to the Upload page
     assert "Add files to Sample workspace" not in _text(d)
-    _upload(d, [FEES_PDF], name)
-    _wait_text(d, f"{name} holds 1 document · 4 pages.")
+    _upload(d, [HANDBOOK_PDF], name)
+    _wait_text(d, f"{name} holds 1 document · 3 pages.")
     _shot(d, "11_uploaded_to_new_workspace")
 
     _nav(d, "Chat")
     _wait_text(d, f"Answers from {name} · 1 document")
     _idle(d)
     assert _picked_workspace(d) == name
-    assert _sidebar(d).count(FEES_PDF.name[:12]) == 1 and SAMPLE.name[:12] not in _sidebar(d)
-    _ask(d, "What is the minimum average balance for Meridian Prime Savings?")
+    assert _sidebar(d).count(HANDBOOK_PDF.name[:12]) == 1 and SAMPLE.name[:12] not in _sidebar(d)
+    _ask(d, "How many days of leave does the Handbook A leave policy give?")
     _shot(d, "12_chat_in_new_workspace")
     labels = _citation_labels(d)
-    assert labels and all(label.split(" · ")[0].split(" — ")[0].endswith(FEES_PDF.name) for label in labels), (
+    assert labels and all(label.split(" · ")[0].split(" — ")[0].endswith(HANDBOOK_PDF.name) for label in labels), (
         labels, [e.text for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')])
 
     # The sample workspace kept its documents: the new file is not among them.
