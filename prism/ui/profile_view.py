@@ -82,12 +82,11 @@ def _save(service: PrismService, info: Info, record: DocumentRecord, fields: dic
     try:
         updated = service.tag(record.source, info.name, reset=reset, **fields)
     except PrismError as e:
-        st.error(str(e))
+        st.error(literal(str(e)))
         return
     profile = updated.effective_profile()
     line = profile.line() if profile is not None else ""
-    state.flash(f"Profile of **{literal(record.source)}** saved" + (f": {literal(line)}."
-                                                                          if line else "."))
+    state.flash(f"Profile of **{literal(record.source)}** saved" + (f": {literal(line)}." if line else "."))
     st.rerun()
 
 

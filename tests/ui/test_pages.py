@@ -186,7 +186,8 @@ def test_web_results_are_listed_separately(with_sample, service_factory):
 def test_document_filter_limits_citations(with_sample, service_factory):
     at = _app().run()
     ws_id = at.session_state[ui_state.WORKSPACE]
-    assert at.pills(key=ui_state.filter_key(ws_id)).options == [shorten(UPI.name, 30), shorten(MASTER.name, 30)]
+    assert at.pills(key=ui_state.filter_key(ws_id)).options == [literal(shorten(UPI.name, 30)),  # chips are Markdown
+                                                                 literal(shorten(MASTER.name, 30))]
     at = _app()
     at.session_state[ui_state.WORKSPACE] = ws_id
     at.session_state[ui_state.filter_key(ws_id)] = [MASTER.name]
