@@ -3,9 +3,11 @@
 For every truth page and every prose page the script runs, interleaved page by page (the machine is shared, so
 alternatives are timed in the same run and their order rotates):
 
-* **parse**: Prism's existing per-page parse (pypdf plain + layout extraction, the better kept, normalised:
-  ``prism.ingestion.parsing.pdf._extract`` + ``normalize_report``), the time table detection is compared with;
-* **stored text**: :func:`prism.ingestion.tables.find_tables` on that stored page text (no PDF access);
+* **parse**: Prism's per-page parse (pypdf plain + layout extraction, the better kept, pdfium's text where pypdf's
+  is garbled, normalised: ``_extract`` + ``readable_text`` + ``normalize_report``), the time table detection is
+  compared with;
+* **stored text**: :func:`prism.ingestion.structure.page_tables` on that stored page text: tables of figures, their
+  column headers read from the PDF page's word positions when the text gives none, and numbered tables of text;
 * **pdfplumber text**: ``page.extract_tables`` with the text strategy (columns from word alignment);
 * **pdfplumber lines**: ``page.extract_tables`` with its default ruling-line strategy.
 
@@ -15,7 +17,7 @@ dashes, quotes, whitespace and currency signs; a header names a column when the 
 words or the other way round, and no other column of that truth table). False tables: tables found on the 20 prose
 pages. s/page: mean seconds per page over all pages; share of parse: that over the parse's seconds per page.
 
-Usage: ``python bench/tables.py [--data ../shared/data] [--repeat 3] [--detail]``
+Usage: ``python bench/tables.py [--data ../shared/data] [--repeat 3] [--detail] [--prism-only]``
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ except ImportError:  # pragma: no cover
     pdfplumber = None
 from pypdf import PdfReader  # noqa: E402
 
+from prism.ingestion.parsing.garbled import readable_text  # noqa: E402
 from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
 from prism.ingestion.parsing.pdf import _extract  # noqa: E402
-from prism.ingestion.tables import find_tables  # noqa: E402
+from prism.ingestion.structure import page_tables  # noqa: E402
+from prism.ingestion.table_headers import PdfTableHeaders  # noqa: E402
 
 METHODS = ("stored text", "pdfplumber text", "pdfplumber lines") if pdfplumber else ("stored text",)
 """Compared methods; without pdfplumber installed (``pip install pdfplumber==0.11.10``) only Prism's own."""
@@ -80,8 +84,21 @@ def names_column(header: str, column: str, columns: list[str]) -> bool:
 # --- each method's tables as [(headers, [(label, cells)])] -----------------------------------------------------------
 
 
-def from_stored(text: str, page: int) -> list[tuple[list[str], list[tuple[str, list[str]]]]]:
-    return [(list(t.column_headers), [(r.label, list(r.cells)) for r in t.rows]) for t in find_tables(text, page)]
+def stored_text(reader: PdfReader, number: int, data: bytes, name: str) -> str:
+    """Page ``number``'s text as Prism stores it: pypdf's (layout unless it loses letters), pdfium's where pypdf's
+    is garbled, normalised (the parse of :mod:`prism.ingestion.parsing.pdf`, without its thread and budgets)."""
+    return normalize_report(readable_text(_extract(reader, number - 1, mode="layout"), data, number - 1, name)).text
+
+
+def from_stored(text: str, page: int, data: bytes) -> list[tuple[list[str], list[tuple[str, list[str]]]]]:
+    """Prism's tables of a page (:func:`prism.ingestion.structure.page_tables`), column headers read from the PDF
+    where the text gives none; the PDF is opened for this page alone (the pipeline opens it once per document)."""
+    reader = PdfTableHeaders(data)
+    try:
+        tables = page_tables(text, page, reader)
+    finally:
+        reader.close()
+    return [(list(t.column_headers), [(r.label, list(r.cells)) for r in t.rows]) for t in tables]
 
 
 def from_plumber(rows: list[list[str | None]]) -> tuple[list[str], list[tuple[str, list[str]]]]:
@@ -128,7 +145,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per page and method (median kept)")
     parser.add_argument("--detail", action="store_true", help="print cells right per truth table and method")
+    parser.add_argument("--prism-only", action="store_true", help="skip the pdfplumber methods (slow)")
     args = parser.parse_args()
+    global METHODS
+    if args.prism_only:
+        METHODS = ("stored text",)
     truth = json.loads((ROOT / "data" / "ground_truth" / "tables.json").read_text(encoding="utf-8"))
     if not args.data.is_dir():
         sys.exit(f"{args.data} is missing: pass --data pointing at the shared data folder")
@@ -144,7 +165,7 @@ def main() -> None:
     for n, (file, number, table) in enumerate(pages):
         data = blobs.setdefault(file, (args.data / file).read_bytes())
         reader = PdfReader(io.BytesIO(data))
-        plumber = pdfplumber.open(io.BytesIO(data)) if pdfplumber else None
+        plumber = pdfplumber.open(io.BytesIO(data)) if pdfplumber and len(METHODS) > 1 else None
         found: dict[str, list] = {}
         stored = ""
         order = ["parse", *METHODS]
@@ -153,12 +174,12 @@ def main() -> None:
         for _ in range(args.repeat):
             for name in order:
                 if name == "stored text" and not stored:
-                    stored = normalize_report(_extract(reader, number - 1, mode="layout")).text
+                    stored = stored_text(reader, number, data, file)
                 t0 = time.perf_counter()
                 if name == "parse":
-                    stored = normalize_report(_extract(reader, number - 1, mode="layout")).text
+                    stored = stored_text(reader, number, data, file)
                 elif name == "stored text":
-                    found[name] = from_stored(stored, number)
+                    found[name] = from_stored(stored, number, data)
                 else:
                     page = plumber.pages[number - 1]  # type: ignore[union-attr]
                     found[name] = [from_plumber(t) for t in page.extract_tables(settings[name])]

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-__version__ = "0.2.2"
+__version__ = "0.3.0"

@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     csv_max_cell_chars: int = Field(
         default=1000, ge=50, description="CSV cells longer than this are split into several pieces of the row text."
     )
+    sheet_max_rows: int = Field(
+        default=100_000, ge=10, description="Rows read per sheet of an XLSX workbook; the analyst is warned when a "
+        "sheet has more."
+    )
 
     # --- chunking ------------------------------------------------------------------------------------------
     chunk_size: int = Field(default=500, ge=50, le=8000, description="Target chunk length, characters.")
@@ -102,6 +106,17 @@ class Settings(BaseSettings):
         "name, or a corpus text's first short paragraph); the chunk itself is stored and shown unchanged.",
     )
     title_max_chars: int = Field(default=200, ge=10, description="Longest first paragraph taken as a title, chars.")
+    title_source: Literal["file_name", "profile", "both"] = Field(
+        default="both",
+        description="Where a file's title header comes from: 'file_name' (an informative file name only), 'profile' "
+        "(the document profile's entity, type, period and reference: 'Netflix, Inc. 10-K FY2015') or 'both' (the "
+        "profile's, then the file name's). Changing it needs a reindex.",
+    )
+    tables_enabled: bool = Field(
+        default=True,
+        description="Find tables in the stored text and chunk them at row boundaries, each chunk indexed under its "
+        "table's title, column headers and unit (prism.ingestion.structure); off: every page is chunked as prose.",
+    )
     running_lines_strip: bool = Field(
         default=True,
         description="Remove running headers and footers (lines repeated at the top or bottom of most PDF pages, e.g. "

@@ -22,6 +22,7 @@ from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import LLMs, build_llms
+from prism.answering.passage import passage_view
 from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
@@ -47,6 +48,7 @@ from prism.types import (
     FileType,
     IngestItem,
     IngestResult,
+    PassageView,
     ProgressCallback,
     RerankerState,
     RetrievalMode,
@@ -270,6 +272,16 @@ class PrismService(EvaluationFacade):
         handle = self.open(workspace)
         return [(d, handle.workspace.read_chunks(d.doc_id)) for d in handle.workspace.documents()]
 
+    def tag(self, source: str, workspace: str | None = None, *, reset: bool = False,
+            **fields: str | None) -> DocumentRecord:
+        """Correct a document's profile (:mod:`prism.ingestion.retag`): ``fields`` (``None`` clears one) are kept as
+        analyst corrections apart from the extracted profile, survive ``reindex`` and update the chunks' metadata;
+        ``reset`` drops earlier ones. Returns the record; raises ``DocumentNotFoundError`` or ``PrismError``."""
+        handle = self.open(workspace)
+        record = handle.ingestor.tag(source, fields, reset)
+        handle.retriever.refresh()
+        return record
+
     def delete_document(self, source: str, workspace: str | None = None) -> DocumentRecord:
         """Delete one document by file name (raises ``DocumentNotFoundError``)."""
         handle = self.open(workspace)
@@ -286,6 +298,12 @@ class PrismService(EvaluationFacade):
         """
         workspace = self.open(workspace).workspace
         return workspace.original_path(workspace.get_by_source(source).doc_id)
+
+    def passage(self, source: str, chunk_id: str, workspace: str | None = None) -> PassageView | None:
+        """A cited chunk in the text of its page, slide or sheet (:func:`~prism.answering.passage.passage_view`);
+        ``None`` when it is no longer stored. Raises ``WorkspaceNotFoundError``, ``DocumentNotFoundError``."""
+        store = self.open(workspace).workspace
+        return passage_view(source, store.read_chunks(store.get_by_source(source).doc_id), chunk_id)
 
     def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""

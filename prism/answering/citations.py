@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from prism.answering.prompts import fence
 from prism.index.sentences import ends_sentence
-from prism.types import RetrievedChunk, WebResult, page_label
+from prism.types import RetrievedChunk, WebResult
 
 # A reference is 1-3 digits (a bracketed year such as [2024] is not a marker), optionally W-prefixed.
 _REF = r"[Ww]?\d{1,3}"
@@ -27,9 +27,9 @@ _PART_RE = re.compile(rf"({_REF})(?:\s*[-–]\s*({_REF}))?")
 
 
 def block_header(n: int, chunk: RetrievedChunk) -> str:
-    """``[n] source: <file>, page 5`` (no page part for unpaged sources)."""
-    pages = page_label(chunk.page_start, chunk.page_end)
-    return f"[{n}] source: {chunk.source}" + (f", {pages}" if pages else "")
+    """``[n] source: <file>, page 5`` (``p. 2 (PDF p. 4)``, ``Slide 3``, ``Sheet 'Q3' row 14``: the chunk's
+    locator; no part for unpaged sources)."""
+    return f"[{n}] source: {chunk.source}" + (f", {chunk.locator}" if chunk.locator else "")
 
 
 def context_blocks(chunks: Sequence[RetrievedChunk]) -> str:

@@ -121,13 +121,17 @@ class Block:
 
 
 def block_of_chunk(chunk: Any, head: str = "") -> Block:
-    """The :class:`Block` of a retrieved chunk: its metadata's ``unit`` / ``currency`` when the chunk carries
-    metadata (a ``metadata`` mapping, as table chunks do once ingestion writes them), else what its text or ``head``
-    states."""
-    meta = getattr(chunk, "metadata", None) or {}
-    unit = meta.get("unit") if isinstance(meta, dict) else None
-    currency = meta.get("currency") if isinstance(meta, dict) else None
-    return Block.of(chunk.text, head=head, unit=unit or None, currency=currency or None)
+    """The :class:`Block` of a retrieved chunk. The unit: a table chunk's ``table_unit`` (chunk metadata written at
+    ingestion), else what its text or ``head`` states. The currency: ``table_currency``, else the statement's, else
+    the one currency marked in the text, else the document profile's ``currency``. The profile's document-wide
+    ``unit`` is not used: prose figures carry their own scale words."""
+    meta = getattr(chunk, "metadata", None)
+    meta = meta if isinstance(meta, dict) else {}
+    block = Block.of(chunk.text, head=head, unit=meta.get("table_unit") or None,
+                     currency=meta.get("table_currency") or None)
+    if block.currency is None and meta.get("currency"):
+        return Block(block.text, block.unit, str(meta["currency"]))
+    return block
 
 
 def page_head(chunk: Any, rows: Sequence[Mapping[str, Any]]) -> str:

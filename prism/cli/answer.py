@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from prism.cli import common
-from prism.types import SCORE_STAGES, Answer, Citation, page_label
+from prism.types import SCORE_STAGES, Answer, Citation
 
 
 def _scores(c: Citation) -> str:
@@ -19,8 +19,7 @@ def _scores(c: Citation) -> str:
 
 
 def _where(c: Citation) -> str:
-    pages = page_label(c.page_start, c.page_end)
-    return c.source + (f", {pages}" if pages else "")
+    return c.source + (f", {c.locator}" if c.locator else "")
 
 
 def format_answer(answer: Answer, question: str = "") -> str:

@@ -1,4 +1,4 @@
-"""``python -m prism ingest | docs | delete | reindex``: a workspace's documents."""
+"""``python -m prism ingest | docs | tag | delete | reindex``: a workspace's documents."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import os
 from typing import Any
 
 from prism.cli import common
-from prism.types import IngestItem, IngestResult
+from prism.errors import PrismError
+from prism.types import DocumentRecord, IngestItem, IngestResult
 
 
 def _ingest_line(r: IngestResult) -> str:
@@ -30,14 +31,38 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
 
 
+def _profile_line(record: DocumentRecord) -> str:
+    profile = record.effective_profile()
+    return (profile.line() if profile is not None else "") or "-"
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
-    """``docs``: the workspace's documents."""
+    """``docs``: the workspace's documents, each with its profile (corrections applied)."""
     docs = common.service().documents(args.workspace)
     text = "\n".join(
-        f"{d.source}  pages={d.pages if d.pages is not None else '-'}  chunks={d.chunks}  {d.ingested_at}"
+        f"{d.source}  pages={d.pages if d.pages is not None else '-'}  chunks={d.chunks}  tables={d.tables}  "
+        f"{_profile_line(d)}  {d.ingested_at}"
         for d in docs
     ) or "(no documents)"
-    common.emit(args, [d.to_dict() for d in docs], text)
+    common.emit(args, [d.to_public_dict() for d in docs], text)
+    return common.EXIT_OK
+
+
+TAG_FIELDS = ("entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date")
+"""The profile fields ``tag`` can correct (``--fiscal-year-end`` for ``fiscal_year_end``)."""
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    """``tag FILE_NAME --entity … --period … --type …``: correct a document's profile (``""`` clears a field)."""
+    fields = {name: (value or None) for name in TAG_FIELDS if (value := getattr(args, name)) is not None}
+    if not fields and not args.reset:
+        flags = " / ".join(f"--{name.replace('_', '-')}" for name in TAG_FIELDS)
+        raise PrismError(f"nothing to correct for {args.file_name}: give {flags} or --reset")
+    record = common.service().tag(args.file_name, args.workspace, reset=args.reset, **fields)
+    profile = record.effective_profile()
+    payload = {"file": record.source, "doc_id": record.doc_id, "profile": profile.to_dict() if profile else None,
+               "profile_corrections": record.profile_corrections}
+    common.emit(args, payload, f"tagged {record.source}: {_profile_line(record)}")
     return common.EXIT_OK
 
 
@@ -60,12 +85,19 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
-    """Add ``ingest``, ``docs``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
+    """Add ``ingest``, ``docs``, ``tag``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
     p = sub.add_parser("ingest", parents=[shared], help=f"ingest {common.file_types()} or web page URLs")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=cmd_ingest)
     p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")
     p.set_defaults(func=cmd_docs)
+    p = sub.add_parser("tag", parents=[shared], help="correct a document's profile (entity, type, period, ...)")
+    p.add_argument("file_name", metavar="FILE_NAME")
+    for name in TAG_FIELDS:
+        p.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None, metavar="VALUE",
+                       help=f"the document's {name.replace('_', ' ')} ('' clears it)")
+    p.add_argument("--reset", action="store_true", help="drop the earlier corrections first")
+    p.set_defaults(func=cmd_tag)
     p = sub.add_parser("delete", parents=[shared], help="delete a document by file name")
     p.add_argument("file_name", metavar="FILE_NAME")
     p.set_defaults(func=cmd_delete)

@@ -101,7 +101,7 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     """``eval run DATASET``: load, evaluate, write runs, print the summary."""
     svc = common.service()
     dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
-                               qrels_file=args.qrels)
+                               qrels_file=args.qrels, rename_documents=args.rename_documents)
     bar = ProgressBar()
     try:
         written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
@@ -165,6 +165,8 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     r.add_argument("--docs", default=None, metavar="DIR", help="prism format: folder holding the documents")
     r.add_argument("--queries", default=None, metavar="FILE", help="beir format: another queries file")
     r.add_argument("--qrels", default=None, metavar="FILE", help="beir format: another qrels file")
+    r.add_argument("--rename-documents", action="store_true",
+                   help="financebench format: ingest the filings as doc01.pdf … docNN.pdf (opaque names)")
     r.add_argument("--no-answers", action="store_true", help="evaluate retrieval only")
     r.add_argument("--no-judge", action="store_true", help="skip the LLM judge even when an LLM is configured")
     r.add_argument("--eval-dir", default=None, metavar="DIR", help="runs folder (default: settings eval_dir)")

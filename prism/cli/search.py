@@ -7,13 +7,13 @@ import argparse
 from typing import Any
 
 from prism.cli import common
-from prism.types import SCORE_STAGES, page_label
+from prism.types import SCORE_STAGES
 
 
 def _result_lines(result: Any) -> list[str]:
     lines = []
     for r in result.results:
-        pages = page_label(r.page_start, r.page_end)
+        pages = r.locator
         s = r.scores()
         parts = [f"{k} {s[k]:.3f} (#{s[k + '_rank']})" for k in SCORE_STAGES
                  if s[k] is not None and s.get(k + "_rank") is not None]

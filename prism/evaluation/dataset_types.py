@@ -96,6 +96,8 @@ class EvalDataset:
         corpus_hash: sha256 identifying the documents only (workspace reuse).
         split: the BEIR split, else ``""``.
         beir: the underlying BEIR dataset (for :func:`prism.evaluation.beir.ensure_corpus`), else ``None``.
+        renamed_documents: ``(ingested name, real name)`` pairs when the loader renamed the documents (FinanceBench
+            ``rename_documents``), else ``()``.
     """
 
     name: str
@@ -108,10 +110,12 @@ class EvalDataset:
     corpus_hash: str
     split: str = ""
     beir: BeirDataset | None = None
+    renamed_documents: tuple[tuple[str, str], ...] = ()
 
     def summary(self) -> dict[str, Any]:
-        """``{"name", "format", "path", "split", "granularity", "content_hash", "corpus_hash", "size": {...}}``."""
-        return {
+        """``{"name", "format", "path", "split", "granularity", "content_hash", "corpus_hash", "size": {...}}``, plus
+        ``"renamed_documents": {ingested name: real name}`` when the documents were renamed."""
+        out: dict[str, Any] = {
             "name": self.name,
             "format": self.format,
             "path": self.path,
@@ -126,6 +130,9 @@ class EvalDataset:
                 "negative_queries": sum(1 for q in self.queries if q.negative),
             },
         }
+        if self.renamed_documents:
+            out["renamed_documents"] = dict(self.renamed_documents)
+        return out
 
 
 

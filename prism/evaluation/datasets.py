@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -130,11 +131,18 @@ def load_prism(path: Path, documents_dir: Path | None = None, fallback_dir: Path
 
 
 # --- FinanceBench -----------------------------------------------------------------------------------------------
-def load_financebench(path: Path) -> EvalDataset:
+def load_financebench(path: Path, rename_documents: bool = False) -> EvalDataset:
     """Load FinanceBench ``questions.jsonl`` (or its folder) with the ``pdfs/`` folder beside it.
 
     Every evidence entry becomes ``RelevantSpec("<doc_name>.pdf", page + 1)`` (0-based → 1-based; duplicates
     dropped). FinanceBench's evidence text is not used (its extraction differs from pypdf's); relevance is the page.
+
+    Args:
+        path: ``questions.jsonl`` or its folder.
+        rename_documents: ingest the filings under opaque names ``doc01.pdf`` … ``docNN.pdf`` (numbered in the
+            order of their real names) instead of ``<doc_name>.pdf``, so that nothing can be learned from a file
+            name. The relevance rule then names the renamed file; the dataset is called ``<folder>-renamed`` (its
+            own default workspace) and its summary lists the renaming (``renamed_documents``: new → real name).
 
     Raises:
         PrismError: the file is missing or malformed, or an evidence document has no PDF.
@@ -169,12 +177,20 @@ def load_financebench(path: Path) -> EvalDataset:
     missing = [str(p) for p in needed.values() if not p.is_file()]
     if missing:
         raise PrismError(f"FinanceBench PDFs missing: {', '.join(missing[:5])}.")
+    name = qfile.parent.name
+    renamed: dict[str, str] = {}
+    if rename_documents:
+        renamed = {real: f"doc{i:02d}.pdf" for i, real in enumerate(sorted(needed), start=1)}
+        needed = {renamed[real]: p for real, p in needed.items()}
+        queries = [replace(q, relevant=tuple(replace(s, source=renamed[s.source]) for s in q.relevant))
+                   for q in queries]
+        name += "-renamed"
     docs = tuple(EvalDocument(s, p) for s, p in sorted(needed.items()))
     corpus_hash = files_hash([(d.source, d.path) for d in docs if d.path])
     content_hash = hashlib.sha256(f"{corpus_hash}\0{sha256_file(qfile)}".encode()).hexdigest()
-    logger.info("FinanceBench %s: %d questions over %d PDFs", qfile.parent.name, len(queries), len(docs))
-    return EvalDataset(qfile.parent.name, "financebench", str(qfile), "chunk", docs, tuple(queries), content_hash,
-                       corpus_hash)
+    logger.info("FinanceBench %s: %d questions over %d PDFs", name, len(queries), len(docs))
+    return EvalDataset(name, "financebench", str(qfile), "chunk", docs, tuple(queries), content_hash, corpus_hash,
+                       renamed_documents=tuple((new, real) for real, new in renamed.items()))
 
 
 # --- one entry point --------------------------------------------------------------------------------------------
@@ -208,6 +224,7 @@ def load_dataset(
     documents_dir: str | Path | None = None,
     queries_file: str | Path | None = None,
     qrels_file: str | Path | None = None,
+    rename_documents: bool = False,
 ) -> EvalDataset:
     """Load any supported dataset.
 
@@ -216,19 +233,22 @@ def load_dataset(
         format: ``prism``, ``beir`` or ``financebench`` (default: detected, see :func:`detect_format`).
         documents_dir: ``prism`` only: the folder holding the documents.
         queries_file, qrels_file: ``beir`` only: other queries / qrels files.
+        rename_documents: ``financebench`` only: the filings under opaque names (see :func:`load_financebench`).
 
     Raises:
-        PrismError: unknown format, missing or malformed files.
+        PrismError: unknown format, missing or malformed files, or ``rename_documents`` for another format.
     """
     p = Path(path)
     if not p.exists():
         raise PrismError(f"Dataset not found: {p}.")
     fmt = format or detect_format(p)
+    if rename_documents and fmt != "financebench":
+        raise PrismError(f"--rename-documents applies to FinanceBench datasets only, not to {fmt!r}.")
     if fmt == "prism":
         return load_prism(p, Path(documents_dir) if documents_dir else None)
     if fmt == "beir":
         return beir_to_eval(load_beir(p, Path(queries_file) if queries_file else None,
                                       Path(qrels_file) if qrels_file else None), str(p))
     if fmt == "financebench":
-        return load_financebench(p)
+        return load_financebench(p, rename_documents)
     raise PrismError(f"Unknown dataset format {fmt!r}; use one of {', '.join(FORMATS)}.")

@@ -15,10 +15,10 @@ from prism.types import IngestItem, ProgressCallback
 logger = logging.getLogger(__name__)
 
 
-def _find_file_workspace(service: EvalService, doc_ids: set[str]) -> str | None:
-    """A workspace holding exactly these documents (by content hash), e.g. the sample workspace."""
+def _find_file_workspace(service: EvalService, documents: set[tuple[str, str]]) -> str | None:
+    """A workspace holding exactly these documents (content hash and file name), e.g. the sample workspace."""
     for info in service.workspaces():
-        if {d.doc_id for d in service.documents(info.name)} == doc_ids:
+        if {(d.doc_id, d.source) for d in service.documents(info.name)} == documents:
             return info.name
     return None
 
@@ -47,7 +47,8 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
                       progress: ProgressCallback | None = None) -> dict[str, Any]:
     """Make sure a workspace holds the dataset's documents and return what was used.
 
-    Without ``workspace``: a workspace already holding exactly the dataset's documents is reused (BEIR: one whose
+    Without ``workspace``: a workspace already holding exactly the dataset's documents under the dataset's file
+    names is reused (BEIR: one whose
     ``beir_corpus.json`` marker names the corpus hash); else ``eval-<name>`` (BEIR: ``beir-<name>``) is created.
     Documents already present (same content hash) are never ingested again.
 
@@ -61,7 +62,8 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     if dataset.granularity == "document":
         return _prepare_beir(service, dataset, workspace, progress)
     wanted = {sha256_file(d.path): d for d in dataset.documents if d.path is not None}
-    name = workspace or _find_file_workspace(service, set(wanted)) or f"eval-{dataset.name}"
+    named = {(doc_id, d.source) for doc_id, d in wanted.items()}
+    name = workspace or _find_file_workspace(service, named) or f"eval-{dataset.name}"
     if service.find_workspace(name) is None:
         service.create_workspace(name)
     have = {d.doc_id for d in service.documents(name)}

@@ -136,6 +136,25 @@ class VectorStore:
             except Exception as exc:
                 raise StoreError(f"Could not write chunks to workspace '{self.workspace}': {exc}") from exc
 
+    def update(self, chunk_ids: Sequence[str], metadatas: Sequence[dict[str, Any]],
+               embeddings: np.ndarray | None = None) -> None:
+        """Change stored chunks' metadata (and vectors) in place: each metadata dict is merged into the chunk's, a
+        key given as ``None`` is removed; ``embeddings`` (``(len(chunk_ids), dim)`` float32) replace the vectors.
+
+        Raises:
+            ValueError: the lengths differ.
+            StoreError: Chroma failed.
+        """
+        if len(chunk_ids) != len(metadatas) or (embeddings is not None and len(embeddings) != len(chunk_ids)):
+            raise ValueError(f"{len(chunk_ids)} chunk ids, {len(metadatas)} metadatas")
+        step = max(1, int(self._client.get_max_batch_size()))
+        for i in range(0, len(chunk_ids), step):
+            extra = {"embeddings": embeddings[i : i + step]} if embeddings is not None else {}
+            try:
+                self._col.update(ids=list(chunk_ids[i : i + step]), metadatas=list(metadatas[i : i + step]), **extra)
+            except Exception as exc:
+                raise StoreError(f"Could not update chunks in workspace '{self.workspace}': {exc}") from exc
+
     def delete_document(self, doc_id: str) -> None:
         """Remove every chunk of ``doc_id`` (no error when there is none)."""
         try:
@@ -209,6 +228,9 @@ class VectorIndex(Protocol):
     def count(self) -> int: ...
 
     def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray, texts: Sequence[str] | None = None) -> None: ...
+
+    def update(self, chunk_ids: Sequence[str], metadatas: Sequence[dict[str, Any]],
+               embeddings: np.ndarray | None = None) -> None: ...
 
     def delete_document(self, doc_id: str) -> None: ...
 

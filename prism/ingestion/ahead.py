@@ -18,10 +18,9 @@ from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.index.embedder import PrismEmbedding
 from prism.ingestion import parsing
-from prism.ingestion.chunking import with_title
 from prism.ingestion.parsing.pdf import looks_like_pdf
 from prism.ingestion.parsing.worker import ParseJob
-from prism.ingestion.prepare import chunk, strip_running
+from prism.ingestion.prepare import chunk, index_text, strip_running
 from prism.types import Page, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
@@ -29,6 +28,9 @@ logger = logging.getLogger(__name__)
 EMBED_SLICE = 64
 """Texts embedded per call while storing a document: progress and cancellation are checked between slices (about
 2 s of work on two cores; each vector is the same as from one call for all texts, up to float rounding)."""
+TitleOf = Callable[[ParsedDocument], "str | None"]
+"""``title_of(document) -> title header``: the title a (partly) parsed document is indexed under, read from its pages
+before running lines are removed (e.g. from its profile)."""
 
 
 @dataclass
@@ -75,9 +77,10 @@ class EmbedAhead:
         self.timings = timings
 
     def parse(self, data: bytes, name: str, doc_id: str, progress: ProgressCallback, embed_ahead: bool,
-              title: str | None = None) -> tuple[ParsedDocument, Ahead]:
-        """Parse ``data``; a PDF in a child process while the pages read so far are chunked and embedded
-        (``embed_ahead``; off when the index texts will not be the chunks' own, e.g. contextual retrieval).
+              title_of: TitleOf | None = None) -> tuple[ParsedDocument, Ahead]:
+        """Parse ``data``; a PDF in a child process while the pages read so far are chunked and embedded under the
+        title ``title_of`` gives the pages read so far (``embed_ahead``; off when the index texts will not be the
+        chunks' own, e.g. contextual retrieval). A vector is used only when the final index text is the same.
 
         Returns:
             ``(document, ahead)``: the vectors embedded while parsing (none when nothing was embedded ahead).
@@ -95,13 +98,13 @@ class EmbedAhead:
         ahead = Ahead()
         try:
             if embed_ahead:
-                self._embed_ahead(job, doc_id, ahead, progress, title)
+                self._embed_ahead(job, doc_id, ahead, progress, title_of or (lambda _doc: None))
             return job.result(), ahead
         finally:
             job.cancel()
 
     def _embed_ahead(self, job: ParseJob, doc_id: str, ahead: Ahead, progress: ProgressCallback,
-                     title: str | None) -> None:
+                     title_of: TitleOf) -> None:
         """While ``job`` runs, chunk the pages read so far and embed the chunks that can no longer change.
 
         The partial document is re-chunked after ``max(stream_rechunk_pages, pages / 4)`` new pages (so re-chunking
@@ -121,12 +124,13 @@ class EmbedAhead:
             chunked_at = len(pages)
             t0 = time.perf_counter()
             partial = ParsedDocument(source=job.name, kind="pdf", pages=tuple(pages), total_pages=page.number or 0)
+            title = title_of(partial)
             try:
-                chunks = chunk(strip_running(partial, self.settings), doc_id, title, self.embedder, self.settings)
+                chunks = chunk(strip_running(partial, self.settings)[0], doc_id, title, self.embedder, self.settings)
             except NoExtractableTextError:
                 continue
             self.timings.chunk += time.perf_counter() - t0
-            texts = (with_title(title, c.text) for c in chunks[:-2])
+            texts = (index_text(title, c) for c in chunks[:-2])
             if not self._embed_slices(job, ahead, list(dict.fromkeys(t for t in texts if t not in ahead.vectors))):
                 return
             progress(0.02, f"parsing; page {page.number} read, {len(ahead.vectors)} chunks embedded ahead")

@@ -15,10 +15,11 @@ from __future__ import annotations
 import bisect
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from prism.index.sentences import ends_sentence
-from prism.types import Chunk, ParsedDocument
+from prism.types import Chunk, ChunkTable, ParsedDocument
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ def split_spans(text: str, chunk_size: int, chunk_overlap: int) -> list[tuple[in
     return spans
 
 
-def _fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
+def fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
     """Split ``span`` at spaces (recursively, near the middle) until each piece has ``<= max_tokens`` tokens."""
     s, e = span
     if count_tokens(text[s:e]) <= max_tokens:
@@ -144,9 +145,9 @@ def _fit_window(text: str, span: tuple[int, int], count_tokens: TokenCounter, ma
         right_start += 1
     pieces: list[tuple[int, int]] = []
     if left_end > s:
-        pieces += _fit_window(text, (s, left_end), count_tokens, max_tokens)
+        pieces += fit_window(text, (s, left_end), count_tokens, max_tokens)
     if e > right_start:
-        pieces += _fit_window(text, (right_start, e), count_tokens, max_tokens)
+        pieces += fit_window(text, (right_start, e), count_tokens, max_tokens)
     return pieces
 
 
@@ -178,42 +179,89 @@ def chunk_document(
     Returns:
         Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even for
         repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
-        ``page_start``/``page_end`` (a chunk crossing a page break spans both); unpaged ones get no page.
+        ``page_start``/``page_end`` (a chunk crossing a PDF page break spans both; slides and sheets are chunked
+        one by one, so their chunks never cross one) with their labels and unit, and rows
+        where the document's tables number them (:class:`SpanLocator`); unpaged ones get no page.
     """
     text, page_offsets = document_text(doc)
-    spans = split_spans(text, chunk_size, chunk_overlap)
+    if doc.page_unit in ("slide", "sheet"):  # a slide or a sheet is a unit of its own: chunks never cross one
+        spans = [(s + off, e + off) for page, off in zip(doc.pages, page_offsets, strict=True)
+                 for s, e in split_spans(page.text, chunk_size, chunk_overlap)]
+    else:
+        spans = split_spans(text, chunk_size, chunk_overlap)
     if count_tokens is not None and max_tokens is not None:
         fitted: list[tuple[int, int]] = []
         for span in spans:
-            fitted += _fit_window(text, span, count_tokens, max_tokens)
+            fitted += fit_window(text, span, count_tokens, max_tokens)
         if len(fitted) != len(spans):
             logger.info("split %d over-long chunks to fit %d word pieces", len(fitted) - len(spans), max_tokens)
         spans = fitted
-    chunks: list[Chunk] = []
-    for index, (s, e) in enumerate(spans):
-        page_start = page_end = None
-        if doc.paged:
-            page_start = doc.pages[_page_of(s, page_offsets)].number
-            page_end = doc.pages[_page_of(e - 1, page_offsets)].number
-        chunks.append(
-            Chunk(
-                chunk_id=f"{doc_id[:16]}-{index:05d}",
-                doc_id=doc_id,
-                source=doc.source,
-                chunk_index=index,
-                text=text[s:e],
-                char_start=s,
-                char_end=e,
-                page_start=page_start,
-                page_end=page_end,
+    return build_chunks(doc, doc_id, text, page_offsets, [(s, e, None) for s, e in spans])
+
+
+def build_chunks(doc: ParsedDocument, doc_id: str, text: str, page_offsets: Sequence[int],
+                 pieces: Sequence[tuple[int, int, ChunkTable | None]],
+                 attributes: Mapping[str, str] | None = None) -> list[Chunk]:
+    """Number ``pieces`` (``(char_start, char_end, table or None)`` over ``text``, in order) as the document's chunks.
+
+    Returns:
+        Chunks with ``chunk_index`` 0..n-1, ids ``"{doc_id[:16]}-{index:05d}"``, ``text[char_start:char_end]`` as
+        their text, their locator fields (paged documents only: :class:`SpanLocator`) and ``attributes`` as every
+        chunk's extra metadata.
+    """
+    attrs = dict(attributes or {})
+    locate = SpanLocator(doc, page_offsets)
+    return [
+        Chunk(chunk_id=f"{doc_id[:16]}-{index:05d}", doc_id=doc_id, source=doc.source, chunk_index=index,
+              text=text[s:e], char_start=s, char_end=e, table=table, attributes=attrs, **locate(s, e))
+        for index, (s, e, table) in enumerate(pieces)
+    ]
+
+
+class SpanLocator:
+    """The locator fields of a span of a document's text (:class:`~prism.types.Chunk`'s ``page_start`` …
+    ``page_unit``): its first and last page, their printed labels or sheet names, and the spreadsheet rows of the
+    document's tables (:attr:`~prism.types.TableRow.source_row`) that the span overlaps.
+
+    Args:
+        doc: the parsed document.
+        page_offsets: where each page starts in the document text (:func:`document_text`).
+    """
+
+    def __init__(self, doc: ParsedDocument, page_offsets: Sequence[int]):
+        self.doc = doc
+        self.page_offsets = page_offsets
+        self.rows: dict[int | None, list[tuple[int, int, int]]] = {}
+        for table in doc.tables:
+            self.rows.setdefault(table.page, []).extend(
+                (r.char_start, r.char_end, r.source_row) for r in table.rows if r.source_row is not None
             )
-        )
-    return chunks
+
+    def __call__(self, start: int, end: int) -> dict[str, Any]:
+        """Keyword arguments for :class:`~prism.types.Chunk` of the span ``[start, end)`` (empty for an unpaged
+        document without spreadsheet rows)."""
+        if not self.doc.paged:
+            return {}
+        first = _page_of(start, self.page_offsets)
+        last = _page_of(end - 1, self.page_offsets)
+        pages = self.doc.pages
+        fields: dict[str, Any] = {
+            "page_start": pages[first].number, "page_end": pages[last].number,
+            "label_start": pages[first].label, "label_end": pages[last].label,
+            "page_unit": self.doc.page_unit if self.doc.page_unit != "page" else None,
+        }
+        if first == last and self.rows.get(pages[first].number):
+            base = self.page_offsets[first]
+            numbers = [n for s, e, n in self.rows[pages[first].number] if s < end - base and e > start - base]
+            if numbers:
+                fields.update(row_start=min(numbers), row_end=max(numbers))
+        return fields
 
 
 # --- title headers ----------------------------------------------------------------------------------------------
 _NAME_SPLIT = re.compile(r"[\s_.\-]+")
-_GENERIC_NAMES = frozenset({"document", "file", "upload", "untitled", "download", "scan", "new"})
+_GENERIC_NAMES = frozenset({"document", "documents", "doc", "docs", "file", "upload", "untitled", "download", "scan",
+                            "new", "copy", "img", "image"})
 
 
 def title_from_name(name: str) -> str | None:
@@ -222,7 +270,7 @@ def title_from_name(name: str) -> str | None:
     ``"3M_2022_10K.pdf"`` → ``"3M 2022 10K"``; ``"upi-refund-policy.txt"`` → ``"upi refund policy"``. Opaque names
     give ``None``: URLs, hashes and reference codes (any part of 12+ characters with a digit, e.g.
     ``"05MC010420252ED8A7….pdf"``), names with fewer than two letters (``"12345.txt"``, ``"Q3.csv"``), and
-    generic names (``"document.pdf"``).
+    generic names, numbered or not (``"document.pdf"``, ``"doc01.pdf"``, ``"scan_0003.pdf"``).
     """
     if "://" in name:
         return None
@@ -230,7 +278,8 @@ def title_from_name(name: str) -> str | None:
     words = [w for w in _NAME_SPLIT.split(stem) if w]
     if not words or any(len(w) >= 12 and any(ch.isdigit() for ch in w) for w in words):
         return None
-    if sum(ch.isalpha() for w in words for ch in w) < 2 or " ".join(words).lower() in _GENERIC_NAMES:
+    letters = " ".join(re.sub(r"[^a-z]+", " ", " ".join(words).lower()).split())
+    if sum(ch.isalpha() for w in words for ch in w) < 2 or letters in _GENERIC_NAMES:
         return None
     return " ".join(words)
 

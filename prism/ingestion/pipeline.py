@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -31,10 +31,10 @@ from prism.fsutil import distinct_names
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorIndex
-from prism.index.workspaces import Workspace, now_iso
+from prism.index.workspaces import Workspace
 from prism.ingestion import parsing
 from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
-from prism.ingestion.chunking import title_from_text, with_title
+from prism.ingestion.bulk import BulkTexts
 from prism.ingestion.commit import CommitOutcome, PreparedDocument, commit_documents, duplicate_result
 from prism.ingestion.parsing.worker import shutdown_workers
 from prism.ingestion.prepare import (
@@ -45,9 +45,11 @@ from prism.ingestion.prepare import (
     document_record,
     index_texts,
     read_item,
+    read_profile,
     strip_running,
     title_for,
 )
+from prism.ingestion.retag import apply_corrections, corrected_record
 from prism.types import CancelToken, DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
 
 __all__ = ["ContextualizeHook", "Ingestor", "StageTimings"]
@@ -59,7 +61,7 @@ def _noop(_fraction: float, _message: str) -> None:
     return None
 
 
-class Ingestor:
+class Ingestor(BulkTexts):
     """Ingests documents into one workspace.
 
     Args:
@@ -144,14 +146,17 @@ class Ingestor:
         progress: ProgressCallback | None = None,
         contextualize: ContextualizeHook | None = None,
         cancel: CancelToken | None = None,
+        corrections: Mapping[str, str | None] | None = None,
     ) -> IngestResult:
         """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error, a
-        cancelled document as ``status="cancelled"``."""
+        cancelled document as ``status="cancelled"``. ``corrections``: an analyst's profile corrections to keep (and
+        apply) on the new record (re-indexing)."""
         progress = progress or _noop
         name = item.display_name
         try:
             self._checkpoint(name, cancel)
-            return self._ingest(item, name, progress, contextualize or self.contextualize, cancel)
+            return self._ingest(item, name, progress, contextualize or self.contextualize, cancel,
+                                dict(corrections or {}))
         except IngestCancelledError as exc:
             progress(1.0, "cancelled")
             return IngestResult(file=name, status="cancelled", error=str(exc))
@@ -172,6 +177,21 @@ class Ingestor:
                 file=name, status="failed", error=f"{name} could not be ingested ({type(exc).__name__}: {exc})."
             )
 
+    def tag(self, source: str, corrections: Mapping[str, str | None], reset: bool = False) -> DocumentRecord:
+        """Correct the profile of the document named ``source`` and return its updated record
+        (:mod:`prism.ingestion.retag`): ``corrections`` (field → value; ``None`` clears a field) are merged into the
+        analyst's earlier ones (replacing them all with ``reset``), kept apart from the extracted profile, and
+        applied to the chunks' metadata (and title headers). Raises ``DocumentNotFoundError`` (no document has that
+        name) or ``PrismError`` (a field is unknown or a value is outside its vocabulary)."""
+        with self.workspace.write_lock():
+            self.before_write()
+            self.workspace.recover(self.store.delete_document)
+            old = self.workspace.get_by_source(source)
+            new = corrected_record(old, corrections, reset)
+            apply_corrections(self.workspace, self.store, self.embedder, self.settings, old, new)
+        self.on_change()
+        return new
+
     def delete(self, source: str) -> DocumentRecord:
         """Delete a document by display name from the vector store, chunk rows, original and registry.
 
@@ -191,7 +211,8 @@ class Ingestor:
         return record
 
     def reindex(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store).
+        """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store); the
+        analyst's profile corrections are kept and applied again.
 
         Returns:
             One result per document; ``status`` is ``ingested`` or ``failed``.
@@ -207,63 +228,27 @@ class Ingestor:
             source: bytes | str = path.read_bytes() if path.exists() else b""
             if record.kind == "url" and not path.exists():
                 source = record.source
-            results.append(self.ingest_one(IngestItem(source, record.source), None))
+            results.append(self.ingest_one(IngestItem(source, record.source), None,
+                                           corrections=record.profile_corrections))
         shutdown_workers()
         progress(1.0, "re-index done")
         return results
 
-    def ingest_texts(
-        self,
-        docs: Sequence[tuple[str, str]],
-        progress: ProgressCallback | None = None,
-        group_chunks: int = 2048,
-    ) -> list[IngestResult]:
-        """Bulk-ingest many already-extracted texts (e.g. a BEIR corpus) as unpaged documents.
-
-        Same semantics as :meth:`ingest` per document (content-hash ids, duplicates, replace by name, all or nothing),
-        but chunks of many documents are embedded together and committed in groups of about ``group_chunks`` chunks
-        with one registry write and one write-ahead marker per group.
-
-        Args:
-            docs: ``(display name, text)`` pairs.
-            progress: ``callback(fraction, message)``.
-            group_chunks: chunks per embedding/commit group.
-
-        Returns:
-            One result per input pair, in order.
-        """
-        progress = progress or _noop
-        results: list[IngestResult | None] = [None] * len(docs)
-        group: list[tuple[int, PreparedDocument, list[str]]] = []
-        seen: set[str] = set()
-        pending = 0
-        for i, (name, text) in enumerate(docs):
-            prepared = self._prepare_text(name, text, seen)
-            if isinstance(prepared, IngestResult):
-                results[i] = prepared
-                continue
-            group.append((i, *prepared))
-            pending += len(prepared[0].chunks)
-            if pending >= group_chunks:
-                self._commit_group(group, results)
-                pending = 0
-                progress((i + 1) / max(1, len(docs)), f"{i + 1}/{len(docs)} documents")
-        self._commit_group(group, results)
-        progress(1.0, f"done: {len(docs)} documents")
-        return [r for r in results if r is not None]
-
     # --- one document ---------------------------------------------------------------------------------------
     def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback,
-                contextualize: ContextualizeHook | None, cancel: CancelToken | None) -> IngestResult:
-        loaded = self._load(item, name, progress, embed_ahead=contextualize is None)
+                contextualize: ContextualizeHook | None, cancel: CancelToken | None,
+                corrections: dict[str, str | None]) -> IngestResult:
+        loaded = self._load(item, name, progress, contextualize is None, corrections)
         if isinstance(loaded, IngestResult):
             return loaded
         parsed, data, doc_id, ahead = loaded
         self._checkpoint(name, cancel)
         t2 = time.perf_counter()
-        parsed = strip_running(parsed, self.settings)
-        title = title_for(parsed.source, self.settings)
-        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings)
+        extracted, profile = read_profile(parsed, corrections)
+        parsed, running = strip_running(parsed, self.settings)
+        title = title_for(parsed.source, self.settings, profile)
+        pdf = data if parsed.kind == "pdf" else None  # column headers the text lacks are read from the PDF
+        chunks = chunk(parsed, doc_id, title, self.embedder, self.settings, profile.metadata(), pdf)
         t3 = time.perf_counter()
         self.timings.chunk += t3 - t2
         progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
@@ -281,6 +266,9 @@ class Ingestor:
         self.timings.chunks += len(chunks)
         progress(0.9, "storing")
         record = document_record(parsed, doc_id, len(chunks), len(data), note, self.embedder.model_name)
+        record.profile, record.profile_corrections = extracted.to_dict(), corrections
+        record.running_lines = [line.to_dict() for line in running.removed]
+        record.tables = len({c.table.table_id for c in chunks if c.table})
         outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings, name, cancel)
         self.timings.store += time.perf_counter() - t4
         if doc_id in outcome.existing:  # another session added it meanwhile
@@ -304,8 +292,8 @@ class Ingestor:
             raise IngestCancelledError(f"{name} was not added: the batch was cancelled before it was stored.")
         self.workspace.check_alive()
 
-    def _load(self, item: IngestItem, name: str, progress: ProgressCallback,
-              embed_ahead: bool) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
+    def _load(self, item: IngestItem, name: str, progress: ProgressCallback, embed_ahead: bool,
+              corrections: dict[str, str | None]) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
         """Read and parse one item: ``(document, bytes, doc id, vectors embedded ahead)``, or the duplicate result
         when its bytes are already in the workspace (checked before parsing, or after fetching a URL)."""
         t0 = time.perf_counter()
@@ -324,11 +312,16 @@ class Ingestor:
             return duplicate_result(name, existing)
         if not item.is_url:
             progress(0.02, "parsing")
-            parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead, title_for(name, self.settings))
+            parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead,
+                                              lambda doc: self._title(doc, name, corrections))
         self.timings.parse += time.perf_counter() - t1 - ahead.seconds
         self.timings.pages += max(parsed.total_pages, 1)
         progress(STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
         return parsed, data, doc_id, ahead
+
+    def _title(self, parsed: ParsedDocument, name: str, corrections: dict[str, str | None]) -> str | None:
+        """The title header of a document (read before its running lines are removed) named ``name``."""
+        return title_for(name, self.settings, read_profile(parsed, corrections)[1])
 
     def _commit(self, docs: Sequence[PreparedDocument], embeddings: np.ndarray, name: str = "",
                 cancel: CancelToken | None = None) -> CommitOutcome:
@@ -343,46 +336,3 @@ class Ingestor:
         if outcome.replaced:
             self.on_change()
         return outcome
-
-    # --- many texts -----------------------------------------------------------------------------------------
-    def _prepare_text(self, name: str, text: str, seen: set[str]) -> tuple[PreparedDocument, list[str]] | IngestResult:
-        """One corpus text ready to commit with its index texts, or its result when it is a duplicate (in the
-        workspace or earlier in the batch) or has nothing to index."""
-        data = text.encode("utf-8")
-        doc_id = hashlib.sha256(data).hexdigest()
-        existing = self.workspace.find(doc_id)
-        if existing is not None:
-            return duplicate_result(name, existing)
-        if doc_id in seen:
-            return IngestResult(file=name, status="duplicate", doc_id=doc_id, warnings=["repeated in this batch"])
-        try:
-            parsed = parsing.load(data, name if name.lower().endswith(".txt") else f"{name}.txt", self.settings)
-            parsed = ParsedDocument(name, "txt", parsed.pages, 0, parsed.skipped_pages, parsed.warnings)
-            title = None
-            if self.settings.title_headers:
-                title = title_from_text(text, self.settings.title_max_chars) or title_for(name, self.settings)
-            chunks = chunk(parsed, doc_id, title, self.embedder, self.settings)
-        except PrismError as exc:
-            return IngestResult(file=name, status="failed", error=str(exc))
-        seen.add(doc_id)
-        texts = [with_title(title, c.text) for c in chunks]
-        record = DocumentRecord(doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=None, chunks=len(chunks),
-                                ingested_at=now_iso(), size_bytes=len(data), original=doc_id,
-                                embed_model=self.embedder.model_name)
-        return PreparedDocument(record, data, chunks, chunk_rows(chunks, texts, [tokenize(t) for t in texts])), texts
-
-    def _commit_group(self, group: list[tuple[int, PreparedDocument, list[str]]],
-                      results: list[IngestResult | None]) -> None:
-        """Embed a group of prepared texts together, commit them, fill their results and empty the group."""
-        if not group:
-            return
-        embeddings = self.embedder.embed([t for *_, texts in group for t in texts])
-        outcome = self._commit([p for _, p, _ in group], embeddings)
-        for i, p, _ in group:
-            doc_id = p.record.doc_id
-            if doc_id in outcome.existing:
-                results[i] = duplicate_result(p.record.source, outcome.existing[doc_id])
-            else:
-                status = "replaced" if outcome.replaced.get(doc_id) is not None else "ingested"
-                results[i] = IngestResult(file=p.record.source, status=status, doc_id=doc_id, chunks=len(p.chunks))
-        group.clear()

@@ -1,11 +1,11 @@
-"""From a parsed document to what is indexed: running lines removed, the title header, chunks fitted to the
-embedder's window, the texts to embed and tokenise (a contextual-retrieval hook may supply them), and the chunk
-rows the workspace keeps."""
+"""From a parsed document to what is indexed: its profile (read before running lines are removed), running lines
+removed, the title header, chunks fitted to the embedder's window (tables at row boundaries), the texts to embed and
+tokenise (a contextual-retrieval hook may supply them), and the chunk rows the workspace keeps."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from prism.config import Settings
@@ -13,9 +13,12 @@ from prism.errors import NoExtractableTextError, PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.index.workspaces import now_iso
-from prism.ingestion.chunking import chunk_document, document_text, title_from_name, with_title
-from prism.ingestion.parsing.running import strip_running_lines
-from prism.types import Chunk, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
+from prism.ingestion.chunking import document_text, title_from_name, with_title
+from prism.ingestion.parsing.running import RunningLines, strip_running_lines
+from prism.ingestion.profile import extract_profile
+from prism.ingestion.structure import structured_chunks
+from prism.ingestion.table_headers import PdfTableHeaders
+from prism.types import Chunk, DocumentProfile, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
 
@@ -28,47 +31,107 @@ STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
 """Share of one document's progress given to each stage (for the progress callback only)."""
 
 
-def title_for(name: str, settings: Settings) -> str | None:
-    """The title header for a document named ``name`` (:func:`~prism.ingestion.chunking.title_from_name`), or
-    ``None`` when headers are off, the name is uninformative, or the title is over ``settings.title_max_chars``."""
+def read_profile(parsed: ParsedDocument, corrections: Mapping[str, str | None] | None = None,
+                 ) -> tuple[DocumentProfile, DocumentProfile]:
+    """The document's profile as extracted from its pages (call before running lines are removed:
+    :func:`prism.ingestion.profile.extract_profile`) and with the analyst's ``corrections`` applied.
+
+    Returns:
+        ``(extracted, effective)``.
+
+    Raises:
+        PrismError: a correction names an unknown field or a value outside its vocabulary.
+    """
+    extracted = extract_profile([(p.number, p.text) for p in parsed.pages], file_name=parsed.source)
+    return extracted, extracted.corrected(**corrections) if corrections else extracted
+
+
+def profile_title(profile: DocumentProfile | None) -> str | None:
+    """The title a profile gives: entity, document type, period and reference (``"Netflix, Inc. 10-K FY2015"``,
+    ``"Reserve Bank of India, Department of Regulation RBI master direction 2025-04-01 RBI/2025-26/13"``), or
+    ``None`` without an entity or a reference (a type and period alone name no document)."""
+    if profile is None or not (profile.entity or profile.reference):
+        return None
+    line = profile.line(" ")
+    if profile.reference and profile.reference not in line:
+        line = f"{line} {profile.reference}".strip()
+    return line or None
+
+
+def title_for(name: str, settings: Settings, profile: DocumentProfile | None = None) -> str | None:
+    """The title header of a document named ``name`` with ``profile``, by ``settings.title_source``: the file
+    name's (:func:`~prism.ingestion.chunking.title_from_name`), the profile's (:func:`profile_title`) or both,
+    joined with ``" | "``; ``None`` when headers are off, neither is informative, or the title is over
+    ``settings.title_max_chars``."""
     if not settings.title_headers:
         return None
-    title = title_from_name(name)
+    parts = []
+    if settings.title_source in ("profile", "both"):
+        parts.append(profile_title(profile))
+    if settings.title_source in ("file_name", "both"):
+        parts.append(title_from_name(name))
+    title = " | ".join(p for p in parts if p)
     return title if title and len(title) <= settings.title_max_chars else None
 
 
-def strip_running(parsed: ParsedDocument, settings: Settings) -> ParsedDocument:
+def strip_running(parsed: ParsedDocument, settings: Settings) -> tuple[ParsedDocument, RunningLines]:
     """``parsed`` without its running headers and footers (:mod:`prism.ingestion.parsing.running`), when
-    ``settings.running_lines_strip`` is on."""
+    ``settings.running_lines_strip`` is on, and what was removed."""
     if not settings.running_lines_strip:
-        return parsed
-    stripped, _ = strip_running_lines(
+        return parsed, RunningLines()
+    return strip_running_lines(
         parsed,
         zone=settings.running_lines_zone,
         min_share=settings.running_lines_min_share,
         min_pages=settings.running_lines_min_pages,
         max_chars=settings.running_lines_max_chars,
     )
-    return stripped
 
 
-def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: PrismEmbedding,
-          settings: Settings) -> list[Chunk]:
-    """Chunk ``parsed`` (:func:`~prism.ingestion.chunking.chunk_document`); with a ``title``, chunks leave room for
-    it in the embedder's window.
+def compose_index_text(title: str | None, table_header: str | None, text: str) -> str:
+    """``title + "\n\n" + table_header + "\n" + text``, the parts that are given; a part the text already starts
+    with is not repeated (:func:`~prism.ingestion.chunking.with_title` for the title)."""
+    body = f"{table_header}\n{text}" if table_header and not text.startswith(table_header) else text
+    return with_title(title, body)
+
+
+def index_text(title: str | None, chunk: Chunk) -> str:
+    """What is embedded and BM25-indexed for a chunk: the document title header, then a table chunk's index header
+    (``"CONSOLIDATED STATEMENTS OF OPERATIONS | 2015 | 2014 | 2013 | in thousands"``), then its text
+    (:func:`compose_index_text`). The stored text is the chunk's own."""
+    return compose_index_text(title, chunk.table.index_header if chunk.table else None, chunk.text)
+
+
+def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: PrismEmbedding, settings: Settings,
+          attributes: Mapping[str, str] | None = None, pdf: bytes | None = None) -> list[Chunk]:
+    """Chunk ``parsed`` (:func:`~prism.ingestion.structure.structured_chunks`: tables at row boundaries when
+    ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
+    :class:`~prism.ingestion.table_headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
+    embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata).
 
     Raises:
         NoExtractableTextError: no chunk came out.
     """
     reserved = embedder.count_tokens(with_title(title, "x")) - embedder.count_tokens("x") if title else 0
-    chunks = chunk_document(
-        parsed,
-        doc_id,
-        chunk_size=settings.chunk_size,
-        chunk_overlap=settings.chunk_overlap,
-        count_tokens=embedder.count_tokens,
-        max_tokens=embedder.max_tokens - reserved,
-    )
+    if not settings.tables_enabled and parsed.tables:
+        parsed = ParsedDocument(parsed.source, parsed.kind, parsed.pages, parsed.total_pages, parsed.skipped_pages,
+                                parsed.warnings)
+    headers = PdfTableHeaders(pdf) if pdf is not None else None
+    try:
+        chunks = structured_chunks(
+            parsed,
+            doc_id,
+            chunk_size=settings.chunk_size,
+            chunk_overlap=settings.chunk_overlap,
+            count_tokens=embedder.count_tokens,
+            max_tokens=embedder.max_tokens - reserved,
+            attributes=attributes,
+            find=settings.tables_enabled,
+            pdf=headers,
+        )
+    finally:
+        if headers is not None:
+            headers.close()
     if not chunks:
         raise NoExtractableTextError(f"{parsed.source} has no indexable text.")
     return chunks
@@ -81,10 +144,10 @@ def index_texts(
     progress: ProgressCallback,
     title: str | None = None,
 ) -> tuple[list[str], str | None]:
-    """The texts to embed and tokenise (the chunks' own, under the document ``title`` when there is one, unless a
-    hook supplies others) and a note for the analyst when the hook degraded (some or all chunks kept their plain
-    text)."""
-    plain = [with_title(title, c.text) for c in chunks]
+    """The texts to embed and tokenise (:func:`index_text`: the chunks' own under the document ``title`` and a table
+    chunk's header, unless a hook supplies others) and a note for the analyst when the hook degraded (some or all
+    chunks kept their plain text)."""
+    plain = [index_text(title, c) for c in chunks]
     if contextualize is None:
         return plain, None
     progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"contextualising {len(chunks)} chunks")
@@ -109,9 +172,11 @@ def index_texts(
 
 def chunk_rows(chunks: Sequence[Chunk], texts: Sequence[str], tokens: Sequence[list[str]]) -> list[dict]:
     """The workspace's chunk rows: id, stored text, BM25 tokens (with the tokenizer version that made them, so a
-    tokenizer change re-tokenises), page/offset metadata, and the indexed text when it differs from the chunk's own
-    (title header or contextual text)."""
+    tokenizer change re-tokenises), the chunk's flat metadata (pages, offsets, profile and table keys), a table
+    chunk's ``table`` (:meth:`~prism.types.ChunkTable.to_dict`: rows with cell offsets into the chunk's text), and
+    the indexed text when it differs from the chunk's own (title or table header, or contextual text)."""
     return [{"chunk_id": c.chunk_id, "text": c.text, "tokens": toks, "tokenizer": TOKENIZER_VERSION, **c.metadata(),
+             **({"table": c.table.to_dict()} if c.table else {}),
              **({"index_text": it} if it != c.text else {})}
             for c, it, toks in zip(chunks, texts, tokens, strict=True)]
 

@@ -5,19 +5,19 @@ Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed 
 column alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This
 module reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
 
-* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``; a currency
-  sign before a value is skipped); its label is the text before them;
-* a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section labels
-  such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the commonest
-  value count of its rows, a longer row gives its leftmost extra values back to the label (``"2.50% Notes due 2025 500
-  500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
-* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the lines
-  above the first row, one per column, even when the PDF set them one word per line; a date that spans all columns of a
-  balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows "ended" (``"Year
-  ended December 31,"``) is not;
-* its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``, ``"(In
-  crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest statement
-  heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
+* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a page
+  range ``71-72``; a currency sign before a value is skipped); its label is the text before them;
+* a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section
+  labels such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the
+  commonest value count of its rows, a longer row gives its leftmost extra values back to the label
+  (``"2.50% Notes due 2025 500 500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
+* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the
+  lines above the first row, one per column, even when the PDF set them one word per line; a date that spans all
+  columns of a balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows
+  "ended" (``"Year ended December 31,"``) is not;
+* its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``,
+  ``"(In crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest
+  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
 
 Tables whose columns hold words (a list of documents, a payee register) are not found from this text: without the
 alignment nothing tells where one text cell ends. Offsets index the page text, so ``page_text[row.char_start:
@@ -62,7 +62,8 @@ _PERIOD = re.compile(
 )
 _SPAN_DATE = re.compile(rf"({_MONTH_DAY})\s*,?\s*$", re.IGNORECASE)
 _VALUE = re.compile(
-    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$",
+    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
+    r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
     re.IGNORECASE,
 )
 _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
@@ -187,17 +188,32 @@ def _lines(page_text: str) -> list[_Line]:
     return _join_split_labels(out, page_text)
 
 
-def _join_split_labels(lines: list[_Line], page_text: str) -> list[_Line]:
-    """Join a line that ends in a one-word line to the next line when that one starts in lower case.
+_CONNECTORS = frozenset({"to", "of", "and", "for", "in", "on", "from", "by", "with", "the", "a", "an", "or", "at"})
+"""Words a row label does not end with: a label split one word per line goes on after them."""
 
-    pypdf's layout mode sets some bold labels one word per line (``"Net\nincome 583,894 ..."``); the joined line
-    spans both lines of the page text and its label reads ``"Net income"``.
+
+def _open_label(label: str) -> bool:
+    """True when a label split over lines cannot end here: its last connector word is followed only by capitalised
+    words (``"Net income attributable to MGM"`` goes on with ``"Resorts"``) or ends it."""
+    words = label.split()
+    last = max((i for i, w in enumerate(words) if w in _CONNECTORS), default=None)
+    return last is not None and last > 0 and all(w[:1].isupper() for w in words[last + 1 :])
+
+
+def _join_split_labels(lines: list[_Line], page_text: str) -> list[_Line]:
+    """Join a line that ends in a one-word line to the next line when that one starts in lower case, or when the
+    label so far cannot end (:func:`_open_label`).
+
+    pypdf's layout mode sets some bold labels one word per line (``"Net\nincome 583,894 ..."``, ``"Net\nincome\n
+    attributable\nto\nMGM\nResorts\nInternational $ 466,772"``); the joined line spans those lines of the page
+    text and its label reads ``"Net income"``, ``"Net income attributable to MGM Resorts International"``.
     """
     out: list[_Line] = []
     for line in lines:
         prev = out[-1] if out else None
         first = line.text.lstrip("(")[:1]
-        if prev and not prev.cells and len(prev.text.rsplit("\n", 1)[-1].split()) == 1 and first.islower():
+        one_word = prev is not None and not prev.cells and len(prev.text.rsplit("\n", 1)[-1].split()) == 1
+        if prev and one_word and (first.islower() or "\n" in prev.text and _open_label(prev.label)):
             label = f"{' '.join(prev.label.split())} {line.label}".strip()
             text = page_text[prev.start : line.end]
             out[-1] = _Line(prev.start, line.end, text, label, line.cells, line.spans)

@@ -31,7 +31,7 @@ from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.rerank import Reranker
-from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk
+from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ class HybridRetriever(BaseRetriever):
         for r in result.results:
             meta: dict[str, Any] = {"source": r.source, "doc_id": r.doc_id, "chunk_index": r.chunk_index}
             if r.page_start is not None:
-                meta.update(page_start=r.page_start, page_end=r.page_end)
+                meta.update(page_start=r.page_start, page_end=r.page_end, locator=r.locator)
             scores = r.scores()
             meta.update({f"{k}_score" if not k.endswith("_rank") else k: v for k, v in scores.items()})
             final = next((scores[k] for k in ("rerank", "rrf") if scores[k] is not None), scores[last_side])
@@ -309,10 +309,10 @@ class HybridRetriever(BaseRetriever):
             results.append(RetrievedChunk(
                 chunk_id=cid, doc_id=str(meta.get("doc_id", "")), source=str(meta.get("source", "")), text=text,
                 chunk_index=int(meta.get("chunk_index", 0)), page_start=meta.get("page_start"),
-                page_end=meta.get("page_end"),
+                page_end=meta.get("page_end"), locator=locator_of(meta),
                 dense_score=d[0] if d else None, dense_rank=d[1] if d else None,
                 bm25_score=s[0] if s else None, bm25_rank=s[1] if s else None,
-                rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None,
+                rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None, metadata=dict(meta),
             ))
         return results
 

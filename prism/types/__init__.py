@@ -10,9 +10,21 @@ here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`pris
 
 from __future__ import annotations
 
-from prism.types.answers import TIMING_STAGES, Answer, AnswerMode, Citation, Note, NoteKind, Turn, WebResult
+from prism.types.answers import (
+    TIMING_STAGES,
+    Answer,
+    AnswerMode,
+    Citation,
+    Note,
+    NoteKind,
+    PassageView,
+    Turn,
+    WebResult,
+)
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
+    LOCATOR_KEYS,
+    PAGE_UNITS,
     CancelToken,
     Chunk,
     DocumentKind,
@@ -22,32 +34,41 @@ from prism.types.documents import (
     IngestResult,
     IngestStatus,
     Page,
+    PageUnit,
     ParsedDocument,
     ProgressCallback,
     SkippedPage,
     WorkspaceInfo,
     count_phrase,
     file_types_phrase,
+    locator_of,
     page_label,
 )
 from prism.types.evaluation import MetricSpec
 from prism.types.profiles import (
     CORRECTED_SNIPPET,
+    DOCUMENT_TYPE_LABELS,
     DOCUMENT_TYPES,
     PROFILE_FIELDS,
+    PROFILE_METADATA_KEYS,
     PROFILE_UNITS,
     DocumentProfile,
     DocumentType,
     ProfileSource,
 )
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
-from prism.types.tables import Table, TableRow
+from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
     "CORRECTED_SNIPPET",
+    "DOCUMENT_TYPE_LABELS",
+    "LOCATOR_KEYS",
+    "PAGE_UNITS",
     "DOCUMENT_TYPES",
     "PROFILE_FIELDS",
+    "PROFILE_METADATA_KEYS",
     "PROFILE_UNITS",
+    "TABLE_METADATA_KEYS",
     "DocumentProfile",
     "DocumentType",
     "ProfileSource",
@@ -58,6 +79,7 @@ __all__ = [
     "AnswerMode",
     "ChatTurn",
     "Chunk",
+    "ChunkTable",
     "Citation",
     "CompletesText",
     "ConversationInfo",
@@ -71,7 +93,9 @@ __all__ = [
     "Note",
     "NoteKind",
     "Page",
+    "PageUnit",
     "ParsedDocument",
+    "PassageView",
     "ProgressCallback",
     "RerankerState",
     "RetrievalMode",
@@ -85,5 +109,6 @@ __all__ = [
     "WorkspaceInfo",
     "count_phrase",
     "file_types_phrase",
+    "locator_of",
     "page_label",
 ]

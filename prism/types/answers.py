@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from prism.types.documents import page_label
 from prism.types.retrieval import RetrievedChunk
 
 
@@ -15,9 +16,13 @@ class Citation:
     Attributes:
         n: the number ``[n]`` in the answer text: cited chunks are 1, 2, 3 … in the order the answer first cites
             them, the chunks it does not cite follow in retrieval order.
+        page_start: first physical page (what a preview opens), ``None`` for an unpaged source.
         scores: :meth:`RetrievedChunk.scores` of the chunk.
         rank: the chunk's rank in the retrieval results the answer was written from (1-based; the block number
             the LLM saw), ``None`` when unknown.
+        locator: where the chunk is, as shown (:attr:`RetrievedChunk.locator`; when not given, the pages'
+            :func:`~prism.types.page_label`).
+        profile: its document's profile as one line, ``"Netflix, Inc. · 10-K · FY2015"`` (``""`` when none).
     """
 
     n: int
@@ -28,16 +33,45 @@ class Citation:
     text: str
     scores: dict[str, float | int | None] = field(default_factory=dict)
     rank: int | None = None
+    locator: str = ""
+    profile: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.locator:
+            self.locator = page_label(self.page_start, self.page_end)
 
     @classmethod
     def from_chunk(cls, n: int, chunk: RetrievedChunk, rank: int | None = None) -> Citation:
         """Source ``n`` for a retrieved chunk at retrieval rank ``rank``."""
         return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
-                   rank)
+                   rank, chunk.locator, chunk.profile_line)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank"}``."""
+        """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator",
+        "profile"}``."""
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class PassageView:
+    """A cited passage shown in its place, for sources without a page image (slides, sheets, Word, HTML, text).
+
+    Attributes:
+        source: the document's file name.
+        locator: where the passage is (:attr:`Citation.locator`; ``""`` for an unpaged source).
+        text: the text of the passage's page, slide or sheet (rows), or of its surroundings in an unpaged
+            document, cut to at most the passage and ``context_chars`` characters on each side.
+        start: offset of the passage in ``text``.
+        end: offset just past it; ``text[start:end]`` is the passage.
+        clipped: True when ``text`` was cut at the context limit (the page or document goes on).
+    """
+
+    source: str
+    locator: str
+    text: str
+    start: int
+    end: int
+    clipped: bool = False
 
 
 @dataclass

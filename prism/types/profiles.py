@@ -42,6 +42,20 @@ PROFILE_FIELDS: tuple[str, ...] = (
 )
 """The profile's value fields, in display order; each may have a :class:`ProfileSource` in ``sources``."""
 
+DOCUMENT_TYPE_LABELS: dict[str, str] = {
+    "10-K": "10-K", "10-Q": "10-Q", "8-K": "8-K", "annual_report": "annual report", "earnings_call": "earnings call",
+    "rbi_master_direction": "RBI master direction", "rbi_master_circular": "RBI master circular",
+    "rbi_circular": "RBI circular", "rbi_notification": "RBI notification", "npci_circular": "NPCI circular",
+    "other": "other",
+}
+"""How a document type is written for a reader (a citation line, a title header)."""
+
+PROFILE_METADATA_KEYS: dict[str, str] = {
+    "entity": "entity", "type": "doc_type", "period": "period", "fiscal_year_end": "fiscal_year_end",
+    "currency": "currency", "unit": "unit",
+}
+"""Profile field → the flat metadata key every chunk of the document carries (vector store and chunk rows)."""
+
 CORRECTED_SNIPPET = "corrected by analyst"
 """The snippet of a field's source after an analyst corrected it (its page is ``None``)."""
 
@@ -93,6 +107,23 @@ class DocumentProfile:
     aliases: tuple[str, ...] = ()
     reference: str | None = None
     date: str | None = None
+
+    def metadata(self) -> dict[str, str]:
+        """The flat chunk metadata of the document (:data:`PROFILE_METADATA_KEYS`): ``entity``, ``doc_type``,
+        ``period``, ``fiscal_year_end``, ``currency``, ``unit``; only keys that have a value (never ``None``)."""
+        return {key: getattr(self, name) for name, key in PROFILE_METADATA_KEYS.items() if getattr(self, name)}
+
+    def line(self, sep: str = " · ") -> str:
+        """Entity, document type and period as one short line: ``"Netflix, Inc. · 10-K · FY2015"``; the parts that
+        are known (``""`` when none is)."""
+        kind = DOCUMENT_TYPE_LABELS.get(self.type or "", self.type) if self.type != "other" else None
+        return sep.join(part for part in (self.entity, kind, self.period) if part)
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, Any]) -> DocumentProfile:
+        """The profile fields a chunk's flat metadata carries (:meth:`metadata`'s keys); the others ``None``."""
+        values = {name: metadata.get(key) for name, key in PROFILE_METADATA_KEYS.items()}
+        return cls(ticker=None, **{name: str(v) if v is not None else None for name, v in values.items()})
 
     def to_dict(self) -> dict[str, Any]:
         """``{"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",

@@ -3,8 +3,11 @@ state, and what expansion needs of a language model."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from prism.types.documents import page_label
+from prism.types.profiles import DocumentProfile
 
 
 class CompletesText(Protocol):
@@ -46,9 +49,16 @@ class RetrievalMode:
 class RetrievedChunk:
     """A chunk as retrieved, with every stage's score and rank (``None`` where a stage did not see it).
 
+    ``metadata`` is the chunk's flat store metadata: its document's profile keys (``entity``, ``doc_type``,
+    ``period``, ``fiscal_year_end``, ``currency``, ``unit``) and, for a table chunk, ``table_id``, ``table_title``,
+    ``table_columns`` (``"2015 | 2014 | 2013"``), ``table_unit``, ``table_currency``, ``table_row``.
+
     Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
     Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit. Ranks are 1-based; ``rank`` is the final
-    position in the result list.
+    position in the result list. ``locator`` is where the chunk is, as citations show it (``"p. 2 (PDF p. 4)"``,
+    ``"Slide 3"``, ``"Sheet 'Q3' row 14"``; ``""`` for an unpaged source), made by :func:`prism.types.locator_of`
+    from the chunk's stored metadata (when not given: :func:`~prism.types.page_label` of the pages);
+    ``page_start``/``page_end`` stay the physical pages (what a preview opens).
     """
 
     chunk_id: str
@@ -58,6 +68,7 @@ class RetrievedChunk:
     chunk_index: int = 0
     page_start: int | None = None
     page_end: int | None = None
+    locator: str = ""
     rank: int = 0
     dense_score: float | None = None
     dense_rank: int | None = None
@@ -67,6 +78,17 @@ class RetrievedChunk:
     rrf_rank: int | None = None
     rerank_score: float | None = None
     rerank_rank: int | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def profile_line(self) -> str:
+        """The chunk's document as one short line from its metadata, ``"Netflix, Inc. · 10-K · FY2015"`` (``""``
+        when the document has no profile)."""
+        return DocumentProfile.from_metadata(self.metadata).line()
+
+    def __post_init__(self) -> None:
+        if not self.locator:  # built without its stored metadata: the pages alone
+            self.locator = page_label(self.page_start, self.page_end)
 
     def scores(self) -> dict[str, float | int | None]:
         """The stable ``scores`` object of the search JSON."""
@@ -90,6 +112,7 @@ class RetrievedChunk:
             "source": self.source,
             "page_start": self.page_start,
             "page_end": self.page_end,
+            "locator": self.locator,
             "text": self.text,
             "scores": self.scores(),
         }

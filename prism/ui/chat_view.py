@@ -11,7 +11,7 @@ import streamlit as st
 
 from prism.errors import ConversationNotFoundError, PrismError
 from prism.service import PrismService, find_retrieval_mode, query_terms
-from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, page_label
+from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, locator_of
 from prism.ui import state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
@@ -23,6 +23,7 @@ from prism.ui.explain import (
     timings_caption,
     why_this_chunk,
 )
+from prism.ui.preview import passage_html
 from prism.ui.resources import page_preview
 
 logger = logging.getLogger(__name__)
@@ -178,8 +179,9 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
                  else f"Also retrieved, not cited ({len(retrieved)})")
         with st.expander(label, icon=":material/manage_search:", expanded=is_declined(answer)):
             for c in retrieved:
-                pages = page_label(c.get("page_start"), c.get("page_end"))
-                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else ""))
+                pages = locator_of(c)
+                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else "")
+                            + (f" · {literal(c['profile'])}" if c.get("profile") else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
@@ -221,8 +223,9 @@ def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
 
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
               ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
-    pages = page_label(c.get("page_start"), c.get("page_end"))
-    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "")
+    pages = locator_of(c)
+    profile = f" · {literal(c['profile'])}" if c.get("profile") else ""
+    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "") + profile
     label += f" — “{literal(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):
@@ -246,9 +249,8 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
                   doc_ids: Mapping[str, str]) -> None:
     page = c.get("page_start")
     doc_id = doc_ids.get(c["source"])
-    if page is None or doc_id is None:
-        st.caption("No page preview: this source has no pages (text, CSV or web page) or is no longer in the "
-                   "workspace.")
+    if page is None or doc_id is None:  # no page image: the passage in the text of its slide, sheet or document
+        _passage_preview(service, info, c)
         return
     try:
         path = service.original_path(info.name, c["source"])
@@ -260,12 +262,25 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
     if not preview.image:
         st.caption(preview.message or "No page preview.")
         return
+    where = locator_of(c) or f"page {page}"
     if preview.crop:
-        st.image(preview.crop, caption=f"Page {page} of {c['source']}: the passage, highlighted", width="content")
-        with st.popover(f"Whole page {page}", icon=":material/description:"):
+        st.image(preview.crop, caption=f"{c['source']}, {where}: the passage, highlighted", width="content")
+        with st.popover(f"Whole page ({where})", icon=":material/description:"):
             st.image(preview.image, width="stretch")
     else:
-        with st.popover(f"Page {page}", icon=":material/description:"):
+        with st.popover(f"Page ({where})", icon=":material/description:"):
             st.image(preview.image, width="stretch")
         if preview.message:
             st.caption(preview.message)
+
+
+def _passage_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any]) -> None:
+    try:
+        view = service.passage(c["source"], c.get("chunk_id", ""), info.name)
+    except PrismError:
+        view = None
+    if view is None:
+        st.caption("No preview: the document is no longer in the workspace.")
+        return
+    with st.popover(f"In context ({view.locator})" if view.locator else "In context", icon=":material/description:"):
+        st.html(passage_html(view))

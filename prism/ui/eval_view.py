@@ -23,7 +23,7 @@ from filelock import FileLock, Timeout
 from prism.errors import PrismError
 from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
-from prism.types import SCORE_STAGES, MetricSpec, page_label
+from prism.types import SCORE_STAGES, MetricSpec, locator_of
 from prism.ui import charts, state
 from prism.ui.explain import literal
 
@@ -266,7 +266,7 @@ def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
         st.caption(literal(str(ans.get("text", ""))[:1200]))
     for r in question.get("retrieved", []):
         mark = "✅ relevant" if r.get("relevant") else "·"
-        pages = page_label(r.get("page_start"), r.get("page_end"))
+        pages = locator_of(r)
         scores = r.get("scores") or {}
         parts = [f"{k} {scores[k]:.3f}" for k in SCORE_STAGES if scores.get(k) is not None]
         st.markdown(f"**#{r.get('rank')}** {literal(str(r.get('source')))} {pages} — {mark}  \n"

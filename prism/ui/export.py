@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from prism.types import ChatTurn, page_label
+from prism.types import ChatTurn, locator_of
 from prism.ui.explain import snippet
 
 EXTRACTIVE_NOTE = "_Extractive answer: sentences quoted from the documents._"
@@ -64,7 +64,7 @@ def _answer_lines(answer: dict) -> list[str]:
     if citations:
         lines += ["**Sources**", ""]
         for c in citations:
-            pages = page_label(c.get("page_start"), c.get("page_end"))
+            pages = locator_of(c)
             where = f"{c.get('source', '')}" + (f", {pages}" if pages else "")
             lines.append(f"- [{c.get('n')}] {where} — “{snippet(c.get('text', ''), 160)}”")
         lines.append("")

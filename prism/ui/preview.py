@@ -1,4 +1,5 @@
-"""PDF page previews with a cited chunk located on the page (pypdfium2 + Pillow; no Streamlit here).
+"""Previews of a cited chunk: a PDF page with the chunk located on it (pypdfium2 + Pillow), or for other sources
+the text of its slide, sheet or document with the passage marked (:func:`passage_html`). No Streamlit here.
 
 The chunk's text was normalised at ingest (NFKC, whitespace collapsed), so it is not searched for literally: the
 page's text layer and the chunk are both split into lower-cased words and aligned with :class:`difflib.
@@ -10,6 +11,7 @@ are shown without a highlight.
 from __future__ import annotations
 
 import difflib
+import html
 import io
 import logging
 import re
@@ -19,6 +21,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw
+
+from prism.types import PassageView
 
 logger = logging.getLogger(__name__)
 
@@ -142,3 +146,15 @@ def render_page_preview(path: str | Path, page: int, chunk_text: str, scale: flo
         return PagePreview(page, b"", None, 0.0, "This page could not be rendered.")
     finally:
         pdf.close()
+
+
+def passage_html(view: PassageView) -> str:
+    """``view``'s text as HTML (escaped, line breaks kept) with the passage in ``<mark>``, under a caption naming the
+    source and the locator; ``…`` marks text cut at the context limit."""
+    before, passage, after = (html.escape(part) for part in
+                              (view.text[: view.start], view.text[view.start : view.end], view.text[view.end :]))
+    more = "…" if view.clipped else ""
+    where = f"{html.escape(view.source)}" + (f" · {html.escape(view.locator)}" if view.locator else "")
+    return (f'<div class="prism-passage"><div style="color:#475569;font-size:.85rem">{where}</div>'
+            f'<div style="white-space:pre-wrap;font-size:.92rem;line-height:1.55;max-height:420px;overflow-y:auto">'
+            f'{more}{before}<mark style="background:#FDE68A">{passage}</mark>{after}{more}</div></div>')

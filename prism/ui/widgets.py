@@ -199,8 +199,8 @@ def _document_filter(service: PrismService, info: WorkspaceInfo) -> None:
     label = "Limit answers to"
     help_text = "Pick documents to search only those; none picked searches the whole workspace."
     if len(sources) <= MAX_PILLS:
-        st.pills(label, sources, selection_mode="multi", format_func=lambda s: shorten(s, 30), key=key,
-                 help=help_text)
+        st.pills(label, sources, selection_mode="multi", format_func=lambda s: literal(shorten(s, 30)), key=key,
+                 help=help_text)  # a chip's label is Markdown: "notes_*v2*.txt" must not lose its stars
     else:
         st.multiselect(label, sources, format_func=lambda s: shorten(s, 40), key=key, help=help_text,
                        placeholder="All documents")

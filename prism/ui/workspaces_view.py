@@ -1,4 +1,5 @@
-"""The Workspaces page's pieces: create, rename, switch, delete (confirmed), the document table, delete a document.
+"""The Workspaces page's pieces: create, rename, switch, delete (confirmed), the document table with profiles
+(details and corrections: :mod:`prism.ui.profile_view`), delete a document.
 
 Workspace actions are widget callbacks (:mod:`prism.ui.state`): the sidebar drawn in the same run already shows them.
 """
@@ -13,7 +14,7 @@ import streamlit as st
 from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import DocumentRecord, WorkspaceInfo, count_phrase
-from prism.ui import state
+from prism.ui import profile_view, state
 from prism.ui.explain import literal, strip_source
 
 
@@ -31,7 +32,8 @@ def _size(n: int) -> str:
 
 
 def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
-    """One row per document for the table: name, type, pages, chunks, date, size, warnings, briefing."""
+    """One row per document for the table: name, entity, document type, period (its profile, corrections
+    applied), file type, pages, chunks, date, size, warnings, briefing."""
     rows = []
     for d in docs:
         notes = [strip_source(w, d.source) for w in d.warnings]
@@ -43,6 +45,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
         bullets = briefing.get("bullets") or []
         rows.append({
             "Document": d.source,
+            **profile_view.profile_columns(d),
             "Type": d.kind.upper(),
             "Pages": str(d.pages) if d.pages else "—",
             "Chunks": d.chunks,
@@ -177,6 +180,8 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
             "Briefing": st.column_config.TextColumn("Briefing (first point)", width="large"),
         },
     )
+    with st.expander("Document profiles, corrections and removed running lines", icon=":material/badge:"):
+        profile_view.details(service, info, docs)
     sources = [d.source for d in docs]
     confirm = st.session_state.get(state.CONFIRM)
     if isinstance(confirm, tuple) and confirm[:2] == ("document", info.id) and confirm[2] in sources:

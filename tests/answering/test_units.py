@@ -183,11 +183,12 @@ def test_page_head_and_blocks_of_chunks():
     assert blocks_of_chunks([_chunk(0, "Revenue 100")], rows_of)[0].unit is None and reads == ["d"]
 
 
-def test_chunk_metadata_unit_wins():
-    class WithMeta:
-        text = "Revenue 100 (In millions)"
-        metadata = {"unit": "crore", "currency": "INR"}
-        chunk_index = 0
-
-    [block] = blocks_of_chunks([WithMeta()])
+def test_table_metadata_unit_wins():
+    table = RetrievedChunk(chunk_id="t", doc_id="d", source="r.pdf", text="Revenue 100 (In millions)",
+                           metadata={"table_unit": "crore", "table_currency": "INR", "unit": "millions"})
+    [block] = blocks_of_chunks([table])
     assert (block.unit, block.currency) == ("crore", "INR")
+    prose = RetrievedChunk(chunk_id="p", doc_id="d", source="r.pdf", text="Revenue rose to 100 units.",
+                           metadata={"unit": "millions", "currency": "USD"})  # the document profile's
+    [block] = blocks_of_chunks([prose])
+    assert (block.unit, block.currency) == (None, "USD")

@@ -245,6 +245,23 @@ def test_financebench_loader_converts_pages_to_one_based():
         detect_format(DATA / "financebench-dev" / "pdfs")
 
 
+@needs_data
+def test_financebench_rename_documents_maps_evidence_to_the_renamed_file():
+    real = load_dataset(DATA / "financebench-dev")
+    renamed = load_dataset(DATA / "financebench-dev", rename_documents=True)
+    names = sorted(d.source for d in real.documents)
+    assert [d.source for d in renamed.documents] == [f"doc{i:02d}.pdf" for i in range(1, 17)]
+    mapping = renamed.summary()["renamed_documents"]
+    assert mapping == {f"doc{i:02d}.pdf": n for i, n in enumerate(names, start=1)}
+    assert renamed.name == "financebench-dev-renamed" and "renamed_documents" not in real.summary()
+    for q_real, q_new in zip(real.queries, renamed.queries, strict=True):
+        assert [(mapping[s.source], s.page) for s in q_new.relevant] == [(s.source, s.page) for s in q_real.relevant]
+    by_name = {d.source: d.path for d in renamed.documents}
+    assert all(by_name[new].name == old for new, old in mapping.items())
+    with pytest.raises(PrismError, match="FinanceBench datasets only"):
+        load_dataset(REPO / "data" / "ground_truth" / "eval_pairs.json", rename_documents=True)
+
+
 # --- answer measures --------------------------------------------------------------------------------------------
 def test_token_f1_numeric_match_and_declines():
     # tokens: answer {the P2P limit is 100000 1} → without article: p2p limit is 100000 (marker [1] dropped)

@@ -254,9 +254,14 @@ def test_model_mismatch_is_reported_and_reindex_fixes_it(service, embedder, pris
     _consistent(handle)
 
 
-def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embedder, tmp_path):
+def test_title_headers_are_indexed_but_never_stored_as_chunk_text(prism_home, embedder, tmp_path):
     """An informative file name goes in front of every chunk for the embedder and BM25 (within the 256 word-piece
-    window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing."""
+    window); Chroma documents and citations keep the chunk's own text. An opaque RBI file code adds nothing (titles
+    from the file name only here; the profile's title is tested in test_profiles_at_ingest)."""
+    from prism.config import Settings
+    from prism.service import PrismService
+
+    service = PrismService(Settings(home=prism_home, title_source="file_name"), embedder=embedder)
     named = tmp_path / "Zephyr_Quarterly_Handbook.pdf"  # words the circular itself never uses
     named.write_bytes((SAMPLE / "rbi_style_master_circular_digital_payments.pdf").read_bytes())
     opaque = tmp_path / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"  # an RBI file code as its name
@@ -266,9 +271,13 @@ def test_title_headers_are_indexed_but_never_stored_as_chunk_text(service, embed
     rows = handle.workspace.read_chunks(r1.doc_id)
     title = "Zephyr Quarterly Handbook"
     assert len(rows) == r1.chunks > 5
-    assert all(r["index_text"] == f"{title}\n\n{r['text']}" for r in rows)
+    assert all(r["index_text"] == f"{title}\n\n{r['text']}" for r in rows if "table" not in r)
+    # a table chunk's header (statement | periods | unit) goes between the title and the text
+    assert all(r["index_text"].startswith(f"{title}\n\n") and r["index_text"].endswith(r["text"]) for r in rows)
     assert all(embedder.count_tokens(r["index_text"]) <= embedder.max_tokens for r in rows)
-    assert all("index_text" not in r for r in handle.workspace.read_chunks(r2.doc_id))
+    opaque_rows = handle.workspace.read_chunks(r2.doc_id)
+    assert all("index_text" not in r for r in opaque_rows if "table" not in r)  # no title header
+    assert all(r["index_text"].startswith(r["table"]["header"]) for r in opaque_rows if "index_text" in r)
     got = handle.store._col.get(ids=[r["chunk_id"] for r in rows], include=["documents", "embeddings"])
     texts = dict(zip(got["ids"], got["documents"], strict=True))
     assert all(texts[r["chunk_id"]] == r["text"] for r in rows)

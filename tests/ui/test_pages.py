@@ -100,6 +100,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     assert cited, labels
     assert any(f"{literal(UPI.name)} · page 2" in lb for lb in cited)
     assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
+    assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI.name) in lb), cited
     assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
     table = at.dataframe[0].value
     assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
@@ -199,7 +200,8 @@ def test_web_results_are_listed_separately(with_sample, service_factory):
 def test_document_filter_limits_citations(with_sample, service_factory):
     at = _app().run()
     ws_id = at.session_state[ui_state.WORKSPACE]
-    assert at.pills(key=ui_state.filter_key(ws_id)).options == [shorten(UPI.name, 30), shorten(MASTER.name, 30)]
+    assert at.pills(key=ui_state.filter_key(ws_id)).options == [literal(shorten(UPI.name, 30)),  # chips are Markdown
+                                                                 literal(shorten(MASTER.name, 30))]
     at = _app()
     at.session_state[ui_state.WORKSPACE] = ws_id
     at.session_state[ui_state.filter_key(ws_id)] = [MASTER.name]
@@ -253,6 +255,34 @@ def test_delete_a_document_with_confirmation(with_sample, service_factory):
     _no_exception(at)
     assert any(f"Deleted **{literal(MASTER.name)}**." in s.value for s in at.success)
     assert at.dataframe[0].value["Document"].tolist() == [UPI.name]
+
+
+def test_workspaces_page_shows_profiles_and_saves_a_correction(with_sample, service_factory):
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
+    _no_exception(at)
+    table = at.dataframe[0].value
+    assert table["Entity"].tolist()[1] == "Reserve Bank of India, Department of Payment and Settlement Systems"
+    assert table["Doc type"].tolist()[1] == "RBI master circular" and table["Period"].tolist()[1] == "2025-04-01"
+    ws_id = at.session_state[ui_state.WORKSPACE]
+    at.selectbox(key=f"doc.detail.{ws_id}").set_value(MASTER.name).run()
+    _no_exception(at)
+    fields = at.dataframe[1].value
+    assert fields["Field"].tolist()[:4] == ["Entity", "Ticker", "Document type", "Period"]
+    assert fields["Read from"].tolist()[0].startswith("page 1: ")
+    assert "**Running headers and footers removed**" in _texts(at)
+    [entity] = [t for t in at.text_input if t.key and t.key.startswith("tag.") and t.key.endswith(".entity")]
+    assert entity.value == "Reserve Bank of India, Department of Payment and Settlement Systems"
+    entity.set_value("Reserve Bank of India")
+    at = _click(at, "Save corrections")
+    _no_exception(at)
+    assert any("Profile of **rbi\\_style" in s.value and "Reserve Bank of India · RBI master circular" in s.value
+               for s in at.success), [s.value for s in at.success]
+    assert at.dataframe[0].value["Entity"].tolist()[1] == "Reserve Bank of India"
+    at.selectbox(key=f"doc.detail.{ws_id}").set_value(MASTER.name).run()
+    assert at.dataframe[1].value["Read from"].tolist()[0] == "corrected by analyst"
+    at = _click(at, "Undo my corrections")
+    _no_exception(at)
+    assert at.dataframe[0].value["Entity"].tolist()[1].endswith("Department of Payment and Settlement Systems")
 
 
 def test_no_workspace_at_all_offers_the_sample(with_sample, service_factory, monkeypatch, tmp_path):

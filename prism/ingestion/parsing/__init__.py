@@ -4,15 +4,26 @@
 page, the CLI and the error texts read (through :func:`prism.service.supported_file_types`). Add a file
 type: write its loader (``load(data, name, settings, on_page) -> ParsedDocument``) and add a :class:`Loader` line.
 
-The type is decided by the file's bytes first and its extension second: anything with a ``%PDF-`` header in its
-first KiB is parsed as a PDF (a ``.txt`` that is really a PDF is a PDF); a ``.pdf`` without that header is
-rejected; otherwise the extension picks the loader; everything else is unsupported. Every loader returns a
-:class:`~prism.types.ParsedDocument` whose text is normalised (:mod:`prism.ingestion.parsing.normalize`) and raises
-only :class:`~prism.errors.PrismError` subclasses for bad input.
+The type is decided by the file's bytes first and its extension second (:func:`load_bytes`):
+
+* a ``%PDF-`` header in the first KiB is a PDF whatever the name (a ``.txt`` or ``.docx`` that is really a PDF is
+  read as a PDF), and a ``.pdf`` without it is rejected;
+* an Office Open XML package is the type its parts say (:func:`~prism.ingestion.parsing.office.ooxml_type`): a DOCX
+  renamed ``.txt`` is read as a DOCX, an XLSX renamed ``.docx`` as an XLSX — the document's warnings say so;
+* an OLE compound file is refused with the reason: a password-protected Office file, or a legacy 97–2003 one
+  (:func:`~prism.ingestion.parsing.office.refuse_compound_file`);
+* a ``.docx``/``.xlsx``/``.pptx`` that is none of these is rejected as not a valid Office file;
+* an HTML document named ``.txt`` is read as HTML;
+* otherwise the extension picks the loader, and a text type refuses bytes of a known binary format (ZIP, images).
+
+Every loader returns a :class:`~prism.types.ParsedDocument` whose text is normalised
+(:mod:`prism.ingestion.parsing.normalize`) and raises only :class:`~prism.errors.PrismError` subclasses for bad
+input.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,10 +39,15 @@ from prism.errors import (
 )
 from prism.fsutil import sanitize_filename
 from prism.ingestion.parsing.csv import load_csv
+from prism.ingestion.parsing.htmlfile import load_html, looks_like_html
 from prism.ingestion.parsing.normalize import normalize_text
+from prism.ingestion.parsing.office import CFB_MAGIC, OFFICE_NAMES, not_a_package, ooxml_type, refuse_compound_file
 from prism.ingestion.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
+from prism.ingestion.parsing.sheets import load_xlsx
+from prism.ingestion.parsing.slides import load_pptx
 from prism.ingestion.parsing.text import decode_bytes, load_text
 from prism.ingestion.parsing.url import load_url, load_url_with_bytes
+from prism.ingestion.parsing.word import load_docx
 from prism.types import FileType, ParsedDocument, file_types_phrase
 
 __all__ = [
@@ -66,23 +82,26 @@ class Loader:
     text: bool = True
 
 
-def _pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_pdf(data, name, settings, on_page)
+def _whole(load: Callable[[bytes, str, Settings], ParsedDocument]) -> LoadFunction:
+    """A :data:`LoadFunction` for a loader that reads the whole file at once (only PDFs stream pages)."""
+
+    def run(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
+        return load(data, name, settings)
+
+    return run
 
 
-def _text(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_text(data, name, settings)
-
-
-def _csv(data: bytes, name: str, settings: Settings, on_page: PageCallback | None) -> ParsedDocument:
-    return load_csv(data, name, settings)
-
-
+_OOXML = "application/vnd.openxmlformats-officedocument."
 LOADERS: tuple[Loader, ...] = (
-    Loader(FileType("pdf", "PDF", (".pdf",), "application/pdf"), _pdf, text=False),
-    Loader(FileType("txt", "TXT", (".txt",), "text/plain"), _text),
-    Loader(FileType("md", "MD", (".md",), "text/markdown"), _text),
-    Loader(FileType("csv", "CSV", (".csv",), "text/csv"), _csv),
+    Loader(FileType("pdf", "PDF", (".pdf",), "application/pdf"), load_pdf, text=False),
+    Loader(FileType("docx", "DOCX", (".docx",), _OOXML + "wordprocessingml.document"), _whole(load_docx), text=False),
+    Loader(FileType("xlsx", "XLSX", (".xlsx",), _OOXML + "spreadsheetml.sheet"), _whole(load_xlsx), text=False),
+    Loader(FileType("pptx", "PPTX", (".pptx",), _OOXML + "presentationml.presentation"), _whole(load_pptx),
+           text=False),
+    Loader(FileType("html", "HTML", (".html", ".htm"), "text/html"), _whole(load_html)),
+    Loader(FileType("txt", "TXT", (".txt",), "text/plain"), _whole(load_text)),
+    Loader(FileType("md", "MD", (".md",), "text/markdown"), _whole(load_text)),
+    Loader(FileType("csv", "CSV", (".csv",), "text/csv"), _whole(load_csv)),
 )
 """The upload types, in the order they are named to the analyst."""
 
@@ -92,8 +111,7 @@ SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(_BY_EXTENSION)
 """File name extensions :func:`load` accepts (plus ``http(s)://`` URLs), from :data:`LOADERS`."""
 
 _OTHER_FORMATS = {  # magic bytes of common non-text uploads that carry a text extension by mistake
-    b"PK\x03\x04": "ZIP / Office (DOCX, XLSX)",
-    b"\xd0\xcf\x11\xe0": "legacy Office (DOC, XLS)",
+    b"PK\x03\x04": "ZIP archive",
     b"\x89PNG": "PNG image",
     b"\xff\xd8\xff": "JPEG image",
     b"GIF8": "GIF image",
@@ -124,10 +142,13 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
     Raises:
         EmptyFileError: ``data`` is empty.
         FileTooLargeError: ``data`` is over ``settings.max_upload_bytes``.
-        CorruptDocumentError: a ``.pdf`` without a PDF header, or a broken PDF/CSV.
-        UnsupportedFileError: the extension is not one of :data:`SUPPORTED_EXTENSIONS` and the bytes are not a PDF,
-            or a text extension holds a known binary format (ZIP/Office/image).
-        EncryptedDocumentError, NoExtractableTextError, DecodingError: from the loaders.
+        CorruptDocumentError: a ``.pdf`` without a PDF header, a ``.docx``/``.xlsx``/``.pptx`` that is no Office
+            package, or a broken PDF/CSV/Office file.
+        EncryptedDocumentError: a password-protected Office file (or PDF, from the PDF loader).
+        UnsupportedFileError: a legacy (97–2003) Office file; the extension is not one of
+            :data:`SUPPORTED_EXTENSIONS` and the bytes are not a PDF or Office package; or a text extension holds a
+            known binary format (ZIP archive, image).
+        NoExtractableTextError, DecodingError: from the loaders.
     """
     size = len(data)
     if size == 0:
@@ -136,13 +157,22 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
         raise FileTooLargeError(f"{name} is {size / 2**20:.1f} MB, over the {settings.max_upload_mb} MB upload limit")
     ext = _extension(name)
     if looks_like_pdf(data):
-        if ext != ".pdf":
-            logger.info("%s holds a PDF; parsing it as a PDF", name)
-        return load_pdf(data, name, settings, on_page)
+        return _as_sniffed(load_pdf(data, name, settings, on_page), ext, ".pdf", "a PDF")
     if ext == ".pdf":
         raise CorruptDocumentError(
             f"{name} is not a valid PDF (it has no PDF header); check the file and upload it again"
         )
+    office = ooxml_type(data)
+    if office is not None:
+        noun = OFFICE_NAMES[office]
+        what = f"{'an' if noun[0] in 'AEIOU' else 'a'} {noun} ({office.lstrip('.').upper()})"
+        return _as_sniffed(_BY_EXTENSION[office].load(data, name, settings, on_page), ext, office, what)
+    if data.startswith(CFB_MAGIC):
+        refuse_compound_file(data, name, ext)
+    if ext in OFFICE_NAMES:
+        raise not_a_package(name, ext)
+    if ext == ".txt" and looks_like_html(data):
+        return _as_sniffed(load_html(data, name, settings), ext, ".html", "an HTML page")
     loader = _BY_EXTENSION.get(ext)
     supported = file_types_phrase(file_types())
     if loader is None:
@@ -157,6 +187,15 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
                     f"{name} is a {what} file, not {ext.lstrip('.').upper()}; upload {supported}"
                 )
     return loader.load(data, name, settings, on_page)
+
+
+def _as_sniffed(doc: ParsedDocument, ext: str, real: str, what: str) -> ParsedDocument:
+    """``doc`` with a warning when the bytes were another type than the file name says."""
+    if ext in _BY_EXTENSION and real in _BY_EXTENSION[ext].file_type.extensions:
+        return doc
+    logger.info("%s holds %s; read as one", doc.source, what)
+    warning = f"{doc.source} is really {what}, not what its name says; it was read as one"
+    return dataclasses.replace(doc, warnings=(warning, *doc.warnings))
 
 
 def _read(path: Path, name: str, settings: Settings) -> bytes:

@@ -1,8 +1,10 @@
-"""CSV files: decode, sniff the delimiter, check the field counts, render rows as readable text.
+"""CSV files: decode, sniff the delimiter, check the field counts, render rows as readable text and a table.
 
-Each data row becomes one paragraph ``"header: value; header: value"`` (empty cells left out), rows separated by a
-blank line so the chunker can split at row boundaries. A cell longer than ``settings.csv_max_cell_chars`` is split at
-word boundaries into pieces rendered on their own lines as ``"header (part k of n): ..."``.
+Each data row becomes one line ``"header: value; header: value"`` (empty cells left out), one row per line, and the
+rows are a :class:`~prism.types.Table` (:mod:`prism.ingestion.csv_tables`): the header row gives the column headers,
+each row a :class:`~prism.types.TableRow`, so chunking cuts only between rows and indexes every chunk under the
+column headers. A cell longer than ``settings.csv_max_cell_chars`` is split at word boundaries into pieces rendered
+on their own lines as ``"header (part k of n): ..."``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import pandas as pd
 
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, NoExtractableTextError
-from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
+from prism.ingestion.csv_tables import table_from_csv_rows
+from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report, normalize_text
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.types import Page, ParsedDocument, count_phrase
 
@@ -77,41 +80,6 @@ def sniff_delimiter(text: str) -> str:
     return next((d for d in DELIMITERS if d not in sample), ",")
 
 
-def _split_long(value: str, limit: int) -> list[str]:
-    """Split ``value`` into pieces of at most ``limit`` characters, at the last space before the limit if any."""
-    pieces: list[str] = []
-    rest = value
-    while len(rest) > limit:
-        cut = rest.rfind(" ", 0, limit + 1)
-        if cut <= limit // 2:
-            cut = limit
-        pieces.append(rest[:cut].strip())
-        rest = rest[cut:].strip()
-    if rest:
-        pieces.append(rest)
-    return pieces
-
-
-def _render_row(headers: list[str], values: list[str], max_cell: int) -> str:
-    lines: list[str] = []
-    current: list[str] = []
-    for header, raw in zip(headers, values, strict=False):
-        value = "" if pd.isna(raw) else " ".join(str(raw).split())
-        if not value:
-            continue
-        if len(value) <= max_cell:
-            current.append(f"{header}: {value}")
-            continue
-        if current:
-            lines.append("; ".join(current))
-            current = []
-        pieces = _split_long(value, max_cell)
-        lines.extend(f"{header} (part {k} of {len(pieces)}): {piece}" for k, piece in enumerate(pieces, start=1))
-    if current:
-        lines.append("; ".join(current))
-    return "\n".join(lines)
-
-
 def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
     """Load a CSV file as one unpaged page of row text.
 
@@ -121,8 +89,11 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
         settings: ``csv_max_cell_chars``.
 
     Returns:
-        ``ParsedDocument(kind="csv", pages=(Page(number=None, text),), total_pages=0)``; the text holds one paragraph
-        per data row (first row = header names; an empty header becomes ``column N``, 1-based).
+        ``ParsedDocument(kind="csv", pages=(Page(number=None, text),), total_pages=0, tables=(table,))``: the text
+        holds one line per data row rendered by :func:`prism.ingestion.csv_tables.table_from_csv_rows` (first row =
+        header names, an empty header becomes ``column N``, 1-based; cells normalised; a cell longer than
+        ``settings.csv_max_cell_chars`` split into parts on lines of their own), and the table describes those rows
+        (label = first column, column headers = the other header names) with offsets into the text.
 
     Raises:
         DecodingError: the bytes cannot be decoded.
@@ -140,22 +111,26 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
     rows = _read_rows(text, delimiter, filename)
     if len(rows) < 2:
         raise NoExtractableTextError(f"{filename} has no indexable text (a header but no data rows)")
-    headers = [
-        ("" if pd.isna(h) else " ".join(str(h).split())) or f"column {i}" for i, h in enumerate(rows[0], start=1)
-    ]
-    rendered = [_render_row(headers, row, settings.csv_max_cell_chars) for row in rows[1:]]
-    report = normalize_report("\n\n".join(r for r in rendered if r))
-    cells_have_text = any(has_indexable_text(str(v)) for row in rows[1:] for v in row if not pd.isna(v))
+    headers = [normalize_text("" if pd.isna(h) else str(h)) or f"column {i}" for i, h in enumerate(rows[0], start=1)]
+    cells = [[normalize_text("" if pd.isna(v) else str(v)) for v in row] for row in rows[1:]]
+    rendered, table = table_from_csv_rows(headers, cells, max_cell_chars=settings.csv_max_cell_chars)
+    report = normalize_report(rendered)
+    cells_have_text = any(has_indexable_text(v) for row in cells for v in row)
     if not cells_have_text or not has_indexable_text(report.text):
         raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits in its cells)")
     warnings = [w for w in (encoding_warning(filename, encoding),) if w]
-    if report.replacement_chars:
-        warnings.append(f"{filename}: {count_phrase(report.replacement_chars, 'unreadable character')} (U+FFFD) "
-                        f"{'was' if report.replacement_chars == 1 else 'were'} removed")
+    unreadable = text.count("\ufffd")  # the cells are normalised one by one, which drops them
+    if unreadable:
+        warnings.append(f"{filename}: {count_phrase(unreadable, 'unreadable character')} (U+FFFD) "
+                        f"{'was' if unreadable == 1 else 'were'} removed")
+    tables = (table,) if report.text == rendered else ()
+    if not tables:
+        logger.warning("%s: rows are indexed as text, not as a table (normalising changed the rendered rows)", filename)
     logger.info(
         "%s: %d rows x %d columns (%s, %r-separated)", filename, len(rows) - 1, len(headers), encoding, delimiter
     )
-    return ParsedDocument(source=filename, kind="csv", pages=(Page(None, report.text),), warnings=tuple(warnings))
+    return ParsedDocument(source=filename, kind="csv", pages=(Page(None, report.text),), warnings=tuple(warnings),
+                          tables=tables)
 
 
 def _read_rows(text: str, delimiter: str, filename: str) -> list[list]:

@@ -6,11 +6,17 @@ Per page (1-based numbers):
   (Python cannot kill a thread: the abandoned one finishes in the background, and the remaining pages are read with a
   freshly opened reader so the two never share pypdf state);
 * with ``settings.pdf_text_mode == "layout"`` (default) the page is read in pypdf's plain and layout modes and the
-  layout text is kept unless it has under :data:`LAYOUT_MIN_SHARE` of plain mode's letters and digits
-  (see :func:`_extract`);
+  layout text is kept unless it has under :data:`~prism.ingestion.parsing.pdf_text.LAYOUT_MIN_SHARE` of plain
+  mode's letters and digits, or it reads across prose columns (then plain mode's column-by-column order is kept);
+  rotated text, which layout mode drops, is read on its own and added at the end of the page
+  (:func:`~prism.ingestion.parsing.pdf_text.page_text`); a page whose text is garbage (a font encoding pypdf
+  misreads) is read with pdfium instead when pdfium's text is readable (:mod:`prism.ingestion.parsing.garbled`);
 * a page whose extraction raises, overruns the time budget, or yields more than ``settings.pdf_page_max_chars``
   characters is skipped and reported as a :class:`~prism.types.SkippedPage` — never the whole document (after
   :data:`MAX_TIMED_OUT_PAGES` time-outs the remaining pages are skipped too, to bound the CPU left burning);
+* the printed page labels (``/PageLabels``: i, ii, 1, 2 …) are kept on each page (:attr:`~prism.types.Page.label`);
+* once every page is read, line-end hyphenation is undone with the document's vocabulary
+  (:mod:`prism.ingestion.parsing.hyphens`; pages streamed to ``on_page`` use the vocabulary read so far);
 * the text is normalised (:mod:`prism.ingestion.parsing.normalize`); a page with fewer than
   :data:`~prism.ingestion.parsing.normalize.MIN_PAGE_ALNUM` letters/digits (no text layer, or only a page number such as
   ``"13"``) counts as having no text: it is OCR'd when ``settings.ocr_enabled`` and fewer than
@@ -22,12 +28,11 @@ from __future__ import annotations
 import functools
 import io
 import logging
-import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError, PyPdfError
@@ -35,7 +40,10 @@ from pypdf.errors import DependencyError, PyPdfError
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocumentError, NoExtractableTextError
 from prism.ingestion.parsing import ocr
+from prism.ingestion.parsing.garbled import readable_text
+from prism.ingestion.parsing.hyphens import dehyphenate, vocabulary
 from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
+from prism.ingestion.parsing.pdf_text import page_text as _extract  # the name tests patch and bench/tables.py reads
 from prism.types import Page, ParsedDocument, SkippedPage, count_phrase
 
 logger = logging.getLogger(__name__)
@@ -111,38 +119,6 @@ def _run_with_timeout(fn: Callable[[], str], timeout_s: float) -> tuple[str | No
     return str(box.get("text") or ""), None
 
 
-LAYOUT_MIN_SHARE = 0.98
-"""Layout-mode text is used only when it has at least this share of the plain-mode text's letters and digits."""
-_GAPS = re.compile(r"[ \t]{2,}")
-
-
-def _extract(reader: PdfReader, index: int, mode: str = "plain") -> str:
-    """Text of page ``index`` (0-based); with ``mode="layout"`` the better of pypdf's two extraction modes.
-
-    Plain mode follows the content stream and inserts a space wherever a PDF positions the next run of glyphs,
-    which breaks words that SEC filings set as several runs ("absolu te dollars", "prior ye ar": 4-9 % of the words
-    of 8 of the 16 FinanceBench filings, measured against pdfium's text) and glues page numbers to the last word.
-    Layout mode places glyphs by their coordinates, so those words come out whole and vertical gaps become
-    paragraph breaks; but it returns nothing on some cover pages, drops rotated text and can raise. So both run, and
-    layout text is kept only when it has :data:`LAYOUT_MIN_SHARE` of plain mode's letters and digits; its column
-    padding is collapsed to one space (normalisation would do the same; the page size budget counts real text).
-
-    Raises:
-        Exception: whatever plain-mode extraction raises on a malformed page (the caller skips the page).
-    """
-    page = reader.pages[index]
-    plain = page.extract_text() or ""
-    if mode != "layout":
-        return plain
-    try:
-        layout = page.extract_text(extraction_mode="layout") or ""
-    except Exception as exc:  # a layout-mode bug on one page: the plain text stands
-        logger.debug("page %d: layout extraction failed (%s); plain text used", index + 1, type(exc).__name__)
-        return plain
-    found = alnum_count(layout)
-    return _GAPS.sub(" ", layout) if found and found >= LAYOUT_MIN_SHARE * alnum_count(plain) else plain
-
-
 def _page_list(numbers: Sequence[int], limit: int = 10) -> str:
     shown = ", ".join(str(n) for n in numbers[:limit])
     more = f" and {len(numbers) - limit} more" if len(numbers) > limit else ""
@@ -189,10 +165,14 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
         raise CorruptDocumentError(f"{name} is damaged: its page list cannot be read ({exc})") from exc
     if total == 0:
         raise NoExtractableTextError(f"{name} has no pages")
-    scan = _scan_text_layers(data, reader, name, total, settings, on_page)
+    scan = _Scan(labels=_page_labels(reader, name, total))
+    _scan_text_layers(data, reader, name, total, settings, on_page, scan)
     warnings: list[str] = []
     if scan.needs_ocr:
-        _ocr_pages(data, name, settings, scan.needs_ocr, scan.pages, scan.skipped, warnings)
+        _ocr_pages(data, name, settings, scan, warnings)
+    if scan.unread:
+        reasons = sorted(set(scan.unread.values()))
+        warnings.append(f"{name}: {_page_list(sorted(scan.unread))} partly unread ({'; '.join(reasons)})")
     if scan.ligature_pages:
         warnings.append(f"{name}: characters the PDF maps to NUL were read as ligatures (fi/ff/fl) on "
                         f"{_page_list(scan.ligature_pages)}")
@@ -204,31 +184,64 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
     if not scan.pages:
         logger.info("%s: no extractable text in %d pages (%.2f s)", name, total, seconds)
         raise _no_text(name, total, scan.skipped)
-    ordered = tuple(scan.pages[n] for n in sorted(scan.pages))
+    ordered, joined = _dehyphenated([scan.pages[n] for n in sorted(scan.pages)])
+    if joined:
+        logger.info("%s: %d line-end hyphenations undone", name, joined)
     logger.info("%s: %d pages, %d with text (%d by OCR), %d skipped in %.2f s", name, total, len(ordered),
                 sum(p.ocr for p in ordered), len(scan.skipped), seconds)
     return ParsedDocument(source=name, kind="pdf", pages=ordered, total_pages=total,
                           skipped_pages=tuple(scan.skipped[n] for n in sorted(scan.skipped)), warnings=tuple(warnings))
 
 
+def _page_labels(reader: PdfReader, name: str, total: int) -> list[str | None]:
+    """The printed label of each page when the PDF defines ``/PageLabels`` (``["i", "ii", "1", …]``), else (or when
+    the labels cannot be read) ``None`` for every page."""
+    try:
+        if "/PageLabels" not in reader.root_object:
+            return [None] * total
+        labels = list(reader.page_labels)
+    except _OPEN_ERRORS as exc:
+        logger.info("%s: page labels unreadable (%s); physical page numbers used", name, type(exc).__name__)
+        return [None] * total
+    return [str(label) if label else None for label in labels[:total]] + [None] * max(0, total - len(labels))
+
+
+def _dehyphenated(pages: Sequence[Page]) -> tuple[tuple[Page, ...], int]:
+    """``pages`` with line-end hyphenation undone with their joint vocabulary, and how many breaks were joined."""
+    vocab = vocabulary(p.text for p in pages)
+    out, joined = [], 0
+    for page in pages:
+        text, n = dehyphenate(page.text, vocab)
+        joined += n
+        out.append(page if text == page.text else replace(page, text=text))
+    return tuple(out), joined
+
+
 @dataclass
 class _Scan:
     """What reading a PDF's text layers found: pages with text, pages skipped (with the reason), pages to OCR
-    (with a description of their text layer), pages whose NUL ligatures were repaired, and U+FFFD removed per
-    page."""
+    (with a description of their text layer), pages whose NUL ligatures were repaired, U+FFFD removed per page,
+    pages partly unread (with the reason), each page's printed label (0-based index) and the vocabulary of the pages
+    streamed so far."""
 
     pages: dict[int, Page] = field(default_factory=dict)
     skipped: dict[int, SkippedPage] = field(default_factory=dict)
     needs_ocr: dict[int, str] = field(default_factory=dict)
     ligature_pages: list[int] = field(default_factory=list)
     replaced: Counter[int] = field(default_factory=Counter)
+    unread: dict[int, str] = field(default_factory=dict)
+    labels: list[str | None] = field(default_factory=list)
+    streamed_vocab: Counter[str] = field(default_factory=Counter)
+
+    def label(self, number: int) -> str | None:
+        """The printed label of 1-based page ``number``, or ``None``."""
+        return self.labels[number - 1] if 0 < number <= len(self.labels) else None
 
 
 def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, settings: Settings,
-                      on_page: PageCallback | None) -> _Scan:
-    """Read every page's text layer within the time and size budgets (a page that times out gets a fresh reader;
-    after :data:`MAX_TIMED_OUT_PAGES` of them the rest is skipped)."""
-    scan = _Scan()
+                      on_page: PageCallback | None, scan: _Scan) -> None:
+    """Read every page's text layer within the time and size budgets into ``scan`` (a page that times out gets a
+    fresh reader; after :data:`MAX_TIMED_OUT_PAGES` of them the rest is skipped)."""
     timeout_s = settings.pdf_page_timeout_s
     timed_out = 0
     for index in range(total):
@@ -238,9 +251,12 @@ def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, set
                 number, f"not read: {timed_out} earlier pages took longer than {timeout_s:g} s each"
             )
             continue
+        unread: list[str] = []
         raw, reason = _run_with_timeout(
-            functools.partial(_extract, reader, index, mode=settings.pdf_text_mode), timeout_s
+            functools.partial(_extract, reader, index, mode=settings.pdf_text_mode, unread=unread), timeout_s
         )
+        if unread and raw is not None:
+            scan.unread[number] = unread[0]
         if raw is None:
             logger.warning("%s page %d skipped: %s", name, number, reason)
             scan.skipped[number] = SkippedPage(number, reason or "text extraction failed")
@@ -248,6 +264,7 @@ def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, set
                 timed_out += 1
                 reader = _open(data, name)  # the abandoned thread keeps the old reader
             continue
+        raw = readable_text(raw, data, index, name)  # a garbled font encoding: pdfium's text instead
         if len(raw) > settings.pdf_page_max_chars:
             logger.warning("%s page %d skipped: %d characters", name, number, len(raw))
             scan.skipped[number] = SkippedPage(
@@ -257,11 +274,11 @@ def _scan_text_layers(data: bytes, reader: PdfReader, name: str, total: int, set
             )
             continue
         _keep_page(scan, number, raw, on_page)
-    return scan
 
 
 def _keep_page(scan: _Scan, number: int, raw: str, on_page: PageCallback | None) -> None:
-    """Normalise one page's raw text into ``scan``: a page of text (passed to ``on_page``), or one to OCR."""
+    """Normalise one page's raw text into ``scan``: a page of text (passed to ``on_page``, hyphenation undone with
+    the vocabulary read so far), or one to OCR."""
     report = normalize_report(raw)
     if report.ligatures_repaired:
         scan.ligature_pages.append(number)
@@ -269,9 +286,11 @@ def _keep_page(scan: _Scan, number: int, raw: str, on_page: PageCallback | None)
         scan.replaced[number] += report.replacement_chars
     found = alnum_count(report.text)
     if found >= MIN_PAGE_ALNUM:
-        scan.pages[number] = Page(number, report.text)
+        scan.pages[number] = Page(number, report.text, label=scan.label(number))
         if on_page is not None:
-            on_page(scan.pages[number])
+            scan.streamed_vocab.update(vocabulary([report.text]))
+            text, _ = dehyphenate(report.text, scan.streamed_vocab)
+            on_page(replace(scan.pages[number], text=text))
     else:
         scan.needs_ocr[number] = "no text layer" if found == 0 else f"text layer has only {_snippet(report.text)}"
 
@@ -291,16 +310,10 @@ def _no_text(name: str, total: int, skipped: dict[int, SkippedPage]) -> NoExtrac
     )
 
 
-def _ocr_pages(
-    data: bytes,
-    name: str,
-    settings: Settings,
-    needs_ocr: dict[int, str],
-    pages: dict[int, Page],
-    skipped: dict[int, SkippedPage],
-    warnings: list[str],
-) -> None:
-    """OCR the pages in ``needs_ocr`` within the settings' limits; fill ``pages``/``skipped``/``warnings``."""
+def _ocr_pages(data: bytes, name: str, settings: Settings, scan: _Scan, warnings: list[str]) -> None:
+    """OCR the pages in ``scan.needs_ocr`` within the settings' limits; fill ``scan.pages``/``scan.skipped`` and
+    ``warnings``."""
+    needs_ocr, pages, skipped = scan.needs_ocr, scan.pages, scan.skipped
     numbers = sorted(needs_ocr)
     if not settings.ocr_enabled:
         for n in numbers:
@@ -330,7 +343,7 @@ def _ocr_pages(
         text = normalize_report(result.text).text
         found = alnum_count(text)
         if found >= MIN_PAGE_ALNUM:
-            pages[n] = Page(n, text, ocr=True)
+            pages[n] = Page(n, text, ocr=True, label=scan.label(n))
             read.append(n)
         else:
             what = "OCR found no text" if found == 0 else f"OCR found only {_snippet(text)}"

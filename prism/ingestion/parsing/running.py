@@ -9,7 +9,10 @@ A line is *running* when, with its digits masked (``"Page 3 of 5"`` → ``"page 
 collapsed, it is among the first ``zone`` or the last ``zone`` non-empty lines of at least ``min_share`` of the
 document's pages (and of at least 3 pages). Tops and bottoms are counted separately, so a page number that
 runs in the footer is not also removed from the top of a table. Only lines in those zones are removed, never body
-text, and a page whose every line is running keeps its text. This is the usual frequency heuristic for page
+text, and a page whose every line is running keeps its text. A line that says what a table's numbers mean — a unit
+line such as ``"(In millions)"``, ``"Rs. in crore"``, ``"₹ lakh"`` (:func:`prism.ingestion.tables.is_unit_line`) —
+or a statement heading (``"CONSOLIDATED BALANCE SHEETS"``, :func:`~prism.ingestion.tables.is_statement_heading`) is
+content even when it repeats on every page: it is never removed. This is the usual frequency heuristic for page
 furniture (X. Lin, "Header and footer extraction by page association", Proc. SPIE 5010, Document Recognition and
 Retrieval X, 2003); a document with fewer pages than ``min_pages`` is left alone. The knobs are the
 ``running_lines_*`` fields of :class:`prism.config.Settings`.
@@ -23,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from prism.ingestion.tables import is_statement_heading, is_unit_line
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)
@@ -38,6 +42,26 @@ def line_key(line: str) -> str:
     return _SPACES.sub(" ", _DIGITS.sub("#", line)).strip().casefold()
 
 
+def is_content_line(line: str) -> bool:
+    """True for a line running-line removal must keep however often it repeats: a unit line or a statement
+    heading (see the module docstring)."""
+    return is_unit_line(line) or is_statement_heading(line)
+
+
+@dataclass(frozen=True)
+class RemovedLine:
+    """One running line as the analyst is shown it: the ``text`` of its first occurrence as printed, its
+    ``position`` (``"header"`` or ``"footer"``) and the number of ``pages`` it was removed from."""
+
+    text: str
+    position: str
+    pages: int
+
+    def to_dict(self) -> dict[str, str | int]:
+        """``{"text", "position", "pages"}``."""
+        return {"text": self.text, "position": self.position, "pages": self.pages}
+
+
 @dataclass(frozen=True)
 class RunningLines:
     """What :func:`strip_running_lines` removed.
@@ -46,11 +70,14 @@ class RunningLines:
         top: keys (see :func:`line_key`) of the running header lines, sorted.
         bottom: keys of the running footer lines, sorted.
         lines_removed: lines taken out, over all pages.
+        removed: one :class:`RemovedLine` per key that was removed somewhere, headers first, then by pages
+            (most first) and text.
     """
 
     top: tuple[str, ...] = ()
     bottom: tuple[str, ...] = ()
     lines_removed: int = 0
+    removed: tuple[RemovedLine, ...] = ()
 
 
 def _edges(text: str, zone: int) -> tuple[list[str], list[str]]:
@@ -71,33 +98,48 @@ def find_running_lines(
 
     Returns:
         ``(top_keys, bottom_keys)``; both empty when no line runs on ``max(3, ceil(min_share × pages))`` pages.
+        Unit lines and statement headings (:func:`is_content_line`) are never keys.
     """
     need = max(MIN_REPEATS, math.ceil(min_share * len(pages)))
     tops: Counter[str] = Counter()
     bottoms: Counter[str] = Counter()
     for page in pages:
         top, bottom = _edges(page.text, zone)
-        tops.update({line_key(line) for line in top if len(line) <= max_chars})
-        bottoms.update({line_key(line) for line in bottom if len(line) <= max_chars})
+        tops.update({line_key(line) for line in top if len(line) <= max_chars and not is_content_line(line)})
+        bottoms.update({line_key(line) for line in bottom if len(line) <= max_chars and not is_content_line(line)})
     return frozenset(k for k, n in tops.items() if n >= need), frozenset(k for k, n in bottoms.items() if n >= need)
 
 
-def _strip_page(text: str, top: frozenset[str], bottom: frozenset[str], zone: int) -> tuple[str, int]:
+def _strip_page(text: str, top: frozenset[str], bottom: frozenset[str],
+                zone: int) -> tuple[str, list[tuple[str, str]]]:
+    """The page without its running lines, and the lines dropped as ``(position, line)``."""
     lines = text.split("\n")
     content = [i for i, line in enumerate(lines) if line.strip()]
-    drop: set[int] = set()
+    drop: dict[int, str] = {}
     for i in content[:zone]:
         if line_key(lines[i]) not in top:
             break
-        drop.add(i)
+        drop[i] = "header"
     for i in reversed(content[-zone:]):
         if line_key(lines[i]) not in bottom:
             break
-        drop.add(i)
+        drop.setdefault(i, "footer")
     if not drop or len(drop) == len(content):
-        return text, 0
+        return text, []
     kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
-    return re.sub(r"\n{3,}", "\n\n", kept).strip(), len(drop)
+    return re.sub(r"\n{3,}", "\n\n", kept).strip(), [(where, lines[i].strip()) for i, where in drop.items()]
+
+
+def _removed_lines(dropped: list[tuple[str, str]]) -> tuple[RemovedLine, ...]:
+    """One :class:`RemovedLine` per (position, key): its first text as printed and how many pages dropped it."""
+    first: dict[tuple[str, str], str] = {}
+    pages: Counter[tuple[str, str]] = Counter()
+    for where, line in dropped:
+        key = (where, line_key(line))
+        first.setdefault(key, line)
+        pages[key] += 1
+    lines = [RemovedLine(first[key], key[0], n) for key, n in pages.items()]
+    return tuple(sorted(lines, key=lambda r: (r.position != "header", -r.pages, r.text)))
 
 
 def strip_running_lines(
@@ -106,8 +148,8 @@ def strip_running_lines(
     """Remove running header and footer lines from a paged document.
 
     Args:
-        doc: a parsed, normalised document; unpaged documents and those with fewer than ``min_pages`` pages with
-            text are returned unchanged.
+        doc: a parsed, normalised document; unpaged documents, slides and sheets (a sheet's rows are data, never
+            furniture) and documents with fewer than ``min_pages`` pages with text are returned unchanged.
         zone: non-empty lines at each end of a page that may be running (a header block of two lines is common).
         min_share: fraction of pages a line must run on (see the module docstring).
         min_pages: fewest pages with text for the pass to run (on 2–3 pages every line of a letterhead repeats).
@@ -117,20 +159,21 @@ def strip_running_lines(
         ``(document, removed)``: the document with page texts stripped (same pages, numbers and metadata; a page
         whose every line is running is kept as it was) and what was removed.
     """
-    if not doc.paged or len(doc.pages) < max(min_pages, MIN_REPEATS):
+    if doc.page_unit != "page" or len(doc.pages) < max(min_pages, MIN_REPEATS):
         return doc, RunningLines()
     top, bottom = find_running_lines(doc.pages, zone=zone, min_share=min_share, max_chars=max_chars)
     if not top and not bottom:
         return doc, RunningLines()
     pages: list[Page] = []
-    removed = 0
+    dropped: list[tuple[str, str]] = []
     for page in doc.pages:
-        text, n = _strip_page(page.text, top, bottom, zone)
-        removed += n
-        pages.append(page if n == 0 else replace(page, text=text))
-    if removed == 0:
+        text, lines = _strip_page(page.text, top, bottom, zone)
+        dropped += lines
+        pages.append(page if not lines else replace(page, text=text))
+    if not dropped:
         return doc, RunningLines()
-    found = RunningLines(tuple(sorted(top)), tuple(sorted(bottom)), removed)
+    removed = len(dropped)
+    found = RunningLines(tuple(sorted(top)), tuple(sorted(bottom)), removed, _removed_lines(dropped))
     logger.info("%s: removed %d running header/footer lines (%s)", doc.source, removed,
                 "; ".join(repr(k[:60]) for k in (*found.top, *found.bottom)))
     return replace(doc, pages=tuple(pages)), found

@@ -17,6 +17,7 @@ from charset_normalizer.utils import is_multi_byte_encoding
 
 from prism.config import Settings
 from prism.errors import DecodingError, NoExtractableTextError
+from prism.ingestion.parsing.datauri import replace_data_uris
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.types import Page, ParsedDocument, count_phrase
 
@@ -147,7 +148,9 @@ def load_text(data: bytes, filename: str, settings: Settings | None = None) -> P
 
     Returns:
         ``ParsedDocument(kind="txt", pages=(Page(number=None, text),), total_pages=0)`` with normalised text and
-        warnings for a non-UTF-8 encoding or unreadable characters removed.
+        warnings for a non-UTF-8 encoding or unreadable characters removed. Embedded ``data:`` URIs (a Markdown
+        image in base64) are replaced by placeholders such as ``[image: floor plan]``
+        (:mod:`prism.ingestion.parsing.datauri`).
 
     Raises:
         DecodingError: the bytes cannot be decoded (see :func:`decode_bytes`).
@@ -155,6 +158,9 @@ def load_text(data: bytes, filename: str, settings: Settings | None = None) -> P
     """
     del settings
     text, encoding = decode_bytes(data, filename)
+    text, embedded = replace_data_uris(text)
+    if embedded:
+        logger.info("%s: %d embedded data URIs replaced by placeholders", filename, embedded)
     report = normalize_report(text)
     if not has_indexable_text(report.text):
         raise NoExtractableTextError(f"{filename} has no indexable text (no letters or digits)")
