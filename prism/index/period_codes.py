@@ -9,8 +9,8 @@ written as tokens ``fy2024``, ``q3fy2024``, ``h1fy2025``. Two-digit years are 20
 when its two years are not consecutive ("FY2018-20") it is not a code and each year is read on its own.
 
 The pattern runs on lower-cased text (the tokenizer lower-cases first; :data:`PERIOD_CODE_RE` is compiled
-case-insensitive for other callers). Quarters and halves need either "FY" or a four-digit year next to them, so
-"Q3 24 branches" is not a period.
+case-insensitive for other callers). Quarters and halves need either "FY" or a four-digit year (19xx or 20xx) next
+to them, so "Q3 24 branches" and "Q1 1234" are not periods.
 """
 
 from __future__ import annotations
@@ -27,14 +27,15 @@ PeriodCode = tuple[str, int | None, int]
 """``(kind, part, fiscal_year)``: kind ``"FY"`` (part ``None``), ``"Q"`` (part 1-4) or ``"H"`` (part 1-2); the
 fiscal year as four digits, named by the calendar year it ends in (the profile convention)."""
 
-_Y = r"(?:[0-9]{4}|[0-9]{2})"
+_Y = r"(?:(?:19|20)[0-9]{2}|[0-9]{2})"
+_Y4 = r"(?:19|20)[0-9]{2}"
 _FY = rf"fy\s?'?{_Y}"
 PERIOD_CODE_PATTERN = rf"""
     (?<![\p{{L}}\p{{N}}.,/])(?:
-      q(?P<pc_q>[1-4])\s?(?:fy\s?'?(?P<pc_qfy>{_Y})|(?P<pc_qy>[0-9]{{4}}))
+      q(?P<pc_q>[1-4])\s?(?:fy\s?'?(?P<pc_qfy>{_Y})|(?P<pc_qy>{_Y4}))
      |(?P<pc_nq>[1-4])q\s?(?:fy\s?'?)?(?P<pc_nqy>{_Y})
-     |(?P<pc_yq>[0-9]{{4}})\s?q(?P<pc_yqq>[1-4])
-     |h(?P<pc_h>[12])\s?(?:fy\s?'?(?P<pc_hfy>{_Y})|(?P<pc_hy>[0-9]{{4}}))
+     |(?P<pc_yq>{_Y4})\s?q(?P<pc_yqq>[1-4])
+     |h(?P<pc_h>[12])\s?(?:fy\s?'?(?P<pc_hfy>{_Y})|(?P<pc_hy>{_Y4}))
      |fy\s?'?(?P<pc_fy>{_Y})(?:\s?[-–]\s?(?P<pc_fy2>{_Y})(?![0-9]))?
     )(?![\p{{L}}\p{{N}}])
 """
