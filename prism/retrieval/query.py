@@ -30,6 +30,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -146,11 +147,19 @@ def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
 
 
 def _entity_names(profiles: Mapping[str, DocumentProfile]) -> tuple[dict[str, tuple[str, ...]], list[_Name]]:
-    """Entity → its documents (sorted ids), and every name of every entity."""
+    """Entity → its documents (sorted ids), and every name of every entity (compiled once per set of profiles)."""
+    key = tuple(sorted((doc_id, p.entity, p.ticker, p.aliases) for doc_id, p in profiles.items() if p.entity))
+    return _compiled_names(key)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=16)
+def _compiled_names(key: tuple[tuple[str, str, str | None, tuple[str, ...]], ...],
+                    ) -> tuple[dict[str, tuple[str, ...]], list[_Name]]:
     docs: dict[str, list[str]] = {}
-    for doc_id, p in profiles.items():
-        if p.entity:
-            docs.setdefault(p.entity, []).append(doc_id)
+    profiles: dict[str, DocumentProfile] = {}
+    for doc_id, entity, ticker, aliases in key:
+        docs.setdefault(entity, []).append(doc_id)
+        profiles[doc_id] = DocumentProfile(entity, ticker, None, None, None, None, None, aliases=aliases)
     names = [n for entity, ids in docs.items() for n in _names(entity, [profiles[i] for i in ids])]
     return {e: tuple(sorted(ids)) for e, ids in docs.items()}, names
 
@@ -175,15 +184,19 @@ def find_entities(question: str, profiles: Mapping[str, DocumentProfile]) -> tup
 
     Returns:
         One match per entity (its first mention), in text order; the longest name wins where names overlap
-        ("Meridian Bank" over "Meridian"). ``()`` when no profile has an entity or the question names none.
+        ("Meridian Bank" over "Meridian"); a span that names several entities ("Meridian" for Meridian Bank Ltd
+        and Meridian Insurance Ltd) matches each of them. ``()`` when no profile has an entity or the question names
+        none.
     """
     docs, names = _entity_names(profiles)
     taken: list[tuple[int, int]] = []
     found: list[EntityMatch] = []
     for name in names:
         for m in name.pattern.finditer(question):
-            if any(m.start() < e and s < m.end() for s, e in taken) or (name.cased and not _capitalised(m.group())):
+            if name.cased and not _capitalised(m.group()):
                 continue
+            if (m.start(), m.end()) not in taken and any(m.start() < e and s < m.end() for s, e in taken):
+                continue  # inside a longer name; the same span as another entity's name is ambiguous: both match
             taken.append((m.start(), m.end()))
             found.append(EntityMatch(_span_text(question, m.start(), m.end()), name.entity, docs[name.entity],
                                      name.how, m.start(), m.end()))  # type: ignore[arg-type]
