@@ -7,8 +7,10 @@ the 16 filings' profiles and on the sample set's 72 questions: no false match, t
 * **Names** of a profile: the entity ("3M Company", "Amazon.com, Inc."), its short form without legal suffixes and
   a leading "The" ("3M", "Amazon.com", "Boeing", "JPMorgan Chase"), without ".com" ("Amazon"), its aliases, and the
   short form written as one word ("Footlocker" for "Foot Locker"). A name of several words, or with a digit or
-  punctuation ("3M"), matches case-insensitively; a one-word name must be capitalised in the question ("Pfizer",
-  "PFIZER", not "pfizer"), so "target" or "apple" in running text never names Target or Apple.
+  punctuation, matches case-insensitively, but each word of three letters or more must start with a capital ("Foot
+  Locker", not "foot locker") and a name of three characters or fewer only as written ("3M", not "3m users"); a
+  one-word name must be capitalised in the question ("Pfizer", "PFIZER", not "pfizer"), so "target" or "apple" in
+  running text never names Target or Apple.
 * **First words**: the first word of a several-word short name stands for it ("JPMorgan", "Kraft", "Costco",
   "Meridian") when it has at least :data:`MIN_FIRST_WORD` letters, is capitalised in the question and is not a
   generic word (:data:`GENERIC_WORDS`: "American", "National", "Reserve", …).
@@ -58,9 +60,11 @@ GENERIC_WORDS = frozenset(
     new great royal standard pacific atlantic southern northern western eastern bank banks company group holdings
     board committee annexure table section schedule chapter part item note exhibit statement circular direction
     master annual quarterly report customer customers merchant merchants management chairman director officer
-    government ministry treasury union capital financial services foot""".split()
+    government ministry treasury union capital financial services foot india indian america europe european china
+    japan britain world country nation basel covid gaap ifrs""".split()
 )
-"""Words that never stand alone for a name (the first word of "American Water Works", "Reserve Bank of India")."""
+"""Words that never stand alone for a name (the first word of "American Water Works", "Reserve Bank of India"), nor
+make an unknown entity ("the Board's", "India's", "Basel III's")."""
 
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _OPENERS = frozenset("what which who whom whose when where why how is are was were do does did can could should "
@@ -137,7 +141,8 @@ def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
                              "ticker" if how == "ticker" else "alias", None))
         elif " " in text or not text.isalpha():
             cased = all(w.isalpha() for w in text.replace("&", "").split())
-            out.append(_Name(text, re.compile(rf"(?<![\w&]){re.escape(text)}{_POSSESSIVE}(?![\w&])", re.IGNORECASE),
+            flags = re.IGNORECASE if len(text) > 3 else 0  # "3M" as written, never "3m users"
+            out.append(_Name(text, re.compile(rf"(?<![\w&]){re.escape(text)}{_POSSESSIVE}(?![\w&])", flags),
                              entity, how, None, cased))
         else:  # one word: capitalised as a name ("Pfizer", "PFIZER")
             pattern = rf"(?<![\w&])(?:{re.escape(text[0].upper() + text[1:].lower())}|{re.escape(text.upper())}" \

@@ -68,6 +68,7 @@ WORKSPACE = {
     ("American companies and water works", []),
     ("FY EPS per the CEO", []),
     ("What is the NKEE?", []),
+    ("Over 3m users signed up", []),  # "3M" only as written
 ])
 def test_entities(question, entities):
     assert [m.entity for m in find_entities(question, WORKSPACE)] == entities
@@ -90,6 +91,8 @@ def test_entity_span_and_documents():
     ("Under Section 5, what is the Board's view?", ()),
     ("What was December's revenue?", ()),
     ("The CEO's pay at 3M", ()),
+    ("How do Basel III's capital norms apply?", ()),
+    ("How does India's GDP growth matter?", ()),
 ])
 def test_unknown_entities(question, unknown):
     assert understand(question, WORKSPACE).unknown_entities == unknown
