@@ -131,6 +131,7 @@ class AnswerEngine:
         web: bool | None = None,
         rerank: bool = True,
         stream: bool = False,
+        auto_scope: bool = True,
     ) -> Answer | AnswerStream:
         """Answer ``question``.
 
@@ -144,12 +145,14 @@ class AnswerEngine:
             web: web search toggle (default ``settings.web_search_enabled``; needs a Tavily key).
             rerank: use the cross-encoder when available.
             stream: return an :class:`AnswerStream` instead of the finished answer.
+            auto_scope: scope retrieval by the entities and periods the question names
+                (:mod:`prism.retrieval.scope`); a question about a company the workspace does not hold is declined.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
             LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``notes``).
         """
-        run = AnswerRun(question.strip(), time.perf_counter())
+        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope)
         run.mode = "llm" if self.llms.available else "extractive"
         declined = self._guard(run, history)
         if declined is None:
@@ -205,8 +208,12 @@ class AnswerEngine:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-web") if wanted.web else None
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
-            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding)
+            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
+                                          auto_scope=run.auto_scope)
             self._record_search(run, first)
+            run.scope = getattr(first, "scope", None)
+            if getattr(first, "decline", None):
+                return str(first.decline)
             best = relevance(query, first.results, self.embedder, self.settings.extractive_lexical_weight)
             logger.info("relevance gate: best %.3f (threshold %.3f)", best, self.settings.answer_min_relevance)
             if best < self.settings.answer_min_relevance:
@@ -219,7 +226,7 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank)
+                                           mode=mode, sources=sources, rerank=rerank, auto_scope=run.auto_scope)
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
                     run.note("degraded", warning)
@@ -262,7 +269,7 @@ class AnswerEngine:
             run.timings["total"] = (time.perf_counter() - run.t0) * 1000
             run.notes.insert(0, Note("declined", message))
             return Answer(answer=message, mode=run.mode, condensed_query=run.condensed or run.question,  # type: ignore[arg-type]
-                          timings_ms=dict(run.timings), notes=list(run.notes))
+                          timings_ms=dict(run.timings), notes=list(run.notes), scope=run.scope)
 
         s = AnswerStream(pieces(), finish, run)
         return s if stream else s.result()
@@ -337,6 +344,7 @@ class AnswerEngine:
             unsupported_numbers=unsupported,
             timings_ms=dict(run.timings),
             notes=list(run.notes),
+            scope=run.scope,
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from llama_index.core.llms import ChatMessage
 
-from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, WebResult
+from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
 
 
 @dataclass
@@ -25,6 +25,8 @@ class AnswerRun:
         timings: milliseconds per stage, keys :data:`~prism.types.TIMING_STAGES`.
         mode: ``llm`` or ``extractive``.
         messages: the chat messages of the answer call (LLM mode).
+        auto_scope: whether retrieval scopes by what the question names.
+        scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
     """
 
     question: str
@@ -36,6 +38,8 @@ class AnswerRun:
     timings: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
     mode: str = "extractive"
     messages: list[ChatMessage] = field(default_factory=list)
+    auto_scope: bool = True
+    scope: SearchScope | None = None
 
     def note(self, kind: NoteKind, text: str | None) -> None:
         """Add a note (nothing for an empty text)."""
