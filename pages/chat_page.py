@@ -9,13 +9,7 @@ from prism.ui import chat_view, conversations_view, state, widgets
 from prism.ui.explain import literal
 from prism.ui.export import conversation_markdown
 
-widgets.page_guard()
-service = widgets.service()
-info = widgets.current_workspace(service)
-if info is None:
-    widgets.page_header("Chat")
-    widgets.no_workspace()
-    st.stop()
+service, info = widgets.workspace_page("Chat")
 
 try:
     docs = service.documents(info.name)

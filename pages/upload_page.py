@@ -9,13 +9,7 @@ from prism.types import file_types_phrase
 from prism.ui import upload_view, widgets
 from prism.ui.explain import literal
 
-widgets.page_guard()
-service = widgets.service()
-info = widgets.current_workspace(service)
-if info is None:
-    widgets.page_header("Upload documents")
-    widgets.no_workspace()
-    st.stop()
+service, info = widgets.workspace_page("Upload documents")
 
 limit = service.settings.max_upload_mb
 widgets.page_header(

@@ -335,7 +335,7 @@ class PrismService(EvaluationFacade):
     def ask(self, question: str, workspace: str | None = None, *, history: History | None = None,
             sources: Sequence[str] | None = None, mode: str | None = None, hyde: bool | None = None,
             multi_query: bool | None = None, web: bool | None = None, rerank: bool = True,
-            stream: bool = False) -> Answer | AnswerStream:
+            stream: bool = False, auto_scope: bool = True) -> Answer | AnswerStream:
         """Answer a question over a workspace; options as :meth:`prism.answering.engine.AnswerEngine.ask`. Returns
         the :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.stream.AnswerStream`
         (iterate it, e.g. ``st.write_stream``; its ``answer`` is set at the end). Raises ``WorkspaceNotFoundError``,
@@ -343,7 +343,7 @@ class PrismService(EvaluationFacade):
         engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
                               self.web_searcher)
         return engine.ask(question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query,
-                          web=web, rerank=rerank, stream=stream)
+                          web=web, rerank=rerank, stream=stream, auto_scope=auto_scope)
 
 
 # --- vocabularies -------------------------------------------------------------------------------------------------

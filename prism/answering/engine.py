@@ -134,6 +134,7 @@ class AnswerEngine:
         web: bool | None = None,
         rerank: bool = True,
         stream: bool = False,
+        auto_scope: bool = True,
     ) -> Answer | AnswerStream:
         """Answer ``question``.
 
@@ -147,12 +148,14 @@ class AnswerEngine:
             web: web search toggle (default ``settings.web_search_enabled``; needs a Tavily key).
             rerank: use the cross-encoder when available.
             stream: return an :class:`AnswerStream` instead of the finished answer.
+            auto_scope: scope retrieval by the entities and periods the question names
+                (:mod:`prism.retrieval.scope`); a question about a company the workspace does not hold is declined.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
             LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``notes``).
         """
-        run = AnswerRun(question.strip(), time.perf_counter())
+        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope)
         run.mode = "llm" if self.llms.available else "extractive"
         run.sources = list(sources) if sources else None
         declined = self._guard(run, history)
@@ -209,8 +212,13 @@ class AnswerEngine:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-web") if wanted.web else None
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
-            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding)
+            first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
+                                          auto_scope=run.auto_scope)
             self._record_search(run, first)
+            run.scope = getattr(first, "scope", None)
+            if getattr(first, "decline", None):  # a company the workspace does not hold
+                run.chunks = list(first.results)
+                return str(first.decline)
             verdict = self._assess(query, first.results)
             if not verdict.answerable:
                 self._collect_web(run, web_future)
@@ -223,7 +231,7 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank)
+                                           mode=mode, sources=sources, rerank=rerank, auto_scope=run.auto_scope)
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
                     run.note("degraded", warning)
@@ -283,7 +291,7 @@ class AnswerEngine:
         closest = [Citation.from_chunk(n, c, n) for n, c in enumerate(run.chunks, start=1)]
         return Answer(answer=message, mode=run.mode, retrieved=closest, web=list(run.web),  # type: ignore[arg-type]
                       condensed_query=run.condensed or run.question, timings_ms=dict(run.timings),
-                      notes=list(run.notes), declined=True)
+                      notes=list(run.notes), declined=True, scope=run.scope)
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         workspace = getattr(self.retriever, "workspace", None)
@@ -378,6 +386,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
+            scope=run.scope,
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

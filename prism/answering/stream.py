@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from llama_index.core.llms import ChatMessage
 
 from prism.answering.units import Block
-from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, WebResult
+from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
 
 
 @dataclass
@@ -30,6 +30,8 @@ class AnswerRun:
         sources: the document filter (file names), ``None`` for all documents.
         lines: an extractive answer's ``(sentence, block n)`` pairs, its citations by construction; ``None`` for an
             LLM answer (whose markers are parsed from its text).
+        auto_scope: whether retrieval scopes by what the question names.
+        scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
     """
 
     question: str
@@ -44,6 +46,8 @@ class AnswerRun:
     blocks: list[Block] = field(default_factory=list)
     sources: list[str] | None = None
     lines: list[tuple[str, int]] | None = None
+    auto_scope: bool = True
+    scope: SearchScope | None = None
 
     def note(self, kind: NoteKind, text: str | None) -> None:
         """Add a note (nothing for an empty text)."""

@@ -28,6 +28,8 @@ def format_answer(answer: Answer, question: str = "") -> str:
     lines = [answer.answer.strip()]
     if answer.condensed_query.strip() and answer.condensed_query.strip() != question.strip():
         lines += ["", f"(searched for: {answer.condensed_query})"]
+    if line := common.scope_line(answer.scope):
+        lines += ["", line]
     if answer.citations:
         lines += ["", "Sources:"]
         lines += [f"  [{c.n}] {_where(c)}  ({_scores(c)})" for c in answer.citations]
@@ -53,6 +55,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         hyde=False if args.no_hyde else None,
         multi_query=False if args.no_multi_query else None,
         web=True if args.web else None,
+        auto_scope=not args.no_auto_scope,
     )
     common.emit(args, answer.to_dict(), format_answer(answer, args.question))
     return common.EXIT_OK
@@ -66,4 +69,6 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     p.add_argument("--no-hyde", action="store_true", help="turn HyDE off")
     p.add_argument("--no-multi-query", action="store_true", help="turn multi-query expansion off")
     p.add_argument("--web", action="store_true", help="also search the web (needs TAVILY_API_KEY)")
+    p.add_argument("--no-auto-scope", action="store_true",
+                   help="do not scope by the entities and periods the question names")
     p.set_defaults(func=cmd_ask)

@@ -83,3 +83,16 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise PrismError(f"{self.prog}: {message}")
+
+
+def scope_line(scope: Any) -> str | None:
+    """``"Scope: 3M Company · FY2018 · auto"`` (entities, periods, documents when no entity names them, ``auto``
+    when the question set it), or ``None`` when the search ran over the whole workspace with nothing named."""
+    if scope is None:
+        return None
+    parts = [*scope.entities, *scope.periods]
+    if not scope.entities:
+        parts += list(scope.documents)
+    if not parts:
+        return None
+    return "Scope: " + " · ".join(parts + (["auto"] if scope.auto else []))

@@ -106,7 +106,8 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     try:
         written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
                                limit=args.limit, tag=args.tag, answers=False if args.no_answers else None,
-                               judge=False if args.no_judge else None, eval_dir=args.eval_dir, progress=bar)
+                               judge=False if args.no_judge else None, eval_dir=args.eval_dir, progress=bar,
+                               auto_scope=not args.no_auto_scope)
     finally:
         bar.close()
     payload, text = summary(written)
@@ -170,6 +171,8 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     r.add_argument("--no-answers", action="store_true", help="evaluate retrieval only")
     r.add_argument("--no-judge", action="store_true", help="skip the LLM judge even when an LLM is configured")
     r.add_argument("--eval-dir", default=None, metavar="DIR", help="runs folder (default: settings eval_dir)")
+    r.add_argument("--no-auto-scope", action="store_true",
+                   help="do not scope retrieval by the entities and periods each question names")
     r.set_defaults(func=cmd_eval_run)
 
     b = esub.add_parser("beir", parents=[shared], help="alias of 'eval run DIR --format beir'")

@@ -1,5 +1,5 @@
-"""``python -m prism search QUERY [--mode MODE] [--top-k N] [--doc FILE_NAME ...]``: the retriever alone, with every
-stage's score and rank."""
+"""``python -m prism search QUERY [--mode MODE] [--top-k N] [--doc FILE_NAME ...] [--no-auto-scope]``: the
+retriever alone, with every stage's score and rank, and the scope it ran in."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def _result_lines(result: Any) -> list[str]:
 def cmd_search(args: argparse.Namespace) -> int:
     """Print the ranked chunks (or the stable search JSON)."""
     result = common.service().search(args.query, args.workspace, mode=args.mode, top_k=args.top_k,
-                                     sources=args.doc or None)
-    lines = []
+                                     sources=args.doc or None, auto_scope=not args.no_auto_scope)
+    lines = [line] if (line := common.scope_line(result.scope)) else []
     if not result.reranker["enabled"]:
         lines.append(f"(rerank off: {result.reranker['reason']})")
     if result.message:
@@ -43,4 +43,6 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=common.mode_names(), default=None)
     p.add_argument("--top-k", type=int, default=None)
     p.add_argument("--doc", action="append", metavar="FILE_NAME", help="restrict to this document (repeatable)")
+    p.add_argument("--no-auto-scope", action="store_true",
+                   help="do not scope by the entities and periods the query names")
     p.set_defaults(func=cmd_search)

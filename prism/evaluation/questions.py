@@ -78,7 +78,8 @@ def search(service: EvalService, setup: Setup, query: str, variant: Variant) -> 
     result and its stage timings in ms, ``expand`` included in ``total``."""
     searched = expanded_search(setup.retriever, query, service.llms.cheap, hyde=variant.hyde,
                                multi_query=variant.multi_query, n=service.settings.multi_query_count,
-                               mode=variant.mode, top_k=setup.top_k, rerank=variant.rerank)
+                               mode=variant.mode, top_k=setup.top_k, rerank=variant.rerank,
+                               auto_scope=variant.auto_scope)
     timings = dict(searched.result.timings_ms)
     if searched.expand_ms is not None:
         timings["expand"] = searched.expand_ms
@@ -151,7 +152,7 @@ def answer_record(service: EvalService, workspace: str, q: EvalQuery, variant: V
     """
     try:
         ans = service.ask(q.query, workspace, mode=variant.mode, hyde=variant.hyde, multi_query=variant.multi_query,
-                          rerank=variant.rerank)
+                          rerank=variant.rerank, auto_scope=variant.auto_scope)
     except LLMAuthError:
         raise
     except PrismError as exc:

@@ -226,13 +226,15 @@ def run_evaluation(
     judge: bool | None = None,
     store: RunStore | None = None,
     progress: ProgressCallback | None = None,
+    auto_scope: bool = True,
 ) -> list[tuple[dict[str, Any], Path]]:
     """Evaluate ``dataset`` (from :func:`prism.evaluation.datasets.load_dataset`) and write the run file(s).
 
     ``workspace``: default see :func:`prepare_workspace`. ``mode``: a retrieval mode for a single run (default
     ``settings.retrieval_mode``) with the product's default stages (:func:`product_variant`); ignored with
     ``ablation``, which runs the group of :func:`ablation_variants`. ``limit``, ``answers``, ``judge``: see
-    :func:`evaluate_variant`. ``tag``: a label stored in the runs. ``store``: where to write (default
+    :func:`evaluate_variant`. ``auto_scope``: ``False`` runs the single variant without auto-scope (ablations keep
+    it on). ``tag``: a label stored in the runs. ``store``: where to write (default
     ``RunStore(settings.eval_dir)``).
 
     Returns:
@@ -246,7 +248,7 @@ def run_evaluation(
         retrieval_mode(mode)
     if limit is not None and limit < 1:
         raise PrismError(f"--limit must be at least 1 (got {limit}).")
-    variants, skipped = ablation_variants(service) if ablation else ([product_variant(service, mode)], [])
+    variants, skipped = ablation_variants(service) if ablation else ([product_variant(service, mode, auto_scope)], [])
     ws = prepare_workspace(service, dataset, workspace, progress)
     moment = datetime.now(UTC)
     version = prism.__version__

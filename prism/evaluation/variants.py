@@ -15,34 +15,37 @@ NO_LLM_REASON = "no LLM is configured (set GROQ_API_KEY)"
 @dataclass(frozen=True)
 class Variant:
     """One retrieval configuration: ``mode`` (a name in :data:`prism.retrieval.fusion.MODES`) plus the optional
-    stages."""
+    stages, and whether retrieval scopes by what each question names (``auto_scope``,
+    :mod:`prism.retrieval.scope`)."""
 
     name: str
     mode: str
     rerank: bool = False
     hyde: bool = False
     multi_query: bool = False
+    auto_scope: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"name", "mode", "rerank", "hyde", "multi_query"}``."""
+        """``{"name", "mode", "rerank", "hyde", "multi_query", "auto_scope"}``."""
         return asdict(self)
 
 
-def variant_name(mode: str, rerank: bool, hyde: bool, multi_query: bool) -> str:
-    """``hybrid``, ``hybrid+rerank``, ``dense+hyde+multi_query`` …"""
-    return mode + "".join(f"+{n}" for n, on in (("rerank", rerank), ("hyde", hyde), ("multi_query", multi_query))
-                          if on)
+def variant_name(mode: str, rerank: bool, hyde: bool, multi_query: bool, auto_scope: bool = True) -> str:
+    """``hybrid``, ``hybrid+rerank``, ``dense+hyde+multi_query``, ``hybrid+no_auto_scope`` …"""
+    return mode + "".join(f"+{n}" for n, on in (("rerank", rerank), ("hyde", hyde), ("multi_query", multi_query),
+                                                ("no_auto_scope", not auto_scope)) if on)
 
 
-def product_variant(service: EvalService, mode: str | None = None) -> Variant:
+def product_variant(service: EvalService, mode: str | None = None, auto_scope: bool = True) -> Variant:
     """What the product does by default: the mode (default ``settings.retrieval_mode``), reranking when the
-    cross-encoder is available, HyDE / multi-query when an LLM is configured and the settings enable them."""
+    cross-encoder is available, HyDE / multi-query when an LLM is configured and the settings enable them, auto-scope
+    unless switched off."""
     s = service.settings
     mode = mode or s.retrieval_mode
     rerank = bool(service.reranker_state().enabled)
     llm = bool(service.llms.available)
     hyde, multi = llm and s.hyde_enabled, llm and s.multi_query_enabled
-    return Variant(variant_name(mode, rerank, hyde, multi), mode, rerank, hyde, multi)
+    return Variant(variant_name(mode, rerank, hyde, multi, auto_scope), mode, rerank, hyde, multi, auto_scope)
 
 
 def ablation_variants(service: EvalService) -> tuple[list[Variant], list[dict[str, str]]]:

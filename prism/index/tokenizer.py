@@ -19,9 +19,15 @@ section ref    ``7(b)`` ``17(2)(a)``                  ``7(b)``, ``7`` / ``17(2)(
 grouped number ``10,00,000`` ``1,000,000``            ``1000000``
 identifier     ``RBI/2025-26/13``                     ``rbi/2025-26/13``, ``rbi``, ``2025-26``, ``13``
 section number ``4.3.1``                              ``4.3.1``, ``4.3``
+period code    ``Q3FY24`` ``Q3 FY2024`` ``3QFY24``        ``q3fy2024``, ``q3``, ``fy2024``
+fiscal year    ``FY24`` ``FY 2023-24`` ``FY2024``         ``fy2024``, ``2024``
 hyphen word    ``co-operative``                       ``co``, ``oper``, ``cooper`` (stems, plus joined form)
 word           ``Banks`` / ``बैंक``                     ``bank`` (Snowball English) / ``बैंक`` (not stemmed)
 =============  =====================================  ===================================================
+
+Period codes are the one vocabulary of :mod:`prism.index.period_codes`: however a fiscal year, quarter or half is
+spaced or abbreviated, it gives the same tokens in a chunk and in a question (``H1 FY25`` → ``h1fy2025``, ``h1``,
+``fy2025``).
 
 Amounts in a currency or unit context, and percentages, are canonicalised (grouping commas dropped, trailing
 decimal zeros dropped: ``₹10.00`` → ``₹10``); a bare ``2.10`` is kept as written because it may be a section
@@ -41,12 +47,15 @@ import unicodedata
 import regex
 import Stemmer
 
+from prism.index.period_codes import PERIOD_CODE_PATTERN, code_of, code_tokens
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 
-TOKENIZER_VERSION = 1
-"""Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
+TOKENIZER_VERSION = 2
+"""Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``).
+Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
 Lucene's
@@ -87,6 +96,7 @@ _RUN = r"[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[./\-_&@'][\p{L}\p{N}][\p{L}\p{M}\p{N}
 _TOKEN_RE = regex.compile(
     rf"""
     [\s\p{{P}}--[₹$€£]]+
+    |(?=[fhq1-9])(?P<period>{PERIOD_CODE_PATTERN})
     |(?P<word>(?=[\p{{L}}--[ri]]){_RUN})
     |(?P<amount>(?P<cur>₹|\$|€|£|(?<![\p{{L}}\p{{M}}\p{{N}}])(?:rs\.?|inr|rupees?))\s{{0,2}}(?P<anum>{_NUM})
         (?:\s{{0,2}}(?P<aunit>{_UNIT})(?![\p{{L}}\p{{N}}]))?)
@@ -246,6 +256,8 @@ def tokenize(text: str) -> list[str]:
                     _cache.clear()
                 _cache[word] = tokens
             out.extend(tokens)
+        elif kind == "period":
+            out.extend(t for code in code_of(match) for t in code_tokens(code))
         elif kind == "amount":
             number = _canon_amount(match.group("anum"))
             symbol = _CURRENCY.get(match.group("cur"), "₹")

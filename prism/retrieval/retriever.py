@@ -31,7 +31,8 @@ from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.rerank import Reranker
-from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
+from prism.retrieval.scope import ScopePlan, plan_scope
+from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, SearchScope, locator_of
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,9 @@ NO_LEXICAL_MATCH = "No lexical match (BM25 found no query terms in the documents
 @dataclass
 class SearchResult:
     """One search: the stable JSON is ``{"query", "mode", "reranker": {"enabled", "model", "reason"}, "results",
-    "message"}`` plus ``timings_ms`` per stage."""
+    "message", "scope": {"entities", "periods", "documents", "auto"}}`` plus ``timings_ms`` per stage.
+    ``decline`` (not in the JSON) is the scope's reason not to answer
+    (:attr:`prism.retrieval.scope.ScopePlan.decline`)."""
 
     query: str
     mode: str
@@ -49,25 +52,31 @@ class SearchResult:
     results: list[RetrievedChunk]
     message: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    scope: SearchScope = field(default_factory=SearchScope)
+    decline: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"query", "mode", "reranker", "results", "message", "timings_ms"}`` (timings rounded to 0.01 ms)."""
+        """``{"query", "mode", "reranker", "results", "message", "scope", "timings_ms"}`` (timings rounded to
+        0.01 ms)."""
         return {
             "query": self.query,
             "mode": self.mode,
             "reranker": self.reranker,
             "results": [r.to_dict() for r in self.results],
             "message": self.message,
+            "scope": self.scope.to_dict(),
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
         }
 
 
 @dataclass
 class _Scope:
-    """The documents one search may return: ``allowed`` (``None``: all committed ones) and the committed ids."""
+    """The documents one search may return: ``allowed`` (``None``: all committed ones) and the committed ids, and
+    the plan they came from (preferred documents, the reported scope, a decline)."""
 
     allowed: set[str] | None
     committed: set[str]
+    plan: ScopePlan = field(default_factory=lambda: ScopePlan(None))
 
     @property
     def doc_ids(self) -> set[str]:
@@ -159,16 +168,9 @@ class HybridRetriever(BaseRetriever):
 
     # --- search ---------------------------------------------------------------------------------------------
     def search(
-        self,
-        query: str,
-        *,
-        mode: str | None = None,
-        top_k: int | None = None,
-        sources: Sequence[str] | None = None,
-        dense_queries: Sequence[str] | None = None,
-        sparse_queries: Sequence[str] | None = None,
-        rerank: bool = True,
-        rerank_query: str | None = None,
+        self, query: str, *, mode: str | None = None, top_k: int | None = None, sources: Sequence[str] | None = None,
+        dense_queries: Sequence[str] | None = None, sparse_queries: Sequence[str] | None = None, rerank: bool = True,
+        rerank_query: str | None = None, auto_scope: bool = True,
     ) -> SearchResult:
         """Retrieve the best chunks for a query.
 
@@ -181,11 +183,15 @@ class HybridRetriever(BaseRetriever):
             sparse_queries: strings searched on the BM25 side (default ``[query]``).
             rerank: use the cross-encoder when it is available.
             rerank_query: what the cross-encoder scores against (default ``query``).
+            auto_scope: scope by the entities and periods ``query`` names (:mod:`prism.retrieval.scope`); ignored
+                when ``sources`` is given (the explicit filter wins).
 
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
-            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. An empty workspace: no results, a message.
+            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. Within the scope, the chunks of the
+            preferred documents (a named period) come first in the fused ranking, in fused order. ``scope`` says what
+            the search was restricted to. An empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -202,10 +208,10 @@ class HybridRetriever(BaseRetriever):
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
         run = _Search()
-        rankings = self._rankings(spec, self._scope(docs, sources), run, list(dense_queries or [query]),
-                                  list(sparse_queries or [query]))
+        scope = self._scope(docs, sources, query, auto_scope, run)
+        rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
-        candidates = self._fuse(spec, rankings, run)[:depth]
+        candidates = _prefer(self._fuse(spec, rankings, run), scope.plan.preferred)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
         if use_rerank and results:
             results = self._rerank(rerank_query or query, results, run)
@@ -213,7 +219,8 @@ class HybridRetriever(BaseRetriever):
         for i, r in enumerate(results, start=1):
             r.rank = i
         run.timed("total", t_start)
-        return SearchResult(query, spec.name, state, results, run.message, run.timings)
+        return SearchResult(query, spec.name, state, results, run.message, run.timings, scope.plan.scope,
+                            scope.plan.decline)
 
     # --- stages ---------------------------------------------------------------------------------------------
     def _reranker_state(self, rerank: bool) -> tuple[bool, dict[str, Any]]:
@@ -223,20 +230,31 @@ class HybridRetriever(BaseRetriever):
             state = {**state, "enabled": False, "reason": "switched off for this search"}
         return rerank and self.reranker.enabled, state
 
-    def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None) -> _Scope:
-        """The documents this search may return.
+    def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: str, auto: bool,
+               run: _Search) -> _Scope:
+        """The documents this search may return and prefers (:func:`prism.retrieval.scope.plan_scope`).
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not a committed document.
         """
+        t = time.perf_counter()
         committed = {d.doc_id for d in docs}
-        if not sources:
-            return _Scope(None, committed)
-        by_name = {d.source: d.doc_id for d in docs}
-        missing = [s for s in sources if s not in by_name]
-        if missing:
-            raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
-        return _Scope({by_name[s] for s in sources}, committed)
+        if sources:
+            missing = sorted(set(sources) - {d.source for d in docs})
+            if missing:
+                raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
+        by_prefix = {d.doc_id[:16]: d.doc_id for d in docs}
+        plan = plan_scope(query, docs, workspace=self.workspace.name, sources=sources, auto=auto,
+                          docs_with_token=lambda token: {by_prefix[p] for p in self._docs_with_token(token)
+                                                         if p in by_prefix})
+        run.timed("scope", t)
+        return _Scope(set(plan.allowed) if plan.allowed is not None else None, committed, plan)
+
+    def _docs_with_token(self, token: str) -> set[str]:
+        """The 16-character id prefixes of the documents whose chunks hold BM25 ``token``."""
+        index = self.sparse.index()
+        hits = index.get_scores([token]) > 0
+        return {index.chunk_ids[i].split("-", 1)[0] for i in hits.nonzero()[0]}
 
     def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
                   sparse_queries: list[str]) -> dict[str, Ranking]:
@@ -328,3 +346,12 @@ class HybridRetriever(BaseRetriever):
             r.rerank_rank = i
         run.timed("rerank", t)
         return results
+
+
+def _prefer(candidates: list[tuple[str, float]], preferred: frozenset[str]) -> list[tuple[str, float]]:
+    """``candidates`` with the chunks of the ``preferred`` documents first, each group in its fused order (a
+    stable partition; nothing dropped). Chunk ids start with their document id's first 16 characters."""
+    if not preferred:
+        return candidates
+    prefixes = {d[:16] for d in preferred}
+    return sorted(candidates, key=lambda c: c[0].split("-", 1)[0] not in prefixes)

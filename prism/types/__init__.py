@@ -56,6 +56,7 @@ from prism.types.profiles import (
     DocumentType,
     ProfileSource,
 )
+from prism.types.questions import EntityMatch, PeriodMention, QuestionFacts, SearchScope
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
 from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
@@ -85,6 +86,7 @@ __all__ = [
     "ConversationInfo",
     "DocumentKind",
     "DocumentRecord",
+    "EntityMatch",
     "FileType",
     "IngestItem",
     "IngestResult",
@@ -96,11 +98,14 @@ __all__ = [
     "PageUnit",
     "ParsedDocument",
     "PassageView",
+    "PeriodMention",
     "ProgressCallback",
+    "QuestionFacts",
     "RerankerState",
     "RetrievalMode",
     "RetrievedChunk",
     "SavedConversation",
+    "SearchScope",
     "SkippedPage",
     "Table",
     "TableRow",

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from prism.types.documents import page_label
+from prism.types.questions import SearchScope
 from prism.types.retrieval import RetrievedChunk
 
 
@@ -155,6 +156,8 @@ class Answer:
             the first note is of kind ``declined``.
         message: the notes' texts joined by spaces (``None`` without notes); kept for the ``ask --json`` shape of
             earlier versions.
+        scope: the scope retrieval ran in (entities, periods, documents, auto), or ``None`` when nothing was
+            retrieved (an empty workspace, a question with nothing to search for).
     """
 
     answer: str
@@ -167,6 +170,7 @@ class Answer:
     timings_ms: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(TIMING_STAGES))
     notes: list[Note] = field(default_factory=list)
     declined: bool = False
+    scope: SearchScope | None = None
 
     @property
     def message(self) -> str | None:
@@ -175,7 +179,8 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-        "timings_ms", "notes", "message"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``)."""
+        "timings_ms", "notes", "message", "scope"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``;
+        ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``)."""
         return {
             "answer": self.answer,
             "mode": self.mode,
@@ -188,4 +193,5 @@ class Answer:
             "timings_ms": {k: (round(v, 2) if v is not None else None) for k, v in self.timings_ms.items()},
             "notes": [n.to_dict() for n in self.notes],
             "message": self.message,
+            "scope": self.scope.to_dict() if self.scope is not None else None,
         }

@@ -134,6 +134,19 @@ def ensure_first_start(service: PrismService) -> None:
 
 
 # --- workspace selection --------------------------------------------------------------------------------------
+def workspace_page(title: str) -> tuple[PrismService, WorkspaceInfo]:
+    """The opening of a page that works on the workspace in use: the guard (:func:`page_guard`), the service and
+    the workspace; with no workspace at all the page shows its title and what to do, and stops there."""
+    page_guard()
+    service_ = service()
+    info = current_workspace(service_)
+    if info is None:
+        page_header(title)
+        no_workspace()
+        st.stop()
+    return service_, info
+
+
 def current_workspace(service: PrismService) -> WorkspaceInfo | None:
     """The workspace in use (:mod:`prism.ui.state`), checked against the workspaces that exist now: one deleted
     (here or by another session or process) is never shown; the sample workspace, else the first, takes its place.

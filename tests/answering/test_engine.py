@@ -356,3 +356,22 @@ def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
     assert answer.to_dict()["declined"] is True
     assert [n.kind for n in answer.notes] == ["declined"]
     assert answer.citations == [] and answer.retrieved  # the passages are still there to look at
+
+
+def test_a_company_the_workspace_does_not_hold_is_declined(docs):
+    """Issue 13 §2: never another company's figure; the decline lists the entities the workspace holds."""
+    fake = ScriptedLLM()
+    answer = engine(docs, fake).ask("What was Tesla's total UPI transaction volume in FY2024?")
+    assert answer.answer == (
+        "No document in workspace 'docs' is about Tesla, so Prism does not answer with another company's figures. "
+        "The workspace holds: Meridian Bank Ltd, Reserve Bank of India, Department of Payment and Settlement "
+        "Systems. Add Tesla's documents, or ask about one of these.")
+    assert [n.kind for n in answer.notes] == ["declined"]
+    assert fake.calls == [] and answer.citations == [] and answer.retrieved == []
+    # no entity to restrict to; the UPI circular's chunks that hold "FY2024" are preferred (auto)
+    assert answer.to_dict()["scope"] == {"entities": [], "periods": ["FY2024"], "documents": [], "auto": True}
+    named = engine(docs).ask("What was Meridian Bank's total UPI transaction volume in FY2024?")
+    assert "612 crore" in named.answer and [n.kind for n in named.notes][0] == "extractive"
+    assert named.scope.entities == ("Meridian Bank Ltd",) and named.scope.documents == (UPI,)
+    unscoped = engine(docs).ask("What was Tesla's total UPI transaction volume in FY2024?", auto_scope=False)
+    assert not unscoped.answer.startswith("No document in workspace")  # --no-auto-scope: no entity decline

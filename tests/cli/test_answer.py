@@ -17,7 +17,7 @@ from ..conftest import REPO
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
-               "unsupported_numbers", "timings_ms", "notes", "message"}
+               "unsupported_numbers", "timings_ms", "notes", "message", "scope"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile"}
 
 
@@ -56,6 +56,9 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     assert out["notes"][0] == {"kind": "extractive", "text": "extractive answer (no LLM configured)."}
     assert out["message"] == " ".join(n["text"] for n in out["notes"])
     assert cli_service[0]["hyde"] is None and cli_service[0]["multi_query"] is None and cli_service[0]["web"] is None
+    # the sample workspace's documents have no FY2024 in their profiles; "FY2024" is the period named
+    assert out["scope"]["periods"] == ["FY2024"] and out["scope"]["entities"] == []
+    assert cli_service[0]["auto_scope"] is True
 
 
 def test_ask_text_lists_sources_and_passes_options(cli_service, capsys):
@@ -76,3 +79,26 @@ def test_ask_errors_are_reported_as_json(cli_service, capsys):
     assert "missing.pdf" in json.loads(capsys.readouterr().out)["error"]
     code = main(["ask", SEED, "--workspace", "nowhere", "--json"])
     assert code == EXIT_FAILED and "no workspace named 'nowhere'" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_ask_no_auto_scope(cli_service, capsys):
+    code = main(["ask", SEED, "--workspace", "cli", "--json", "--no-auto-scope"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK
+    assert cli_service[0]["auto_scope"] is False
+    assert out["scope"] == {"entities": [], "periods": [], "documents": [], "auto": False}
+
+
+
+def test_search_json_carries_the_scope(ingested, monkeypatch, capsys):
+    monkeypatch.setattr("prism.cli.common.service", lambda: ingested)
+    query = "Meridian Bank's P2P limit in FY2024"
+    assert main(["search", query, "--workspace", "cli", "--json"]) == EXIT_OK
+    out = json.loads(capsys.readouterr().out)
+    assert out["scope"] == {"entities": ["Meridian Bank Ltd"], "periods": ["FY2024"], "documents": [UPI_PDF.name],
+                            "auto": True}
+    assert main(["search", query, "--workspace", "cli", "--json", "--no-auto-scope"]) == EXIT_OK
+    out = json.loads(capsys.readouterr().out)
+    assert out["scope"] == {"entities": [], "periods": [], "documents": [], "auto": False}
+    assert main(["search", query, "--workspace", "cli"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("Scope: Meridian Bank Ltd · FY2024 · auto\n")

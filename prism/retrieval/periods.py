@@ -1,0 +1,180 @@
+"""The periods a question names, and what each is called in one document's own fiscal calendar.
+
+:func:`find_periods` reads the periods of a question, in text order, without knowing any document: period codes
+(the one vocabulary of :mod:`prism.index.period_codes`: "FY2018", "FY24", "FY 2023-24", "Q3 FY24", "Q3FY24",
+"3QFY24", "H1 FY25", "2022 Q2"), "fiscal 2018" / "fiscal year 2018", "the second quarter of fiscal 2022", dates
+("year ended December 31, 2015", "as of March 31, 2024", "30 September 2024") and a bare year ("in 2015"). A range
+("FY2018 - FY2020", "from FY2016 to FY2018", "2018-2020") names every year in it (at most
+:data:`MAX_RANGE_YEARS`); "between FY20 and FY21" names its two years.
+
+:func:`period_label` names one mention in the profile convention of :mod:`prism.ingestion.profile` (``FY2024``,
+``Q3 FY2024``, ``H1 FY2025``, an ISO date) with one document's fiscal year end: "as of March 31, 2024" is
+``FY2024`` for an Indian bank (its year ends on 31 March) and ``Q1 FY2024`` for a calendar-year company; "2019" is
+``FY2019`` for Amazon and ``FY2020`` for Walmart, whose FY2020 runs from February 2019 to 31 January 2020.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date, timedelta
+
+from prism.index.period_codes import PERIOD_CODE_RE, code_of
+from prism.types import PeriodMention
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["MAX_RANGE_YEARS", "find_periods", "period_label"]
+
+MAX_RANGE_YEARS = 10
+"""A range spanning more years than this ("1990-2024") names only its two ends."""
+
+_MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?" \
+         r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_DATE_RE = re.compile(
+    rf"\b(?:{_MONTH}\s+(?P<day>[0-3]?[0-9])(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)[0-9]{{2}})"
+    rf"|(?P<day2>[0-3]?[0-9])(?:st|nd|rd|th)?\s+{_MONTH.replace('month', 'month2')}"
+    rf"\s+(?P<year2>(?:19|20)[0-9]{{2}}))\b",
+    re.IGNORECASE,
+)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_WORD_QUARTER_RE = re.compile(
+    r"\b(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+|in\s+)?(?:fiscal\s+)?"
+    r"(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
+_FISCAL_RE = re.compile(r"\bfiscal\s+(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
+_YEAR_RE = re.compile(r"(?<![\w$€£₹.,/])(?P<year>(?:19[7-9]|20[0-9])[0-9])(?![\w%]|[.,][0-9]|-[0-9]{2}-)"
+                      r"(?!\s*(?:million|billion|thousand|crore|lakh|bn|mn|cr)\b)", re.IGNORECASE)
+_RANGE_RE = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.IGNORECASE)
+
+
+def _mentions(question: str) -> list[PeriodMention]:
+    """Every single period the question writes, in text order; spans never overlap (codes and dates first)."""
+    found: list[PeriodMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    def add(mention: PeriodMention) -> None:
+        found.append(mention)
+        taken.append((mention.start, mention.end))
+
+    for m in PERIOD_CODE_RE.finditer(question):
+        for kind, part, year in code_of(m):
+            add(PeriodMention(m.group().strip(), kind, year, part, None, m.start(), m.end()))
+    for m in _DATE_RE.finditer(question):
+        if free(m.start(), m.end()):
+            month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
+            day, year = int(m.group("day") or m.group("day2")), int(m.group("year") or m.group("year2"))
+            try:
+                iso = date(year, month, day).isoformat()
+            except ValueError:
+                continue
+            add(PeriodMention(m.group(), "date", year, None, iso, m.start(), m.end()))
+    for m in _WORD_QUARTER_RE.finditer(question):
+        if free(m.start(), m.end()):
+            add(PeriodMention(m.group(), "Q", int(m.group("year")), _ORDINALS[m.group("ord").lower()], None,
+                              m.start(), m.end()))
+    for m in _FISCAL_RE.finditer(question):
+        if free(m.start(), m.end()):
+            add(PeriodMention(m.group(), "FY", int(m.group("year")), None, None, m.start(), m.end()))
+    for m in _YEAR_RE.finditer(question):
+        if free(m.start(), m.end()):
+            add(PeriodMention(m.group(), "year", int(m.group("year")), None, None, m.start(), m.end()))
+    return sorted(found, key=lambda p: (p.start, p.part or 0, p.year))
+
+
+def _fill_ranges(question: str, mentions: list[PeriodMention]) -> list[PeriodMention]:
+    """``mentions`` with the years between the two ends of each range added ("FY2018 - FY2020" → FY2019 too)."""
+    out: list[PeriodMention] = []
+    for i, m in enumerate(mentions):
+        out.append(m)
+        nxt = mentions[i + 1] if i + 1 < len(mentions) else None
+        if nxt is None or m.kind not in ("FY", "year") or nxt.kind != m.kind:
+            continue
+        if not _RANGE_RE.match(question[m.end:nxt.start]):
+            continue  # "between FY20 and FY21": its two ends are all it names
+        span = nxt.year - m.year
+        if 1 < span <= MAX_RANGE_YEARS:
+            for year in range(m.year + 1, nxt.year):
+                text = f"{m.text} … {nxt.text}"
+                out.append(PeriodMention(text, m.kind, year, None, None, m.start, nxt.end))
+    return out
+
+
+def find_periods(question: str) -> tuple[PeriodMention, ...]:
+    """The periods a question names (see the module docstring for every form).
+
+    Args:
+        question: the analyst's question, any case.
+
+    Returns:
+        Mentions in text order (a range's inner years right after its first end), without repeats of the same
+        ``(kind, part, year, date)``; ``()`` when the question names no period. Kinds: ``"FY"`` (a fiscal year),
+        ``"Q"`` (quarter ``part`` 1-4 of fiscal year ``year``), ``"H"`` (half ``part`` 1-2), ``"date"`` (``date``
+        an ISO date), ``"year"`` (a bare four-digit year 1970-2099, not an amount: "2,015", "$2015", "2015.5",
+        "2015 million" are not years).
+    """
+    seen: set[tuple[str, int | None, int, str | None]] = set()
+    out: list[PeriodMention] = []
+    for m in _fill_ranges(question, _mentions(question)):
+        key = (m.kind, m.part, m.year, m.date)
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return tuple(out)
+
+
+def _fiscal_year_name(end: date) -> int:
+    """The profile's name for the fiscal year ending on ``end``: its calendar year, or the year before for a
+    52/53-week year ending in the first seven days of January."""
+    return end.year - 1 if end.month == 1 and end.day <= 7 else end.year
+
+
+def _year_end_in(year: int, fye: date) -> date:
+    """The fiscal year end with ``fye``'s month and day in calendar ``year`` (28 February for 29 February)."""
+    day = min(fye.day, 28) if fye.month == 2 else fye.day
+    return date(year, fye.month, day)
+
+
+def _date_label(day: date, fye: date) -> str:
+    """``day`` in the fiscal calendar ending on ``fye``'s month and day: ``FY<y>`` within a week of a year end,
+    ``Q<n> FY<y>`` within ten days of a quarter end, else the ISO date."""
+    end = next(e for e in (_year_end_in(y, fye) for y in range(day.year - 1, day.year + 2))
+               if e >= day - timedelta(days=7))
+    gap = (end - day).days
+    if abs(gap) <= 7:
+        return f"FY{_fiscal_year_name(end)}"
+    quarters_left = round(gap / 91.3)
+    if 1 <= quarters_left <= 3 and abs(gap - quarters_left * 91.3) <= 10:
+        return f"Q{4 - quarters_left} FY{_fiscal_year_name(end)}"
+    return day.isoformat()
+
+
+def period_label(mention: PeriodMention, fiscal_year_end: str | None) -> str:
+    """One mention named as a document with this fiscal year end names its periods.
+
+    Args:
+        mention: from :func:`find_periods`.
+        fiscal_year_end: the document profile's ``fiscal_year_end`` (ISO date; only its month and day count), or
+            ``None`` when the document has none (a circular): then a date stays an ISO date and a bare year is
+            ``FY<year>``.
+
+    Returns:
+        ``"FY2024"``, ``"Q3 FY2024"``, ``"H1 FY2025"`` or an ISO date. Fiscal years are named by the calendar year
+        they end in; a bare year is the fiscal year that ends in it, except for a year ending in January or
+        February, which is named after the calendar year that holds most of it (Walmart's "2019" is FY2020).
+    """
+    if mention.kind == "FY":
+        return f"FY{mention.year}"
+    if mention.kind in ("Q", "H"):
+        return f"{mention.kind}{mention.part} FY{mention.year}"
+    fye = date.fromisoformat(fiscal_year_end) if fiscal_year_end else None
+    if mention.kind == "year":
+        return f"FY{mention.year + 1}" if fye and fye.month <= 2 and fye.day > 7 else f"FY{mention.year}"
+    day = date.fromisoformat(str(mention.date))
+    return _date_label(day, fye) if fye else day.isoformat()

@@ -1,0 +1,205 @@
+"""Scope a search by what the question names (issue 13 §2): entities restrict it to their documents, periods
+prefer the documents that report them, an unknown company is declined.
+
+:func:`plan_scope` decides, from the question and the workspace's document profiles, without any model:
+
+* **An explicit document filter always wins**: the search runs in those documents; nothing is added or preferred
+  (``auto`` is ``False``).
+* **Entities** (:func:`prism.retrieval.query.understand`): a question naming workspace entities is restricted to
+  their documents ("3M vs Pfizer capex" → both), plus every document without an entity (it may be about them) and,
+  when the question names a document type none of those documents has ("… Meridian's circular match the master
+  circular?"), the documents of that type. An ambiguous name matches every entity it names: the scope widens,
+  and it is never empty.
+* **Periods** prefer, within that scope, the documents that report the most of the named periods
+  (:func:`covered_periods`; ties broken by how many are the document's own period): their chunks come first in the
+  fused ranking, in fused order, before the others' (a preference, not a filter: nothing is dropped). A document
+  whose profile has no fiscal period (a circular, a text without a cover) reports a period when its period code
+  token (``q3fy2024``, ``fy2024``) is in its BM25 tokens ("Q3FY24 EBITDA margin …"); a document that can be judged
+  neither way (no fiscal period, and only dates named) is never demoted.
+* **Unknown entity**: a question that names a company-like name no profile holds and no workspace entity is
+  declined (:attr:`ScopePlan.decline`) with the entities the workspace holds; the search itself is not restricted.
+* ``auto=False`` (``--no-auto-scope``) switches all of it off.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from prism.retrieval.periods import period_label
+from prism.retrieval.query import understand
+from prism.types import DocumentProfile, DocumentRecord, PeriodMention, QuestionFacts, SearchScope
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["MAX_LISTED_ENTITIES", "ScopePlan", "covered_periods", "plan_scope"]
+
+MAX_LISTED_ENTITIES = 20
+"""Most entities a decline lists (then "and N more")."""
+
+_ANNUAL = ("10-K", "annual_report")
+_QUARTERLY = ("10-Q", "earnings_call")
+
+
+@dataclass(frozen=True)
+class ScopePlan:
+    """What one search may return and prefers.
+
+    Attributes:
+        allowed: doc ids the search may return (``None``: every committed document).
+        preferred: doc ids whose chunks come first in the fused ranking (empty: no preference).
+        scope: the scope as reported (``SearchResult.scope``, ``Answer.scope``).
+        decline: the message to decline with (an unknown entity), or ``None``.
+        facts: what the question named.
+    """
+
+    allowed: frozenset[str] | None
+    preferred: frozenset[str] = frozenset()
+    scope: SearchScope = field(default_factory=SearchScope)
+    decline: str | None = None
+    facts: QuestionFacts = field(default_factory=QuestionFacts)
+
+
+def covered_periods(profile: DocumentProfile | None) -> dict[str, int]:
+    """The periods a document reports, in the profile convention: label → 2 for its own period, 1 for a
+    comparative one.
+
+    A 10-K or annual report for ``FY<n>`` covers FY<n> and, in its statements, FY<n-1> (balance sheet, income and
+    cash-flow statements) and FY<n-2> (income and cash-flow statements). A 10-Q or earnings call for ``Q<q> FY<n>``
+    covers that quarter, the same quarter a year earlier, the fiscal year it is part of (FY<n>: year to date,
+    outlook), FY<n-1> (the balance sheet's year-end column) and, for Q2, H1 FY<n> (H1 FY<n-1> comparative). Any
+    other document covers its own period (a date for a circular or 8-K).
+    """
+    if profile is None or not profile.period:
+        return {}
+    period = profile.period
+    if profile.type in _ANNUAL and period.startswith("FY") and period[2:].isdigit():
+        year = int(period[2:])
+        return {period: 2, f"FY{year - 1}": 1, f"FY{year - 2}": 1}
+    parts = period.split()
+    if profile.type in _QUARTERLY and len(parts) == 2 and parts[0][:1] == "Q" and parts[1][2:].isdigit():
+        quarter, year = parts[0], int(parts[1][2:])
+        out = {period: 2, f"{quarter} FY{year - 1}": 1, f"FY{year}": 1, f"FY{year - 1}": 1}
+        if quarter == "Q2":
+            out.update({f"H1 FY{year}": 2, f"H1 FY{year - 1}": 1})
+        return out
+    return {period: 2}
+
+
+def _code_token(label: str) -> str | None:
+    """The BM25 period token of a label: "Q3 FY2024" → ``q3fy2024``, "FY2024" → ``fy2024``; ``None`` for a date."""
+    if label[:1] in ("Q", "H", "F") and "FY" in label:
+        return label.replace(" ", "").lower()
+    return None
+
+
+def _period_score(labels: Sequence[str], profile: DocumentProfile | None,
+                  has_token: Callable[[str], bool] | None) -> tuple[int, int] | None:
+    """``(named periods the document reports, how many of them are its own period)``, or ``None`` when nothing can
+    be said: its profile has no fiscal period and no label has a period code to look up (dates, for a circular)."""
+    covered = covered_periods(profile)
+    fiscal = any(key.startswith(("FY", "Q", "H")) for key in covered)
+    count = own = 0
+    judged = fiscal
+    for label in labels:
+        token = _code_token(label)
+        if label in covered:
+            count, own = count + 1, own + (covered[label] == 2)
+        elif token and has_token is not None and not fiscal:
+            judged = True
+            count += has_token(token)
+    return (count, own) if judged else None
+
+
+def _preferred(facts: QuestionFacts, candidates: Sequence[str], profiles: Mapping[str, DocumentProfile | None],
+               docs_with_token: Callable[[str], set[str]] | None) -> frozenset[str]:
+    """The candidate documents that report the most named periods (ties: the most own periods), plus those that
+    cannot be judged (never demoted); empty when no judged document reports any, or when all would be preferred."""
+    if not facts.periods or len(candidates) < 2:
+        return frozenset()
+    token_docs: dict[str, set[str]] = {}
+
+    def has_token_of(doc_id: str) -> Callable[[str], bool] | None:
+        if docs_with_token is None:
+            return None
+
+        def has(token: str) -> bool:
+            if token not in token_docs:
+                token_docs[token] = docs_with_token(token)
+            return doc_id in token_docs[token]
+        return has
+
+    scores: dict[str, tuple[int, int] | None] = {}
+    for doc_id in candidates:
+        profile = profiles.get(doc_id)
+        labels = list(dict.fromkeys(period_label(m, profile.fiscal_year_end if profile else None)
+                                    for m in facts.periods))
+        scores[doc_id] = _period_score(labels, profile, has_token_of(doc_id))
+    judged = [s for s in scores.values() if s is not None]
+    best = max(judged, default=(0, 0))
+    if best == (0, 0):
+        return frozenset()
+    preferred = frozenset(d for d, s in scores.items() if s is None or s == best)
+    return preferred if len(preferred) < len(candidates) else frozenset()
+
+
+def _labels(periods: Sequence[PeriodMention], fye: str | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(period_label(m, fye) for m in periods))
+
+
+def _decline(unknown: Sequence[str], profiles: Mapping[str, DocumentProfile | None], workspace: str) -> str:
+    held = sorted({p.entity for p in profiles.values() if p and p.entity})
+    listed = ", ".join(held[:MAX_LISTED_ENTITIES]) + (f" and {len(held) - MAX_LISTED_ENTITIES} more"
+                                                      if len(held) > MAX_LISTED_ENTITIES else "")
+    names = " or ".join(unknown)
+    return (f"No document in workspace '{workspace}' is about {names}, so Prism does not answer with another "
+            f"company's figures. The workspace holds: {listed}. Add {names}'s documents, or ask about one of these.")
+
+
+def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str, sources: Sequence[str] | None = None,
+               auto: bool = True, docs_with_token: Callable[[str], set[str]] | None = None) -> ScopePlan:
+    """Decide the scope of one search (rules in the module docstring).
+
+    Args:
+        question: the (standalone) question.
+        docs: the workspace's committed documents.
+        workspace: its name (for the decline message).
+        sources: the analyst's document filter (file names, all in ``docs``), or ``None``.
+        auto: scope by what the question names (``False``: ``--no-auto-scope``).
+        docs_with_token: BM25 token → ids of the documents whose chunks contain it (the period-code fallback), or
+            ``None`` to use profiles only.
+
+    Returns:
+        :class:`ScopePlan`; ``allowed`` is never empty when ``docs`` is not.
+    """
+    profiles = {d.doc_id: d.effective_profile() for d in docs}
+    if sources:
+        chosen = [d for d in docs if d.source in set(sources)]
+        return ScopePlan(frozenset(d.doc_id for d in chosen),
+                         scope=SearchScope(documents=tuple(d.source for d in chosen)))
+    if not auto:
+        return ScopePlan(None)
+    facts = understand(question, {k: p for k, p in profiles.items() if p is not None})
+    allowed: set[str] | None = None
+    if facts.entities:
+        allowed = {d for m in facts.entities for d in m.doc_ids}
+        allowed |= {k for k, p in profiles.items() if p is None or not p.entity}
+        types = {k: p.type for k, p in profiles.items() if p is not None}
+        if facts.doc_types and not any(types.get(d) in facts.doc_types for d in allowed):
+            allowed |= {k for k, kind in types.items() if kind in facts.doc_types}
+    candidates = [d.doc_id for d in docs if allowed is None or d.doc_id in allowed]
+    preferred = _preferred(facts, candidates, profiles, docs_with_token)
+    first = next((profiles[d] for d in (*sorted(preferred), *candidates) if profiles.get(d)), None)
+    scope = SearchScope(
+        entities=tuple(m.entity for m in facts.entities),
+        periods=_labels(facts.periods, first.fiscal_year_end if first else None),
+        documents=tuple(d.source for d in docs if allowed is not None and d.doc_id in allowed),
+        auto=allowed is not None or bool(preferred),
+    )
+    decline = None
+    if facts.unknown_entities and not facts.entities:
+        decline = _decline(facts.unknown_entities, profiles, workspace)
+    logger.debug("scope: %d entities, %d periods, %s documents, %d preferred", len(facts.entities),
+                 len(facts.periods), "all" if allowed is None else len(allowed), len(preferred))
+    return ScopePlan(frozenset(allowed) if allowed is not None else None, preferred, scope, decline, facts)

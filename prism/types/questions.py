@@ -1,0 +1,99 @@
+"""What a question names: the entities, periods and document types that :mod:`prism.retrieval.query` reads from it
+(offline, against the workspace's document profiles), and the scope a search derives from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+PeriodKind = Literal["FY", "Q", "H", "date", "year"]
+MatchHow = Literal["name", "alias", "ticker", "fuzzy"]
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    """One period a question writes.
+
+    Attributes:
+        text: the span as written ("Q3FY24", "year ended December 31, 2015"; for an inner year of a range,
+            "FY2018 … FY2020").
+        kind: ``"FY"`` (fiscal year ``year``), ``"Q"`` (quarter ``part`` of fiscal year ``year``), ``"H"`` (half
+            ``part``), ``"date"`` (``date``, its calendar year in ``year``) or ``"year"`` (a bare calendar year,
+            named per document by :func:`prism.retrieval.periods.period_label`).
+        year: four-digit year.
+        part: quarter 1-4 or half 1-2, else ``None``.
+        date: ISO date for ``kind == "date"``, else ``None``.
+        start, end: character offsets of ``text`` in the question (``question[start:end]``; a range's inner years
+            span the whole range).
+    """
+
+    text: str
+    kind: PeriodKind
+    year: int
+    part: int | None
+    date: str | None
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    """One entity a question names that the workspace's document profiles hold.
+
+    Attributes:
+        text: the span as written ("Pfizer's" → "Pfizer", "JPM", "3M").
+        entity: the profiles' entity ("Pfizer Inc.").
+        doc_ids: the documents whose profile has that entity, sorted.
+        how: ``"name"`` (the entity or its short name), ``"alias"`` (a profile alias or the first word of a
+            multi-word name), ``"ticker"`` (a whole upper-case token) or ``"fuzzy"`` (one typo, see
+            :mod:`prism.retrieval.query`).
+        start, end: character offsets of ``text`` in the question.
+    """
+
+    text: str
+    entity: str
+    doc_ids: tuple[str, ...]
+    how: MatchHow
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class QuestionFacts:
+    """Everything :func:`prism.retrieval.query.understand` reads from one question.
+
+    Attributes:
+        entities: matched entities in text order (one per entity: its first mention).
+        unknown_entities: company-like names the workspace's profiles do not hold ("Tesla", "Acme Corp"), in text
+            order; empty when the workspace has a document without an entity (it might be about them).
+        periods: the periods named (:func:`prism.retrieval.periods.find_periods`).
+        doc_types: document types named, each one of :data:`prism.types.DOCUMENT_TYPES`, in text order.
+    """
+
+    entities: tuple[EntityMatch, ...] = ()
+    unknown_entities: tuple[str, ...] = ()
+    periods: tuple[PeriodMention, ...] = ()
+    doc_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SearchScope:
+    """The scope one search ran in: what the question named and the documents it was restricted to.
+
+    Attributes:
+        entities: the profiles' entity names the question matched.
+        periods: the periods named, in the profile convention of the scoped documents ("FY2018", "Q3 FY2024").
+        documents: file names of the documents the search was restricted to (empty: all of the workspace).
+        auto: whether the restriction came from the question (``False``: the analyst's document filter, or
+            auto-scope switched off, or nothing named).
+    """
+
+    entities: tuple[str, ...] = ()
+    periods: tuple[str, ...] = ()
+    documents: tuple[str, ...] = ()
+    auto: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"entities", "periods", "documents", "auto"}`` (JSON lists)."""
+        return {"entities": list(self.entities), "periods": list(self.periods), "documents": list(self.documents),
+                "auto": self.auto}
