@@ -216,8 +216,7 @@ class AnswerEngine:
                                           auto_scope=run.auto_scope)
             self._record_search(run, first)
             run.scope = getattr(first, "scope", None)
-            if getattr(first, "decline", None):  # a company the workspace does not hold
-                run.chunks = list(first.results)
+            if getattr(first, "decline", None):  # a company the workspace does not hold: no passages to show
                 return str(first.decline)
             verdict = self._assess(query, first.results)
             if not verdict.answerable:
