@@ -219,7 +219,8 @@ def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factor
     at = _click(at, "Create workspace")
     at.switch_page("pages/chat_page.py").run()
     _no_exception(at)
-    assert any("**Empty one** has no documents yet" in i.value for i in at.info)
+    [empty] = [i.value for i in at.info if "**Empty one** has no documents yet" in i.value]
+    assert "PDF, DOCX, XLSX, PPTX, HTML, TXT, MD or CSV files" in empty  # the one upload-type registry
     assert [p.label for p in at.get("page_link")] == ["Upload documents"]
     at = _click(at, "Open Sample workspace")
     _no_exception(at)
@@ -229,14 +230,23 @@ def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factor
 # --- guards and config ---------------------------------------------------------------------------------------
 def test_every_page_starts_with_the_page_guard():
     """Right after a restart Streamlit may run a pages/ script without app.py; the guard sends it through app.py
-    (access code, sidebar) first, so every page must call it before drawing anything."""
+    (access code, sidebar) first, so every page must call it before drawing anything: directly, or through
+    ``widgets.workspace_page`` (whose first statement is the guard)."""
     import ast
+    import inspect
 
+    from prism.ui import widgets
+
+    opening = inspect.getsource(widgets.workspace_page).split('"""')[2].strip().splitlines()[0]
+    assert opening == "page_guard()"
     for page in sorted((REPO / "pages").glob("*.py")):
         body = ast.parse(page.read_text(encoding="utf-8")).body
         code = [n for n in body if not isinstance(n, ast.Import | ast.ImportFrom)
                 and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
-        assert code and ast.unparse(code[0]) == "widgets.page_guard()", f"{page.name} does not start with the guard"
+        first = ast.unparse(code[0]) if code else ""
+        opens = r"service, info = widgets\.workspace_page\(.*\)"
+        guarded = first == "widgets.page_guard()" or re.fullmatch(opens, first)
+        assert guarded, f"{page.name} does not start with the guard"
 
 
 def test_upload_limit_in_streamlit_config_matches_settings():
