@@ -205,7 +205,8 @@ def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factor
     at = _click(at, "Create workspace")
     at.switch_page("pages/chat_page.py").run()
     _no_exception(at)
-    assert any("**Empty one** has no documents yet" in i.value for i in at.info)
+    [empty] = [i.value for i in at.info if "**Empty one** has no documents yet" in i.value]
+    assert "PDF, DOCX, XLSX, PPTX, HTML, TXT, MD or CSV files" in empty  # the one upload-type registry
     assert [p.label for p in at.get("page_link")] == ["Upload documents"]
     at = _click(at, "Open Sample workspace")
     _no_exception(at)
