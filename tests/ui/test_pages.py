@@ -216,14 +216,22 @@ def test_empty_workspace_points_to_upload_and_sample(with_sample, service_factor
 # --- guards and config ---------------------------------------------------------------------------------------
 def test_every_page_starts_with_the_page_guard():
     """Right after a restart Streamlit may run a pages/ script without app.py; the guard sends it through app.py
-    (access code, sidebar) first, so every page must call it before drawing anything."""
+    (access code, sidebar) first, so every page must call it before drawing anything: directly, or through
+    ``widgets.workspace_page`` (whose first statement is the guard)."""
     import ast
+    import inspect
 
+    from prism.ui import widgets
+
+    opening = inspect.getsource(widgets.workspace_page).split('"""')[2].strip().splitlines()[0]
+    assert opening == "page_guard()"
     for page in sorted((REPO / "pages").glob("*.py")):
         body = ast.parse(page.read_text(encoding="utf-8")).body
         code = [n for n in body if not isinstance(n, ast.Import | ast.ImportFrom)
                 and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
-        assert code and ast.unparse(code[0]) == "widgets.page_guard()", f"{page.name} does not start with the guard"
+        first = ast.unparse(code[0]) if code else ""
+        guarded = first == "widgets.page_guard()" or re.fullmatch(r"service, info = widgets\.workspace_page\(.*\)", first)
+        assert guarded, f"{page.name} does not start with the guard"
 
 
 def test_upload_limit_in_streamlit_config_matches_settings():
