@@ -230,7 +230,8 @@ def test_every_page_starts_with_the_page_guard():
         code = [n for n in body if not isinstance(n, ast.Import | ast.ImportFrom)
                 and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
         first = ast.unparse(code[0]) if code else ""
-        guarded = first == "widgets.page_guard()" or re.fullmatch(r"service, info = widgets\.workspace_page\(.*\)", first)
+        opens = r"service, info = widgets\.workspace_page\(.*\)"
+        guarded = first == "widgets.page_guard()" or re.fullmatch(opens, first)
         assert guarded, f"{page.name} does not start with the guard"
 
 
