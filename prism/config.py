@@ -106,11 +106,13 @@ class Settings(BaseSettings):
         "name, or a corpus text's first short paragraph); the chunk itself is stored and shown unchanged.",
     )
     title_max_chars: int = Field(default=200, ge=10, description="Longest first paragraph taken as a title, chars.")
-    title_source: Literal["file_name", "profile", "both"] = Field(
-        default="both",
-        description="Where a file's title header comes from: 'file_name' (an informative file name only), 'profile' "
-        "(the document profile's entity, type, period and reference: 'Netflix, Inc. 10-K FY2015') or 'both' (the "
-        "profile's, then the file name's). Changing it needs a reindex.",
+    title_source: Literal["auto", "file_name", "profile", "both"] = Field(
+        default="auto",
+        description="Where a file's title header comes from: 'auto' (an informative file name, else the document "
+        "profile's entity, type, period and reference: 'Netflix, Inc. 10-K FY2015'), 'file_name', 'profile' or "
+        "'both' (the profile's, then the file name's). Changing it needs a reindex. Measured on the sample set "
+        "(hybrid NDCG@10): file name 0.835, both 0.799; 'auto' keeps the file name's there and gives opaque names "
+        "(doc01.pdf, RBI file codes) the profile's.",
     )
     tables_enabled: bool = Field(
         default=True,

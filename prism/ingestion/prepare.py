@@ -60,15 +60,18 @@ def profile_title(profile: DocumentProfile | None) -> str | None:
 
 def title_for(name: str, settings: Settings, profile: DocumentProfile | None = None) -> str | None:
     """The title header of a document named ``name`` with ``profile``, by ``settings.title_source``: the file
-    name's (:func:`~prism.ingestion.chunking.title_from_name`), the profile's (:func:`profile_title`) or both,
-    joined with ``" | "``; ``None`` when headers are off, neither is informative, or the title is over
-    ``settings.title_max_chars``."""
+    name's (:func:`~prism.ingestion.chunking.title_from_name`), the profile's (:func:`profile_title`), both joined
+    with ``" | "``, or (``"auto"``) the file name's when it is informative, else the profile's; ``None`` when
+    headers are off, neither is informative, or the title is over ``settings.title_max_chars``."""
     if not settings.title_headers:
         return None
+    source = settings.title_source
+    if source == "auto":  # an informative file name, else the profile
+        source = "file_name" if title_from_name(name) else "profile"
     parts = []
-    if settings.title_source in ("profile", "both"):
+    if source in ("profile", "both"):
         parts.append(profile_title(profile))
-    if settings.title_source in ("file_name", "both"):
+    if source in ("file_name", "both"):
         parts.append(title_from_name(name))
     title = " | ".join(p for p in parts if p)
     return title if title and len(title) <= settings.title_max_chars else None

@@ -65,13 +65,15 @@ def on_submit(service: PrismService, info: WorkspaceInfo) -> None:
 def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url: str) -> dict[str, Any] | None:
     """Queue uploaded files (objects with ``name`` and ``getvalue()``) and an optional URL as one batch.
 
-    Files over the size limit and URLs that are not web addresses are rejected here with a reason (they appear in
-    the batch's table); everything else is queued. Returns the batch, or ``None`` when there was nothing to add.
+    Files over the size limit, URLs that are not web addresses and a second copy of the same bytes in the batch are
+    set aside here with a reason (they appear in the batch's table); everything else is queued. Returns the batch,
+    or ``None`` when there was nothing to add.
     """
     limit_mb = service.settings.max_upload_mb
     jobs = ingest_jobs()
     job_ids: list[str] = []
     rejected: list[dict[str, str]] = []
+    first_name: dict[str, str] = {}
     for f, name in zip(files, upload_names([f.name for f in files]), strict=True):
         data = f.getvalue()
         if max(len(data), int(getattr(f, "size", 0) or 0)) > service.settings.max_upload_bytes:
@@ -79,8 +81,12 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
                                                      f"{limit_mb} MB upload limit. Split it or compress it."})
             continue
         job_id = jobs.submit(service, info, name, data)
-        if job_id not in job_ids:  # the same file twice in one batch is one job
-            job_ids.append(job_id)
+        if job_id in first_name:  # the same bytes twice in one batch are one job: say so, never drop a row
+            rejected.append({"file": name, "reason": f"{name} has the same content as {first_name[job_id]} in this "
+                                                     f"batch; it is added once, as {first_name[job_id]}."})
+            continue
+        first_name[job_id] = name
+        job_ids.append(job_id)
     url = (url or "").strip()
     if url:
         if url.startswith(("http://", "https://")) and " " not in url:

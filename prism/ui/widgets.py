@@ -11,8 +11,8 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
-from prism.service import PrismService, retrieval_modes
-from prism.types import WorkspaceInfo, count_phrase
+from prism.service import PrismService, retrieval_modes, supported_file_types
+from prism.types import WorkspaceInfo, count_phrase, file_types_phrase
 from prism.ui import conversations_view, state
 from prism.ui.explain import literal, shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret
@@ -359,8 +359,9 @@ def restore_sample_button(key: str) -> None:
 
 def empty_workspace(svc: PrismService, info: WorkspaceInfo) -> None:
     """The Chat page of a workspace without documents: point to Upload, or to the sample workspace."""
-    st.info(f"**{literal(info.name)}** has no documents yet. Upload PDFs, text, Markdown or CSV files (or a web "
-            "page) and ask as soon as they are indexed.", icon=":material/inbox:")
+    types = file_types_phrase(supported_file_types())
+    st.info(f"**{literal(info.name)}** has no documents yet. Upload {types} (or a web page) and ask as soon as they "
+            "are indexed.", icon=":material/inbox:")
     cols = st.columns([1, 1, 2])
     with cols[0]:
         st.page_link("pages/upload_page.py", label="Upload documents", icon=":material/upload_file:")

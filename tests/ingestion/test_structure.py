@@ -15,7 +15,7 @@ from prism.ingestion.chunking import document_text
 from prism.ingestion.parsing.running import find_running_lines, strip_running_lines
 from prism.ingestion.prepare import chunk, index_text, read_profile, strip_running, title_for
 from prism.ingestion.structure import structured_chunks
-from prism.types import IngestItem
+from prism.types import DocumentProfile, IngestItem
 
 from ..conftest import require_data
 
@@ -198,3 +198,16 @@ def test_a_csv_becomes_a_table_chunked_by_rows(service, embedder):
 def test_numbered_generic_file_names_give_no_title(name):
     assert title_for(name, Settings(title_source="file_name")) is None
     assert re.fullmatch(r"3M 2022 10K", title_for("3M_2022_10K.pdf", Settings(title_source="file_name")) or "")
+
+
+def test_auto_title_is_the_informative_file_name_else_the_profile():
+    """The default title source: a well-named file keeps its name's title (the profile's words on every chunk of
+    such files cost the sample set 0.036 NDCG@10); an opaque name gets the profile's."""
+    profile = DocumentProfile.from_dict({"entity": "Netflix, Inc.", "type": "10-K", "period": "FY2015"})
+    auto = Settings()
+    assert auto.title_source == "auto"
+    assert title_for("3M_2022_10K.pdf", auto, profile) == "3M 2022 10K"
+    assert title_for("doc01.pdf", auto, profile) == "Netflix, Inc. 10-K FY2015"
+    assert title_for("doc01.pdf", auto, None) is None
+    both = Settings(title_source="both")
+    assert title_for("3M_2022_10K.pdf", both, profile) == "Netflix, Inc. 10-K FY2015 | 3M 2022 10K"

@@ -263,3 +263,20 @@ def test_progress_line_names_the_step_chunks_and_time_left():
     done = _view(status="done", result=IngestResult("minutes_2024.txt", "cancelled"))
     assert progress_line(done) == (1.0, f"{name} — Cancelled")
     assert progress_line(_view(cancel_requested=True)) == (0.5, f"{name} — cancelling…")
+
+
+def test_the_same_bytes_under_two_names_in_one_batch_are_never_silently_dropped(with_sample, service_factory):
+    """dupA.txt and dupB.txt with the same content: one job, and the second file has its own row saying so."""
+    at = _upload_page()
+    body = b"Escrow threshold for merchant nodal accounts is Rs. 7,25,000 per quarter."
+    _picker(at).upload("dupA.txt", body, "text/plain")
+    _picker(at).upload("dupB.txt", body, "text/plain")
+    at = run_until(_click(at, ADD), _done, 90)
+    _no_exception(at)
+    rows = {r["File"]: r for r in _table(at)}
+    assert set(rows) == {"dupA.txt", "dupB.txt"}
+    assert rows["dupA.txt"]["Result"] == "Added"
+    assert rows["dupB.txt"]["Result"] == "Not uploaded"
+    errors = [e.value for e in at.error]
+    assert any(literal("dupB.txt has the same content as dupA.txt in this batch; it is added once, as dupA.txt.")
+               in e for e in errors), errors
