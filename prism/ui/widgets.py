@@ -230,6 +230,10 @@ def _retrieval_settings(service: PrismService) -> None:
     st.session_state.setdefault(state.MULTI, s.multi_query_enabled)
     st.session_state.setdefault(state.WEB, s.web_search_enabled)
     st.session_state.setdefault(state.RERANK, True)
+    stages = ((state.HYDE, llm), (state.MULTI, llm), (state.WEB, web_ok), (state.RERANK, reranker.enabled))
+    for key, available in stages:
+        if not available:  # a switched-off stage is drawn off, not on and greyed out
+            st.session_state[key] = False
 
     with st.expander("Retrieval settings", expanded=False, icon=":material/tune:"):
         modes = {m.name: m for m in retrieval_modes()}
