@@ -157,11 +157,14 @@ def current_workspace(service: PrismService) -> WorkspaceInfo | None:
             state.select_workspace(None)
         return None
     by_id = {i.id: i for i in infos}
-    chosen = by_id.get(state.workspace_id() or "")
+    wanted = state.workspace_id()
+    chosen = by_id.get(wanted or "")
     if chosen is None:
         sample = service.settings.sample_workspace.casefold()
         chosen = next((i for i in infos if i.name.casefold() == sample), infos[0])
         state.select_workspace(chosen.id)
+        if wanted:  # a deleted workspace, or a link to one that no longer exists
+            state.flash(f"That workspace no longer exists; showing **{literal(chosen.name)}**.", "warning")
     return chosen
 
 
@@ -230,6 +233,10 @@ def _retrieval_settings(service: PrismService) -> None:
     st.session_state.setdefault(state.MULTI, s.multi_query_enabled)
     st.session_state.setdefault(state.WEB, s.web_search_enabled)
     st.session_state.setdefault(state.RERANK, True)
+    stages = ((state.HYDE, llm), (state.MULTI, llm), (state.WEB, web_ok), (state.RERANK, reranker.enabled))
+    for key, available in stages:
+        if not available:  # a switched-off stage is drawn off, not on and greyed out
+            st.session_state[key] = False
 
     with st.expander("Retrieval settings", expanded=False, icon=":material/tune:"):
         modes = {m.name: m for m in retrieval_modes()}

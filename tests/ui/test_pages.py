@@ -91,6 +91,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     _no_exception(at)
     assert ":gray[●] Extractive answers — no LLM configured" in [c.value for c in at.sidebar.caption]
     assert at.toggle(key=ui_state.HYDE).disabled and at.toggle(key=ui_state.WEB).disabled
+    assert not any(at.toggle(key=k).value for k in (ui_state.HYDE, ui_state.MULTI, ui_state.WEB, ui_state.RERANK))
     at.chat_input[0].set_value("What is the P2P collect request limit?").run()
     _no_exception(at)
     text = _texts(at)

@@ -152,3 +152,4 @@ def test_a_refresh_or_shared_link_opens_the_workspace_in_the_address(with_sample
     stale.run()
     _no_exception(stale)
     assert _shown(stale)[0] == "Sample workspace"
+    assert any("That workspace no longer exists; showing **Sample workspace**." in w.value for w in stale.warning)
