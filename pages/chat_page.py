@@ -30,8 +30,9 @@ if not docs:
 
 turns = conversation.turns if conversation else ()
 typed = st.chat_input(f"Ask about {info.name}…", key="chat.input")
-pending = state.pop_pending_question(info.id)
-question = (typed or pending or "").strip()
+pending = None if typed else state.pop_pending_question(info.id)
+question = (typed or (pending or {}).get("question") or "").strip()
+scoped = {k: pending[k] for k in ("auto_scope", "scope_removed")} if pending else {}
 if not turns and not question:
     widgets.suggested_questions(docs, info)
 
@@ -39,7 +40,8 @@ for i, turn in enumerate(turns):
     chat_view.turn_messages(service, info, turn, i)
 
 if question:
-    saved = chat_view.ask(service, info, conversation, question, widgets.effective_options(), chosen)
+    saved = chat_view.ask(service, info, conversation, question, {**widgets.effective_options(), **scoped},
+                          chosen)
     if saved is not None and conversation is None:
         st.rerun()  # a new conversation: the sidebar lists it
     conversation = saved or conversation

@@ -335,7 +335,8 @@ class PrismService(EvaluationFacade):
     def ask(self, question: str, workspace: str | None = None, *, history: History | None = None,
             sources: Sequence[str] | None = None, mode: str | None = None, hyde: bool | None = None,
             multi_query: bool | None = None, web: bool | None = None, rerank: bool = True,
-            stream: bool = False, auto_scope: bool = True) -> Answer | AnswerStream:
+            stream: bool = False, auto_scope: bool = True, scope_removed: Sequence[str] = ()
+            ) -> Answer | AnswerStream:
         """Answer a question over a workspace; options as :meth:`prism.answering.engine.AnswerEngine.ask`. Returns
         the :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.stream.AnswerStream`
         (iterate it, e.g. ``st.write_stream``; its ``answer`` is set at the end). Raises ``WorkspaceNotFoundError``,
@@ -343,7 +344,8 @@ class PrismService(EvaluationFacade):
         engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
                               self.web_searcher)
         return engine.ask(question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query,
-                          web=web, rerank=rerank, stream=stream, auto_scope=auto_scope)
+                          web=web, rerank=rerank, stream=stream, auto_scope=auto_scope,
+                          scope_removed=scope_removed)
 
 
 # --- vocabularies -------------------------------------------------------------------------------------------------

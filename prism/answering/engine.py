@@ -135,6 +135,7 @@ class AnswerEngine:
         rerank: bool = True,
         stream: bool = False,
         auto_scope: bool = True,
+        scope_removed: Sequence[str] = (),
     ) -> Answer | AnswerStream:
         """Answer ``question``.
 
@@ -150,12 +151,14 @@ class AnswerEngine:
             stream: return an :class:`AnswerStream` instead of the finished answer.
             auto_scope: scope retrieval by the entities and periods the question names
                 (:mod:`prism.retrieval.scope`); a question about a company the workspace does not hold is declined.
+            scope_removed: entities and periods the question names that the scope must not use (Chat's chips).
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
             LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``notes``).
         """
-        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope)
+        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope,
+                        scope_removed=tuple(scope_removed))
         run.mode = "llm" if self.llms.available else "extractive"
         run.sources = list(sources) if sources else None
         declined = self._guard(run, history)
@@ -213,7 +216,7 @@ class AnswerEngine:
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
-                                          auto_scope=run.auto_scope)
+                                          auto_scope=run.auto_scope, scope_removed=run.scope_removed)
             self._record_search(run, first)
             run.scope = getattr(first, "scope", None)
             if getattr(first, "decline", None):  # a company the workspace does not hold: no passages to show
@@ -230,7 +233,8 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank, auto_scope=run.auto_scope)
+                                           mode=mode, sources=sources, rerank=rerank, auto_scope=run.auto_scope,
+                                           scope_removed=run.scope_removed)
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
                     run.note("degraded", warning)

@@ -31,6 +31,7 @@ class AnswerRun:
         lines: an extractive answer's ``(sentence, block n)`` pairs, its citations by construction; ``None`` for an
             LLM answer (whose markers are parsed from its text).
         auto_scope: whether retrieval scopes by what the question names.
+        scope_removed: the entities and periods the scope must not use (the analyst removed them).
         scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
     """
 
@@ -47,6 +48,7 @@ class AnswerRun:
     sources: list[str] | None = None
     lines: list[tuple[str, int]] | None = None
     auto_scope: bool = True
+    scope_removed: tuple[str, ...] = ()
     scope: SearchScope | None = None
 
     def note(self, kind: NoteKind, text: str | None) -> None:

@@ -170,7 +170,7 @@ class HybridRetriever(BaseRetriever):
     def search(
         self, query: str, *, mode: str | None = None, top_k: int | None = None, sources: Sequence[str] | None = None,
         dense_queries: Sequence[str] | None = None, sparse_queries: Sequence[str] | None = None, rerank: bool = True,
-        rerank_query: str | None = None, auto_scope: bool = True,
+        rerank_query: str | None = None, auto_scope: bool = True, scope_removed: Sequence[str] = (),
     ) -> SearchResult:
         """Retrieve the best chunks for a query.
 
@@ -185,6 +185,8 @@ class HybridRetriever(BaseRetriever):
             rerank_query: what the cross-encoder scores against (default ``query``).
             auto_scope: scope by the entities and periods ``query`` names (:mod:`prism.retrieval.scope`); ignored
                 when ``sources`` is given (the explicit filter wins).
+            scope_removed: entity names and period labels named by ``query`` that the scope must not use (the
+                analyst removed them; :func:`prism.retrieval.scope.plan_scope`).
 
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
@@ -208,7 +210,7 @@ class HybridRetriever(BaseRetriever):
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
         run = _Search()
-        scope = self._scope(docs, sources, query, auto_scope, run)
+        scope = self._scope(docs, sources, query, auto_scope, scope_removed, run)
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         candidates = _prefer(self._fuse(spec, rankings, run), scope.plan.preferred)[:depth]
@@ -231,7 +233,7 @@ class HybridRetriever(BaseRetriever):
         return rerank and self.reranker.enabled, state
 
     def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: str, auto: bool,
-               run: _Search) -> _Scope:
+               removed: Sequence[str], run: _Search) -> _Scope:
         """The documents this search may return and prefers (:func:`prism.retrieval.scope.plan_scope`).
 
         Raises:
@@ -245,8 +247,8 @@ class HybridRetriever(BaseRetriever):
                 raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
         by_prefix = {d.doc_id[:16]: d.doc_id for d in docs}
         plan = plan_scope(query, docs, workspace=self.workspace.name, sources=sources, auto=auto,
-                          docs_with_token=lambda token: {by_prefix[p] for p in self._docs_with_token(token)
-                                                         if p in by_prefix})
+                          removed=removed, docs_with_token=lambda token: {
+                              by_prefix[p] for p in self._docs_with_token(token) if p in by_prefix})
         run.timed("scope", t)
         return _Scope(set(plan.allowed) if plan.allowed is not None else None, committed, plan)
 

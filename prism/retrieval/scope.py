@@ -18,6 +18,8 @@ prefer the documents that report them, an unknown company is declined.
   neither way (no fiscal period, and only dates named) is never demoted.
 * **Unknown entity**: a question that names a company-like name no profile holds and no workspace entity is
   declined (:attr:`ScopePlan.decline`) with the entities the workspace holds; the search itself is not restricted.
+* **Removed parts**: entities and periods the analyst removed (Chat's scope chips, ``removed``) are read as if the
+  question did not name them.
 * ``auto=False`` (``--no-auto-scope``) switches all of it off.
 """
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from prism.retrieval.periods import period_label
 from prism.retrieval.query import understand
@@ -157,8 +159,19 @@ def _decline(unknown: Sequence[str], profiles: Mapping[str, DocumentProfile | No
             f"company's figures. The workspace holds: {listed}. Add {names}'s documents, or ask about one of these.")
 
 
+def _without(facts: QuestionFacts, removed: Sequence[str], profiles: Mapping[str, DocumentProfile | None]
+             ) -> QuestionFacts:
+    """``facts`` without the entities and periods in ``removed`` (entity names as the profiles write them; period
+    labels in any of the workspace's fiscal-year conventions, as :class:`SearchScope` shows them)."""
+    gone = set(removed)
+    fyes = {p.fiscal_year_end for p in profiles.values() if p is not None} | {None}
+    return replace(facts, entities=tuple(m for m in facts.entities if m.entity not in gone),
+                   periods=tuple(m for m in facts.periods if not {period_label(m, f) for f in fyes} & gone))
+
+
 def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str, sources: Sequence[str] | None = None,
-               auto: bool = True, docs_with_token: Callable[[str], set[str]] | None = None) -> ScopePlan:
+               auto: bool = True, docs_with_token: Callable[[str], set[str]] | None = None,
+               removed: Sequence[str] = ()) -> ScopePlan:
     """Decide the scope of one search (rules in the module docstring).
 
     Args:
@@ -169,6 +182,8 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
         auto: scope by what the question names (``False``: ``--no-auto-scope``).
         docs_with_token: BM25 token → ids of the documents whose chunks contain it (the period-code fallback), or
             ``None`` to use profiles only.
+        removed: entity names and period labels the analyst removed from the scope (they are not used; the scope
+            reports them as ``removed``).
 
     Returns:
         :class:`ScopePlan`; ``allowed`` is never empty when ``docs`` is not.
@@ -179,8 +194,10 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
         return ScopePlan(frozenset(d.doc_id for d in chosen),
                          scope=SearchScope(documents=tuple(d.source for d in chosen)))
     if not auto:
-        return ScopePlan(None)
+        return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
     facts = understand(question, {k: p for k, p in profiles.items() if p is not None})
+    if removed:
+        facts = _without(facts, removed, profiles)
     allowed: set[str] | None = None
     if facts.entities:
         allowed = {d for m in facts.entities for d in m.doc_ids}
@@ -196,6 +213,7 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
         periods=_labels(facts.periods, first.fiscal_year_end if first else None),
         documents=tuple(d.source for d in docs if allowed is not None and d.doc_id in allowed),
         auto=allowed is not None or bool(preferred),
+        removed=tuple(dict.fromkeys(removed)),
     )
     decline = None
     if facts.unknown_entities and not facts.entities:

@@ -86,14 +86,21 @@ class SearchScope:
         documents: file names of the documents the search was restricted to (empty: all of the workspace).
         auto: whether the restriction came from the question (``False``: the analyst's document filter, or
             auto-scope switched off, or nothing named).
+        removed: the entities and periods the question names that the analyst removed from the scope (Chat's
+            scope chips; ``scope_removed`` of a search), in the form they were shown.
     """
 
     entities: tuple[str, ...] = ()
     periods: tuple[str, ...] = ()
     documents: tuple[str, ...] = ()
     auto: bool = False
+    removed: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"entities", "periods", "documents", "auto"}`` (JSON lists)."""
-        return {"entities": list(self.entities), "periods": list(self.periods), "documents": list(self.documents),
-                "auto": self.auto}
+        """``{"entities", "periods", "documents", "auto"}`` (JSON lists), and ``"removed"`` when the analyst removed
+        parts of the scope."""
+        out: dict[str, Any] = {"entities": list(self.entities), "periods": list(self.periods),
+                               "documents": list(self.documents), "auto": self.auto}
+        if self.removed:
+            out["removed"] = list(self.removed)
+        return out

@@ -78,6 +78,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
                     sources=sources or None, mode=options.get("mode"), hyde=options.get("hyde"),
                     multi_query=options.get("multi_query"), web=options.get("web"),
                     rerank=bool(options.get("rerank", True)), stream=True,
+                    auto_scope=bool(options.get("auto_scope", True)), scope_removed=options.get("scope_removed", ()),
                 )
             placeholder = st.empty()
             with placeholder.container():
@@ -159,6 +160,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
     notes = _notes(answer)
     if notes:
         st.caption(notes)
+    scope_chips(info, turn, key)
     condensed = (answer.get("condensed_query") or "").strip()
     if condensed and condensed.casefold() != question.strip().casefold():
         st.caption(f"Searched for: *{literal(condensed)}*")
@@ -193,6 +195,41 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
                 st.caption(literal(snippet(w.get("content", ""), 300)))
     timings = timings_caption(answer.get("timings_ms") or {})
     st.caption(f":material/timer: {footer_label(answer)} · {timings}" if timings else footer_label(answer))
+
+
+AUTO_CHIP = "auto"
+"""The chip that stands for auto-scope itself: removing it asks again over the whole workspace."""
+
+
+def scope_chips(info: WorkspaceInfo, turn: ChatTurn, key: str) -> None:
+    """The scope an answer was searched in, as removable chips ("Meridian Bank Ltd · Q3 FY2024 · auto"): one per
+    entity and period the question named, and :data:`AUTO_CHIP`. Removing a chip asks the question again without it;
+    removing "auto" switches auto-scope off (all parts removed). Parts removed earlier are listed under the chips.
+    Nothing is drawn for a search without auto-scope (the analyst's document filter wins)."""
+    scope = (turn.answer or {}).get("scope") or {}
+    removed = [str(r) for r in scope.get("removed") or []]
+    parts = [str(p) for p in [*scope.get("entities", []), *scope.get("periods", [])]]
+    if scope.get("auto") and parts:
+        options = [*parts, AUTO_CHIP]
+        chips = f"{key}-scope"
+        st.pills("Scope", options, selection_mode="multi", default=options, key=chips, on_change=_rescope,
+                 args=(info.id, turn.question, options, removed, chips), label_visibility="collapsed",
+                 format_func=lambda o: ":material/auto_awesome: auto" if o == AUTO_CHIP else literal(o),
+                 help="Searched only in the documents of the companies and periods this question names. Remove a "
+                      "chip to ask again without it; remove auto to search the whole workspace.")
+    if removed:
+        st.caption("Asked again without " + ", ".join(literal(r) for r in removed) + " in the scope.")
+
+
+def _rescope(ws_id: str, question: str, options: Sequence[str], removed: Sequence[str], chips: str) -> None:
+    """A chip was removed: queue the question again without it (the chips themselves start full again)."""
+    gone = [o for o in options if o not in (st.session_state.get(chips) or [])]
+    st.session_state.pop(chips, None)
+    if AUTO_CHIP in gone:
+        state.ask_in_chat(ws_id, question, auto_scope=False,
+                          scope_removed=[*removed, *(o for o in options if o != AUTO_CHIP)])
+    elif gone:
+        state.ask_in_chat(ws_id, question, scope_removed=[*removed, *gone])
 
 
 def footer_label(answer: Mapping[str, Any]) -> str:

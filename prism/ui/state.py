@@ -13,6 +13,7 @@ remembers which one is open in each workspace.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -129,17 +130,21 @@ def next_uploader_round() -> None:
     st.session_state[UPLOADER] = uploader_round() + 1
 
 
-def ask_in_chat(ws_id: str, question: str) -> None:
-    """Queue a question for the Chat page (briefing buttons)."""
-    st.session_state[PENDING_QUESTION] = {"workspace_id": ws_id, "question": question}
+def ask_in_chat(ws_id: str, question: str, *, auto_scope: bool = True, scope_removed: Sequence[str] = ()) -> None:
+    """Queue a question for the Chat page (briefing buttons; a scope chip removed asks again with ``auto_scope`` off
+    or without the ``scope_removed`` entities and periods)."""
+    st.session_state[PENDING_QUESTION] = {"workspace_id": ws_id, "question": question, "auto_scope": auto_scope,
+                                          "scope_removed": list(scope_removed)}
 
 
-def pop_pending_question(ws_id: str) -> str | None:
-    """The queued question for this workspace, removed from the queue."""
+def pop_pending_question(ws_id: str) -> dict[str, Any] | None:
+    """The queued question for this workspace, removed from the queue: ``{"question", "auto_scope",
+    "scope_removed"}``, or ``None``."""
     pending = st.session_state.get(PENDING_QUESTION)
     if pending and pending.get("workspace_id") == ws_id:
         del st.session_state[PENDING_QUESTION]
-        return str(pending["question"])
+        return {"question": str(pending["question"]), "auto_scope": bool(pending.get("auto_scope", True)),
+                "scope_removed": list(pending.get("scope_removed") or [])}
     return None
 
 

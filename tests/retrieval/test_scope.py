@@ -133,3 +133,17 @@ def test_financebench_dev_evidence_filing_always_in_scope():
         assert plan.decline is None
         preferred += bool(plan.preferred)
     assert preferred == 3  # the three MGM questions
+
+
+def test_removed_entities_and_periods_are_not_used():
+    question = "What is the year end FY2018 amount of accounts payable for MGM Resorts?"
+    plan = plan_scope(question, FILINGS, workspace="fb", removed=["FY2018"])
+    assert _names(plan.allowed) == MGM and plan.preferred == frozenset()  # the period chip is gone: no preference
+    assert plan.scope.to_dict() == {"entities": ["MGM Resorts International"], "periods": [],
+                                    "documents": sorted(MGM), "auto": True, "removed": ["FY2018"]}
+    plan = plan_scope(question, FILINGS, workspace="fb", removed=["MGM Resorts International"])
+    assert plan.allowed is None  # the entity chip is gone: the whole workspace, the period still preferred
+    assert _names(plan.preferred) >= {"MGMRESORTS_2018_10K.pdf"} and plan.scope.periods == ("FY2018",)
+    assert plan.scope.removed == ("MGM Resorts International",)
+    off = plan_scope(question, FILINGS, workspace="fb", auto=False, removed=["MGM Resorts International", "FY2018"])
+    assert off.allowed is None and off.scope.to_dict()["removed"] == ["MGM Resorts International", "FY2018"]
