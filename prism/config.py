@@ -69,7 +69,9 @@ class Settings(BaseSettings):
         "filings); 'plain': plain mode only (about half the parse time).",
     )
     pdf_page_timeout_s: float = Field(
-        default=10.0, gt=0, description="Longest time to extract one PDF page's text before it is skipped, seconds."
+        default=10.0, gt=0,
+        description="Longest CPU time to extract one PDF page's text before it is skipped, seconds (or 6 times as "
+        "long on the clock: a busy machine does not skip pages).",
     )
     pdf_page_max_chars: int = Field(
         default=200_000, ge=1000, description="A PDF page yielding more characters than this is skipped as garbage."

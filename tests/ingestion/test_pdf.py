@@ -188,12 +188,19 @@ def test_image_only_pdf_when_ocr_is_unavailable(monkeypatch, scan):
 # --- PDF: page budgets ---------------------------------------------------------------------------------------------
 
 
-def test_pdf_page_over_time_budget_is_skipped(monkeypatch):
+def _burn_cpu(seconds: float) -> None:
+    """Compute (not wait) until this thread has used ``seconds`` of CPU time."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        sum(range(1000))
+
+
+def test_pdf_page_over_its_cpu_budget_is_skipped(monkeypatch):
     real = pdf_module._extract
 
     def slow_on_page_2(reader, index, **kwargs):
         if index == 1:
-            time.sleep(1.0)
+            _burn_cpu(1.0)
         return real(reader, index, **kwargs)
 
     monkeypatch.setattr(pdf_module, "_extract", slow_on_page_2)
@@ -203,9 +210,37 @@ def test_pdf_page_over_time_budget_is_skipped(monkeypatch):
     assert doc.skipped_pages == (SkippedPage(2, "text extraction took longer than 0.2 s"),)
 
 
+def test_pdf_page_slow_on_the_clock_but_not_in_cpu_is_read(monkeypatch):
+    """A busy machine slows a page down without it computing more: it is read, up to WALL_FACTOR × the budget."""
+    real = pdf_module._extract
+
+    def waits_on_page_2(reader, index, **kwargs):
+        if index == 1:
+            time.sleep(0.3)  # over the 0.2 s budget on the clock, ~0 s of CPU; the clock limit is 1.2 s
+        return real(reader, index, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "_extract", waits_on_page_2)
+    doc = parsing.load(CASES / "33_a_three_pages.pdf", settings=Settings(pdf_page_timeout_s=0.2, ocr_enabled=False))
+    assert [p.number for p in doc.pages] == [1, 2, 3] and doc.skipped_pages == ()
+
+
+def test_pdf_page_that_waits_past_the_clock_limit_is_skipped(monkeypatch):
+    real = pdf_module._extract
+
+    def hangs_on_page_2(reader, index, **kwargs):
+        if index == 1:
+            time.sleep(3.0)  # past WALL_FACTOR (6) × 0.1 s
+        return real(reader, index, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "_extract", hangs_on_page_2)
+    doc = parsing.load(CASES / "33_a_three_pages.pdf", settings=Settings(pdf_page_timeout_s=0.1, ocr_enabled=False))
+    assert [p.number for p in doc.pages] == [1, 3]
+    assert doc.skipped_pages == (SkippedPage(2, "text extraction took longer than 0.1 s"),)
+
+
 def test_pdf_stops_after_too_many_timed_out_pages(monkeypatch):
     monkeypatch.setattr(pdf_module, "MAX_TIMED_OUT_PAGES", 1)
-    monkeypatch.setattr(pdf_module, "_extract", lambda reader, index, **kwargs: time.sleep(0.5) or "never used")
+    monkeypatch.setattr(pdf_module, "_extract", lambda reader, index, **kwargs: _burn_cpu(0.5) or "never used")
     settings = Settings(pdf_page_timeout_s=0.1, ocr_enabled=False)
     with pytest.raises(NoExtractableTextError, match=r"took longer than 0\.1 s; not read: 1 earlier pages"):
         parsing.load(CASES / "33_a_three_pages.pdf", settings=settings)

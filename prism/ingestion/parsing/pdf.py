@@ -2,9 +2,11 @@
 
 Per page (1-based numbers):
 
-* text extraction runs in a daemon worker thread and is abandoned after ``settings.pdf_page_timeout_s`` seconds
-  (Python cannot kill a thread: the abandoned one finishes in the background, and the remaining pages are read with a
-  freshly opened reader so the two never share pypdf state);
+* text extraction runs in a daemon worker thread and is abandoned after ``settings.pdf_page_timeout_s`` seconds of
+  that thread's CPU time, or :data:`WALL_FACTOR` times as long on the clock (a busy machine slows every page without
+  making it pathological; where the platform has no per-thread CPU clock, wall time counts). Python cannot kill a
+  thread: the abandoned one finishes in the background, and the remaining pages are read with a freshly opened
+  reader so the two never share pypdf state;
 * with ``settings.pdf_text_mode == "layout"`` (default) the page is read in pypdf's plain and layout modes and the
   layout text is kept unless it has under :data:`~prism.ingestion.parsing.pdf_text.LAYOUT_MIN_SHARE` of plain
   mode's letters and digits, or it reads across prose columns (then plain mode's column-by-column order is kept);
@@ -48,6 +50,13 @@ from prism.types import Page, ParsedDocument, SkippedPage, count_phrase
 
 logger = logging.getLogger(__name__)
 
+WALL_FACTOR = 6.0
+"""A page's extraction is abandoned after this many times its CPU budget on the clock, whatever its CPU time (a page
+that waits rather than computes)."""
+
+_POLL_S = 0.05
+"""How often the worker thread's CPU time is read while it runs, seconds."""
+
 MAX_TIMED_OUT_PAGES = 5
 """After this many pages overran the time budget, the rest of the document is skipped: each abandoned extraction
 keeps a CPU busy until it finishes, so a file of pathological pages must not pile them up."""
@@ -88,16 +97,38 @@ def _open(data: bytes, name: str) -> PdfReader:
     return reader
 
 
+def _own_cpu_clock() -> int | None:
+    """The calling thread's CPU-time clock id, or ``None`` where the platform has none
+    (``time.pthread_getcpuclockid``: Linux, macOS)."""
+    try:
+        return time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return None
+
+
+def _cpu_seconds(clock: int | None) -> float | None:
+    """CPU seconds used so far on ``clock`` (``None``: no clock, or its thread has ended)."""
+    if clock is None:
+        return None
+    try:
+        return time.clock_gettime(clock)
+    except OSError:
+        return None
+
+
 def _run_with_timeout(fn: Callable[[], str], timeout_s: float) -> tuple[str | None, str | None]:
-    """Run ``fn`` in a daemon thread for at most ``timeout_s`` seconds.
+    """Run ``fn`` in a daemon thread until it has used ``timeout_s`` seconds of CPU time, or ``WALL_FACTOR`` ×
+    ``timeout_s`` seconds have passed (only the wall-clock limit where there is no per-thread CPU clock).
 
     Returns:
         ``(text, None)`` on success, ``(None, reason)`` on error or time-out.
     """
     box: dict[str, object] = {}
-    done = threading.Event()
+    done, started = threading.Event(), threading.Event()
 
     def _worker() -> None:
+        box["clock"] = _own_cpu_clock()
+        started.set()
         try:
             box["text"] = fn()
         # Page isolation boundary: pypdf raises many exception types on malformed content streams (KeyError,
@@ -109,9 +140,15 @@ def _run_with_timeout(fn: Callable[[], str], timeout_s: float) -> tuple[str | No
             done.set()
 
     thread = threading.Thread(target=_worker, name="prism-pdf-page", daemon=True)
+    start = time.monotonic()
     thread.start()
-    if not done.wait(timeout_s):
-        return None, f"text extraction took longer than {timeout_s:g} s"
+    started.wait()
+    clock = box["clock"]
+    wall_limit = timeout_s if clock is None else timeout_s * WALL_FACTOR
+    while not done.wait(min(_POLL_S, timeout_s)):
+        used = _cpu_seconds(clock)  # type: ignore[arg-type]
+        if (used is not None and used >= timeout_s) or time.monotonic() - start >= wall_limit:
+            return None, f"text extraction took longer than {timeout_s:g} s"
     if "error" in box:
         exc = box["error"]
         message = str(exc)[:200]
