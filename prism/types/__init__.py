@@ -21,6 +21,7 @@ from prism.types.answers import (
     Turn,
     WebResult,
 )
+from prism.types.briefings import BriefingBullet, BulletCitation
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
     LOCATOR_KEYS,
@@ -76,6 +77,8 @@ __all__ = [
     "SCORE_STAGES",
     "TIMING_STAGES",
     "Answer",
+    "BriefingBullet",
+    "BulletCitation",
     "CancelToken",
     "AnswerMode",
     "ChatTurn",

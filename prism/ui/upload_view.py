@@ -20,8 +20,8 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService, upload_names
-from prism.types import WorkspaceInfo, count_phrase, page_label
+from prism.service import PrismService, briefing_markdown, upload_names
+from prism.types import BriefingBullet, WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.explain import literal, shorten, strip_source
 from prism.ui.jobs import JobView
@@ -275,11 +275,17 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
         elif briefing:
             facts.append("key sentences picked from the document (no LLM)")
         st.caption(" · ".join(facts))
-        bullets = briefing.get("bullets") or []
+        bullets = [BriefingBullet.from_value(b) for b in briefing.get("bullets") or []]
+        if bullets and bullets[0].kind == "identity" and briefing.get("mode") != "llm":
+            identity = bullets.pop(0)
+            st.caption(literal(identity.text) + identity.pages_note())
         if not bullets:
             st.caption("No briefing was written for this document.")
         else:
-            st.markdown("\n".join(f"- {literal(b)}" for b in bullets))
+            st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
+            st.download_button("Download the briefing (Markdown)", briefing_markdown(record),
+                               file_name=f"{record.source.rsplit('.', 1)[0]}_briefing.md", mime="text/markdown",
+                               key=f"brief.{key}.md", icon=":material/download:")
         questions = briefing.get("questions") or []
         if questions:
             st.caption("Ask about it")

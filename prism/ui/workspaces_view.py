@@ -13,7 +13,7 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import DocumentRecord, WorkspaceInfo, count_phrase
+from prism.types import BriefingBullet, DocumentRecord, WorkspaceInfo, count_phrase
 from prism.ui import profile_view, state
 from prism.ui.explain import literal, strip_source
 
@@ -52,7 +52,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             "Added": _when(d.ingested_at),
             "Size": _size(d.size_bytes),
             "Warnings": "; ".join(notes),
-            "Briefing": bullets[0] if bullets else "—",
+            "Briefing": BriefingBullet.from_value(bullets[0]).text if bullets else "—",
         })
     return rows
 
