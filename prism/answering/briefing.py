@@ -197,7 +197,7 @@ def suggested_questions(facts: Sequence[Fact], headings: Sequence[tuple[str, Bul
     applicability and effective date), then one per heading spread over the document ("What does the {subject} say
     about {heading}?"), then one per key phrase (``terms``, for a document without headings; none made only of words
     of the subject or of ``entity``, the document's entity, nor one that repeats a word)."""
-    candidates = [(f.question, f.bullet.pages()) for f in facts if f.question]
+    candidates = [(q, f.bullet.pages()) for f in facts for q in f.questions]
     if len(headings) > n:
         idx = np.linspace(0, len(headings) - 1, n).round().astype(int)
         headings = [headings[i] for i in sorted(set(idx.tolist()))]
@@ -226,7 +226,8 @@ def offline_briefing(rows: Sequence[dict[str, Any]], profile: DocumentProfile | 
     if len(headings) < N_QUESTIONS:
         terms = [(t, doc.citation(max(0, doc.text.find(t)))) for t in key_terms(doc.text, 2 * N_QUESTIONS)]
     entity = (profile.entity or "") if profile else ""
-    questions = suggested_questions(facts, headings, subject, terms, entity)
+    once = [h for h in headings if doc.text.count(h[0]) == 1]  # not in a table of contents, which would be cited
+    questions = suggested_questions(facts, once if len(once) >= N_QUESTIONS else headings, subject, terms, entity)
     return Briefing(bullets, [q for q, _p in questions], "extractive", None, note, [p for _q, p in questions])
 
 

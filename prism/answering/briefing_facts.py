@@ -37,10 +37,11 @@ NOT_CIRCULAR_TYPES = FILING_TYPES | {"earnings_call"}
 
 @dataclass(frozen=True)
 class Fact:
-    """One fact for a briefing: its bullet (with citations) and, when it has one, a question it answers."""
+    """One fact for a briefing: its bullet (with citations) and the questions it answers (none, or one per figure
+    of a key-figures bullet), asked in this order."""
 
     bullet: BriefingBullet
-    question: str | None = None
+    questions: tuple[str, ...] = ()
 
 
 # --- the document's text with its pages ---------------------------------------------------------------------------
@@ -118,11 +119,12 @@ def identity_fact(profile: DocumentProfile | None) -> Fact | None:
 _MONEY = r"(?:total\s+)?(?:net\s+)?"
 KEY_FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("revenue", re.compile(rf"^{_MONEY}(?:operating\s+)?(?:revenues?|sales)(?:,\s*net)?$")),
-    ("operating income", re.compile(r"^(?:total\s+)?operating\s+income(?:\s+\(loss\))?$")),
     ("net income", re.compile(r"^net\s+(?:income|earnings)(?:\s+\(loss\))?(?:\s+attributable\s+to\s+[\w .,'&-]+)?$")),
     ("total assets", re.compile(r"^total\s+assets$")),
     ("operating cash flow", re.compile(
-        r"^(?:net\s+)?cash\s+(?:provided\s+by|from|generated\s+from)(?:\s+\(used\s+in\))?\s+operating\s+activities$")),
+        r"^(?:net\s+)?cash\s+(?:\(used\s+in\)\s+)?(?:provided\s+by|from|generated\s+(?:by|from))(?:\s+\(used\s+in\))?"
+        r"\s+operating\s+activities$")),
+    ("operating income", re.compile(r"^(?:total\s+)?operating\s+income(?:\s+\(loss\))?$")),
 )
 """The key figures of a filing, in briefing order: a name and the pattern a row label matches (lower case)."""
 
@@ -202,32 +204,36 @@ def _period_phrase(period: str, profile: DocumentProfile | None) -> str:
 
 
 def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None) -> list[Fact]:
-    """One fact per :data:`KEY_FIGURES` entry found: a statement's row first (a table titled "Consolidated
-    Statements of Operations", "Balance Sheets" …), then the earliest page; the cell of the latest period column."""
+    """The :data:`KEY_FIGURES` found, one fact per table they are read from ("Consolidated Statements of Operations
+    (FY2015): Revenues $6,779,511 thousand; Net income $122,641 thousand."), each figure with its question. A
+    figure is read from a statement's row first (a table titled "Consolidated Statements of Operations", "Balance
+    Sheets" …), then from the earliest page, in the cell of the latest period column."""
     best: dict[str, _Figure] = {}
     for row in rows:
         if row.get("table"):
             for fig in _figures_in_row(row):
                 if fig.name not in best or fig.rank > best[fig.name].rank:
                     best[fig.name] = fig
-    facts = []
     who = short_entity(profile.entity) if profile and profile.entity else None
+    groups: dict[tuple[str | None, BulletCitation, str], list[_Figure]] = {}
     for name, _pattern in KEY_FIGURES:
-        fig = best.get(name)
-        if fig is None:
-            continue
-        period = _period_phrase(fig.period, profile)
-        where = f" ({fig.title})" if fig.title else ""
-        text = f"{fig.label}: {fig.value} for {period}{where}."
-        question = f"What was {who}'s {fig.label.lower()} for {period}?" if who else None
-        facts.append(Fact(BriefingBullet(text, (fig.citation,), "figure"), question))
+        if name in best:
+            fig = best[name]
+            groups.setdefault((fig.title, fig.citation, _period_phrase(fig.period, profile)), []).append(fig)
+    facts = []
+    for (title, citation, period), figs in groups.items():
+        values = "; ".join(f"{f.label} {f.value}" for f in figs)
+        text = f"{title or 'Key figures'} ({period}): {values}."
+        questions = tuple(f"What was {who}'s {f.label.lower()} for {period}?" for f in figs) if who else ()
+        facts.append(Fact(BriefingBullet(text, (citation,), "figure"), questions))
     return facts
 
 
 # --- circular facts -----------------------------------------------------------------------------------------------
 CIRCULAR_FACTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("applies", re.compile(r"^(?:[\d.()a-z]{1,8}\s+)?(?:These|This|The|It|They)\b[^.;]{0,80}?\b(?:apply|applies|appl"
-                           r"icable)\s+to\b", re.IGNORECASE)),
+    ("applies", re.compile(r"^(?:[\d.()a-z]{1,8}\s+)?(?:It|(?:These|This|The)\s+(?:[\w-]+\s+){0,2}(?:directions?|"
+                           r"circular|instructions|guidelines|regulations|provisions|norms|scheme|rules))\s+"
+                           r"(?:[\w-]+\s+){0,3}(?:apply|applies|applicable)\s+to\b", re.IGNORECASE)),
     ("effective", re.compile(r"\bcome\s+into\s+(?:force|effect)\b|\bwith\s+(?:immediate\s+)?effect\s+from\b"
                              r"|\beffective\s+(?:from|immediately|on)\b|\bshall\s+be\s+effective\b", re.IGNORECASE)),
     ("limit", re.compile(r"(?=.*(?:₹|\bRs\.?\s*\d|\bINR\b|\bper\s+cent\b|%))(?=.*\b(?:limit|ceiling|cap|maximum|not\s+"
@@ -269,7 +275,7 @@ def circular_facts(doc: DocumentText, profile: DocumentProfile | None, subject: 
         for kind, pattern in CIRCULAR_FACTS:
             if kind not in found and pattern.search(sentence):
                 text = " ".join(sentence.split())
-                question = _QUESTION_FORMS[kind].format(subject=subject) if kind in _QUESTION_FORMS else None
+                question = (_QUESTION_FORMS[kind].format(subject=subject),) if kind in _QUESTION_FORMS else ()
                 found[kind] = Fact(BriefingBullet(text, (doc.citation(cursor),), kind), question)
                 break
         if len(found) == len(CIRCULAR_FACTS):
