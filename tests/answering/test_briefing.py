@@ -119,16 +119,17 @@ def test_key_figures_read_the_latest_column_of_a_statement_row():
         _table_row([("Revenues", ["6,779,511", "5,504,656", "4,374,562"]), ("Cost of revenues", ["1", "2", "3"]),
                     ("Net income", ["122,641", "266,799", "112,403"])], ["2015", "2014", "2013"]),
         _table_row([("Total assets", ["10,202,871", "7,042,500"]), ("Net loss", ["(1,837)", "5"])],
-                   ["As of December 31, 2014", "As of December 31, 2015"], page=40),
+                   ["As of December 31, 2014", "As of December 31, 2015"], title="CONSOLIDATED BALANCE SHEETS",
+                   page=40),
     ]
     facts = key_figures(rows, profile)
-    assert [f.bullet.text for f in facts] == [
-        "Revenues: $6,779,511 thousand for FY2015 (CONSOLIDATED STATEMENTS OF OPERATIONS).",  # the statement wins
-        "Net income: $122,641 thousand for FY2015 (CONSOLIDATED STATEMENTS OF OPERATIONS).",
-        "Total assets: $7,042,500 thousand for FY2015 (CONSOLIDATED STATEMENTS OF OPERATIONS).",  # latest column
+    assert [f.bullet.text for f in facts] == [  # the statement's row wins; the latest column; grouped per table
+        "CONSOLIDATED STATEMENTS OF OPERATIONS (FY2015): Revenues $6,779,511 thousand; Net income $122,641 thousand.",
+        "CONSOLIDATED BALANCE SHEETS (FY2015): Total assets $7,042,500 thousand.",
     ]
-    assert [f.bullet.pages() for f in facts] == [[38], [38], [40]]
-    assert facts[0].question == "What was Netflix's revenues for FY2015?"
+    assert [f.bullet.pages() for f in facts] == [[38], [40]]
+    assert facts[0].questions == ("What was Netflix's revenues for FY2015?",
+                                  "What was Netflix's net income for FY2015?")
     assert money("(1,837)", "USD", "millions") == "-$1,837 million" and money("2.5", "INR", "crore") == "₹2.5 crore"
 
 
