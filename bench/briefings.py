@@ -5,8 +5,9 @@ For every document of each workspace named, the script writes the offline briefi
 embedder warmed up first), then asks each suggested question through the real answer engine over the whole
 workspace (extractive, auto scope, as the Chat asks a briefing's question) and records whether it was answered (not
 declined) and whether an answer citation is of that document at a page the question was made from
-(``question_pages``). The briefing's time is wall-clock and CPU (``time.process_time``, all threads of the process):
-on a shared machine the wall time grows with the load, the CPU time much less. Prints one row per document and a total per workspace; ``--json`` writes the rows.
+(``question_pages``). The briefing's time is wall-clock and CPU (``time.process_time``, all threads of the
+process): on a shared machine the wall time grows with the load, the CPU time much less. Prints one row per
+document and a total per workspace; ``--json`` writes the rows.
 
 Usage: ``PRISM_HOME=/tmp/home python bench/briefings.py WORKSPACE [WORKSPACE ...] [--docs DIR ...] [--json FILE]``;
 ``--docs`` ingests a folder's PDFs into the first workspace first (duplicates are skipped).
@@ -44,30 +45,35 @@ def _document_row(svc: PrismService, workspace: str, source: str, doc_type: str 
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     asked = [_asked(svc, workspace, source, q, p) for q, p in zip(brief.questions, brief.question_pages, strict=True)]
     kinds = [b.kind for b in brief.bullets]
-    return {"workspace": workspace, "document": source, "type": doc_type, "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
-            "bullets": len(brief.bullets), "figures": kinds.count("figure"), "cited_bullets":
-            sum(bool(b.pages()) or bool(b.citations) for b in brief.bullets), "questions": asked,
+    return {"workspace": workspace, "document": source, "type": doc_type, "seconds": round(seconds, 3),
+            "cpu_seconds": round(cpu, 3), "bullets": len(brief.bullets), "figures": kinds.count("figure"),
+            "cited_bullets": sum(bool(b.pages()) for b in brief.bullets), "questions": asked,
             "bullet_texts": [b.text for b in brief.bullets]}
 
 
+def _counts(questions: list[dict]) -> tuple[int, int, int]:
+    """``(answered, citing the document, citing the page)``."""
+    return (sum(not q["declined"] for q in questions), sum(q["cites_document"] for q in questions),
+            sum(q["cites_page"] for q in questions))
+
+
 def _table(rows: list[dict]) -> None:
-    print(f"{'workspace':10} {'document':46} {'type':20} {'s':>5} {'cpu s':>5} {'bul':>3} {'fig':>3} {'asked':>5} "
-          f"{'answ':>4} {'doc':>4} {'page':>4}")
+    print(f"{'workspace':10} {'document':46} {'type':20} {'s':>5} {'cpu s':>5} {'bul':>3} {'cit':>3} {'fig':>3} "
+          f"{'asked':>5} {'answ':>4} {'doc':>4} {'page':>4}")
     for r in rows:
-        qs = r["questions"]
+        answered, on_doc, on_page = _counts(r["questions"])
         print(f"{r['workspace'][:10]:10} {r['document'][:46]:46} {str(r['type'])[:20]:20} {r['seconds']:5.2f} "
-              f"{r['cpu_seconds']:5.2f} {r['bullets']:3d} {r['figures']:3d} {len(qs):5d} {sum(not q['declined'] for q in qs):4d} "
-              f"{sum(q['cites_document'] for q in qs):4d} {sum(q['cites_page'] for q in qs):4d}")
+              f"{r['cpu_seconds']:5.2f} {r['bullets']:3d} {r['cited_bullets']:3d} {r['figures']:3d} "
+              f"{len(r['questions']):5d} {answered:4d} {on_doc:4d} {on_page:4d}")
     for ws in dict.fromkeys(r["workspace"] for r in rows):
         part = [r for r in rows if r["workspace"] == ws]
         qs = [q for r in part for q in r["questions"]]
-        secs, cpus = [r["seconds"] for r in part], [r["cpu_seconds"] for r in part]
-        n = max(1, len(qs))
+        answered, on_doc, on_page = _counts(qs)
+        secs, cpus, n = [r["seconds"] for r in part], [r["cpu_seconds"] for r in part], max(1, len(qs))
         print(f"TOTAL {ws}: {len(part)} documents; briefing s median {statistics.median(secs):.2f} max "
-              f"{max(secs):.2f}; CPU s median {statistics.median(cpus):.2f} max {max(cpus):.2f}; questions {len(qs)}: answered {sum(not q['declined'] for q in qs)} "
-              f"({sum(not q['declined'] for q in qs) / n:.0%}), citing the document "
-              f"{sum(q['cites_document'] for q in qs)} ({sum(q['cites_document'] for q in qs) / n:.0%}), citing "
-              f"the page {sum(q['cites_page'] for q in qs)} ({sum(q['cites_page'] for q in qs) / n:.0%})")
+              f"{max(secs):.2f}, CPU s median {statistics.median(cpus):.2f} max {max(cpus):.2f}; questions "
+              f"{len(qs)}: answered {answered} ({answered / n:.0%}), citing the document {on_doc} ({on_doc / n:.0%}),"
+              f" citing the page {on_page} ({on_page / n:.0%})")
 
 
 def main() -> None:
