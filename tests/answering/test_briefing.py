@@ -203,6 +203,11 @@ def test_docs_json_shows_the_briefing(sample, monkeypatch, capsys):
         assert all(c["page"] >= 1 and re.fullmatch(r"[0-9a-f]{16}-\d{5}", c["chunk_id"] or "0" * 16 + "-00000")
                    for b in briefing["bullets"] for c in b["citations"])
         assert len(briefing["questions"]) == 3
+    assert main(["brief", UPI_PDF.name, "--workspace", "s"]) == EXIT_OK  # the Markdown export
+    out = capsys.readouterr().out
+    assert out.startswith("# Briefing: ") and "(p. 5)" in out and "## Questions to ask" in out
+    assert main(["brief", "nope.pdf", "--workspace", "s", "--json"]) != EXIT_OK
+    assert "No document named 'nope.pdf'" in json.loads(capsys.readouterr().out)["error"]
 
 
 @pytest.mark.parametrize(
