@@ -47,6 +47,7 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, LLMError
 from prism.index.embedder import PrismEmbedding
 from prism.index.sentences import split_sentences
+from prism.index.tokenizer import tokenize
 from prism.index.workspaces import Workspace
 from prism.types import BriefingBullet, BulletCitation, DocumentProfile, DocumentRecord
 
@@ -92,7 +93,7 @@ class Briefing:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Briefing:
-        """Inverse of :meth:`to_dict`; a briefing stored before 0.3.1 (bullets as strings) has no citations."""
+        """Inverse of :meth:`to_dict`; an older briefing (bullets as strings) has no citations."""
         return cls([BriefingBullet.from_value(b) for b in data.get("bullets") or ()],
                    [str(q) for q in data.get("questions") or ()], str(data.get("mode") or "extractive"),
                    data.get("model"), data.get("note"), [list(p) for p in data.get("question_pages") or ()])
@@ -201,15 +202,25 @@ def suggested_questions(facts: Sequence[Fact], headings: Sequence[tuple[str, Bul
     if len(headings) > n:
         idx = np.linspace(0, len(headings) - 1, n).round().astype(int)
         headings = [headings[i] for i in sorted(set(idx.tolist()))]
-    candidates += [(f"What does the {subject} say about {topic(h)}?", _page_list(c)) for h, c in headings]
+    candidates += [(f"What does the {subject} say about {topic(_unbracketed(h))}?", _page_list(c))
+                   for h, c in headings]
     words = set(subject.lower().split()) | set(entity.lower().replace(",", " ").split())
     candidates += [(f"What does the {subject} say about {term_phrase(t)}?", _page_list(c)) for t, c in terms
                    if not set(t.lower().split()) <= words and len(set(t.lower().split())) == len(t.split())]
     out: dict[str, list[int]] = {}
+    seen: set[tuple[str, ...]] = set()
     for question, pages in candidates:
-        if well_formed(question) and question not in out and len(out) < n:
+        key = tuple(tokenize(question))  # "category bank" and "category banks" ask the same
+        if well_formed(question) and key not in seen and len(out) < n:
             out[question] = pages
+            seen.add(key)
     return list(out.items())
+
+
+def _unbracketed(title: str) -> str:
+    """A heading without its bracketed parts ("Reserve for Exchange Rate Fluctuations Account (RERFA)" → "Reserve
+    for Exchange Rate Fluctuations Account"): an acronym a passage does not spell out would decline the question."""
+    return " ".join(re.sub(r"\([^()]*\)", " ", title).split()) or title
 
 
 def _page_list(citation: BulletCitation) -> list[int]:

@@ -234,8 +234,9 @@ CIRCULAR_FACTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("applies", re.compile(r"^(?:[\d.()a-z]{1,8}\s+)?(?:It|(?:These|This|The)\s+(?:[\w-]+\s+){0,2}(?:directions?|"
                            r"circular|instructions|guidelines|regulations|provisions|norms|scheme|rules))\s+"
                            r"(?:[\w-]+\s+){0,3}(?:apply|applies|applicable)\s+to\b", re.IGNORECASE)),
-    ("effective", re.compile(r"\bcome\s+into\s+(?:force|effect)\b|\bwith\s+(?:immediate\s+)?effect\s+from\b"
-                             r"|\beffective\s+(?:from|immediately|on)\b|\bshall\s+be\s+effective\b", re.IGNORECASE)),
+    ("effective", re.compile(r"\bcome\s+into\s+(?:force|effect)\b|\b(?:directions?|circular|regulations|notification|"
+                             r"instructions|guidelines)\b[^.;]{0,60}?\b(?:effective\s+(?:from|on|immediately)|"
+                             r"take\s+effect)\b", re.IGNORECASE)),
     ("limit", re.compile(r"(?=.*(?:₹|\bRs\.?\s*\d|\bINR\b|\bper\s+cent\b|%))(?=.*\b(?:limit|ceiling|cap|maximum|not\s+"
                          r"exceed|up\s*to)\b)", re.IGNORECASE)),
     ("penalty", re.compile(r"\bpenalt(?:y|ies)\b|\bpenal\s+(?:interest|charges?|action)\b|\bcompensation\b",
@@ -307,6 +308,8 @@ def _heading_title(raw: str) -> str | None:
         return None  # a sentence, a heading cut by a line wrap, a reference number, a contents line with its page
     if sum(bool(re.fullmatch(r"[A-Za-z][a-z]{2,}\W*", w)) for w in words) < 1 or re.search(r"\d|[₹$%]", title):
         return None  # no word, or a table row's label with its figures
+    if re.search(r"(?<![\w'’])(?:[A-HJ-Z]|[b-hj-z])\s[a-z]{2,}", title):
+        return None  # a word the PDF's text layer split ("F ranchisees", "e xposure")
     if words[0][:1].islower() or words[0].lower() in STOP_WORDS or re.search(r"\bNo\.\s*\d|\b(19|20)\d\d\b", title):
         return None  # a sentence fragment, or a reference line ("Circular No. 40 December 10, 2008")
     content = [w for w in words if len(w) > 3 and w.lower() not in STOP_WORDS]

@@ -56,7 +56,7 @@ class BriefingBullet:
 
     @classmethod
     def from_value(cls, value: Any) -> BriefingBullet:
-        """A bullet from its stored form: :meth:`to_dict`'s dict, or a bare string (briefings stored before 0.3.1,
+        """A bullet from its stored form: :meth:`to_dict`'s dict, or a bare string (older briefings,
         which have no citations)."""
         if isinstance(value, dict):
             cites = tuple(BulletCitation(c.get("page"), str(c.get("chunk_id") or ""))
