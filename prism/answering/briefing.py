@@ -56,7 +56,8 @@ logger = logging.getLogger(__name__)
 MAX_BULLETS = 8
 """Most bullets of a briefing."""
 MIN_BULLETS = 5
-"""Bullets a briefing is topped up to with central sentences when its facts give fewer."""
+"""Bullets besides the identity line that a briefing is topped up to with central sentences when its facts give
+fewer."""
 N_QUESTIONS = 3
 """Suggested questions per briefing."""
 DUPLICATE_COSINE = 0.9
@@ -128,13 +129,14 @@ def distinct_bullets(bullets: Sequence[BriefingBullet], embedder: PrismEmbedding
 
 
 # --- central sentences ------------------------------------------------------------------------------------------
-_OPENING = re.compile(r"(?:[A-Z•“\"‘]|\(?[0-9ivxa-z]{1,4}[.)]\s+[A-Z(]|\d+(?:\.\d+)+\s+[A-Z])")
-"""How a whole sentence opens: a capital, a quote or bullet, or a clause number before a capital ("2.1 The …")."""
+_FRAGMENT = re.compile(r"[a-z]|\d+\s+(?![A-Z])")
+"""How a piece of a sentence that a line wrap cut off opens: a lower-case letter, or a bare number before anything
+but a capital ("2016 (as updated from time to time) shall …", "21 and Section 35A …")."""
 
 
 def candidate_sentences(text: str, max_sentences: int) -> list[str]:
-    """Sentences fit for a bullet: 40-400 characters, at least 6 words, with lower-case letters, opening as a whole
-    sentence does (:data:`_OPENING`: not a fragment cut by a line wrap), ending in a full
+    """Sentences fit for a bullet: 40-400 characters, at least 6 words, with lower-case letters, not opening as a
+    fragment cut by a line wrap does (:data:`_FRAGMENT`), ending in a full
     stop (or ``!``/``?``), at most 15 % digits (not a table row or reference list), no "Page n of m"; lines repeated
     on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly."""
     lines = Counter(line.strip() for line in text.splitlines() if len(line.strip()) > 20)
@@ -149,7 +151,7 @@ def candidate_sentences(text: str, max_sentences: int) -> list[str]:
         key = s.lower()
         if counts[key] > 1 or key in seen:
             continue
-        if not 40 <= len(s) <= 400 or len(s.split()) < 6 or not re.search(r"[a-z]{3}", s) or not _OPENING.match(s):
+        if not 40 <= len(s) <= 400 or len(s.split()) < 6 or not re.search(r"[a-z]{3}", s) or _FRAGMENT.match(s):
             continue
         digits = sum(c.isdigit() for c in s)
         if digits > 0.15 * len(s) or not re.search(r"[.!?][\"'”’)]*$", s) or re.search(r"Page \d+ of \d+", s):
@@ -174,9 +176,10 @@ def centrality_order(vectors: np.ndarray) -> list[int]:
 
 def _with_points(bullets: list[BriefingBullet], doc: DocumentText, embedder: PrismEmbedding,
                  max_sentences: int) -> list[BriefingBullet]:
-    """``bullets`` (duplicates dropped) topped up to :data:`MIN_BULLETS` with the document's most central sentences
-    (in document order, each cited at its page); one embedding call for all."""
-    sentences = candidate_sentences(doc.text, max_sentences) if len(bullets) < MIN_BULLETS else []
+    """``bullets`` (duplicates dropped) topped up to :data:`MIN_BULLETS` besides the identity line with the
+    document's most central sentences (in document order, each cited at its page); one embedding call for all."""
+    identity = int(any(b.kind == "identity" for b in bullets))
+    sentences = candidate_sentences(doc.text, max_sentences) if len(bullets) < MIN_BULLETS + identity else []
     found = [(s, doc.text.find(s)) for s in sentences]
     found = [(s, at) for s, at in found if at >= 0]
     if len(bullets) + len(found) < 2:
@@ -187,7 +190,7 @@ def _with_points(bullets: list[BriefingBullet], doc: DocumentText, embedder: Pri
     pool = bullets + [BriefingBullet(" ".join(s.split()), (doc.citation(at),)) for s, at in found]
     chosen = distinct_bullets([pool[i] for i in keep], embedder, vectors=vectors[keep])
     n_facts = sum(1 for b in chosen if b.kind != "point")
-    return chosen[: max(MIN_BULLETS, n_facts)][:MAX_BULLETS]
+    return chosen[: max(MIN_BULLETS + identity, n_facts)][:MAX_BULLETS]
 
 
 # --- questions --------------------------------------------------------------------------------------------------
