@@ -21,7 +21,7 @@ from prism.types.answers import (
     Turn,
     WebResult,
 )
-from prism.types.briefings import BriefingBullet, BulletCitation
+from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
     LOCATOR_KEYS,
@@ -79,6 +79,7 @@ __all__ = [
     "Answer",
     "BriefingBullet",
     "BulletCitation",
+    "briefing_points",
     "CancelToken",
     "AnswerMode",
     "ChatTurn",

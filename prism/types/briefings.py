@@ -63,3 +63,13 @@ class BriefingBullet:
                           for c in value.get("citations") or () if isinstance(c, dict))
             return cls(str(value.get("text") or ""), cites, str(value.get("kind") or "point"))
         return cls(str(value))
+
+
+def briefing_points(briefing: dict[str, Any] | None) -> tuple[BriefingBullet | None, list[BriefingBullet]]:
+    """``(identity line, points)`` of a stored briefing as the app shows it: an offline briefing's identity bullet
+    (entity, type, period) apart, as the card's caption, and the other bullets as its points; an LLM's bullets all
+    as points. ``(None, [])`` without a briefing."""
+    bullets = [BriefingBullet.from_value(b) for b in (briefing or {}).get("bullets") or []]
+    if bullets and bullets[0].kind == "identity" and (briefing or {}).get("mode") != "llm":
+        return bullets[0], bullets[1:]
+    return None, bullets
