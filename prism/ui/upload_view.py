@@ -285,7 +285,7 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
             st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
             st.download_button("Download the briefing (Markdown)", briefing_markdown(record),
                                file_name=f"{record.source.rsplit('.', 1)[0]}_briefing.md", mime="text/markdown",
-                               key=f"brief.{key}.md", icon=":material/download:")
+                               key=f"briefing-md.{key}", icon=":material/download:")
         questions = briefing.get("questions") or []
         if questions:
             st.caption("Ask about it")
