@@ -26,7 +26,15 @@ from prism.cli.common import EXIT_OK
 from prism.cli.main import main
 from prism.config import Settings
 from prism.service import PrismService
-from prism.types import BriefingBullet, BulletCitation, ChunkTable, DocumentProfile, IngestItem, TableRow
+from prism.types import (
+    BriefingBullet,
+    BulletCitation,
+    ChunkTable,
+    DocumentProfile,
+    IngestItem,
+    TableRow,
+    briefing_points,
+)
 
 from ..conftest import REPO
 from ..fakes_llm import ScriptedLLM, rate_limit_error
@@ -264,3 +272,14 @@ def test_briefing_is_stored_at_ingest_and_failure_never_blocks(service):
     stored = svc.documents("b")[0].briefing
     assert [b["text"] for b in stored["bullets"]] == points and stored["questions"] == record.briefing["questions"]
     assert all(b["citations"] and b["citations"][0]["page"] for b in stored["bullets"])
+
+
+def test_briefing_points_set_the_offline_identity_line_apart():
+    identity = BriefingBullet("Netflix, Inc. — 10-K for FY2015.", (BulletCitation(1),), "identity")
+    point = BriefingBullet("Revenues rose.", (BulletCitation(17, "c17"),), "figure")
+    offline = Briefing([identity, point], ["Q?"]).to_dict()
+    assert briefing_points(offline) == (identity, [point])
+    assert briefing_points({**offline, "mode": "llm"}) == (None, [identity, point])  # an LLM's points are all points
+    assert briefing_points({"bullets": ["an older briefing's point"]}) == (None, [BriefingBullet("an older briefing's "
+                                                                                                 "point")])
+    assert briefing_points(None) == (None, [])
