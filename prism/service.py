@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from prism.answering.briefing import Briefing, brief_document
+from prism.answering.briefing import briefing_markdown as _briefing_markdown
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
@@ -370,6 +371,12 @@ def upload_names(names: Sequence[str]) -> list[str]:
     """The display names one batch of uploads gets: names met twice become ``name (2).ext`` (the same-name rule of
     :mod:`prism.ingestion.pipeline`, for callers that submit a batch's files one by one)."""
     return distinct_names(names)
+
+
+def briefing_markdown(record: DocumentRecord) -> str:
+    """A document's briefing as Markdown to download: its name, profile, points with their pages and questions
+    (:func:`prism.answering.briefing.briefing_markdown`)."""
+    return _briefing_markdown(record)
 
 
 def query_terms(text: str) -> list[str]:

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from prism.cli import common
-from prism.errors import PrismError
+from prism.errors import DocumentNotFoundError, PrismError
 from prism.types import DocumentRecord, IngestItem, IngestResult
 
 
@@ -84,13 +84,33 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
 
 
+def cmd_brief(args: argparse.Namespace) -> int:
+    """``brief FILE_NAME [--rewrite]``: a document's briefing as Markdown (``--json``: ``{"file", "briefing"}``);
+    ``--rewrite`` writes it again first (with the LLM when one is configured)."""
+    from prism.service import briefing_markdown  # the facade is imported when a command needs it (fast --help)
+
+    svc = common.service()
+    if args.rewrite:
+        svc.brief(args.file_name, args.workspace)
+    record = next((d for d in svc.documents(args.workspace) if d.source == args.file_name), None)
+    if record is None:
+        raise DocumentNotFoundError(f"No document named '{args.file_name}' in workspace '{args.workspace}'; "
+                         "`python -m prism docs` lists them.")
+    common.emit(args, {"file": record.source, "briefing": record.briefing}, briefing_markdown(record))
+    return common.EXIT_OK
+
+
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
-    """Add ``ingest``, ``docs``, ``tag``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
+    """Add ``ingest``, ``docs``, ``brief``, ``tag``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
     p = sub.add_parser("ingest", parents=[shared], help=f"ingest {common.file_types()} or web page URLs")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=cmd_ingest)
     p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")
     p.set_defaults(func=cmd_docs)
+    p = sub.add_parser("brief", parents=[shared], help="a document's briefing as Markdown (export)")
+    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("--rewrite", action="store_true", help="write the briefing again first")
+    p.set_defaults(func=cmd_brief)
     p = sub.add_parser("tag", parents=[shared], help="correct a document's profile (entity, type, period, ...)")
     p.add_argument("file_name", metavar="FILE_NAME")
     for name in TAG_FIELDS:

@@ -21,6 +21,7 @@ from prism.types.answers import (
     Turn,
     WebResult,
 )
+from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
     LOCATOR_KEYS,
@@ -76,6 +77,9 @@ __all__ = [
     "SCORE_STAGES",
     "TIMING_STAGES",
     "Answer",
+    "BriefingBullet",
+    "BulletCitation",
+    "briefing_points",
     "CancelToken",
     "AnswerMode",
     "ChatTurn",

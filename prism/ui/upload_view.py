@@ -20,8 +20,8 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService, upload_names
-from prism.types import WorkspaceInfo, count_phrase, page_label
+from prism.service import PrismService, briefing_markdown, upload_names
+from prism.types import WorkspaceInfo, briefing_points, count_phrase, page_label
 from prism.ui import state
 from prism.ui.explain import literal, shorten, strip_source
 from prism.ui.jobs import JobView
@@ -261,7 +261,8 @@ def _briefings(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any]
 
 
 def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None:
-    """One document's briefing: 5 key points and 3 question buttons that open the Chat with that question."""
+    """One document's briefing: its identity line, its points with their pages, 3 question buttons that open the Chat
+    with that question, and a Markdown download."""
     with st.container(border=True):
         st.markdown(f"**:material/description: {literal(name)}**")
         if record is None:
@@ -273,13 +274,18 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
         if briefing.get("mode") == "llm":
             facts.append(f"briefing by {literal(briefing.get('model') or 'the LLM')}")
         elif briefing:
-            facts.append("key sentences picked from the document (no LLM)")
+            facts.append("built from the document's profile, tables and headings (no LLM)")
         st.caption(" · ".join(facts))
-        bullets = briefing.get("bullets") or []
+        identity, bullets = briefing_points(briefing)
+        if identity is not None:
+            st.caption(literal(identity.text) + identity.pages_note())
         if not bullets:
             st.caption("No briefing was written for this document.")
         else:
-            st.markdown("\n".join(f"- {literal(b)}" for b in bullets))
+            st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
+            st.download_button("Download the briefing (Markdown)", briefing_markdown(record),
+                               file_name=f"{record.source.rsplit('.', 1)[0]}_briefing.md", mime="text/markdown",
+                               key=f"briefing-md.{key}", icon=":material/download:")
         questions = briefing.get("questions") or []
         if questions:
             st.caption("Ask about it")

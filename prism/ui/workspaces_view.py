@@ -13,7 +13,7 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import DocumentRecord, WorkspaceInfo, count_phrase
+from prism.types import DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import profile_view, state
 from prism.ui.explain import literal, strip_source
 
@@ -41,8 +41,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             notes.append(f"{count_phrase(len(d.skipped_pages), 'page')} skipped")
         if d.ocr_pages:
             notes.append(f"{count_phrase(len(d.ocr_pages), 'page')} read by OCR")
-        briefing = d.briefing or {}
-        bullets = briefing.get("bullets") or []
+        _identity, bullets = briefing_points(d.briefing)
         rows.append({
             "Document": d.source,
             **profile_view.profile_columns(d),
@@ -52,7 +51,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             "Added": _when(d.ingested_at),
             "Size": _size(d.size_bytes),
             "Warnings": "; ".join(notes),
-            "Briefing": bullets[0] if bullets else "—",
+            "Briefing": bullets[0].text if bullets else "—",
         })
     return rows
 

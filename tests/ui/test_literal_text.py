@@ -144,9 +144,13 @@ def test_case_46_and_briefings_render_literally_on_the_upload_page(with_sample, 
     bullets = next(m.value for m in at.markdown if m.value.startswith("- "))
     for text in HOSTILE[:5]:
         assert_literal(bullets, text)
+    # The LLM's "questions" are no questions (HOSTILE[0], [3], [9]): the offline ones, built to be answered, replace
+    # them (issue 14 §1), and render as written.
+    [record] = [d for d in PrismService(Settings(home=with_sample)).documents("Sample workspace")
+                if d.source == case.name]
     questions = [b.label for b in at.button if b.key and b.key.startswith("brief.")]
-    assert [_visible(q)[1] for q in questions] == [HOSTILE[0], HOSTILE[3], " ".join(HOSTILE[9].split())]
-    assert all(not FORBIDDEN.search(_visible(q)[0]) for q in questions)
+    assert [_visible(q)[1] for q in questions] == record.briefing["questions"] and len(questions) == 3
+    assert all(q.endswith("?") and not FORBIDDEN.search(_visible(q)[0]) for q in questions)
 
     # The document table is a data grid: its cells are the text itself.
     at.switch_page("pages/workspaces_page.py").run()
