@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
+from prism.answering.cells import cell_lines
 from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
@@ -327,7 +328,8 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        run.lines = extractive_lines(
+        rows_of = getattr(getattr(self.retriever, "workspace", None), "read_chunks", None)
+        run.lines = cell_lines(run.condensed, run.chunks, rows_of) or extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks,
         )
