@@ -6,7 +6,8 @@ currency), the figure is read from the cell, not from a sentence:
 
 1. :func:`match_row` scores each row label against the question's index tokens (:func:`prism.index.tokenizer.
    tokenize`, stemmed, stop words out): every word of the label must be in the question ("Property, plant and
-   equipment, net" for "net property, plant, and equipment"), except one of a label of four words or more.
+   equipment, net" for "net property, plant, and equipment"), except one of a label of four words or more; a label
+   of generic words only ("Total", "Other, net") matches nothing.
 2. :func:`column_periods` names each column header as a fiscal period with the document's fiscal year end
    (:func:`prism.retrieval.periods.period_label`: "2015" → ``FY2015``; "August 29, 2021" → ``FY2021`` for Costco,
    whose year ends then); :func:`pick_columns` takes the columns of the periods the question names, or, when it names
@@ -71,8 +72,14 @@ class CellQuote:
     title: str | None
 
 
+_GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
+"""Label words that name no line item on their own: a row labelled "Total" or "Other, net" matches no question."""
+
+
 def _label_tokens(label: str) -> set[str]:
-    return {t for t in tokenize(label) if not t.isdigit()}
+    """The label's index tokens without numbers; empty for a label of generic words only (:data:`_GENERIC`)."""
+    tokens = {t for t in tokenize(label) if not t.isdigit()}
+    return tokens if tokens - _GENERIC else set()
 
 
 def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[TableRow, int] | None:
