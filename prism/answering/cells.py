@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -60,6 +60,8 @@ class CellQuote:
         unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``.
         currency: ISO 4217 code or ``None``.
         title: the table's statement heading or caption, or ``None``.
+        chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
+            retrieved itself), else ``None``.
     """
 
     n: int
@@ -70,6 +72,7 @@ class CellQuote:
     unit: str | None
     currency: str | None
     title: str | None
+    chunk: RetrievedChunk | None = None
 
 
 _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
@@ -162,39 +165,83 @@ def format_quote(quote: CellQuote) -> str:
     return f"{quote.label.strip().rstrip(':')}, {quote.column}: {written}{title}"
 
 
-def _table_of(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
-              ) -> ChunkTable | None:
-    """The chunk's table from its stored chunk row, or ``None`` for a chunk that is no table's."""
-    if not chunk.metadata.get("table_id"):
-        return None
-    if chunk.doc_id not in cache:
-        cache[chunk.doc_id] = {str(r.get("chunk_id")): r for r in rows_of(chunk.doc_id)}
-    row = cache[chunk.doc_id].get(chunk.chunk_id)
+def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+               ) -> dict[str, Mapping[str, Any]]:
+    """The document's stored chunk rows by ``chunk_id``, in chunk order (read once per document)."""
+    if doc_id not in cache:
+        rows = sorted(rows_of(doc_id), key=lambda r: r.get("chunk_index") or 0)
+        cache[doc_id] = {str(r.get("chunk_id")): r for r in rows}
+    return cache[doc_id]
+
+
+def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
     data = row.get("table") if row else None
     return ChunkTable.from_dict(data) if isinstance(data, dict) else None
 
 
-def _candidate(n: int, chunk: RetrievedChunk, table: ChunkTable, q_tokens: set[str], periods: Sequence[Any],
-               kinds: set[str]) -> tuple[tuple[int, int, int], list[CellQuote]] | None:
-    """The quotes one table chunk gives for the question, with their sort key (smaller is better)."""
-    found = match_row(q_tokens, table.rows)
-    if found is None or not table.column_headers:
-        return None
-    row, matched = found
+def _sibling(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
+    """Another chunk of ``chunk``'s table, from its stored row, as a retrieved chunk (no scores: not retrieved)."""
+    meta = {k: v for k, v in row.items() if k not in _ROW_ONLY and isinstance(v, str | int | float | bool)}
+    return RetrievedChunk(str(row["chunk_id"]), chunk.doc_id, chunk.source, str(row["text"]),
+                          int(row.get("chunk_index") or 0), row.get("page_start"), row.get("page_end"),
+                          metadata=meta)
+
+
+_ROW_ONLY = frozenset({"chunk_id", "doc_id", "source", "text", "tokens", "tokenizer", "index_text", "chunk_index",
+                       "page_start", "page_end", "table"})
+
+
+def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+            ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
+    """The retrieved chunk's table part first (``None``: the chunk itself), then the other chunks of the same table
+    in its document (the rows a table chunk was cut from), each with the chunk that holds it."""
+    table_id = chunk.metadata.get("table_id")
+    if not table_id:
+        return []
+    rows = _rows_by_id(chunk.doc_id, rows_of, cache)
+    own = _table(rows.get(chunk.chunk_id))
+    out: list[tuple[ChunkTable, RetrievedChunk | None]] = [(own, None)] if own is not None else []
+    for chunk_id, row in rows.items():
+        other = _table(row) if chunk_id != chunk.chunk_id and row.get("table_id") == table_id else None
+        if other is not None and row.get("page_start") == chunk.page_start:
+            out.append((other, _sibling(chunk, row)))
+    return out
+
+
+def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]
+            ) -> list[CellQuote]:
+    """The row's cells under the asked columns (all asked periods the table has, else the most recent)."""
     fye = chunk.metadata.get("fiscal_year_end") or None
     named = column_periods(table.column_headers, fye)
     wanted = [period_label(m, fye) for m in periods]
     columns = [j for j in pick_columns(named, wanted) if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
-        return None
-    quotes = [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
-                        table.title) for j in columns]
-    same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
-    return (-matched, same_statement if kinds else 0, n), quotes
+        return []
+    return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
+                      table.title) for j in columns]
+
+
+def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
+               q_tokens: set[str], periods: Sequence[Any], kinds: set[str]
+               ) -> tuple[tuple[int, int, int, int, int], list[CellQuote]] | None:
+    """The quotes one retrieved table chunk gives (from its own rows or its table's other chunks) with their sort
+    key, smaller is better: most label tokens matched, the statement the question names, retrieval rank, the
+    retrieved chunk's own rows before the others, then chunk order."""
+    best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
+    for k, (table, holder) in enumerate(parts):
+        found = match_row(q_tokens, table.rows) if table.column_headers else None
+        quotes = _quotes(n, chunk, table, found[0], periods) if found is not None else []
+        if not quotes or found is None:
+            continue
+        same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
+        key = (-found[1], same_statement if kinds else 0, n, min(k, 1), k)
+        if best is None or key < best[0]:
+            best = key, [replace(q, chunk=holder) for q in quotes]
+    return best
 
 
 def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None) -> list[CellQuote]:
-    """The figures the question asks for, read from the best-matching table row among the retrieved chunks.
+    """The figures the question asks for, read from the best-matching table row of the retrieved chunks' tables.
 
     Args:
         question: the (standalone) question.
@@ -203,9 +250,12 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
 
     Returns:
         One :class:`CellQuote` per period asked that the chosen row has a column for (text order), or one for the
-        most recent column when the question names no period; ``[]`` when no retrieved table row matches (then
-        the extractive answer quotes sentences). The row is chosen by most label tokens matched, then a table of
-        the statement the question names (:func:`prism.index.statements.statement_kinds`), then retrieval rank.
+        most recent column when the question names no period; ``[]`` when no row matches (then the extractive
+        answer quotes sentences). The rows searched are those of each retrieved table chunk and of the other
+        chunks of its table (a statement is cut into several chunks; the row asked for need not be in the one
+        retrieved: then the quote's ``chunk`` is the chunk that holds it). The row is chosen by most label tokens
+        matched, then a table of the statement the question names
+        (:func:`prism.index.statements.statement_kinds`), then retrieval rank, then the retrieved chunk's own rows.
     """
     if rows_of is None or not chunks:
         return []
@@ -213,10 +263,10 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
     periods = find_periods(question)
     kinds = statement_kinds(question)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
-    best: tuple[tuple[int, int, int], list[CellQuote]] | None = None
+    best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for n, chunk in enumerate(chunks, start=1):
-        table = _table_of(chunk, rows_of, cache)
-        found = _candidate(n, chunk, table, q_tokens, periods, kinds) if table is not None else None
+        parts = _tables(chunk, rows_of, cache)
+        found = _candidate(n, chunk, parts, q_tokens, periods, kinds) if parts else None
         if found is not None and (best is None or found[0] < best[0]):
             best = found
     if best is None:
@@ -225,6 +275,20 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
     return best[1]
 
 
-def cell_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None) -> list[tuple[str, int]]:
-    """:func:`quote_cells` as extractive answer lines: ``[(format_quote(q), q.n)]`` (``[]`` without a quote)."""
-    return [(format_quote(q), q.n) for q in quote_cells(question, chunks, rows_of)]
+def cell_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+               ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
+    """:func:`quote_cells` as extractive answer lines ``[(format_quote(q), n)]`` and the chunks to add to
+    ``chunks`` so that every line cites the chunk holding its figure: a quote from another chunk of a retrieved
+    table cites that chunk, appended as block ``len(chunks) + 1``, ``+ 2`` … (``([], [])`` without a quote)."""
+    lines: list[tuple[str, int]] = []
+    extra: list[RetrievedChunk] = []
+    for q in quote_cells(question, chunks, rows_of):
+        n = q.n
+        if q.chunk is not None:
+            ids = [c.chunk_id for c in (*chunks, *extra)]
+            if q.chunk.chunk_id not in ids:
+                extra.append(q.chunk)
+                ids.append(q.chunk.chunk_id)
+            n = ids.index(q.chunk.chunk_id) + 1
+        lines.append((format_quote(q), n))
+    return lines, extra

@@ -170,12 +170,15 @@ class AnswerEngine:
         return self._generate(run, history, stream)
 
     # --- steps ----------------------------------------------------------------------------------------------
+    @property
+    def _workspace(self) -> Any:  # the retriever's workspace (documents(), read_chunks(doc_id), name) or None
+        return getattr(self.retriever, "workspace", None)
+
     def _guard(self, run: AnswerRun, history: History | None) -> str | None:
         """Why there is nothing to answer before any model runs (an empty workspace, a question with nothing to
         search for), or ``None``."""
-        workspace = getattr(self.retriever, "workspace", None)
-        if workspace is not None and not workspace.documents():
-            return EMPTY_WORKSPACE.format(name=workspace.name)
+        if self._workspace is not None and not self._workspace.documents():
+            return EMPTY_WORKSPACE.format(name=self._workspace.name)
         has_history = bool(history_turns(history, self.settings.memory_turns))
         if not run.question:
             return REPHRASE
@@ -256,8 +259,7 @@ class AnswerEngine:
 
     def _record_search(self, run: AnswerRun, result: Any) -> None:
         timings = getattr(result, "timings_ms", {}) or {}
-        rerank_ms = timings.get("rerank")
-        total = timings.get("total")
+        rerank_ms, total = timings.get("rerank"), timings.get("total")
         if total is not None:
             run.add_time("retrieve", total - (rerank_ms or 0.0))
         run.add_time("rerank", rerank_ms)
@@ -294,8 +296,7 @@ class AnswerEngine:
                       notes=list(run.notes), declined=True, scope=run.scope)
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
-        workspace = getattr(self.retriever, "workspace", None)
-        run.blocks = blocks_of_chunks(run.chunks, getattr(workspace, "read_chunks", None))
+        run.blocks = blocks_of_chunks(run.chunks, getattr(self._workspace, "read_chunks", None))
         if self.llms.available:
             turns = history_turns(history, self.settings.memory_turns)
             run.messages = [
@@ -328,8 +329,9 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        rows_of = getattr(getattr(self.retriever, "workspace", None), "read_chunks", None)
-        run.lines = cell_lines(run.condensed, run.chunks, rows_of) or extractive_lines(
+        cells, extra = cell_lines(run.condensed, run.chunks, getattr(self._workspace, "read_chunks", None))
+        run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
+        run.lines = cells or extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks,
         )

@@ -12,12 +12,13 @@ import re
 
 import pytest
 
+from prism.answering.answerability import assess
 from prism.answering.cells import CellQuote, column_periods, format_quote, match_row, pick_columns
 from prism.answering.conversation import condense_comparison, condense_heuristic
 from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
-from prism.types import IngestItem, TableRow, Turn
+from prism.types import IngestItem, RetrievedChunk, TableRow, Turn
 
 from ..builders import STATEMENT_ROWS, statement_pdf
 from ..conftest import require_data
@@ -87,6 +88,23 @@ def test_comparison_follow_up_asks_the_same_item_over_both_periods(follow_up, pr
 def test_comparison_needs_a_period_to_compare():
     assert condense_comparison(FOLLOW_UP, "What is the P2P limit for UPI?") is None
     assert condense_comparison("How does that compare?", NETFLIX_Q) is None
+
+
+def test_a_currency_code_asking_for_the_unit_is_found_in_amounts_in_that_currency():
+    """ "Answer in USD millions" names the answer's unit: a passage of dollar amounts has it; a rupee one does not."""
+    question = "What were total assets at the end of FY2021? Answer in USD millions."
+    dollars = RetrievedChunk("d-1", "d", "costco.pdf", "TOTAL ASSETS $ 59,268 $ 55,556 FY2021")
+    by_metadata = RetrievedChunk("d-2", "d", "costco.pdf", "TOTAL ASSETS 59,268 55,556 FY2021",
+                                 metadata={"table_currency": "USD"})
+    rupees = RetrievedChunk("r-1", "r", "bank.pdf", "Total assets Rs. 59,268 crore FY2021")
+
+    def rare(terms):  # every word as rare as a word in no chunk: only the currency rule can find USD
+        return {t: 5.0 for t in terms}, 5.0
+
+    def verdict(chunk):
+        return assess(question, [chunk], 1.0, rare, lambda w: True, min_relevance=0.3, min_salient_idf=0.8)
+    assert verdict(dollars).missing == () and verdict(by_metadata).missing == ()
+    assert verdict(rupees).missing == ("USD",)
 
 
 # --- the real pipeline on a built 10-K ----------------------------------------------------------------------------
