@@ -13,12 +13,12 @@ import re
 import pytest
 
 from prism.answering.answerability import assess
-from prism.answering.cells import CellQuote, column_periods, format_quote, match_row, pick_columns
+from prism.answering.cells import CellQuote, cell_lines, column_periods, format_quote, match_row, pick_columns
 from prism.answering.conversation import condense_comparison, condense_heuristic
 from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
-from prism.types import IngestItem, RetrievedChunk, TableRow, Turn
+from prism.types import ChunkTable, IngestItem, RetrievedChunk, TableRow, Turn
 
 from ..builders import STATEMENT_ROWS, statement_pdf
 from ..conftest import require_data
@@ -88,6 +88,30 @@ def test_comparison_follow_up_asks_the_same_item_over_both_periods(follow_up, pr
 def test_comparison_needs_a_period_to_compare():
     assert condense_comparison(FOLLOW_UP, "What is the P2P limit for UPI?") is None
     assert condense_comparison("How does that compare?", NETFLIX_Q) is None
+
+
+def test_a_row_in_another_chunk_of_a_retrieved_table_is_read_there_and_cited():
+    """A balance sheet cut into two chunks; only the first is retrieved, the row asked for is in the second."""
+    columns = ("August 29, 2021", "August 30, 2020")
+
+    def row(chunk_id: str, index: int, rows: tuple[TableRow, ...]) -> dict:
+        table = ChunkTable("p38-t1", "CONSOLIDATED BALANCE SHEETS | August 29, 2021 | August 30, 2020 | in millions",
+                           "CONSOLIDATED BALANCE SHEETS", columns, "millions", "USD", None, rows)
+        return {"chunk_id": chunk_id, "doc_id": "c", "source": "costco.pdf", "text": "…", "chunk_index": index,
+                "page_start": 38, "page_end": 38, "table_id": "p38-t1", "fiscal_year_end": "2021-08-29",
+                "table": table.to_dict()}
+    stored = [row("c-1", 1, (_row("Total current assets", "29,505", "28,120"),)),
+              row("c-2", 2, (_row("TOTAL ASSETS", "59,268", "55,556"), _row("Current liabilities:")))]
+    retrieved = [RetrievedChunk("c-1", "c", "costco.pdf", "…", 1, 38, 38,
+                                metadata={"table_id": "p38-t1", "fiscal_year_end": "2021-08-29"})]
+    lines, extra = cell_lines("How much total assets did Costco have at the end of FY2021?", retrieved,
+                              lambda doc_id: stored if doc_id == "c" else [])
+    assert lines == [("TOTAL ASSETS, August 29, 2021: $59,268 million (CONSOLIDATED BALANCE SHEETS)", 2)]
+    assert [(c.chunk_id, c.page_start, c.metadata["table_id"]) for c in extra] == [("c-2", 38, "p38-t1")]
+    lines, extra = cell_lines("What were total current assets at the end of FY2020?", retrieved,
+                              lambda doc_id: stored)
+    assert lines == [("Total current assets, August 30, 2020: $28,120 million (CONSOLIDATED BALANCE SHEETS)", 1)]
+    assert extra == []
 
 
 def test_a_currency_code_asking_for_the_unit_is_found_in_amounts_in_that_currency():
