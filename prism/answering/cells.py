@@ -16,9 +16,12 @@ currency), the figure is read from the cell, not from a sentence:
    accounting parentheses is written with a minus sign, so the number check (:mod:`prism.answering.figures`) reads
    it as the same negative figure. Every quote names its own column: a figure is never quoted bare.
 
-:func:`quote_cells` runs the three steps over the retrieved chunks (best row first: most label words matched, a
-table of the statement the question names, then retrieval rank) and returns one :class:`CellQuote` per asked
-period. Pure functions: the chunk rows come in through ``rows_of`` (the workspace's ``read_chunks``).
+:func:`quote_cells` runs the three steps over the rows of the retrieved table chunks and of the other chunks of
+their tables (a statement is cut at row boundaries; the row asked for may sit in a chunk that was not retrieved) —
+best row first: most label words matched, a table of the statement the question names, retrieval rank, the
+retrieved chunk's own rows — and returns one :class:`CellQuote` per asked period; :func:`cell_lines` writes them as
+extractive answer lines and names the chunks to add as sources. Pure functions: the chunk rows come in through
+``rows_of`` (the workspace's ``read_chunks``).
 """
 
 from __future__ import annotations
