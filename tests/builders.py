@@ -57,3 +57,46 @@ def long_circular(path: Path, pages: int, seed: int = 7) -> Path:
             clauses.append(f"{page}.{clause} Clause {page}.{clause} on {words}.")
         texts.append("\n".join(clauses))
     return text_pdf(path, texts, font_size=9)
+
+
+STATEMENT_ROWS = (
+    ("Revenues", "$ 812,400", "$ 745,120", "$ 690,005"),
+    ("Cost of revenues", "501,220", "468,310", "433,870"),
+    ("Operating income", "96,310", "81,442", "(12,550)"),
+    ("Interest expense", "(8,120)", "(7,960)", "(7,400)"),
+    ("Net income", "$ 64,875", "$ 52,301", "$ (15,730)"),
+)
+"""The rows of :func:`statement_pdf`: label, then the 2023, 2022 and 2021 cells as printed (in thousands)."""
+
+
+def statement_pdf(path: Path) -> Path:
+    """A two-page 10-K of "Acme Widgets, Inc." (fiscal year ended December 31, 2023): a cover page, then its
+    consolidated statement of operations "(in thousands, except per share data)" with the columns 2023, 2022 and
+    2021 set at fixed positions (:data:`STATEMENT_ROWS`)."""
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    pdf.add_page()
+    pdf.set_xy(56, 56)
+    pdf.multi_cell(w=483, h=15, text="UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT "
+                   "PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nFor the fiscal year ended "
+                   "December 31, 2023\nACME WIDGETS, INC.\n(Exact name of registrant as specified in its charter)\n"
+                   "Acme Widgets makes industrial widgets and sells them in North America and Europe.")
+    pdf.add_page()
+    for i, line in enumerate(("ACME WIDGETS, INC.", "CONSOLIDATED STATEMENTS OF OPERATIONS",
+                              "(in thousands, except per share data)")):
+        pdf.set_xy(56, 56 + 15 * i)
+        pdf.cell(w=483, h=15, text=line)
+    y = 107
+    pdf.set_xy(300, y)
+    pdf.cell(w=240, h=15, text="Year ended December 31,", align="C")
+    columns = (300, 380, 460)
+    for row in (("", "2023", "2022", "2021"), *STATEMENT_ROWS):
+        y += 16
+        pdf.set_xy(56, y)
+        pdf.cell(w=240, h=15, text=row[0])
+        for x, cell in zip(columns, row[1:], strict=True):
+            pdf.set_xy(x, y)
+            pdf.cell(w=80, h=15, text=cell, align="R")
+    pdf.output(str(path))
+    return path

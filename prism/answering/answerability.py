@@ -15,7 +15,9 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``; found in any form: ``FY25`` = ``FY2025`` =
   ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
   a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
-  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). Common words ("many",
+  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A currency code (``USD``,
+  ``INR``, ``EUR``, ``GBP``: "answer in USD millions") is found in a passage whose amounts are in that currency
+  (its metadata, or "$", "₹", "Rs.", "€", "£" in its text). Common words ("many",
   "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
   differently from the documents.
 
@@ -106,6 +108,19 @@ def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
     return bool(whole) and whole[0] in tokens
 
 
+_CURRENCY_MARKS = {"USD": r"\$|\busd\b|\bdollars?\b", "INR": r"₹|\brs\.|\binr\b|\brupees?\b",
+                   "EUR": r"€|\beur\b|\beuros?\b", "GBP": r"£|\bgbp\b|\bpounds? sterling\b"}
+"""ISO 4217 code → how a passage states amounts in it (a question's "in USD millions" asks for a unit)."""
+
+
+def _states_currency(code: str, chunks: Sequence[RetrievedChunk], texts: str) -> bool:
+    """True when a passage's amounts are in currency ``code``: its chunk metadata (``table_currency``, the document
+    profile's ``currency``) says so, or its text marks amounts that way ("$", "₹", "Rs.", "€", "£")."""
+    if any(code in (c.metadata.get("table_currency"), c.metadata.get("currency")) for c in chunks):
+        return True
+    return re.search(_CURRENCY_MARKS[code], texts) is not None
+
+
 def _quarter_missing(question: str, texts: str) -> list[str]:
     """Quarters of a fiscal year named in the question ("Q3 FY25") that no passage names as one phrase
     ("Q3 FY25", "Q3FY25", "Q3 FY2025")."""
@@ -165,6 +180,8 @@ def assess(
         whole = tokenize(re.sub(r"['’]s$", "", word).replace("-", ""))
         rarity, _ = idf(whole[:1]) if whole else ({}, 0.0)
         share = rarity.get(whole[0], unseen) / unseen if whole and unseen > 0 else 1.0
+        if kind == "acronym" and word.upper() in _CURRENCY_MARKS and _states_currency(word.upper(), chunks, texts):
+            continue
         if not judgement and share >= min_salient_idf and not _found(word, kind, tokens, texts):
             missing.append(word)
     if not judgement:

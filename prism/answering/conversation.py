@@ -19,6 +19,7 @@ from prism.answering.llm import LLMClient
 from prism.answering.prompts import CONDENSE_PROMPT
 from prism.errors import LLMAuthError, LLMError
 from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
 from prism.types import Turn
 
 logger = logging.getLogger(__name__)
@@ -124,11 +125,52 @@ def _siblings(a: str, b: str) -> bool:
     return code and sum(x != y for x, y in zip(a.lower(), b.lower(), strict=True)) == 1
 
 
+_COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|versus|vs\.?|relative\s+to|against)\b", re.IGNORECASE)
+_PRIOR = re.compile(r"\b(?:prior|previous|preceding|last|earlier)\s+(?:fiscal\s+)?year\b|\byear\s+(?:before|earlier)\b"
+                    r"|\ba\s+year\s+(?:ago|earlier)\b", re.IGNORECASE)
+
+
+def _year_before(text: str, year: int) -> str:
+    """A period as written (``"2015"``, ``"FY2015"``, ``"FY24"``, ``"Q3 FY24"``) one fiscal year earlier."""
+    if str(year) in text:
+        return text.replace(str(year), str(year - 1), 1)
+    short = f"{year % 100:02d}"
+    if short not in text:
+        return str(year - 1)
+    return re.sub(rf"{short}(?!.*{short})", f"{(year - 1) % 100:02d}", text, count=1)
+
+
+def condense_comparison(question: str, previous: str) -> str | None:
+    """A comparison follow-up rewritten as the previous question over both periods, or ``None``.
+
+    "And how did that compare with the prior year?" after "What was Netflix's net income in 2015?" →
+    "What was Netflix's net income in 2015 and 2014?": a follow-up naming the prior / previous / last year (or "a
+    year earlier") adds, after the previous question's last period, the same period one year earlier; a follow-up
+    with "compare", "versus", "vs" or "relative to" that names periods of its own ("How does that compare with
+    2013?") adds those. The entity and line item come from the previous question unchanged.
+    """
+    mentions = find_periods(previous)
+    if not mentions:
+        return None
+    last = max(mentions, key=lambda m: m.end)
+    added: list[str] = []
+    if _PRIOR.search(question):
+        added.append(_year_before(previous[last.start:last.end], last.year))
+    elif _COMPARE.search(question):
+        known = {(m.kind, m.part, m.year) for m in mentions}
+        added.extend(m.text for m in find_periods(question) if (m.kind, m.part, m.year) not in known)
+    if not added:
+        return None
+    return f"{previous[:last.end]} and {' and '.join(added)}{previous[last.end:]}"
+
+
 def condense_heuristic(question: str, turns: Sequence[Turn], max_terms: int = 6) -> str:
     """Standalone query without an LLM.
 
     A follow-up (:func:`is_followup`) after a previous turn is rewritten from the previous standalone question:
 
+    * a comparison with another period ("And how did that compare with the prior year?") asks the previous
+      question over both periods (:func:`condense_comparison`);
     * if a term of the follow-up is a *sibling* of a term of the previous question (codes one character apart:
       ``P2M`` vs ``P2P``, ``FY2023`` vs ``FY2024``), the previous question is repeated with the term substituted:
       "What about P2M?" after "What is the P2P limit for UPI?" → "What is the P2M limit for UPI?";
@@ -141,6 +183,9 @@ def condense_heuristic(question: str, turns: Sequence[Turn], max_terms: int = 6)
     if not turns or not question or not is_followup(question):
         return question
     previous = turns[-1].standalone.strip()
+    compared = condense_comparison(question, previous)
+    if compared is not None:
+        return compared
     follow_words = _WORD.findall(question)
     prev_words = _WORD.findall(previous)
     for fw in follow_words:

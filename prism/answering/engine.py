@@ -2,8 +2,7 @@
 
 :class:`AnswerEngine` runs one question through the pipeline:
 
-1. **Guards, no LLM call.** An empty workspace, or a question with nothing to search for (punctuation, emoji,
-   only stop words), gets a clear message.
+1. **Guards, no LLM call.** An empty workspace, or nothing to search for (punctuation, emoji, stop words): a message.
 2. **Condense.** With history, the follow-up becomes a standalone query (small LLM, else a heuristic;
    :mod:`prism.answering.conversation`).
 3. **Answerability gate, no LLM call.** A plain retrieval, scored by :func:`prism.answering.answerability.assess`:
@@ -16,8 +15,8 @@
    against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
    (:mod:`prism.answering.websearch`) runs concurrently with it.
 5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
-   question. Without one (or when the LLM fails before its first token): an extractive answer
-   (:mod:`prism.answering.extractive`).
+   question. Without one (or when the LLM fails before its first token): a table cell with its row, column and unit
+   (:mod:`prism.answering.cells`), else quoted sentences (:mod:`prism.answering.extractive`).
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
    they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
    citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
@@ -41,6 +40,7 @@ from typing import Any, Protocol
 from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
+from prism.answering.cells import cell_lines
 from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
@@ -157,8 +157,7 @@ class AnswerEngine:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
             LLMAuthError: the LLM key was rejected (other LLM failures degrade with a note in ``notes``).
         """
-        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope,
-                        scope_removed=tuple(scope_removed))
+        run = AnswerRun(question.strip(), time.perf_counter(), auto_scope=auto_scope, scope_removed=(*scope_removed,))
         run.mode = "llm" if self.llms.available else "extractive"
         run.sources = list(sources) if sources else None
         declined = self._guard(run, history)
@@ -172,12 +171,15 @@ class AnswerEngine:
         return self._generate(run, history, stream)
 
     # --- steps ----------------------------------------------------------------------------------------------
+    @property
+    def _workspace(self) -> Any:  # the retriever's workspace (documents(), read_chunks(doc_id), name) or None
+        return getattr(self.retriever, "workspace", None)
+
     def _guard(self, run: AnswerRun, history: History | None) -> str | None:
         """Why there is nothing to answer before any model runs (an empty workspace, a question with nothing to
         search for), or ``None``."""
-        workspace = getattr(self.retriever, "workspace", None)
-        if workspace is not None and not workspace.documents():
-            return EMPTY_WORKSPACE.format(name=workspace.name)
+        if self._workspace is not None and not self._workspace.documents():
+            return EMPTY_WORKSPACE.format(name=self._workspace.name)
         has_history = bool(history_turns(history, self.settings.memory_turns))
         if not run.question:
             return REPHRASE
@@ -216,7 +218,7 @@ class AnswerEngine:
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
-                                          auto_scope=run.auto_scope, scope_removed=run.scope_removed)
+                                          **run.scope_options())
             self._record_search(run, first)
             run.scope = getattr(first, "scope", None)
             if getattr(first, "decline", None):  # a company the workspace does not hold: no passages to show
@@ -233,8 +235,7 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank, auto_scope=run.auto_scope,
-                                           scope_removed=run.scope_removed)
+                                           mode=mode, sources=sources, rerank=rerank, **run.scope_options())
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
                     run.note("degraded", warning)
@@ -259,8 +260,7 @@ class AnswerEngine:
 
     def _record_search(self, run: AnswerRun, result: Any) -> None:
         timings = getattr(result, "timings_ms", {}) or {}
-        rerank_ms = timings.get("rerank")
-        total = timings.get("total")
+        rerank_ms, total = timings.get("rerank"), timings.get("total")
         if total is not None:
             run.add_time("retrieve", total - (rerank_ms or 0.0))
         run.add_time("rerank", rerank_ms)
@@ -297,8 +297,7 @@ class AnswerEngine:
                       notes=list(run.notes), declined=True, scope=run.scope)
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
-        workspace = getattr(self.retriever, "workspace", None)
-        run.blocks = blocks_of_chunks(run.chunks, getattr(workspace, "read_chunks", None))
+        run.blocks = blocks_of_chunks(run.chunks, getattr(self._workspace, "read_chunks", None))
         if self.llms.available:
             turns = history_turns(history, self.settings.memory_turns)
             run.messages = [
@@ -331,7 +330,9 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        run.lines = extractive_lines(
+        cells, extra = cell_lines(run.condensed, run.chunks, getattr(self._workspace, "read_chunks", None))
+        run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
+        run.lines = cells or extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks,
         )

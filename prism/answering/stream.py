@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from llama_index.core.llms import ChatMessage
 
@@ -50,6 +51,10 @@ class AnswerRun:
     auto_scope: bool = True
     scope_removed: tuple[str, ...] = ()
     scope: SearchScope | None = None
+
+    def scope_options(self) -> dict[str, Any]:
+        """The retriever's scope keywords for this run: ``{"auto_scope", "scope_removed"}``."""
+        return {"auto_scope": self.auto_scope, "scope_removed": self.scope_removed}
 
     def note(self, kind: NoteKind, text: str | None) -> None:
         """Add a note (nothing for an empty text)."""

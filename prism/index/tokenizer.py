@@ -25,6 +25,10 @@ hyphen word    ``co-operative``                       ``co``, ``oper``, ``cooper
 word           ``Banks`` / ``बैंक``                     ``bank`` (Snowball English) / ``बैंक`` (not stemmed)
 =============  =====================================  ===================================================
 
+A text that names a financial statement, however worded ("income statement", "P&L", "CONSOLIDATED STATEMENTS OF
+OPERATIONS"), also gives its kind's token after all others (``statement:income``, ``statement:balance``,
+``statement:cash_flow``; :mod:`prism.index.statements`), so questions and statement headings meet in BM25.
+
 Period codes are the one vocabulary of :mod:`prism.index.period_codes`: however a fiscal year, quarter or half is
 spaced or abbreviated, it gives the same tokens in a chunk and in a question (``H1 FY25`` → ``h1fy2025``, ``h1``,
 ``fy2025``).
@@ -48,13 +52,15 @@ import regex
 import Stemmer
 
 from prism.index.period_codes import PERIOD_CODE_PATTERN, code_of, code_tokens
+from prism.index.statements import statement_tokens
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 
-TOKENIZER_VERSION = 2
-"""Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``).
+TOKENIZER_VERSION = 3
+"""Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``). Version 3:
+statement kinds ("income statement" = "Consolidated Statements of Operations" → ``statement:income``).
 Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
@@ -231,8 +237,9 @@ def tokenize(text: str) -> list[str]:
         text: any Unicode text; empty, whitespace, punctuation, emoji or stop words only give ``[]``.
 
     Returns:
-        Terms in text order; for one identifier its whole form first, then its parts (no repeats within one
-        identifier; repeated occurrences in the text repeat, as term frequency requires). Terms longer than
+        Terms in text order, then one ``statement:<kind>`` term per statement kind the text names; for one
+        identifier its whole form first, then its parts (no repeats within one identifier; repeated occurrences in
+        the text repeat, as term frequency requires). Terms longer than
         :data:`MAX_TOKEN_CHARS` are dropped. Runs in time linear in ``len(text)``. Deterministic: the same
         text always gives the same list. See the module docstring for every kind of term.
 
@@ -276,4 +283,5 @@ def tokenize(text: str) -> list[str]:
             out.extend(_secref(match.group()))
         elif kind == "grouped":
             out.append(match.group().replace(",", ""))
+    out.extend(statement_tokens(text))
     return [token for token in out if len(token) <= MAX_TOKEN_CHARS]

@@ -1,0 +1,297 @@
+"""Figures quoted from a table cell with their row, column and unit: "Net income, 2015: $122,641 thousand".
+
+An analyst asks for a line item in a period ("What was Netflix's net income in 2015?"). When a retrieved chunk is
+part of a table (its chunk row carries a :class:`~prism.types.ChunkTable`: row labels, cells, column headers, unit,
+currency), the figure is read from the cell, not from a sentence:
+
+1. :func:`match_row` scores each row label against the question's index tokens (:func:`prism.index.tokenizer.
+   tokenize`, stemmed, stop words out): every word of the label must be in the question ("Property, plant and
+   equipment, net" for "net property, plant, and equipment"), except one of a label of four words or more; a label
+   of generic words only ("Total", "Other, net") matches nothing.
+2. :func:`column_periods` names each column header as a fiscal period with the document's fiscal year end
+   (:func:`prism.retrieval.periods.period_label`: "2015" → ``FY2015``; "August 29, 2021" → ``FY2021`` for Costco,
+   whose year ends then); :func:`pick_columns` takes the columns of the periods the question names, or, when it names
+   none, the most recent column. A table without a column for an asked period gives no quote.
+3. :func:`format_quote` writes ``"<row label>, <column header>: <value with unit> (<table title>)"``; a value in
+   accounting parentheses is written with a minus sign, so the number check (:mod:`prism.answering.figures`) reads
+   it as the same negative figure. Every quote names its own column: a figure is never quoted bare.
+
+:func:`quote_cells` runs the three steps over the rows of the retrieved table chunks and of the other chunks of
+their tables (a statement is cut at row boundaries; the row asked for may sit in a chunk that was not retrieved) —
+best row first: most label words matched, a table of the statement the question names, retrieval rank, the
+retrieved chunk's own rows — and returns one :class:`CellQuote` per asked period; :func:`cell_lines` writes them as
+extractive answer lines and names the chunks to add as sources. Pure functions: the chunk rows come in through
+``rows_of`` (the workspace's ``read_chunks``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from prism.index.statements import statement_kinds
+from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods, period_label
+from prism.types import ChunkTable, RetrievedChunk, TableRow
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["CellQuote", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells"]
+
+RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
+"""``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
+
+_SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
+_SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
+_NUMBER = re.compile(r"^\(?-?[\d,]*\d(?:\.\d+)?\)?%?$")
+
+
+@dataclass(frozen=True)
+class CellQuote:
+    """One figure read from a table cell.
+
+    Attributes:
+        n: the retrieved chunk's 1-based position (its block number, the citation).
+        label: the row label as printed ("Net income").
+        value: the cell as printed ("122,641", "(1,837)").
+        column: the column header as printed ("2015", "December 31, 2018").
+        period: the column's fiscal period (``"FY2015"``) or ``None`` when the header names none.
+        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``.
+        currency: ISO 4217 code or ``None``.
+        title: the table's statement heading or caption, or ``None``.
+        chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
+            retrieved itself), else ``None``.
+    """
+
+    n: int
+    label: str
+    value: str
+    column: str
+    period: str | None
+    unit: str | None
+    currency: str | None
+    title: str | None
+    chunk: RetrievedChunk | None = None
+
+
+_GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
+"""Label words that name no line item on their own: a row labelled "Total" or "Other, net" matches no question."""
+
+
+def _label_tokens(label: str) -> set[str]:
+    """The label's index tokens without numbers; empty for a label of generic words only (:data:`_GENERIC`)."""
+    tokens = {t for t in tokenize(label) if not t.isdigit()}
+    return tokens if tokens - _GENERIC else set()
+
+
+def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[TableRow, int] | None:
+    """The row whose label the question names best, with the number of label tokens matched.
+
+    A label matches when all its tokens are among ``question_tokens``, or all but one of a label of four tokens or
+    more; the best has the most tokens matched, then the fewest missing, then comes first. Rows without cells
+    (section labels) never match.
+
+    Returns:
+        ``(row, matched)`` or ``None`` when no label matches.
+    """
+    best: tuple[int, int, int] | None = None
+    found: TableRow | None = None
+    for i, row in enumerate(rows):
+        tokens = _label_tokens(row.label)
+        if not row.cells or not tokens:
+            continue
+        matched = len(tokens & question_tokens)
+        missing = len(tokens) - matched
+        if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
+            continue
+        key = (-matched, missing, i)
+        if best is None or key < best:
+            best, found = key, row
+    return (found, -best[0]) if found is not None and best is not None else None
+
+
+def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[str | None]:
+    """Each column header named as a fiscal period (``"FY2015"``, ``"Q2 FY2022"``) with the document's fiscal year
+    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014")."""
+    out: list[str | None] = []
+    for header in headers:
+        labels = {period_label(m, fiscal_year_end) for m in find_periods(header)}
+        out.append(labels.pop() if len(labels) == 1 else None)
+    return out
+
+
+def _recency(period: str) -> tuple[int, int]:
+    """Sort key of a period label: later is larger (a fiscal year sorts after its quarters)."""
+    m = re.fullmatch(r"(?:(Q|H)(\d) )?FY(\d{4})", period)
+    if m:
+        part = int(m.group(2)) * (2 if m.group(1) == "H" else 1) if m.group(1) else 5
+        return int(m.group(3)), part
+    day = date.fromisoformat(period)
+    return day.year, (day.month - 1) // 3 + 1
+
+
+def pick_columns(periods: Sequence[str | None], wanted: Sequence[str]) -> list[int]:
+    """The columns to quote: for each wanted period in order, the first column named that period (periods without
+    a column are left out); with nothing wanted, the most recent named column (the first of equals). ``[]`` when no
+    column qualifies."""
+    if wanted:
+        picked = [periods.index(p) for p in dict.fromkeys(wanted) if p in periods]
+        return picked
+    named = [(i, p) for i, p in enumerate(periods) if p is not None]
+    if not named:
+        return []
+    latest = max(_recency(p) for _, p in named)
+    return [next(i for i, p in named if _recency(p) == latest)]
+
+
+def format_quote(quote: CellQuote) -> str:
+    """``"Net income, 2015: $122,641 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS)"``.
+
+    The value gets the currency symbol (``$``, ``₹``, ``€``, ``£``) and the unit in the singular ("thousand",
+    "million", "crore"); a percentage or a table without a unit keeps the value as printed; "(1,837)" is written
+    "-$1,837 thousand". The title is left out when the table has none.
+    """
+    value = quote.value.strip()
+    negative = value.startswith("(") and value.endswith(")")
+    number = value.strip("()").lstrip("-−")
+    negative = negative or value.lstrip("(")[:1] in "-−"
+    if number.endswith("%") or not re.search(r"\d", number):
+        written = value
+    else:
+        unit = f" {_SPOKEN[quote.unit]}" if quote.unit in _SPOKEN else ""
+        written = f"{'-' if negative else ''}{_SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+    title = f" ({quote.title})" if quote.title else ""
+    return f"{quote.label.strip().rstrip(':')}, {quote.column}: {written}{title}"
+
+
+def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+               ) -> dict[str, Mapping[str, Any]]:
+    """The document's stored chunk rows by ``chunk_id``, in chunk order (read once per document)."""
+    if doc_id not in cache:
+        rows = sorted(rows_of(doc_id), key=lambda r: r.get("chunk_index") or 0)
+        cache[doc_id] = {str(r.get("chunk_id")): r for r in rows}
+    return cache[doc_id]
+
+
+def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
+    data = row.get("table") if row else None
+    return ChunkTable.from_dict(data) if isinstance(data, dict) else None
+
+
+def _sibling(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
+    """Another chunk of ``chunk``'s table, from its stored row, as a retrieved chunk (no scores: not retrieved)."""
+    meta = {k: v for k, v in row.items() if k not in _ROW_ONLY and isinstance(v, str | int | float | bool)}
+    return RetrievedChunk(str(row["chunk_id"]), chunk.doc_id, chunk.source, str(row["text"]),
+                          int(row.get("chunk_index") or 0), row.get("page_start"), row.get("page_end"),
+                          metadata=meta)
+
+
+_ROW_ONLY = frozenset({"chunk_id", "doc_id", "source", "text", "tokens", "tokenizer", "index_text", "chunk_index",
+                       "page_start", "page_end", "table"})
+
+
+def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+            ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
+    """The retrieved chunk's table part first (``None``: the chunk itself), then the other chunks of the same table
+    in its document (the rows a table chunk was cut from), each with the chunk that holds it."""
+    table_id = chunk.metadata.get("table_id")
+    if not table_id:
+        return []
+    rows = _rows_by_id(chunk.doc_id, rows_of, cache)
+    own = _table(rows.get(chunk.chunk_id))
+    out: list[tuple[ChunkTable, RetrievedChunk | None]] = [(own, None)] if own is not None else []
+    for chunk_id, row in rows.items():
+        other = _table(row) if chunk_id != chunk.chunk_id and row.get("table_id") == table_id else None
+        if other is not None and row.get("page_start") == chunk.page_start:
+            out.append((other, _sibling(chunk, row)))
+    return out
+
+
+def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]
+            ) -> list[CellQuote]:
+    """The row's cells under the asked columns (all asked periods the table has, else the most recent)."""
+    fye = chunk.metadata.get("fiscal_year_end") or None
+    named = column_periods(table.column_headers, fye)
+    wanted = [period_label(m, fye) for m in periods]
+    columns = [j for j in pick_columns(named, wanted) if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
+    if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
+        return []
+    return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
+                      table.title) for j in columns]
+
+
+def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
+               q_tokens: set[str], periods: Sequence[Any], kinds: set[str]
+               ) -> tuple[tuple[int, int, int, int, int], list[CellQuote]] | None:
+    """The quotes one retrieved table chunk gives (from its own rows or its table's other chunks) with their sort
+    key, smaller is better: most label tokens matched, the statement the question names, retrieval rank, the
+    retrieved chunk's own rows before the others, then chunk order."""
+    best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
+    for k, (table, holder) in enumerate(parts):
+        found = match_row(q_tokens, table.rows) if table.column_headers else None
+        quotes = _quotes(n, chunk, table, found[0], periods) if found is not None else []
+        if not quotes or found is None:
+            continue
+        same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
+        key = (-found[1], same_statement if kinds else 0, n, min(k, 1), k)
+        if best is None or key < best[0]:
+            best = key, [replace(q, chunk=holder) for q in quotes]
+    return best
+
+
+def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None) -> list[CellQuote]:
+    """The figures the question asks for, read from the best-matching table row of the retrieved chunks' tables.
+
+    Args:
+        question: the (standalone) question.
+        chunks: the retrieved chunks, best first (chunk ``i`` is block ``i + 1``).
+        rows_of: the workspace's ``read_chunks(doc_id)``; ``None`` gives no quotes.
+
+    Returns:
+        One :class:`CellQuote` per period asked that the chosen row has a column for (text order), or one for the
+        most recent column when the question names no period; ``[]`` when no row matches (then the extractive
+        answer quotes sentences). The rows searched are those of each retrieved table chunk and of the other
+        chunks of its table (a statement is cut into several chunks; the row asked for need not be in the one
+        retrieved: then the quote's ``chunk`` is the chunk that holds it). The row is chosen by most label tokens
+        matched, then a table of the statement the question names
+        (:func:`prism.index.statements.statement_kinds`), then retrieval rank, then the retrieved chunk's own rows.
+    """
+    if rows_of is None or not chunks:
+        return []
+    q_tokens = set(tokenize(question))
+    periods = find_periods(question)
+    kinds = statement_kinds(question)
+    cache: dict[str, dict[str, Mapping[str, Any]]] = {}
+    best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
+    for n, chunk in enumerate(chunks, start=1):
+        parts = _tables(chunk, rows_of, cache)
+        found = _candidate(n, chunk, parts, q_tokens, periods, kinds) if parts else None
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    if best is None:
+        return []
+    logger.info("cell answer: %d figure(s) from block %d", len(best[1]), best[1][0].n)
+    return best[1]
+
+
+def cell_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+               ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
+    """:func:`quote_cells` as extractive answer lines ``[(format_quote(q), n)]`` and the chunks to add to
+    ``chunks`` so that every line cites the chunk holding its figure: a quote from another chunk of a retrieved
+    table cites that chunk, appended as block ``len(chunks) + 1``, ``+ 2`` … (``([], [])`` without a quote)."""
+    lines: list[tuple[str, int]] = []
+    extra: list[RetrievedChunk] = []
+    for q in quote_cells(question, chunks, rows_of):
+        n = q.n
+        if q.chunk is not None:
+            ids = [c.chunk_id for c in (*chunks, *extra)]
+            if q.chunk.chunk_id not in ids:
+                extra.append(q.chunk)
+                ids.append(q.chunk.chunk_id)
+            n = ids.index(q.chunk.chunk_id) + 1
+        lines.append((format_quote(q), n))
+    return lines, extra
