@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from prism.answering.briefing import Briefing, brief_document
+from prism.answering.compare_facade import CompareFacade
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
@@ -69,7 +70,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade):
+class PrismService(EvaluationFacade, CompareFacade):
     """Everything Prism does, by workspace name.
 
     Args:
