@@ -30,6 +30,7 @@ from prism.answering.websearch import WebSearcher
 from prism.config import Settings, get_settings
 from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
+from prism.evaluation.feedback_facade import FeedbackFacade
 from prism.fsutil import distinct_names
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
@@ -70,7 +71,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
     """Everything Prism does, by workspace name.
 
     Args:
