@@ -4,6 +4,7 @@ workspace's feedback log, its own ground truth, and that ground truth as a datas
 from __future__ import annotations
 
 from prism.config import Settings
+from prism.evaluation.choices import DatasetChoice, dataset_choices
 from prism.evaluation.dataset_types import EvalDataset
 from prism.evaluation.datasets import QUESTION_TYPES
 from prism.evaluation.feedback import FeedbackStore, WorkspaceTruth
@@ -35,6 +36,14 @@ class FeedbackFacade:
     def ground_truth(self, workspace: str | None = None) -> WorkspaceTruth:
         """The workspace's own ground-truth pairs; raises ``WorkspaceNotFoundError``."""
         return WorkspaceTruth(self._workspace_files(workspace), self.settings.lock_timeout_s)
+
+    def dataset_choices(self, workspace: str | None = None) -> list[DatasetChoice]:
+        """The datasets the Eval page offers (:func:`prism.evaluation.choices.dataset_choices`), with ``workspace``'s
+        own ground truth when a workspace is given (and exists)."""
+        pairs = 0
+        if workspace is not None and self.catalog.find(workspace) is not None:
+            pairs = len(self.ground_truth(workspace).pairs())
+        return dataset_choices(self.settings, workspace if pairs or workspace else None, pairs)
 
     def workspace_dataset(self, workspace: str | None = None) -> EvalDataset:
         """The workspace's ground truth as a dataset over its own documents (evaluate it with
