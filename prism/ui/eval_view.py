@@ -234,7 +234,8 @@ def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     for metric in metrics:
         anchors = published.get(metric, {})
         fig = charts.metric_trend_figure(list(chosen), metric, anchors,
-                                         f" (published, {split} split)" if anchors else "")
+                                         f" (published, {split} split)" if anchors else "",
+                                         {m.name: m.description for m in metric_specs()}.get(metric, ""))
         st.plotly_chart(fig, width="stretch", key=f"prism.eval.trend.{dataset}.{metric}")
 
 
@@ -253,7 +254,8 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
                          format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
     runs = multi[group]
     metrics = [m for m in headline(metric_specs()) if any(m in (r.get("metrics") or {}) for r in runs)]
-    st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
+    st.plotly_chart(charts.ablation_figure(list(runs), metrics, {m.name: m.description for m in metric_specs()}),
+                    width="stretch",
                     key=f"prism.eval.ablation.{group}")
     first = _load(service, str(runs[0]["id"]))
     for s in (first or {}).get("skipped", []):

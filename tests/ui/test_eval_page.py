@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from prism.evaluation.runs import RUN_KEYS, RunStore
 from prism.service import PrismService
 from prism.ui import resources
+from prism.ui.charts import ablation_figure, latency_figure
 from prism.ui.eval_tables import by_type_frame
 from prism.ui.eval_view import compare_frame, runs_frame
 from prism.ui.explain import literal
@@ -186,3 +187,17 @@ def test_by_type_frame_has_a_row_per_question_type_and_a_column_per_variant():
     assert list(frame["question type"]) == ["factoid", "numeric", "all"]
     assert list(frame["hybrid"]) == [0.9, 0.7, 0.833] and list(frame["bm25"]) == [0.95, 0.8, 0.86]
     assert list(frame["n"]) == [1, 2, 3]
+
+
+def test_charts_are_readable():
+    runs = [{"variant": v, "metrics": {"ndcg@10": 0.83 + i / 100, "hit@5": 0.9, "mrr@10": 1.04}}
+            for i, v in enumerate(["dense", "bm25", "hybrid", "+rerank", "+hyde", "+multi"])]
+    fig = ablation_figure(runs, ["ndcg@10", "hit@5", "mrr@10"], {"ndcg@10": "NDCG of the top 10"})
+    assert all(t.textposition == "inside" and t.textangle == -90 for t in fig.data)  # labels inside their own bar
+    assert fig.layout.yaxis.range[1] == pytest.approx(1.04 * 1.08)  # the tallest bar is not cut
+    assert fig.data[0].customdata[0] == "NDCG of the top 10" and "%{customdata}" in fig.data[0].hovertemplate
+    lat = latency_figure({"retrieval": {"dense": {"p50": 4.0, "p95": 9.0, "p99": 12.0}},
+                          "answer": {"total": {"p50": 900.0, "p95": 2400.0, "p99": 3100.0}}})
+    assert list(lat.layout.yaxis.ticktext) == ["2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms",
+                                               "500 ms", "1 s", "2 s", "5 s"]
+    assert lat.layout.yaxis.type == "log" and lat.layout.yaxis.tickvals[8] == 1000.0
