@@ -1,5 +1,6 @@
-"""More of the Eval page: metrics per question type across a group's variants, the workspace's own ground truth
-(list, edit, delete its pairs) and the pieces of the per-question diff (first relevant rank, CSV)."""
+"""More of the Eval page: the per-question diff of two runs (:func:`compare_frame`, with the first relevant rank),
+metrics per question type across a group's variants, and the workspace's own ground truth (list, edit, delete its
+pairs)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
+from prism.types import MetricSpec
 from prism.ui import state
 from prism.ui.explain import literal
 
@@ -26,6 +28,43 @@ def first_relevant_rank(question: Mapping[str, Any]) -> int | None:
     """The 1-based rank of the first retrieved chunk judged relevant in a run's question record, or ``None``."""
     ranks = [int(r["rank"]) for r in question.get("retrieved") or [] if r.get("relevant") and r.get("rank")]
     return min(ranks) if ranks else None
+
+
+def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str | MetricSpec) -> pd.DataFrame:
+    """Per question of both runs (matched by id): the metric in A and B (:meth:`prism.types.MetricSpec.value`), the
+    change B − A, ``improved`` / ``regressed`` / ``same`` (for a ``lower_is_better`` metric a drop is an
+    improvement; ``new`` for a question only B has, e.g. a ground-truth pair added between the runs; questions only
+    A has are left out) and the rank of the first relevant passage in each run (``None``: none retrieved). Answer F1 of
+    both when present. A bare name is read from the questions' ``metrics``."""
+    spec = metric if isinstance(metric, MetricSpec) else MetricSpec(metric, "")
+    name = spec.name
+    a_by_id = {q["id"]: q for q in run_a.get("queries", [])}
+    b_by_id = {q["id"]: q for q in run_b.get("queries", [])}
+    rows = []
+    for qid in [*a_by_id, *(q for q in b_by_id if q not in a_by_id)]:
+        qa, qb = a_by_id.get(qid), b_by_id.get(qid)
+        if qb is None:
+            continue
+        va, vb = (spec.value(qa) if qa is not None else None), spec.value(qb)
+        delta = None if va is None or vb is None else vb - va
+        if qa is None:
+            change = "new"
+        elif delta is None:
+            change = "n/a"
+        elif abs(delta) < 1e-9:
+            change = "same"
+        else:
+            change = "improved" if (delta > 0) != spec.lower_is_better else "regressed"
+        first = qa or qb
+        row = {"question": qid, "type": first.get("type", ""), "query": first.get("query", ""),
+               f"A {name}": va, f"B {name}": vb, "change (B − A)": delta, "verdict": change,
+               "A first relevant rank": first_relevant_rank(qa) if qa is not None else None,
+               "B first relevant rank": first_relevant_rank(qb)}
+        if (qa or {}).get("answer") is not None or qb.get("answer") is not None:
+            row["A answer F1"] = ((qa or {}).get("answer") or {}).get("f1")
+            row["B answer F1"] = (qb.get("answer") or {}).get("f1")
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def by_type_frame(runs: Sequence[Mapping[str, Any]], metric: str) -> pd.DataFrame:

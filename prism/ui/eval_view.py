@@ -25,6 +25,7 @@ from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
 from prism.types import SCORE_STAGES, MetricSpec, locator_of
 from prism.ui import charts, eval_tables, state
+from prism.ui.eval_tables import compare_frame
 from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
@@ -56,38 +57,6 @@ def runs_frame(entries: Sequence[Mapping[str, Any]], metrics: Sequence[str] | No
                "date (UTC)": str(e.get("created_at") or "")[:16].replace("T", " "), "dataset": dataset,
                "variant": e.get("variant"), "questions": e.get("queries")}
         row.update({m: values.get(m) for m in shown})
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str | MetricSpec) -> pd.DataFrame:
-    """Per question of both runs (matched by id): the metric in A and B (:meth:`prism.types.MetricSpec.value`), the
-    change B − A, ``improved`` / ``regressed`` / ``same`` (for a ``lower_is_better`` metric a drop is an
-    improvement) and the rank of the first relevant passage in each run (``None``: none retrieved). Answer F1 of
-    both when present. A bare name is read from the questions' ``metrics``."""
-    spec = metric if isinstance(metric, MetricSpec) else MetricSpec(metric, "")
-    name = spec.name
-    b_by_id = {q["id"]: q for q in run_b.get("queries", [])}
-    rows = []
-    for qa in run_a.get("queries", []):
-        qb = b_by_id.get(qa["id"])
-        if qb is None:
-            continue
-        va, vb = spec.value(qa), spec.value(qb)
-        delta = None if va is None or vb is None else vb - va
-        if delta is None:
-            change = "n/a"
-        elif abs(delta) < 1e-9:
-            change = "same"
-        else:
-            change = "improved" if (delta > 0) != spec.lower_is_better else "regressed"
-        row = {"question": qa["id"], "type": qa.get("type", ""), "query": qa.get("query", ""),
-               f"A {name}": va, f"B {name}": vb, "change (B − A)": delta, "verdict": change,
-               "A first relevant rank": eval_tables.first_relevant_rank(qa),
-               "B first relevant rank": eval_tables.first_relevant_rank(qb)}
-        if qa.get("answer") is not None or qb.get("answer") is not None:
-            row["A answer F1"] = (qa.get("answer") or {}).get("f1")
-            row["B answer F1"] = (qb.get("answer") or {}).get("f1")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -326,11 +295,11 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
         st.info("The runs have no question in common.")
         return
     counts = frame["verdict"].value_counts()
-    better, worse, same = (int(counts.get(k, 0)) for k in ("improved", "regressed", "same"))
+    better, worse, same, new = (int(counts.get(k, 0)) for k in ("improved", "regressed", "same", "new"))
     mean_a, mean_b = (run_a.get("metrics") or {}).get(metric), (run_b.get("metrics") or {}).get(metric)
     st.markdown(f"**{metric}**: A {mean_a:.4f} → B {mean_b:.4f} · **{better} improved**, **{worse} regressed**, "
-                f"{same} unchanged")
-    show = st.segmented_control("Show", ["all", "improved", "regressed"], default="all",
+                f"{same} unchanged" + (f", **{new} new**" if new else ""))
+    show = st.segmented_control("Show", ["all", "improved", "regressed", "new"], default="all",
                                 key="prism.eval.compare_show")
     view = frame if show in (None, "all") else frame[frame["verdict"] == show]
     st.dataframe(view, hide_index=True, width="stretch",
@@ -340,22 +309,33 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     st.download_button("Export per-question diff (CSV)", frame.to_csv(index=False).encode("utf-8-sig"),
                        file_name=f"prism-diff-{a_id}-vs-{b_id}.csv", mime="text/csv", on_click="ignore",
                        key="prism.eval.compare_csv", icon=":material/download:")
-    questions = {q["id"]: q for q in run_a.get("queries", [])}
+    _question_detail(run_a, run_b, a_id, b_id, list(frame["question"]))
+
+
+def _question_detail(run_a: Mapping[str, Any], run_b: Mapping[str, Any], a_id: str, b_id: str,
+                     ids: Sequence[str]) -> None:
+    """One question of the diff: its reference answer and the chunks each run retrieved (a new one: B only)."""
+    a_questions = {q["id"]: q for q in run_a.get("queries", [])}
     b_questions = {q["id"]: q for q in run_b.get("queries", [])}
-    shared = [q for q in frame["question"] if q in b_questions]
-    qid = st.selectbox("Retrieved chunks of question", shared, key="prism.eval.compare_question",
+    questions = {**b_questions, **a_questions}
+    qid = st.selectbox("Retrieved chunks of question", [q for q in ids if q in b_questions],
+                       key="prism.eval.compare_question",
                        format_func=lambda q: f"{q} · {questions[q]['query'][:90]}")
-    if qid:
-        ref = questions[qid].get("reference_answer")
-        if ref:
-            st.caption(f"Reference answer: {literal(ref)}")
-        col_a, col_b = st.columns(2)
-        with col_a:
-            st.markdown(f"**A** · {literal(a_id)}")
-            _chunks(run_a, questions[qid])
-        with col_b:
-            st.markdown(f"**B** · {literal(b_id)}")
-            _chunks(run_b, b_questions[qid])
+    if not qid:
+        return
+    ref = questions[qid].get("reference_answer")
+    if ref:
+        st.caption(f"Reference answer: {literal(ref)}")
+    col_a, col_b = st.columns(2)
+    with col_a:
+        st.markdown(f"**A** · {literal(a_id)}")
+        if qid in a_questions:
+            _chunks(run_a, a_questions[qid])
+        else:
+            st.caption("Not in run A: a question added since.")
+    with col_b:
+        st.markdown(f"**B** · {literal(b_id)}")
+        _chunks(run_b, b_questions[qid])
 
 
 def page(service: PrismService) -> None:

@@ -102,6 +102,10 @@ def test_compare_frame_marks_improved_and_regressed_with_first_relevant_ranks():
     assert list(frame["B first relevant rank"].fillna(0)) == [1, 1, 0]
     assert list(frame["change (B − A)"]) == [0.0, 1.0, -0.5]
     assert list(frame["A answer F1"]) == pytest.approx([0.2, 0.3, 0.4])
+    grown = {**RUN_B, "queries": [*RUN_B["queries"], _question("w001", 1.0, True, 0.5)]}  # a pair added since A
+    frame = compare_frame(RUN_A, grown, "ndcg@10")
+    assert list(frame["verdict"]) == ["same", "improved", "regressed", "new"]
+    assert frame["A ndcg@10"].isna().tolist()[-1] and list(frame["B first relevant rank"].fillna(0))[-1] == 1
     table = runs_frame([{"id": "r1", "metrics": {"ndcg@10": 0.5}, "created_at": "2026-01-01T10:00:00+00:00"},
                         {"id": "r2", "metrics": {"ndcg@10": 0.7}, "created_at": "2026-01-02T10:00:00+00:00"}])
     assert list(table["run"]) == ["r2", "r1"] and list(table["ndcg@10"]) == [0.7, 0.5]
