@@ -27,8 +27,10 @@ MARKS = {"relevant": "Relevant", "not_relevant": "Not relevant"}
 
 
 def _key(turn: ChatTurn, key: str) -> str:
-    """A widget-key stem unique to this answer (its place and its question and time), stable across reruns."""
-    digest = hashlib.sha1(f"{turn.question}\0{turn.asked_at}".encode()).hexdigest()[:10]
+    """A widget-key stem unique to this answer (its place in the chat, its question and answer text), the same while
+    it is being asked and once it is saved (so a mark made right after the answer streams in is kept)."""
+    text = str((turn.answer or {}).get("answer", ""))
+    digest = hashlib.sha1(f"{turn.question}\0{text}".encode()).hexdigest()[:10]
     return f"prism.fb.{key}.{digest}"
 
 

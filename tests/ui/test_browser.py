@@ -74,7 +74,8 @@ def app_url(tmp_path_factory) -> Iterator[str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("GROQ_API_KEY", "TAVILY_API_KEY", "PRISM_GROQ_API_KEY", "PRISM_TAVILY_API_KEY",
                         "PRISM_ACCESS_CODE")}
-    env.update(PRISM_HOME=str(root / "home"), PRISM_SAMPLE_DIR=str(sample_dir), HF_HUB_OFFLINE="1",
+    env.update(PRISM_HOME=str(root / "home"), PRISM_SAMPLE_DIR=str(sample_dir), PRISM_EVAL_DIR=str(root / "eval"),
+               HF_HUB_OFFLINE="1",
                TRANSFORMERS_NO_ADVISORY_WARNINGS="1")
     port = _free_port()
     log = (root / "streamlit.log").open("w")
@@ -194,7 +195,7 @@ def _click_button(d: WebDriver, label: str) -> str:
 
 
 PAGE_PATHS = {"Chat": ("", "chat"), "Upload": ("upload",), "Upload documents": ("upload",),
-              "Workspaces": ("workspaces",)}
+              "Workspaces": ("workspaces",), "Evaluation": ("eval",), "Compare": ("compare",)}
 """The address path of the page each link opens (Chat is the default page, at /)."""
 
 
