@@ -74,30 +74,27 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class _Locked:
-    """A file lock inside a workspace's folder that never brings a deleted workspace back."""
+class _WorkspaceFile:
+    """A file in a workspace's folder and the file lock of its changes, which never brings a deleted workspace
+    back (:func:`prism.index.workspace_locks.guarded`)."""
 
-    def __init__(self, workspace: Workspace, path: Path, what: str, timeout_s: float):
+    def __init__(self, workspace: Workspace, path: Path, lock_name: str, what: str, lock_timeout_s: float):
         self.workspace = workspace
-        self._lock = FileLock(str(path), timeout=timeout_s)
+        self.path = path
+        self._lock = FileLock(str(workspace.dir / "feedback" / lock_name), timeout=lock_timeout_s)
         self._busy = f"The {what} of workspace '{workspace.name}' are busy; try again shortly."
 
-    def __call__(self) -> Any:
+    def _locked(self) -> Any:
         return guarded(self._lock, self.workspace.home, self.workspace.info, self.workspace.dir, self._busy)
 
 
-class FeedbackStore:
-    """The append-only feedback log of one workspace.
-
-    Args:
-        workspace: the workspace's files.
-        lock_timeout_s: how long an append waits for another.
-    """
+class FeedbackStore(_WorkspaceFile):
+    """The append-only feedback log of one workspace (``workspace``: its files; ``lock_timeout_s``: how long an
+    append waits for another)."""
 
     def __init__(self, workspace: Workspace, lock_timeout_s: float = 60.0):
-        self.workspace = workspace
-        self.path = workspace.dir / "feedback" / "feedback.jsonl"
-        self._locked = _Locked(workspace, workspace.dir / "feedback" / ".lock", "feedback", lock_timeout_s)
+        super().__init__(workspace, workspace.dir / "feedback" / "feedback.jsonl", ".lock", "feedback",
+                         lock_timeout_s)
 
     def add(self, kind: str, value: str, *, question: str, answer: str = "", settings: dict[str, Any] | None = None,
             chunk_ids: Sequence[str] = (), target: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -154,19 +151,12 @@ class FeedbackStore:
         return out
 
 
-class WorkspaceTruth:
-    """The ground-truth pairs of one workspace (a JSON list in the format of ``data/ground_truth/eval_pairs.json``).
-
-    Args:
-        workspace: the workspace's files.
-        lock_timeout_s: how long a change waits for another.
-    """
+class WorkspaceTruth(_WorkspaceFile):
+    """The ground-truth pairs of one workspace, a JSON list in the format of ``data/ground_truth/eval_pairs.json``
+    (``workspace``: its files; ``lock_timeout_s``: how long a change waits for another)."""
 
     def __init__(self, workspace: Workspace, lock_timeout_s: float = 60.0):
-        self.workspace = workspace
-        self.path = workspace.dir / "ground_truth.json"
-        self._locked = _Locked(workspace, workspace.dir / "feedback" / ".truth.lock", "ground truth",
-                               lock_timeout_s)
+        super().__init__(workspace, workspace.dir / "ground_truth.json", ".truth.lock", "ground truth", lock_timeout_s)
 
     def pairs(self) -> list[dict[str, Any]]:
         """Every pair, in the order they were added."""
