@@ -103,7 +103,7 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
         with st.popover("Mark passages · add to ground truth", icon=":material/rule:"):
             for c in passages:
                 where = locator_of(c)
-                st.segmented_control(f"[{c['n']}] {c['source']}" + (f" · {where}" if where else ""),
+                st.segmented_control(literal(f"[{c['n']}] {c['source']}" + (f" · {where}" if where else "")),
                                      list(MARKS), format_func=MARKS.get, key=f"{stem}.m.{c.get('chunk_id')}",
                                      on_change=_mark_changed,
                                      args=(service, info, turn, f"{stem}.m.{c.get('chunk_id')}", c))

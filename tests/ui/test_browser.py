@@ -58,6 +58,10 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+SERVER_DIRS: dict[str, Path] = {}
+"""Each running server's address → its folder (``home/`` is its PRISM_HOME, ``eval/`` its PRISM_EVAL_DIR)."""
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -85,6 +89,7 @@ def app_url(tmp_path_factory) -> Iterator[str]:
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    SERVER_DIRS[url] = root
     try:
         deadline = time.monotonic() + 60
         while True:

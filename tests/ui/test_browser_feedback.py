@@ -1,15 +1,23 @@
 """In a real browser (the server and Chromium of :mod:`tests.ui.test_browser`): ask, mark a passage relevant, add
-it to the workspace's ground truth, run that ground truth on the Eval page, add a second pair, run again, and see
-the new pair in the per-question diff of the two runs. Screenshots go to tests/artifacts/ (git-ignored)."""
+it to the workspace's ground truth, run that ground truth (``eval run workspace``), add a second pair, run again,
+and see the new pair in the Eval page's per-question diff of the two runs. Screenshots go to tests/artifacts/
+(git-ignored)."""
 
 from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from ..conftest import REPO
 from .test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
+    SERVER_DIRS,
     _ask,
     _click,
     _click_button,
@@ -51,20 +59,18 @@ def _mark_first_passage_and_add(d: WebDriver, pair: str) -> None:
     _idle(d)
 
 
-def _run_workspace_truth(d: WebDriver, n_runs: int) -> None:
-    """On the Eval page: choose the workspace's ground truth as the dataset and Run now; wait for the new run."""
-    _nav(d, "Evaluation")
-    _wait_text(d, "Run now", 30)
-    _idle(d)
-    _click(d, lambda drv: _first([e for e in drv.find_elements(By.CSS_SELECTOR, '[data-testid="stSelectbox"]')
-                                  if e.text.startswith("Dataset")]), "the dataset picker")
-    _click(d, lambda drv: _first([o for o in drv.find_elements(By.CSS_SELECTOR, '[role="option"]')
-                                  if "Ground truth of workspace" in o.text]), "the workspace's ground truth")
-    _idle(d)
-    _click_button(d, "Run now")
-    _wait_text(d, "added.", 600)  # "New run <id> added." (the first run compiles ranx's numba code: minutes here)
-    _idle(d)
-    _no_exception(d)
+def _run_workspace_truth(url: str) -> str:
+    """``python -m prism eval run workspace`` on the server's home and runs folder (what the Eval page's Run now
+    does; run from the CLI here because the first evaluation in a server compiles ranx's numba code, which takes
+    minutes on this shared machine). Returns the new run's id."""
+    root = SERVER_DIRS[url]
+    env = {**os.environ, "PRISM_HOME": str(root / "home"), "PRISM_EVAL_DIR": str(root / "eval"),
+           "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-m", "prism", "eval", "run", "workspace", "--workspace",
+                           "Sample workspace", "--no-answers", "--json"], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    return str(json.loads(done.stdout)["runs"][0]["id"])
 
 
 def test_ask_mark_relevant_add_to_ground_truth_run_and_see_it_in_the_diff(app_url, driver):  # noqa: F811
@@ -73,18 +79,20 @@ def test_ask_mark_relevant_add_to_ground_truth_run_and_see_it_in_the_diff(app_ur
     _ask(d, QUESTIONS[0])
     _mark_first_passage_and_add(d, "w001")
     _shot(d, "fb_01_added_to_ground_truth")
-    _run_workspace_truth(d, 1)
-    assert "w001" in _text(d) or "Workspace ground truth" in _text(d)
+    first = _run_workspace_truth(app_url)
 
-    _nav(d, "Chat")
-    _wait_text(d, QUESTIONS[0], 30)
-    _idle(d)
     _ask(d, QUESTIONS[1], answers=2)
     _mark_first_passage_and_add(d, "w002")
-    _run_workspace_truth(d, 2)
+    second = _run_workspace_truth(app_url)
+
+    _nav(d, "Evaluation")
+    _wait_text(d, "Runs", 60)
+    _idle(d)
+    assert first != second
     _click(d, lambda drv: _first([t for t in drv.find_elements(By.CSS_SELECTOR, '[role="tab"]')
                                   if t.text.strip() == "Compare runs"]), "the Compare runs tab")
-    _wait_text(d, "1 new", 30)
+    _wait_text(d, "1 new", 30)  # w002 is in the newer run only
     _shot(d, "fb_02_new_pair_in_the_diff")
     _no_exception(d)
-    assert "Export per-question diff (CSV)" in _text(d)
+    _wait_text(d, "Export per-question diff (CSV)", 20)
+    _wait_text(d, "w001 · What is the P2P collect request limit?", 20)  # the question picker of the diff
