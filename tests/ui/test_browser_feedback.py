@@ -27,7 +27,7 @@ from .test_browser import (  # noqa: F401  (app_url and driver are the module's 
     _no_exception,
     _open_app,
     _shot,
-    _text,
+    _wait,
     _wait_text,
     app_url,
     driver,
@@ -37,8 +37,15 @@ QUESTIONS = ("What is the P2P collect request limit?",
              "What is the cooling period after registering UPI on a new device?")
 
 
-def _mark_first_passage_and_add(d: WebDriver, pair: str) -> None:
-    """Open the newest answer's feedback popover, mark its first passage relevant, press Add to ground truth."""
+def _feedback_buttons(d: WebDriver) -> list:
+    return [b for b in d.find_elements(By.TAG_NAME, "button") if "Mark passages" in b.text and b.is_displayed()]
+
+
+def _mark_first_passage_and_add(d: WebDriver, pair: str, answers: int) -> None:
+    """Open the newest answer's feedback popover (once all ``answers`` show theirs), mark its first passage relevant,
+    press Add to ground truth."""
+    _wait(d, lambda drv: len(_feedback_buttons(drv)) >= answers, 60, f"{answers} answers' feedback")
+    _idle(d)
     _click(d, lambda drv: ([b for b in drv.find_elements(By.TAG_NAME, "button")
                             if "Mark passages" in b.text and b.is_displayed()] or [None])[-1],
            "the feedback popover")
@@ -77,12 +84,12 @@ def test_ask_mark_relevant_add_to_ground_truth_run_and_see_it_in_the_diff(app_ur
     d = driver
     _open_app(d, app_url)
     _ask(d, QUESTIONS[0])
-    _mark_first_passage_and_add(d, "w001")
+    _mark_first_passage_and_add(d, "w001", 1)
     _shot(d, "fb_01_added_to_ground_truth")
     first = _run_workspace_truth(app_url)
 
     _ask(d, QUESTIONS[1], answers=2)
-    _mark_first_passage_and_add(d, "w002")
+    _mark_first_passage_and_add(d, "w002", 2)
     second = _run_workspace_truth(app_url)
 
     _nav(d, "Evaluation")
@@ -95,4 +102,4 @@ def test_ask_mark_relevant_add_to_ground_truth_run_and_see_it_in_the_diff(app_ur
     _shot(d, "fb_02_new_pair_in_the_diff")
     _no_exception(d)
     _wait_text(d, "Export per-question diff (CSV)", 20)
-    _wait_text(d, "w001 · What is the P2P collect request limit?", 20)  # the question picker of the diff
+    _wait_text(d, "Retrieved chunks of question", 20)
