@@ -30,6 +30,7 @@ widgets.sidebar(service)
 st.navigation(
     [
         st.Page("pages/chat_page.py", title="Chat", icon=":material/forum:", url_path="chat", default=True),
+        st.Page("pages/compare_page.py", title="Compare", icon=":material/grid_on:", url_path="compare"),
         st.Page("pages/upload_page.py", title="Upload", icon=":material/upload_file:", url_path="upload"),
         st.Page("pages/workspaces_page.py", title="Workspaces", icon=":material/folder_open:", url_path="workspaces"),
         st.Page("pages/eval_page.py", title="Evaluation", icon=":material/monitoring:", url_path="eval"),

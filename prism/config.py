@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     eval_dir: Path = Field(
         default=PROJECT_ROOT / "eval", description="Folder of evaluation runs: runs/<run id>.json and index.json."
     )
+    eval_data_dir: Path = Field(
+        default=PROJECT_ROOT.parent / "shared" / "data",
+        description="Folder of the public evaluation data (FinanceBench, SciFact) the Eval page offers when present.",
+    )
     eval_ground_truth: Path = Field(
         default=PROJECT_ROOT / "data" / "ground_truth" / "eval_pairs.json",
         description="The sample set's ground truth, evaluated by the Eval page's 'Run now'.",

@@ -18,6 +18,7 @@ from typing import Any
 
 from prism.answering.briefing import Briefing, brief_document
 from prism.answering.briefing import briefing_markdown as _briefing_markdown
+from prism.answering.compare_facade import CompareFacade
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
@@ -30,6 +31,7 @@ from prism.answering.websearch import WebSearcher
 from prism.config import Settings, get_settings
 from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
+from prism.evaluation.feedback_facade import FeedbackFacade
 from prism.fsutil import distinct_names
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
@@ -70,7 +72,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
     """Everything Prism does, by workspace name.
 
     Args:

@@ -1,5 +1,7 @@
 """``python -m prism eval run`` (and its alias ``eval beir``): evaluate a dataset and write versioned runs.
 
+``eval run workspace --workspace W`` evaluates W's own ground truth (the pairs added from Chat feedback) over W itself.
+
 Datasets are loaded and evaluated through the service. Progress goes to stderr as a bar (a line per 10 % when
 stderr is not a terminal); with ``--json`` stdout carries exactly one JSON value.
 """
@@ -9,9 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 from prism.cli import common
+
+WORKSPACE_DATASET = "workspace"
+"""``eval run workspace --workspace W``: the workspace's own ground truth (pairs added from Chat feedback)."""
 
 
 class ProgressBar:
@@ -100,8 +106,12 @@ def summary(written: list[tuple[dict[str, Any], Any]]) -> tuple[dict[str, Any], 
 def cmd_eval_run(args: argparse.Namespace) -> int:
     """``eval run DATASET``: load, evaluate, write runs, print the summary."""
     svc = common.service()
-    dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
-                               qrels_file=args.qrels, rename_documents=args.rename_documents)
+    if args.dataset == WORKSPACE_DATASET and not Path(args.dataset).exists():
+        dataset = svc.workspace_dataset(args.workspace)
+        args.workspace = args.workspace or svc.settings.default_workspace
+    else:
+        dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
+                                   qrels_file=args.qrels, rename_documents=args.rename_documents)
     bar = ProgressBar()
     try:
         written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
@@ -154,7 +164,9 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     esub = p.add_subparsers(dest="eval_command", required=True, parser_class=common.Parser)
     modes = common.mode_names()
     r = esub.add_parser("run", parents=[shared], help="evaluate a dataset and write a versioned run")
-    r.add_argument("dataset", metavar="DATASET", help="ground-truth .json, BEIR folder or FinanceBench questions")
+    r.add_argument("dataset", metavar="DATASET",
+                   help="ground-truth .json, BEIR folder, FinanceBench questions, or 'workspace' (the workspace's "
+                        "own ground truth, from Chat feedback)")
     r.add_argument("--format", choices=common.dataset_formats(), default=None,
                    help="dataset format (default: detected)")
     r.add_argument("--tag", default=None, help="label stored in the run (e.g. baseline)")

@@ -80,6 +80,11 @@ def _parse_pair(item: Any, n: int, path: Path) -> EvalQuery:
                      tuple(str(k) for k in keywords))
 
 
+parse_pair = _parse_pair
+"""Check and read one pair of the prism format (``item``, its 1-based position, the file it is in for messages);
+raises ``PrismError`` naming the item and what is wrong."""
+
+
 def load_prism(path: Path, documents_dir: Path | None = None, fallback_dir: Path | None = None) -> EvalDataset:
     """Load Prism's ground-truth format (see the module docstring).
 

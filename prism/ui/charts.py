@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import plotly.graph_objects as go
@@ -73,6 +74,7 @@ def metric_trend_figure(
     metric: str,
     anchors: Mapping[str, float] | None = None,
     anchor_note: str = "",
+    explanation: str = "",
 ) -> go.Figure:
     """One metric across runs, one line per variant, with optional published reference lines.
 
@@ -82,6 +84,7 @@ def metric_trend_figure(
         metric: e.g. ``ndcg@10``.
         anchors: ``{label: value}`` drawn as dashed horizontal lines, labelled ``label value`` + ``anchor_note``.
         anchor_note: e.g. ``" (published, test split)"``.
+        explanation: the metric's one-line explanation, shown on hover and under the title.
 
     Returns:
         A line chart: x = ``version · date`` of each run (in run order), y = the metric in [0, 1].
@@ -103,36 +106,76 @@ def metric_trend_figure(
     for i, (variant, (xs, ys, ids)) in enumerate(lines.items()):
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=variant, customdata=ids,
                                  line={"color": EVAL_COLORS[i % len(EVAL_COLORS)], "width": 2},
-                                 hovertemplate=f"{variant}<br>%{{customdata}}<br>{metric} %{{y:.4f}}<extra></extra>"))
+                                 hovertemplate=f"{variant}<br>%{{customdata}}<br>{metric} %{{y:.4f}}"
+                                               f"{'<br>' + explanation if explanation else ''}<extra></extra>"))
     for label, value in (anchors or {}).items():
         fig.add_hline(y=value, line_dash="dash", line_color=ANCHOR_COLOR, line_width=1,
                       annotation_text=f"{label} {value:.3f}{anchor_note}", annotation_position="top left",
                       annotation_font={"size": 10, "color": "#475569"})
     fig.update_xaxes(categoryorder="array", categoryarray=xs_all, type="category")
     fig.update_yaxes(title=metric, rangemode="tozero")
-    return _eval_layout(fig, 340, metric)
+    title = f"{metric}<br><sup>{explanation}</sup>" if explanation else metric
+    return _eval_layout(fig, 340, title)
 
 
-def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str]) -> go.Figure:
+def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str],
+                    explanations: Mapping[str, str] | None = None) -> go.Figure:
     """Grouped bars: one group per metric, one bar per variant of an ablation group.
+
+    Labels never overlap: each value is written vertically inside its own bar (a bar too short for its label hides
+    the label; the hover still gives it). The y axis reaches 8 % above the tallest bar (at least 1.0), so no bar is
+    cut. Hovering a bar gives the variant, the value and the metric's one-line explanation.
 
     Args:
         runs: run records or index entries with ``variant`` and ``metrics``.
         metrics: the metrics to show (those a run lacks are drawn as 0 with no label).
+        explanations: metric name → one line on what it measures (:attr:`prism.types.MetricSpec.description`).
     """
     fig = go.Figure()
+    notes = [(explanations or {}).get(m, "") for m in metrics]
+    top = 1.0
     for i, run in enumerate(runs):
         values = run.get("metrics") or {}
         ys = [float(values.get(m) or 0.0) for m in metrics]  # type: ignore[union-attr]
-        fig.add_trace(go.Bar(x=metrics, y=ys, name=str(run.get("variant")), text=[f"{y:.3f}" for y in ys],
-                             textposition="outside", cliponaxis=False, marker_color=EVAL_COLORS[i % len(EVAL_COLORS)]))
-    fig.update_layout(barmode="group", bargap=0.25)
-    fig.update_yaxes(range=[0, 1.12], title="score")
+        top = max(top, *ys)
+        fig.add_trace(go.Bar(x=metrics, y=ys, name=str(run.get("variant")), text=[f"{y:.3f}" if y else "" for y in ys],
+                             textposition="inside", textangle=-90, insidetextanchor="end",
+                             customdata=notes, marker_color=EVAL_COLORS[i % len(EVAL_COLORS)],
+                             hovertemplate=f"{run.get('variant')}<br>%{{x}} %{{y:.4f}}<br>%{{customdata}}"
+                                           "<extra></extra>"))
+    fig.update_layout(barmode="group", bargap=0.25, uniformtext={"minsize": 9, "mode": "hide"})
+    fig.update_yaxes(range=[0, top * 1.08], title="score")
     return _eval_layout(fig, 380)
 
 
+def log_ticks(lo_ms: float, hi_ms: float) -> tuple[list[float], list[str]]:
+    """Tick values at 1, 2, 5 × 10^k ms from just below ``lo_ms`` to just above ``hi_ms``, labelled "5 ms",
+    "200 ms", "1 s", "100 s" (:func:`duration_label`)."""
+    lo, hi = max(lo_ms, 0.1), max(hi_ms, lo_ms, 0.1)
+    ticks: list[float] = []
+    exponent = int(math.floor(math.log10(lo)))
+    while True:
+        for m in (1, 2, 5):
+            v = m * 10.0 ** exponent
+            if v > hi * 2:
+                return ticks, [duration_label(t) for t in ticks]
+            if v >= lo / 2:
+                ticks.append(v)
+        exponent += 1
+
+
+def duration_label(ms: float) -> str:
+    """``"0.5 ms"``, ``"20 ms"``, ``"1 s"``, ``"100 s"``, ``"20 min"``: a tick label (seconds up to 10 minutes)."""
+    if ms < 1000:
+        return f"{ms:g} ms"
+    if ms < 600_000:
+        return f"{ms / 1000:g} s"
+    return f"{ms / 60_000:.3g} min"
+
+
 def latency_figure(latency: Mapping[str, Mapping[str, Mapping[str, float]]]) -> go.Figure:
-    """Latency percentiles per stage: x = ``part · stage`` (retrieval / answer), bars p50, p95, p99 (ms, log axis).
+    """Latency percentiles per stage: x = ``part · stage`` (retrieval / answer), bars p50, p95, p99 on a log axis
+    whose ticks are labelled in ms and s (:func:`log_ticks`), so stages of 5 ms and 5 s both read.
 
     Args:
         latency: a run's ``latency_ms``: ``{"retrieval": {stage: {"p50", "p95", "p99", "n"}}, "answer": {...}}``.
@@ -149,5 +192,8 @@ def latency_figure(latency: Mapping[str, Mapping[str, Mapping[str, float]]]) -> 
         fig.add_trace(go.Bar(x=xs, y=ys, name=p, marker_color=EVAL_COLORS[i],
                              hovertemplate=f"%{{x}}<br>{p} %{{y:.1f}} ms<extra></extra>"))
     fig.update_layout(barmode="group", bargap=0.2)
-    fig.update_yaxes(type="log", title="ms (log scale)")
-    return _eval_layout(fig, 360)
+    positive = [y for ys in points.values() for y in ys if y > 0]
+    tickvals, ticktext = log_ticks(min(positive, default=1.0), max(positive, default=1.0))
+    fig.update_yaxes(type="log", title="latency (log scale)", tickvals=tickvals, ticktext=ticktext)
+    fig.update_xaxes(tickangle=-30)
+    return _eval_layout(fig, 380)

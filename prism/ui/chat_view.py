@@ -12,7 +12,7 @@ import streamlit as st
 from prism.errors import ConversationNotFoundError, PrismError
 from prism.service import PrismService, find_retrieval_mode, query_terms
 from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, locator_of
-from prism.ui import state
+from prism.ui import feedback_view, state
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
     highlight_html,
@@ -195,6 +195,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
                 st.caption(literal(snippet(w.get("content", ""), 300)))
     timings = timings_caption(answer.get("timings_ms") or {})
     st.caption(f":material/timer: {footer_label(answer)} · {timings}" if timings else footer_label(answer))
+    feedback_view.answer_feedback(service, info, turn, key)
 
 
 AUTO_CHIP = "auto"

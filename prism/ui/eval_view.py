@@ -24,7 +24,8 @@ from prism.errors import PrismError
 from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
 from prism.types import SCORE_STAGES, MetricSpec, locator_of
-from prism.ui import charts, state
+from prism.ui import charts, eval_tables, state
+from prism.ui.eval_tables import compare_frame
 from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
@@ -56,35 +57,6 @@ def runs_frame(entries: Sequence[Mapping[str, Any]], metrics: Sequence[str] | No
                "date (UTC)": str(e.get("created_at") or "")[:16].replace("T", " "), "dataset": dataset,
                "variant": e.get("variant"), "questions": e.get("queries")}
         row.update({m: values.get(m) for m in shown})
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def compare_frame(run_a: Mapping[str, Any], run_b: Mapping[str, Any], metric: str | MetricSpec) -> pd.DataFrame:
-    """Per question of both runs (matched by id): the metric in A and B (:meth:`prism.types.MetricSpec.value`), the
-    change B − A, and ``better`` / ``worse`` / ``same`` (for a ``lower_is_better`` metric a drop is better). Answer
-    F1 of both when present. A bare name is read from the questions' ``metrics``."""
-    spec = metric if isinstance(metric, MetricSpec) else MetricSpec(metric, "")
-    name = spec.name
-    b_by_id = {q["id"]: q for q in run_b.get("queries", [])}
-    rows = []
-    for qa in run_a.get("queries", []):
-        qb = b_by_id.get(qa["id"])
-        if qb is None:
-            continue
-        va, vb = spec.value(qa), spec.value(qb)
-        delta = None if va is None or vb is None else vb - va
-        if delta is None:
-            change = "n/a"
-        elif abs(delta) < 1e-9:
-            change = "same"
-        else:
-            change = "better" if (delta > 0) != spec.lower_is_better else "worse"
-        row = {"question": qa["id"], "type": qa.get("type", ""), "query": qa.get("query", ""),
-               f"A {name}": va, f"B {name}": vb, "change (B − A)": delta, "verdict": change}
-        if qa.get("answer") is not None or qb.get("answer") is not None:
-            row["A answer F1"] = (qa.get("answer") or {}).get("f1")
-            row["B answer F1"] = (qb.get("answer") or {}).get("f1")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -123,16 +95,25 @@ class EvalJob:
             return self.fraction, self.message, self.done, self.error, list(self.run_ids)
 
 
-def run_sample_evaluation(service: PrismService, job: EvalJob, limit: int | None = None) -> None:
-    """Evaluate the sample ground truth (``settings.eval_ground_truth``) with the product's settings and record the
-    outcome on ``job``; never raises (the thread must always finish the job)."""
+def run_sample_evaluation(service: PrismService, job: EvalJob, limit: int | None = None,
+                          choice: Any = None, workspace: str | None = None) -> None:
+    """Evaluate a dataset (default: the sample ground truth, ``settings.eval_ground_truth``; a ``workspace`` choice
+    is that workspace's own ground truth over the workspace itself) with the product's settings and record the
+    outcome on ``job``; never raises (the thread must always finish the job). ``choice``: a
+    :class:`prism.evaluation.choices.DatasetChoice` from :meth:`PrismService.dataset_choices`."""
     lock = FileLock(str(Path(service.settings.eval_dir) / ".run-now.lock"), timeout=0)
     try:
         Path(service.settings.eval_dir).mkdir(parents=True, exist_ok=True)
         with lock:
             job.progress(0.0, "loading the ground truth")
-            dataset = service.load_dataset(service.settings.eval_ground_truth, "prism")
-            written = service.evaluate(dataset, limit=limit, tag="run-now", progress=job.progress)
+            if choice is not None and choice.format == "workspace":
+                dataset = service.workspace_dataset(workspace)
+            else:
+                dataset = service.load_dataset(choice.path if choice else service.settings.eval_ground_truth,
+                                               choice.format if choice else "prism")
+                workspace = None
+            written = service.evaluate(dataset, limit=limit, tag="run-now", progress=job.progress,
+                                       workspace=workspace)
         job.finish([run["id"] for run, _ in written])
     except Timeout:
         job.finish(error="Another evaluation is running; try again when it has finished.")
@@ -147,13 +128,22 @@ def run_now(service: PrismService) -> None:
     """The "Run now" button and, while a run is going, its progress bar (refreshed every second)."""
     job: EvalJob | None = st.session_state.get(JOB)
     if job is None:
-        st.caption(f"Evaluates **{literal(Path(service.settings.eval_ground_truth).name)}** over the "
-                   "sample documents with the current settings and adds a run to the charts (a few minutes).")
+        workspace = eval_tables.workspace_name(service)
+        choices = service.dataset_choices(workspace)
+        present = {c.label: c for c in choices if c.present}
+        label = st.selectbox("Dataset", list(present), key="prism.eval.dataset")
+        st.caption("Evaluates the dataset with the current settings and adds a run to the charts (minutes; "
+                   "FinanceBench: longer, it ingests 16 filings once).")
+        for c in choices:
+            if not c.present:
+                st.caption(f":material/block: {literal(c.label)}: {literal(c.reason)}")
         limit = st.number_input("Questions (0 = all)", min_value=0, value=0, step=5, key="prism.eval.limit")
-        if st.button("Run now", type="primary", icon=":material/play_arrow:", key="prism.eval.run"):
+        if st.button("Run now", type="primary", icon=":material/play_arrow:", key="prism.eval.run",
+                     disabled=label is None):
             job = EvalJob()
             st.session_state[JOB] = job
-            threading.Thread(target=run_sample_evaluation, args=(service, job, int(limit) or None),
+            threading.Thread(target=run_sample_evaluation,
+                             args=(service, job, int(limit) or None, present[label], workspace),
                              name="prism-eval", daemon=True).start()
             st.rerun()
         return
@@ -213,7 +203,8 @@ def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     for metric in metrics:
         anchors = published.get(metric, {})
         fig = charts.metric_trend_figure(list(chosen), metric, anchors,
-                                         f" (published, {split} split)" if anchors else "")
+                                         f" (published, {split} split)" if anchors else "",
+                                         {m.name: m.description for m in metric_specs()}.get(metric, ""))
         st.plotly_chart(fig, width="stretch", key=f"prism.eval.trend.{dataset}.{metric}")
 
 
@@ -232,7 +223,8 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
                          format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
     runs = multi[group]
     metrics = [m for m in headline(metric_specs()) if any(m in (r.get("metrics") or {}) for r in runs)]
-    st.plotly_chart(charts.ablation_figure(list(runs), metrics), width="stretch",
+    st.plotly_chart(charts.ablation_figure(list(runs), metrics, {m.name: m.description for m in metric_specs()}),
+                    width="stretch",
                     key=f"prism.eval.ablation.{group}")
     first = _load(service, str(runs[0]["id"]))
     for s in (first or {}).get("skipped", []):
@@ -303,31 +295,47 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
         st.info("The runs have no question in common.")
         return
     counts = frame["verdict"].value_counts()
-    better, worse, same = (int(counts.get(k, 0)) for k in ("better", "worse", "same"))
+    better, worse, same, new = (int(counts.get(k, 0)) for k in ("improved", "regressed", "same", "new"))
     mean_a, mean_b = (run_a.get("metrics") or {}).get(metric), (run_b.get("metrics") or {}).get(metric)
-    st.markdown(f"**{metric}**: A {mean_a:.4f} → B {mean_b:.4f} · **{better} better**, **{worse} worse**, "
-                f"{same} unchanged")
-    show = st.segmented_control("Show", ["all", "better", "worse"], default="all", key="prism.eval.compare_show")
+    st.markdown(f"**{metric}**: A {mean_a:.4f} → B {mean_b:.4f} · **{better} improved**, **{worse} regressed**, "
+                f"{same} unchanged" + (f", **{new} new**" if new else ""))
+    show = st.segmented_control("Show", ["all", "improved", "regressed", "new"], default="all",
+                                key="prism.eval.compare_show")
     view = frame if show in (None, "all") else frame[frame["verdict"] == show]
     st.dataframe(view, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="%.3f")
+                 column_config={c: (st.column_config.NumberColumn(c, format="%d") if c.endswith("rank")
+                                    else st.column_config.NumberColumn(c, format="%.3f"))
                                 for c in view.columns if c.startswith(("A ", "B ", "change"))})
-    questions = {q["id"]: q for q in run_a.get("queries", [])}
+    st.download_button("Export per-question diff (CSV)", frame.to_csv(index=False).encode("utf-8-sig"),
+                       file_name=f"prism-diff-{a_id}-vs-{b_id}.csv", mime="text/csv", on_click="ignore",
+                       key="prism.eval.compare_csv", icon=":material/download:")
+    _question_detail(run_a, run_b, a_id, b_id, list(frame["question"]))
+
+
+def _question_detail(run_a: Mapping[str, Any], run_b: Mapping[str, Any], a_id: str, b_id: str,
+                     ids: Sequence[str]) -> None:
+    """One question of the diff: its reference answer and the chunks each run retrieved (a new one: B only)."""
+    a_questions = {q["id"]: q for q in run_a.get("queries", [])}
     b_questions = {q["id"]: q for q in run_b.get("queries", [])}
-    shared = [q for q in frame["question"] if q in b_questions]
-    qid = st.selectbox("Retrieved chunks of question", shared, key="prism.eval.compare_question",
+    questions = {**b_questions, **a_questions}
+    qid = st.selectbox("Retrieved chunks of question", [q for q in ids if q in b_questions],
+                       key="prism.eval.compare_question",
                        format_func=lambda q: f"{q} · {questions[q]['query'][:90]}")
-    if qid:
-        ref = questions[qid].get("reference_answer")
-        if ref:
-            st.caption(f"Reference answer: {literal(ref)}")
-        col_a, col_b = st.columns(2)
-        with col_a:
-            st.markdown(f"**A** · {literal(a_id)}")
-            _chunks(run_a, questions[qid])
-        with col_b:
-            st.markdown(f"**B** · {literal(b_id)}")
-            _chunks(run_b, b_questions[qid])
+    if not qid:
+        return
+    ref = questions[qid].get("reference_answer")
+    if ref:
+        st.caption(f"Reference answer: {literal(ref)}")
+    col_a, col_b = st.columns(2)
+    with col_a:
+        st.markdown(f"**A** · {literal(a_id)}")
+        if qid in a_questions:
+            _chunks(run_a, a_questions[qid])
+        else:
+            st.caption("Not in run A: a question added since.")
+    with col_b:
+        st.markdown(f"**B** · {literal(b_id)}")
+        _chunks(run_b, b_questions[qid])
 
 
 def page(service: PrismService) -> None:
@@ -340,10 +348,17 @@ def page(service: PrismService) -> None:
         if not entries:
             st.info(f"No evaluation runs in {service.settings.eval_dir} yet. Press **Run now**, or run "
                     "`python -m prism eval run data/ground_truth/eval_pairs.json`.", icon=":material/insights:")
+            st.subheader("Workspace ground truth", anchor=False)
+            eval_tables.ground_truth(service)
             return
         st.subheader("Runs", anchor=False)
         runs_table(service, entries)
-    tab_trend, tab_ablation, tab_latency, tab_compare = st.tabs(["Trends", "Ablation", "Latency", "Compare runs"])
+    tab_trend, tab_ablation, tab_types, tab_latency, tab_compare, tab_truth = st.tabs(
+        ["Trends", "Ablation", "By question type", "Latency", "Compare runs", "Workspace ground truth"])
+    with tab_types:
+        eval_tables.by_type(service, entries)
+    with tab_truth:
+        eval_tables.ground_truth(service)
     with tab_trend:
         trends(service, entries)
     with tab_ablation:

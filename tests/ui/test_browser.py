@@ -58,6 +58,10 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+SERVER_DIRS: dict[str, Path] = {}
+"""Each running server's address → its folder (``home/`` is its PRISM_HOME, ``eval/`` its PRISM_EVAL_DIR)."""
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -74,7 +78,8 @@ def app_url(tmp_path_factory) -> Iterator[str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("GROQ_API_KEY", "TAVILY_API_KEY", "PRISM_GROQ_API_KEY", "PRISM_TAVILY_API_KEY",
                         "PRISM_ACCESS_CODE")}
-    env.update(PRISM_HOME=str(root / "home"), PRISM_SAMPLE_DIR=str(sample_dir), HF_HUB_OFFLINE="1",
+    env.update(PRISM_HOME=str(root / "home"), PRISM_SAMPLE_DIR=str(sample_dir), PRISM_EVAL_DIR=str(root / "eval"),
+               HF_HUB_OFFLINE="1",
                TRANSFORMERS_NO_ADVISORY_WARNINGS="1")
     port = _free_port()
     log = (root / "streamlit.log").open("w")
@@ -84,6 +89,7 @@ def app_url(tmp_path_factory) -> Iterator[str]:
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    SERVER_DIRS[url] = root
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -194,7 +200,7 @@ def _click_button(d: WebDriver, label: str) -> str:
 
 
 PAGE_PATHS = {"Chat": ("", "chat"), "Upload": ("upload",), "Upload documents": ("upload",),
-              "Workspaces": ("workspaces",)}
+              "Workspaces": ("workspaces",), "Evaluation": ("eval",), "Compare": ("compare",)}
 """The address path of the page each link opens (Chat is the default page, at /)."""
 
 

@@ -15,6 +15,8 @@ from streamlit.testing.v1 import AppTest
 from prism.evaluation.runs import RUN_KEYS, RunStore
 from prism.service import PrismService
 from prism.ui import resources
+from prism.ui.charts import ablation_figure, latency_figure
+from prism.ui.eval_tables import by_type_frame
 from prism.ui.eval_view import compare_frame, runs_frame
 from prism.ui.explain import literal
 
@@ -93,11 +95,17 @@ def _run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float
     return run_until(at, predicate, timeout, 0.5)
 
 
-def test_compare_frame_marks_better_and_worse():
+def test_compare_frame_marks_improved_and_regressed_with_first_relevant_ranks():
     frame = compare_frame(RUN_A, RUN_B, "ndcg@10")
-    assert list(frame["verdict"]) == ["same", "better", "worse"]
+    assert list(frame["verdict"]) == ["same", "improved", "regressed"]
+    assert list(frame["A first relevant rank"].fillna(0)) == [1, 0, 1]  # q2 of A retrieved no relevant chunk
+    assert list(frame["B first relevant rank"].fillna(0)) == [1, 1, 0]
     assert list(frame["change (B − A)"]) == [0.0, 1.0, -0.5]
     assert list(frame["A answer F1"]) == pytest.approx([0.2, 0.3, 0.4])
+    grown = {**RUN_B, "queries": [*RUN_B["queries"], _question("w001", 1.0, True, 0.5)]}  # a pair added since A
+    frame = compare_frame(RUN_A, grown, "ndcg@10")
+    assert list(frame["verdict"]) == ["same", "improved", "regressed", "new"]
+    assert frame["A ndcg@10"].isna().tolist()[-1] and list(frame["B first relevant rank"].fillna(0))[-1] == 1
     table = runs_frame([{"id": "r1", "metrics": {"ndcg@10": 0.5}, "created_at": "2026-01-01T10:00:00+00:00"},
                         {"id": "r2", "metrics": {"ndcg@10": 0.7}, "created_at": "2026-01-02T10:00:00+00:00"}])
     assert list(table["run"]) == ["r2", "r1"] and list(table["ndcg@10"]) == [0.7, 0.5]
@@ -126,9 +134,10 @@ def test_eval_page_with_two_runs(page_env):
     # ablation: two single runs form no group
     assert "No ablation group yet" in text
     # compare: B (newest) against A, per question
-    assert "**1 better**, **1 worse**, 1 unchanged" in text
+    assert "**1 improved**, **1 regressed**, 1 unchanged" in text
     per_question = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
-    assert list(per_question["verdict"]) == ["same", "better", "worse"]
+    assert list(per_question["verdict"]) == ["same", "improved", "regressed"]
+    assert "Export per-question diff (CSV)" in [b.label for b in at.get("download_button")]
     assert f"Reference answer: {literal('Reference answer of q1.')}" in text
     assert literal("Chunk text of q1: P2P transfers ₹1,00,000.") in text
     assert "✅ relevant" in text
@@ -169,3 +178,30 @@ def test_run_now_adds_a_run(page_env, tmp_path, monkeypatch):
     assert list(table["tag"]) == ["run-now"] and list(table["dataset"]) == ["mini"]
     index = json.loads((page_env / "index.json").read_text())
     assert len(index["runs"]) == 1 and index["runs"][0]["queries"] == 2
+
+
+def test_by_type_frame_has_a_row_per_question_type_and_a_column_per_variant():
+    queries = [{"type": "factoid"}, {"type": "numeric"}, {"type": "numeric"}]
+    runs = [{"variant": "hybrid", "metrics": {"ndcg@10": 0.833}, "queries": queries,
+             "metrics_by_type": {"factoid": {"ndcg@10": 0.9}, "numeric": {"ndcg@10": 0.7}}},
+            {"variant": "bm25", "metrics": {"ndcg@10": 0.86}, "queries": queries,
+             "metrics_by_type": {"factoid": {"ndcg@10": 0.95}, "numeric": {"ndcg@10": 0.8}}}]
+    frame = by_type_frame(runs, "ndcg@10")
+    assert list(frame.columns) == ["question type", "hybrid", "bm25", "n"]
+    assert list(frame["question type"]) == ["factoid", "numeric", "all"]
+    assert list(frame["hybrid"]) == [0.9, 0.7, 0.833] and list(frame["bm25"]) == [0.95, 0.8, 0.86]
+    assert list(frame["n"]) == [1, 2, 3]
+
+
+def test_charts_are_readable():
+    runs = [{"variant": v, "metrics": {"ndcg@10": 0.83 + i / 100, "hit@5": 0.9, "mrr@10": 1.04}}
+            for i, v in enumerate(["dense", "bm25", "hybrid", "+rerank", "+hyde", "+multi"])]
+    fig = ablation_figure(runs, ["ndcg@10", "hit@5", "mrr@10"], {"ndcg@10": "NDCG of the top 10"})
+    assert all(t.textposition == "inside" and t.textangle == -90 for t in fig.data)  # labels inside their own bar
+    assert fig.layout.yaxis.range[1] == pytest.approx(1.04 * 1.08)  # the tallest bar is not cut
+    assert fig.data[0].customdata[0] == "NDCG of the top 10" and "%{customdata}" in fig.data[0].hovertemplate
+    lat = latency_figure({"retrieval": {"dense": {"p50": 4.0, "p95": 9.0, "p99": 12.0}},
+                          "answer": {"total": {"p50": 900.0, "p95": 2400.0, "p99": 3100.0}}})
+    assert list(lat.layout.yaxis.ticktext) == ["2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms",
+                                               "500 ms", "1 s", "2 s", "5 s"]
+    assert lat.layout.yaxis.type == "log" and lat.layout.yaxis.tickvals[8] == 1000.0

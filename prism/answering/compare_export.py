@@ -1,0 +1,63 @@
+"""Exports of a comparison grid: CSV, XLSX (pandas with openpyxl) and Markdown.
+
+Each is one table, a row per question and a column per document. A found cell reads
+``"<short answer> (file p. N; file p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest
+passage as ``"closest: file p. N"``), an error cell ``"Error: <message>"``, a cell not answered yet ``""``.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+from prism.types import CompareCell, CompareGrid
+
+__all__ = ["cell_text", "grid_csv", "grid_frame", "grid_markdown", "grid_xlsx"]
+
+
+def cell_text(cell: CompareCell | None) -> str:
+    """One cell as exported (see the module docstring)."""
+    if cell is None:
+        return ""
+    if cell.status == "error":
+        return f"Error: {cell.answer}"
+    if cell.status == "not_found":
+        return cell.answer + (f" (closest: {cell.closest.label()})" if cell.closest else "")
+    period = f"[{cell.period}] " if cell.period else ""
+    labels = cell.citation_labels()
+    return f"{period}{cell.answer}" + (f" ({labels})" if labels else "")
+
+
+def grid_frame(grid: CompareGrid) -> pd.DataFrame:
+    """The grid as a DataFrame: index ``question`` (the rows), one column per document (file name)."""
+    data = {doc: [cell_text(grid.cell(doc, q)) for q in grid.questions] for doc in grid.documents}
+    return pd.DataFrame(data, index=pd.Index(list(grid.questions), name="question"))
+
+
+def grid_csv(grid: CompareGrid) -> bytes:
+    """The grid as UTF-8 CSV (with a byte-order mark, so spreadsheet programs read the ₹ sign)."""
+    return grid_frame(grid).to_csv().encode("utf-8-sig")
+
+
+def grid_xlsx(grid: CompareGrid) -> bytes:
+    """The grid as an XLSX workbook: one sheet named "Comparison", the questions in column A."""
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+        grid_frame(grid).to_excel(writer, sheet_name="Comparison")
+    return buffer.getvalue()
+
+
+def _md(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def grid_markdown(grid: CompareGrid) -> str:
+    """The grid as a Markdown document: its title, then a pipe table (``|`` in cells escaped)."""
+    head = ["question", *grid.documents]
+    lines = [f"# {grid.title or 'Comparison'}", "", "| " + " | ".join(_md(h) for h in head) + " |",
+             "|" + "---|" * len(head)]
+    for q in grid.questions:
+        lines.append("| " + " | ".join(_md(x) for x in [q, *(cell_text(grid.cell(d, q)) for d in grid.documents)])
+                     + " |")
+    return "\n".join(lines) + "\n"
