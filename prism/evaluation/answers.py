@@ -10,7 +10,9 @@ with ₹ /
   Rs / $ or a scale unit — thousand, lakh, crore, million, billion — and percentages) that the answer states:
   same kind (amount or percent), currencies not conflicting, values equal within the larger of the reference's
   rounding (half a unit of its last digit) and a relative :data:`NUMERIC_REL_TOL`. ``₹2.52 lakh crore`` matches
-  ``₹2,52,000 crore``. ``None`` when the reference has no figure.
+  ``₹2,52,000 crore``. ``None`` when the reference has no figure. A question that asks for its figures in a scale
+  ("Answer in USD millions", FinanceBench's style) puts its reference's bare amounts in that scale: the reference
+  "$11588.00" then matches "$11,588 million" (and not "$11,588").
 - **declined**: the answer says the documents do not answer (Prism's "not relevant" message, or phrases such as
   "the documents do not say"). For negative questions declining is the right behaviour.
 
@@ -30,7 +32,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -96,11 +98,26 @@ def figures_match(reference: Figure, stated: Figure, rel_tol: float = NUMERIC_RE
     return abs(reference.value - stated.value) <= tolerance
 
 
-def numeric_match(answer: str, reference: str, rel_tol: float = NUMERIC_REL_TOL) -> float | None:
-    """Share of the reference's figures the answer states, in [0, 1]; ``None`` when the reference has none."""
+_ASKED_SCALE = re.compile(r"\bin\s+(?:(?:USD|US\$|\$|INR|Rs\.?|₹)\s*)?(thousands|millions|billions)\b", re.IGNORECASE)
+_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+
+def asked_scale(question: str) -> float:
+    """The scale a question asks its amounts in ("… Answer in USD millions." → ``1e6``), else ``1.0``."""
+    found = _ASKED_SCALE.search(question or "")
+    return _SCALE[found.group(1).lower()] if found else 1.0
+
+
+def numeric_match(answer: str, reference: str, rel_tol: float = NUMERIC_REL_TOL, question: str = "") -> float | None:
+    """Share of the reference's figures the answer states, in [0, 1]; ``None`` when the reference has none. The
+    reference's amounts without a scale word are read in the scale ``question`` asks for (:func:`asked_scale`)."""
     wanted = extract_figures(reference or "")
     if not wanted:
         return None
+    scale = asked_scale(question)
+    if scale != 1.0:
+        wanted = [replace(w, value=w.value * scale, tolerance=w.tolerance * scale)
+                  if w.kind == "amount" and not w.units else w for w in wanted]
     stated = extract_figures(answer or "")
     found = sum(1 for w in wanted if any(figures_match(w, s, rel_tol) for s in stated))
     return found / len(wanted)

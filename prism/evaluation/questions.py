@@ -166,7 +166,7 @@ def answer_record(service: EvalService, workspace: str, q: EvalQuery, variant: V
     }
     if q.reference_answer is not None and not q.negative:
         record["f1"] = answer_eval.token_f1(text, q.reference_answer)
-        record["numeric_match"] = answer_eval.numeric_match(text, q.reference_answer)
+        record["numeric_match"] = answer_eval.numeric_match(text, q.reference_answer, question=q.query)
     if judge and q.reference_answer is not None:
         record.update(_judged(service, q, text))
     return record

@@ -20,6 +20,7 @@ from prism.errors import PrismError
 from prism.evaluation import relevance
 from prism.evaluation.answers import (
     answer_relevancy,
+    asked_scale,
     is_declined,
     judge_correctness,
     numeric_match,
@@ -273,6 +274,18 @@ def test_token_f1_numeric_match_and_declines():
     assert numeric_match("NIM was 3.6%.", "3.62%") == 0.0  # outside the reference's rounding and 0.5 %
     assert numeric_match("NIM was 3.62% and GNPA 1.9%.", "NIM 3.62%, GNPA 1.74%") == 0.5
     assert numeric_match("anything", "Mr. Rajesh Subramanian") is None
+
+
+def test_numeric_match_reads_the_reference_in_the_scale_the_question_asks():
+    q = "What is Amazon's FY2019 net income? Answer in USD millions."
+    assert asked_scale(q) == 1e6 and asked_scale("What is the limit?") == 1.0
+    assert asked_scale("the amount in USD thousands") == 1e3 and asked_scale("in billions") == 1e9
+    assert numeric_match("Net income, 2019: $11,588 million [1]", "$11588.00", question=q) == 1.0
+    assert numeric_match("Net income, 2019: $11,588 [1]", "$11588.00", question=q) == 0.0  # a millionth of it
+    assert numeric_match("Net income, 2019: $11.6 billion [1]", "$11588.00", question=q) == 1.0  # within 0.5 %
+    assert numeric_match("Net income, 2019: $11,588 thousand [1]", "$11588.00", question=q) == 0.0
+    assert numeric_match("Net income, 2019: $11,588 million [1]", "$11588.00") == 0.0  # no scale asked: bare dollars
+    assert numeric_match("The margin was 4.5%.", "4.5%", question=q) == 1.0  # percentages keep their scale
     assert numeric_match("$3,655 million", "₹3,655 million") == 0.0  # currencies conflict
     from prism.answering.engine import NOT_RELEVANT
 
