@@ -65,3 +65,12 @@ def service(prism_home, embedder):
     from prism.service import PrismService
 
     return PrismService(get_settings(), embedder=embedder)
+
+
+def offline_service(home: Path, embedder, **settings):
+    """A PrismService over ``home`` with no Groq or Tavily key (extractive answers, no web search), the session's
+    real embedder and the given settings."""
+    from prism.config import Settings
+    from prism.service import PrismService
+
+    return PrismService(Settings(home=home, groq_api_key=None, tavily_api_key=None, **settings), embedder=embedder)

@@ -14,11 +14,10 @@ from prism.answering.answerability import assess, decline_message
 from prism.answering.engine import AnswerEngine
 from prism.answering.extractive import relevance
 from prism.answering.llm import wrap_llms
-from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import REPO
+from ..conftest import REPO, offline_service
 from ..fakes_llm import ScriptedLLM, route
 
 SAMPLE = REPO / "data" / "sample"
@@ -28,9 +27,7 @@ TRUTH = {q["id"]: q["query"] for q in json.loads((REPO / "data" / "ground_truth"
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory, embedder):
     """The four sample PDFs in one workspace (ingested once per module)."""
-    settings = Settings(home=tmp_path_factory.mktemp("gate_home"), groq_api_key=None, tavily_api_key=None,
-                        briefing_on_ingest=False)
-    svc = PrismService(settings, embedder=embedder)
+    svc = offline_service(tmp_path_factory.mktemp("gate_home"), embedder, briefing_on_ingest=False)
     pdfs = sorted(SAMPLE.glob("*.pdf"))
     assert [r.status for r in svc.ingest([IngestItem(p) for p in pdfs], "sample")] == ["ingested"] * 4
     return svc

@@ -16,12 +16,11 @@ from prism.answering.compare import compare_cells, resolve_question, settings_ke
 from prism.answering.compare_export import cell_text, grid_csv, grid_markdown, grid_xlsx
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
-from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.service import PrismService
 from prism.types import CellCitation, CompareCell, CompareGrid, DocumentRecord, IngestItem
 
-from ..conftest import REPO
+from ..conftest import REPO, offline_service
 
 SAMPLE = REPO / "data" / "sample"
 UPI = "meridian_bank_upi_operating_circular.pdf"
@@ -34,9 +33,7 @@ PENALTY = "What is the penalty for non-compliance?"
 
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory, embedder) -> PrismService:
-    settings = Settings(home=tmp_path_factory.mktemp("compare_home"), groq_api_key=None, tavily_api_key=None,
-                        briefing_on_ingest=False)
-    service = PrismService(settings, embedder=embedder)
+    service = offline_service(tmp_path_factory.mktemp("compare_home"), embedder, briefing_on_ingest=False)
     results = service.ingest([IngestItem(SAMPLE / name) for name in (UPI, MASTER, CALL)], "cmp")
     assert [r.status for r in results] == ["ingested"] * 3
     return service

@@ -8,11 +8,9 @@ import pytest
 
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
-from prism.config import Settings
-from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import REPO
+from ..conftest import REPO, offline_service
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
@@ -23,8 +21,7 @@ BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scor
 
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory, embedder):
-    settings = Settings(home=tmp_path_factory.mktemp("cli_home"), groq_api_key=None, tavily_api_key=None)
-    svc = PrismService(settings, embedder=embedder)
+    svc = offline_service(tmp_path_factory.mktemp("cli_home"), embedder)
     svc.ingest([IngestItem(UPI_PDF)], "cli", briefing=False)
     return svc
 

@@ -11,14 +11,13 @@ import pytest
 
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
-from prism.config import Settings
 from prism.errors import PrismError
 from prism.evaluation.feedback import evidence_of, question_key
 from prism.evaluation.relevance import contains_evidence
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import REPO
+from ..conftest import REPO, offline_service
 
 UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 QUESTION = "What is the maximum amount of a P2P collect request?"
@@ -26,9 +25,8 @@ QUESTION = "What is the maximum amount of a P2P collect request?"
 
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory, embedder) -> PrismService:
-    settings = Settings(home=tmp_path_factory.mktemp("feedback_home"), groq_api_key=None, tavily_api_key=None,
-                        briefing_on_ingest=False, eval_dir=tmp_path_factory.mktemp("feedback_eval"))
-    service = PrismService(settings, embedder=embedder)
+    service = offline_service(tmp_path_factory.mktemp("feedback_home"), embedder, briefing_on_ingest=False,
+                              eval_dir=tmp_path_factory.mktemp("feedback_eval"))
     assert [r.status for r in service.ingest([IngestItem(UPI)], "fb")] == ["ingested"]
     return service
 

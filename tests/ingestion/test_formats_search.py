@@ -9,12 +9,11 @@ import json
 import pytest
 
 from prism.cli.main import main
-from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.preview import render_page_preview
 
-from ..conftest import CASES
+from ..conftest import CASES, offline_service
 from . import office_files as files
 from .test_reading_order import NOTE, margin_note_pdf
 
@@ -23,9 +22,7 @@ WS = "formats"
 
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory, embedder) -> PrismService:
-    settings = Settings(home=tmp_path_factory.mktemp("formats_home"), groq_api_key=None, tavily_api_key=None,
-                        ocr_enabled=False)
-    service = PrismService(settings, embedder=embedder)
+    service = offline_service(tmp_path_factory.mktemp("formats_home"), embedder, ocr_enabled=False)
     items = [
         IngestItem(files.build_docx(), "board_note.docx"),
         IngestItem(files.build_xlsx(), "branches.xlsx"),
@@ -139,8 +136,7 @@ def test_passage_view_shows_the_slide_and_the_sheet_rows_with_the_passage_marked
 
 
 def test_cli_ingests_the_new_types(tmp_path, embedder, monkeypatch, capsys):
-    service = PrismService(Settings(home=tmp_path / "cli_home", groq_api_key=None, tavily_api_key=None),
-                           embedder=embedder)
+    service = offline_service(tmp_path / "cli_home", embedder)
     monkeypatch.setattr("prism.cli.common.service", lambda: service)
     deck = tmp_path / "deck.pptx"
     deck.write_bytes(files.build_pptx())
