@@ -233,6 +233,21 @@ class Settings(BaseSettings):
     llm_retry_max_wait_s: float = Field(
         default=20.0, gt=0, description="Longest back-off between LLM attempts (exponential with jitter), seconds."
     )
+    llm_requests_per_minute: int = Field(
+        default=30, ge=0, le=100_000,
+        description="Requests per minute each Groq model may be sent from this process (Groq's free tier: 30); "
+                    "calls wait for room instead of bursting into HTTP 429. 0: no pacing.",
+    )
+    llm_tokens_per_minute: int = Field(
+        default=12_000, ge=0, le=100_000_000,
+        description="Estimated tokens (prompt + max completion) per minute each Groq model may be sent from this "
+                    "process (Groq's free tier for llama-3.3-70b-versatile: 12,000). 0: no token pacing.",
+    )
+    llm_pace_max_wait_s: float = Field(
+        default=120.0, gt=0, le=3600,
+        description="Longest an LLM call waits for room in its rate budget before it fails with a rate-limit "
+                    "message, seconds.",
+    )
     llm_temperature: float = Field(default=0.1, ge=0, le=2, description="Sampling temperature of answer calls.")
     llm_max_tokens: int = Field(default=1024, ge=64, le=8192, description="Most tokens an answer may have.")
     answer_min_relevance: float = Field(

@@ -25,9 +25,11 @@ from pydantic import Field, PrivateAttr
 _REQUEST = httpx.Request("POST", "https://api.groq.com/openai/v1/chat/completions")
 
 
-def rate_limit_error() -> openai.RateLimitError:
-    """The exception Groq's OpenAI-compatible client raises on HTTP 429."""
-    return openai.RateLimitError("Rate limit reached", response=httpx.Response(429, request=_REQUEST), body=None)
+def rate_limit_error(headers: dict[str, str] | None = None) -> openai.RateLimitError:
+    """The exception Groq's OpenAI-compatible client raises on HTTP 429 (with the response ``headers`` given, e.g.
+    ``{"retry-after": "7"}``)."""
+    response = httpx.Response(429, request=_REQUEST, headers=headers or {})
+    return openai.RateLimitError("Rate limit reached", response=response, body=None)
 
 
 def auth_error() -> openai.AuthenticationError:

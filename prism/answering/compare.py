@@ -4,7 +4,9 @@ Every cell is one :meth:`prism.answering.engine.AnswerEngine.ask` with the docum
 so it gets the Chat pipeline whole: auto-scope for the periods the question names, figures checked against their
 passages and units, and the answerability gate. A declined answer is a ``not_found`` cell that keeps the closest
 passage; anything else is ``found``, cut to a short answer (:func:`short_answer`) with its citations (file, page).
-A ``PrismError`` while asking becomes an ``error`` cell that says what happened: a cell is never silently empty.
+A ``PrismError`` while asking becomes an ``error`` cell that says what happened, and an answer the LLM could not
+give (rate-limited after its retries) keeps its extractive stand-in with a ``note`` saying so: a cell is never
+silently empty. With an LLM, every call is paced to the provider's rate budgets (:mod:`prism.answering.pacing`).
 
 **Templates.** :data:`TEMPLATES` hold ready questions for filings and circulars. A template question with a
 ``{period}`` slot is asked of each document with that document's own fiscal period from its profile ("What was
@@ -137,7 +139,9 @@ def _cell_citation(c: Citation) -> CellCitation:
 def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, asked: str,
                      period: str | None) -> CompareCell:
     """The cell of one answer: ``not_found`` (with the closest passage) for a declined answer, else ``found`` with
-    the short answer (:func:`short_answer`) and the citations its markers name (all citations when it names none)."""
+    the short answer (:func:`short_answer`) and the citations its markers name (all citations when it names none);
+    a ``degraded`` note of the answer (the LLM failed, e.g. rate-limited after its retries, and an extractive answer
+    stands in) becomes the cell's ``note``."""
     full = answer.to_dict()
     if answer.declined:
         closest = _cell_citation(answer.retrieved[0]) if answer.retrieved else None
@@ -146,8 +150,9 @@ def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, aske
     short = short_answer(answer.answer)
     named = {int(n) for n in _MARKER.findall(short)}
     cited = [c for c in answer.citations if c.n in named] or list(answer.citations)
+    note = " ".join(n.text for n in answer.notes if n.kind == "degraded") or None
     return CompareCell(record.source, question, asked, "found", short, tuple(_cell_citation(c) for c in cited),
-                       period, None, record.doc_id, full)
+                       period, None, record.doc_id, full, note=note)
 
 
 def settings_key(settings: Mapping[str, Any]) -> str:
@@ -208,6 +213,6 @@ def compare_cells(ask: AskOne, records: Sequence[DocumentRecord], questions: Seq
                 logger.warning("compare: cell failed for %s: %s", record.doc_id[:12], type(exc).__name__)
                 yield CompareCell(record.source, question, asked, "error", str(exc), (), period, None, record.doc_id)
                 continue
-            if cache is not None:
+            if cache is not None and cell.note is None:  # a degraded cell is asked again next time
                 cache.cache_cell(key, cell)
             yield cell

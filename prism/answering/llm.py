@@ -5,9 +5,11 @@ Nothing in Prism calls a language model except through :class:`LLMClient`. It wr
 :class:`~llama_index.core.llms.LLM` (Groq in production via ``llama-index-llms-groq``, a scripted fake in tests) and
 gives every call site (complete, chat and their streaming forms) the same behaviour:
 
-* retries with exponential back-off and jitter (tenacity) on rate limits (HTTP 429), timeouts, connection errors
-  and 5xx responses, at most ``settings.llm_max_attempts`` attempts; a stream is retried only until its first piece
-  arrives (later failures would duplicate text already shown);
+* pacing to the provider's requests- and tokens-per-minute budgets (:mod:`prism.answering.pacing`), shared by every
+  session of the process, so a comparison grid does not burst into rate limits;
+* retries with exponential back-off and jitter (tenacity) on rate limits (HTTP 429; the wait its reset header asks
+  for), timeouts, connection errors and 5xx responses, at most ``settings.llm_max_attempts`` attempts; a stream is
+  retried only until its first piece arrives (later failures would duplicate text already shown);
 * library errors translated into :class:`~prism.errors.LLMError` subclasses whose message says what to do (a bad key
   is :class:`~prism.errors.LLMAuthError`).
 
@@ -29,6 +31,7 @@ import openai
 import tenacity
 from llama_index.core.llms import LLM, ChatMessage
 
+from prism.answering.pacing import CallPacer, RetryAfterWait, estimate_tokens, pacer_for
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
 
@@ -103,12 +106,15 @@ class LLMClient:
         max_attempts: attempts per call (≥ 1); only transient errors (:func:`is_transient`) are retried.
         wait: tenacity wait strategy between attempts (default: exponential with jitter, 1 s up to ``max_wait_s``;
             tests pass ``tenacity.wait_none()``).
-        max_wait_s: longest back-off when ``wait`` is not given, seconds.
-        temperature: passed to calls as ``temperature`` only when the wrapped LLM has that field.
+        max_wait_s: longest back-off when ``wait`` is not given, seconds (also the longest wait taken from a 429's
+            reset header).
+        pacer: the model's rate budgets (:func:`prism.answering.pacing.pacer_for`); every attempt first takes one
+            request and its estimated tokens from it. ``None``: no pacing.
+        max_tokens: the most tokens a completion may have (counted by the pacer's token estimate).
 
     Raises (from every call):
         LLMAuthError: the key was rejected (401/403), never retried.
-        LLMRateLimitError: still rate-limited after ``max_attempts``.
+        LLMRateLimitError: still rate-limited after ``max_attempts``, or no room in the pacer's budget in time.
         LLMTimeoutError: still timing out after ``max_attempts``.
         LLMError: any other provider failure.
     """
@@ -121,13 +127,18 @@ class LLMClient:
         max_attempts: int = 4,
         wait: tenacity.wait.wait_base | None = None,
         max_wait_s: float = 20.0,
+        pacer: CallPacer | None = None,
+        max_tokens: int | None = None,
     ):
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
         self.llm = llm
         self.model = model
         self.max_attempts = max_attempts
-        self.wait = wait if wait is not None else tenacity.wait_exponential_jitter(initial=1, max=max_wait_s)
+        self.pacer = pacer
+        self.max_tokens = max_tokens
+        self.wait = wait if wait is not None else RetryAfterWait(
+            tenacity.wait_exponential_jitter(initial=1, max=max_wait_s), max_wait_s)
 
     def __repr__(self) -> str:
         return f"LLMClient(model={self.model!r})"
@@ -148,10 +159,15 @@ class LLMClient:
             reraise=True,
         )
 
-    def _call(self, fn: Callable[[], T]) -> T:
+    def _call(self, fn: Callable[[], T], chars: int = 0) -> T:
+        def paced() -> T:
+            if self.pacer is not None:
+                self.pacer.acquire(estimate_tokens(chars, self.max_tokens))
+            return fn()
+
         retrying = self._retrying()
         try:
-            return retrying(fn)
+            return retrying(paced)
         except _CALL_ERRORS as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
             raise translate_error(exc, self.model, attempts) from exc
@@ -159,29 +175,29 @@ class LLMClient:
     # --- calls ----------------------------------------------------------------------------------------------
     def complete(self, prompt: str, **kwargs: Any) -> str:
         """The model's completion of ``prompt`` (text)."""
-        response = self._call(lambda: self.llm.complete(prompt, **kwargs))
+        response = self._call(lambda: self.llm.complete(prompt, **kwargs), len(prompt))
         return response.text or ""
 
     def chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> str:
         """The assistant's reply to ``messages`` (text)."""
-        response = self._call(lambda: self.llm.chat(list(messages), **kwargs))
+        response = self._call(lambda: self.llm.chat(list(messages), **kwargs), _chars(messages))
         return response.message.content or ""
 
     def stream_complete(self, prompt: str, **kwargs: Any) -> Iterator[str]:
         """The completion of ``prompt`` as text pieces (deltas). The request is made (and retried) when the first
         piece is requested."""
-        return self._stream(lambda: self.llm.stream_complete(prompt, **kwargs))
+        return self._stream(lambda: self.llm.stream_complete(prompt, **kwargs), len(prompt))
 
     def stream_chat(self, messages: Sequence[ChatMessage], **kwargs: Any) -> Iterator[str]:
         """The assistant's reply to ``messages`` as text pieces (deltas); retried until the first piece arrives."""
-        return self._stream(lambda: self.llm.stream_chat(list(messages), **kwargs))
+        return self._stream(lambda: self.llm.stream_chat(list(messages), **kwargs), _chars(messages))
 
-    def _stream(self, open_stream: Callable[[], Iterator[Any]]) -> Iterator[str]:
+    def _stream(self, open_stream: Callable[[], Iterator[Any]], chars: int) -> Iterator[str]:
         def first_piece() -> tuple[Any, Iterator[Any]]:
             gen = iter(open_stream())  # OpenAI-style clients send the request on the first next()
             return next(gen, None), gen
 
-        first, gen = self._call(first_piece)
+        first, gen = self._call(first_piece, chars)
         if first is None:
             return
         yield _delta(first)
@@ -190,6 +206,11 @@ class LLMClient:
                 yield _delta(piece)
         except _CALL_ERRORS as exc:
             raise translate_error(exc, self.model, 1) from exc
+
+
+def _chars(messages: Sequence[ChatMessage]) -> int:
+    """Characters of the messages' text (for the pacer's token estimate)."""
+    return sum(len(m.content or "") for m in messages if isinstance(m.content, str))
 
 
 def _delta(response: Any) -> str:
@@ -219,10 +240,13 @@ class LLMs:
         return self.small or self.main
 
     def status(self) -> dict[str, Any]:
-        """``{"mode": "llm", "model", "small_model"}`` or ``{"mode": "extractive", "reason"}``."""
+        """``{"mode": "llm", "model", "small_model", "pacing"}`` (``pacing``: the rate budgets in words) or
+        ``{"mode": "extractive", "reason"}``."""
         if self.main is None:
             return {"mode": "extractive", "reason": self.reason or NO_KEY_REASON}
-        return {"mode": "llm", "model": self.main.model, "small_model": (self.small or self.main).model}
+        pacer = self.main.pacer
+        return {"mode": "llm", "model": self.main.model, "small_model": (self.small or self.main).model,
+                "pacing": pacer.describe() if pacer is not None else "no pacing"}
 
 
 NO_LLMS = LLMs(None, None, NO_KEY_REASON)
@@ -246,7 +270,10 @@ def make_groq_client(settings: Settings, model: str, *, max_tokens: int | None =
         timeout=settings.llm_timeout_s,
         max_retries=0,
     )
-    return LLMClient(llm, model, max_attempts=settings.llm_max_attempts, max_wait_s=settings.llm_retry_max_wait_s)
+    pacer = pacer_for(model, settings.llm_requests_per_minute, settings.llm_tokens_per_minute,
+                      settings.llm_pace_max_wait_s)
+    return LLMClient(llm, model, max_attempts=settings.llm_max_attempts, max_wait_s=settings.llm_retry_max_wait_s,
+                     pacer=pacer, max_tokens=max_tokens)
 
 
 def build_llms(settings: Settings) -> LLMs:
@@ -260,14 +287,15 @@ def build_llms(settings: Settings) -> LLMs:
 
 
 def wrap_llms(main: LLM, small: LLM | None = None, *, settings: Settings | None = None,
-              wait: tenacity.wait.wait_base | None = None) -> LLMs:
-    """Wrap already built LlamaIndex LLMs (another provider, or a scripted fake in tests) as :class:`LLMs`."""
+              wait: tenacity.wait.wait_base | None = None, pacer: CallPacer | None = None) -> LLMs:
+    """Wrap already built LlamaIndex LLMs (another provider, or a scripted fake in tests) as :class:`LLMs`; both
+    share ``pacer`` when one is given (no pacing otherwise)."""
     settings = settings or Settings()
 
     def wrap(llm: LLM, name: str) -> LLMClient:
         model = str(getattr(llm, "model", "") or getattr(getattr(llm, "metadata", None), "model_name", "") or name)
         return LLMClient(llm, model, max_attempts=settings.llm_max_attempts, wait=wait,
-                         max_wait_s=settings.llm_retry_max_wait_s)
+                         max_wait_s=settings.llm_retry_max_wait_s, pacer=pacer)
 
     return LLMs(wrap(main, "main"), wrap(small, "small") if small is not None else None)
 

@@ -61,6 +61,9 @@ class CompareCell:
         full: the whole :meth:`prism.types.Answer.to_dict` the cell was cut from (the citation panel draws it),
             or ``None`` for an error.
         cached: True when the cell came from the cache rather than being answered now (not saved).
+        note: what went wrong on the way to a found answer, e.g. the LLM was rate-limited after its retries and the
+            cell shows an extractive answer instead (such a cell is not cached, so the next run asks again), or
+            ``None``.
     """
 
     document: str
@@ -74,6 +77,7 @@ class CompareCell:
     doc_id: str = ""
     full: dict[str, Any] | None = field(default=None, compare=False)
     cached: bool = field(default=False, compare=False)
+    note: str | None = None
 
     def citation_labels(self) -> str:
         """The citations as ``"file p. N; file p. M"`` (distinct, in order), ``""`` without any."""
@@ -84,11 +88,12 @@ class CompareCell:
         return replace(self, cached=True)
 
     def to_dict(self, full: bool = False) -> dict[str, Any]:
-        """``{"document", "question", "asked", "period", "status", "answer", "citations", "closest", "doc_id"}``
-        (``citations`` as :meth:`CellCitation.to_dict`); with ``full`` also ``"full"``, the whole answer."""
+        """``{"document", "question", "asked", "period", "status", "answer", "citations", "closest", "doc_id",
+        "note"}`` (``citations`` as :meth:`CellCitation.to_dict`); with ``full`` also ``"full"``, the whole answer."""
         out = {"document": self.document, "question": self.question, "asked": self.asked, "period": self.period,
                "status": self.status, "answer": self.answer, "citations": [c.to_dict() for c in self.citations],
-               "closest": self.closest.to_dict() if self.closest else None, "doc_id": self.doc_id}
+               "closest": self.closest.to_dict() if self.closest else None, "doc_id": self.doc_id,
+               "note": self.note}
         if full:
             out["full"] = self.full
         return out
@@ -102,7 +107,7 @@ class CompareCell:
                    status if status in ("found", "not_found", "error") else "error", str(data.get("answer", "")),
                    tuple(CellCitation.from_dict(c) for c in data.get("citations") or ()), data.get("period"),
                    CellCitation.from_dict(closest) if closest else None, str(data.get("doc_id", "")),
-                   data.get("full"))
+                   data.get("full"), note=data.get("note") or None)
 
 
 @dataclass(frozen=True)

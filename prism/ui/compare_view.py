@@ -116,6 +116,8 @@ def draw_cell(service: PrismService, info: WorkspaceInfo, cell: CompareCell | No
             st.caption(f"Closest passage: {literal(cell.closest.label())}")
     else:
         st.error(literal(cell.answer), icon=STATUS_ICONS["error"])
+    if cell.note:
+        st.caption(f":material/warning: {literal(cell.note)}")
     if cell.full:
         label = "Sources" if cell.status == "found" else "Closest passages"
         with st.popover(label, icon=":material/format_quote:"):
@@ -148,6 +150,10 @@ def _run(service: PrismService, info: WorkspaceInfo, grid: CompareGrid, holders:
     the grid is saved after every cell, so a cancelled run keeps what it did."""
     total = len(grid.documents) * len(grid.questions)
     bar = st.progress(0.0, text=f"0 of {total} cells")
+    llm = service.llm_status()
+    if llm.get("mode") == "llm" and llm.get("pacing") not in (None, "no pacing"):
+        st.caption(f":material/speed: LLM calls are paced to {literal(str(llm['pacing']))} per model (your Groq "
+                   "plan's limits); a cell waits for room rather than failing.")
     store = service.grids(info.name)
     cells: list[CompareCell] = []
     for cell in service.compare(list(grid.documents), list(grid.questions), info.name, mode=options.get("mode"),

@@ -11,9 +11,11 @@ from dataclasses import replace
 
 import pandas as pd
 import pytest
+import tenacity
 
 from prism.answering.compare import compare_cells, resolve_question, settings_key, short_answer
 from prism.answering.compare_export import cell_text, grid_csv, grid_markdown, grid_xlsx
+from prism.answering.llm import wrap_llms
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
 from prism.errors import DocumentNotFoundError, PrismError
@@ -21,6 +23,7 @@ from prism.service import PrismService
 from prism.types import CellCitation, CompareCell, CompareGrid, DocumentRecord, IngestItem
 
 from ..conftest import REPO, offline_service
+from ..fakes_llm import ScriptedLLM, rate_limit_error
 
 SAMPLE = REPO / "data" / "sample"
 UPI = "meridian_bank_upi_operating_circular.pdf"
@@ -100,6 +103,22 @@ def test_reopening_is_cached_and_a_replaced_document_is_asked_again_alone(svc, g
     second = list(compare_cells(ask, [records[UPI], replaced], [PENALTY], key, store))
     assert asked == [(MASTER, PENALTY)]
     assert [c.cached for c in second] == [True, False]
+
+
+def test_a_rate_limited_llm_cell_says_so_keeps_its_stand_in_and_is_asked_again(svc, embedder):
+    fake = ScriptedLLM(respond=rate_limit_error())  # every call: HTTP 429
+    settings = svc.settings.model_copy(update={"llm_max_attempts": 2})
+    llm_svc = PrismService(settings, embedder=embedder,
+                           llms=wrap_llms(fake, settings=settings, wait=tenacity.wait_none()))
+    first = list(llm_svc.compare([UPI], [COOLING], "cmp"))
+    cell = first[0]
+    assert cell.status == "found" and "24 hours" in cell.answer  # the extractive stand-in, with its citations
+    assert cell.note is not None and "rate-limiting" in cell.note and "after 2 attempt(s)" in cell.note
+    assert cell.to_dict()["note"] == cell.note and CompareCell.from_dict(cell.to_dict()).note == cell.note
+    calls = len(fake.calls)
+    assert calls >= 2  # the answer call was retried
+    again = list(llm_svc.compare([UPI], [COOLING], "cmp"))
+    assert not again[0].cached and len(fake.calls) > calls  # not cached: the next run asks the LLM again
 
 
 def test_compare_refuses_unknown_documents_and_too_many(svc):

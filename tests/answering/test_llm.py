@@ -136,7 +136,8 @@ def test_groq_factory_builds_both_models_without_network():
     assert llms.main.llm.max_retries == 0  # LLMClient does the retrying
     assert llms.main.llm.timeout == 12.5 and llms.main.max_attempts == 3
     assert llms.main.llm.api_base == "https://api.groq.com/openai/v1"
-    assert llms.status() == {"mode": "llm", "model": "big-model", "small_model": "small-model"}
+    assert llms.status() == {"mode": "llm", "model": "big-model", "small_model": "small-model",
+                             "pacing": "30 requests and 12,000 tokens per minute"}
     assert "gsk_test_not_real" not in repr(llms.main) and "gsk_test_not_real" not in str(llms.status())
 
 
