@@ -5,7 +5,7 @@ pairs)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -24,6 +24,11 @@ TYPE_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "answer_f1")
 
 
 # --- pure helpers -----------------------------------------------------------------------------------------------
+def display_order(names: Iterable[str], order: Sequence[str]) -> list[str]:
+    """``names`` sorted by their place in ``order`` (the registry's display order), unknown names last by name."""
+    return sorted(names, key=lambda m: (order.index(m) if m in order else len(order), m))
+
+
 def first_relevant_rank(question: Mapping[str, Any]) -> int | None:
     """The 1-based rank of the first retrieved chunk judged relevant in a run's question record, or ``None``."""
     ranks = [int(r["rank"]) for r in question.get("retrieved") or [] if r.get("relevant") and r.get("rank")]
@@ -96,6 +101,15 @@ def workspace_name(service: PrismService) -> str | None:
 
 
 # --- views ------------------------------------------------------------------------------------------------------
+def load_run(service: PrismService, run_id: str) -> dict[str, Any] | None:
+    """The run ``run_id`` (:meth:`PrismService.run`), or ``None`` after showing why it cannot be read."""
+    try:
+        return service.run(run_id)
+    except PrismError as exc:
+        st.error(literal(str(exc)))
+        return None
+
+
 def by_type(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """Metrics by question type for the variants of one run group (an ablation) or one run."""
     groups: dict[str, list[str]] = {}

@@ -1,5 +1,6 @@
 """The Eval page's pieces: runs table, metric trends with published anchors, ablation bars, latency percentiles,
-a two-run per-question comparison with the retrieved chunks, and "Run now" on the sample set.
+the two-run per-question comparison (:mod:`prism.ui.eval_compare`) and "Run now" on any dataset present; one dataset
+picker above the tabs chooses whose runs they show.
 
 Runs are read from ``Settings.eval_dir`` (``index.json`` for the table and trends; run files only for the runs a
 view needs). "Run now" evaluates in a background thread owned by the analyst's session (:class:`EvalJob` in
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,10 @@ from filelock import FileLock, Timeout
 from prism.errors import PrismError
 from prism.service import PrismService, published_anchors
 from prism.service import metrics as metric_specs
-from prism.types import SCORE_STAGES, MetricSpec, locator_of
+from prism.types import MetricSpec
 from prism.ui import charts, eval_tables, state
-from prism.ui.eval_tables import compare_frame
+from prism.ui.eval_compare import apply_link, compare, picker_default
+from prism.ui.eval_tables import display_order, load_run
 from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
@@ -59,11 +61,6 @@ def runs_frame(entries: Sequence[Mapping[str, Any]], metrics: Sequence[str] | No
         row.update({m: values.get(m) for m in shown})
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def display_order(names: Iterable[str], order: Sequence[str]) -> list[str]:
-    """``names`` sorted by their place in ``order`` (the registry's display order), unknown names last by name."""
-    return sorted(names, key=lambda m: (order.index(m) if m in order else len(order), m))
 
 
 # --- run now ----------------------------------------------------------------------------------------------------
@@ -168,14 +165,6 @@ def _job_progress() -> None:
 
 
 # --- views ------------------------------------------------------------------------------------------------------
-def _load(service: PrismService, run_id: str) -> dict[str, Any] | None:
-    try:
-        return service.run(run_id)
-    except PrismError as exc:
-        st.error(literal(str(exc)))
-        return None
-
-
 def runs_table(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
     """All runs, newest first, with the headline metrics."""
     shown = headline(metric_specs())
@@ -185,11 +174,9 @@ def runs_table(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> N
                  column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in metric_cols})
 
 
-def trends(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
-    """Each chosen metric across versions for one dataset, with published anchors where there are some."""
-    datasets = sorted({str(e.get("dataset")) for e in entries})
-    dataset = st.selectbox("Dataset", datasets, key="prism.eval.trend_dataset")
-    chosen = [e for e in entries if str(e.get("dataset")) == dataset]
+def trends(service: PrismService, chosen: Sequence[Mapping[str, Any]], dataset: str) -> None:
+    """Each chosen metric across versions of ``dataset`` (``chosen``: its runs), with published anchors where there
+    are some."""
     order = [m.name for m in metric_specs()]
     available = display_order({m for e in chosen for m in (e.get("metrics") or {})}, order)
     default = [m for m in headline(metric_specs()) if m in available][:TREND_DEFAULTS] or available[:1]
@@ -226,7 +213,7 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
     st.plotly_chart(charts.ablation_figure(list(runs), metrics, {m.name: m.description for m in metric_specs()}),
                     width="stretch",
                     key=f"prism.eval.ablation.{group}")
-    first = _load(service, str(runs[0]["id"]))
+    first = load_run(service, str(runs[0]["id"]))
     for s in (first or {}).get("skipped", []):
         st.caption(f"Skipped **{literal(s['variant'])}**: {literal(s['reason'])}")
 
@@ -235,7 +222,7 @@ def latency(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     """Latency percentiles per stage of one run."""
     ids = [str(e["id"]) for e in reversed(list(entries))]
     run_id = st.selectbox("Run", ids, key="prism.eval.latency_run")
-    run = _load(service, run_id)
+    run = load_run(service, run_id)
     if run is None:
         return
     lat = run.get("latency_ms") or {}
@@ -248,94 +235,6 @@ def latency(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(f"{k} (ms)", format="%.1f")
                                 for k in ("p50", "p95", "p99")})
-
-
-def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
-    texts = run.get("chunk_texts") or {}
-    if question.get("answer"):
-        ans = question["answer"]
-        st.markdown("**Answer** " + ("(declined)" if ans.get("declined") else ""))
-        st.caption(literal(str(ans.get("text", ""))[:1200]))
-    for r in question.get("retrieved", []):
-        mark = "✅ relevant" if r.get("relevant") else "·"
-        pages = locator_of(r)
-        scores = r.get("scores") or {}
-        parts = [f"{k} {scores[k]:.3f}" for k in SCORE_STAGES if scores.get(k) is not None]
-        st.markdown(f"**#{r.get('rank')}** {literal(str(r.get('source')))} {pages} — {mark}  \n"
-                    f"<span style='color:#64748B;font-size:.85rem'>{' · '.join(parts)}</span>",
-                    unsafe_allow_html=True)
-        st.caption(literal(texts.get(r.get("chunk_id"), r.get("text", ""))))
-
-
-def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
-    """Pick two runs: a sortable per-question table of what got better or worse, and the chunks each retrieved."""
-    if len(entries) < 2:
-        st.info("Two runs are needed to compare.")
-        return
-    ids = [str(e["id"]) for e in reversed(list(entries))]
-    left, right = st.columns(2)
-    with left:
-        a_id = st.selectbox("Run A (before)", ids, index=1, key="prism.eval.run_a")
-    with right:
-        b_id = st.selectbox("Run B (after)", ids, index=0, key="prism.eval.run_b")
-    run_a, run_b = _load(service, a_id), _load(service, b_id)
-    if run_a is None or run_b is None:
-        return
-    if run_a.get("dataset", {}).get("content_hash") != run_b.get("dataset", {}).get("content_hash"):
-        st.warning("The two runs used different datasets (or dataset versions): only questions with the same id are "
-                   "compared.")
-    specs = {m.name: m for m in metric_specs()}
-    metrics = display_order(set(run_a.get("metrics") or {}) & set(run_b.get("metrics") or {}), list(specs))
-    if not metrics:
-        st.info("These runs share no metric.")
-        return
-    metric = st.selectbox("Metric", metrics, key="prism.eval.compare_metric")
-    frame = compare_frame(run_a, run_b, specs.get(metric, metric))
-    if frame.empty:
-        st.info("The runs have no question in common.")
-        return
-    counts = frame["verdict"].value_counts()
-    better, worse, same, new = (int(counts.get(k, 0)) for k in ("improved", "regressed", "same", "new"))
-    mean_a, mean_b = (run_a.get("metrics") or {}).get(metric), (run_b.get("metrics") or {}).get(metric)
-    st.markdown(f"**{metric}**: A {mean_a:.4f} → B {mean_b:.4f} · **{better} improved**, **{worse} regressed**, "
-                f"{same} unchanged" + (f", **{new} new**" if new else ""))
-    show = st.segmented_control("Show", ["all", "improved", "regressed", "new"], default="all",
-                                key="prism.eval.compare_show")
-    view = frame if show in (None, "all") else frame[frame["verdict"] == show]
-    st.dataframe(view, hide_index=True, width="stretch",
-                 column_config={c: (st.column_config.NumberColumn(c, format="%d") if c.endswith("rank")
-                                    else st.column_config.NumberColumn(c, format="%.3f"))
-                                for c in view.columns if c.startswith(("A ", "B ", "change"))})
-    st.download_button("Export per-question diff (CSV)", frame.to_csv(index=False).encode("utf-8-sig"),
-                       file_name=f"prism-diff-{a_id}-vs-{b_id}.csv", mime="text/csv", on_click="ignore",
-                       key="prism.eval.compare_csv", icon=":material/download:")
-    _question_detail(run_a, run_b, a_id, b_id, list(frame["question"]))
-
-
-def _question_detail(run_a: Mapping[str, Any], run_b: Mapping[str, Any], a_id: str, b_id: str,
-                     ids: Sequence[str]) -> None:
-    """One question of the diff: its reference answer and the chunks each run retrieved (a new one: B only)."""
-    a_questions = {q["id"]: q for q in run_a.get("queries", [])}
-    b_questions = {q["id"]: q for q in run_b.get("queries", [])}
-    questions = {**b_questions, **a_questions}
-    qid = st.selectbox("Retrieved chunks of question", [q for q in ids if q in b_questions],
-                       key="prism.eval.compare_question",
-                       format_func=lambda q: f"{q} · {questions[q]['query'][:90]}")
-    if not qid:
-        return
-    ref = questions[qid].get("reference_answer")
-    if ref:
-        st.caption(f"Reference answer: {literal(ref)}")
-    col_a, col_b = st.columns(2)
-    with col_a:
-        st.markdown(f"**A** · {literal(a_id)}")
-        if qid in a_questions:
-            _chunks(run_a, a_questions[qid])
-        else:
-            st.caption("Not in run A: a question added since.")
-    with col_b:
-        st.markdown(f"**B** · {literal(b_id)}")
-        _chunks(run_b, b_questions[qid])
 
 
 def page(service: PrismService) -> None:
@@ -353,17 +252,25 @@ def page(service: PrismService) -> None:
             return
         st.subheader("Runs", anchor=False)
         runs_table(service, entries)
+    linked = apply_link(dict(st.query_params), entries)
+    datasets = sorted({str(e.get("dataset")) for e in entries})
+    newest = datasets.index(str(entries[-1].get("dataset")))
+    dataset = st.selectbox("Runs of dataset", datasets, key="prism.eval.view_dataset",
+                           help="The tabs below show the runs of this dataset.",
+                           **picker_default("prism.eval.view_dataset", datasets, newest))
+    chosen = [e for e in entries if str(e.get("dataset")) == dataset]
+    names = ["Trends", "Ablation", "By question type", "Latency", "Compare runs", "Workspace ground truth"]
     tab_trend, tab_ablation, tab_types, tab_latency, tab_compare, tab_truth = st.tabs(
-        ["Trends", "Ablation", "By question type", "Latency", "Compare runs", "Workspace ground truth"])
+        names, default="Compare runs" if linked else None)
     with tab_types:
-        eval_tables.by_type(service, entries)
+        eval_tables.by_type(service, chosen)
     with tab_truth:
         eval_tables.ground_truth(service)
     with tab_trend:
-        trends(service, entries)
+        trends(service, chosen, dataset)
     with tab_ablation:
-        ablation(service, entries)
+        ablation(service, chosen)
     with tab_latency:
-        latency(service, entries)
+        latency(service, chosen)
     with tab_compare:
-        compare(service, entries)
+        compare(service, chosen)

@@ -16,8 +16,9 @@ from prism.evaluation.runs import RUN_KEYS, RunStore
 from prism.service import PrismService
 from prism.ui import resources
 from prism.ui.charts import ablation_figure, latency_figure
-from prism.ui.eval_tables import by_type_frame
-from prism.ui.eval_view import compare_frame, runs_frame
+from prism.ui.eval_compare import question_link
+from prism.ui.eval_tables import by_type_frame, compare_frame
+from prism.ui.eval_view import runs_frame
 from prism.ui.explain import literal
 
 from ..conftest import REPO
@@ -144,6 +145,52 @@ def test_eval_page_with_two_runs(page_env):
     at.selectbox(key="prism.eval.compare_question").set_value("q3").run()
     _no_exception(at)
     assert "Chunk text of q3" in _texts(at)
+
+
+def test_a_question_link_opens_that_comparison(page_env):
+    store = RunStore(page_env)
+    store.write(RUN_A)
+    store.write(RUN_B)
+    link = question_link("scifact", RUN_A["id"], RUN_B["id"], "q3")
+    assert link == f"eval?dataset=scifact&run_a={RUN_A['id']}&run_b={RUN_B['id']}&question=q3"
+    at = _open_eval_page()
+    per_question = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert list(per_question["link"]) == [question_link("scifact", RUN_A["id"], RUN_B["id"], q)
+                                          for q in ("q1", "q2", "q3")]
+    assert "Chunk text of q1" in _texts(at) and "Chunk text of q3" not in _texts(at)
+    # the link swaps the runs and names q3: the page opens on that comparison
+    for key, value in {"dataset": "scifact", "run_a": RUN_B["id"], "run_b": RUN_A["id"], "question": "q3"}.items():
+        at.query_params[key] = value
+    at.run()
+    _no_exception(at)
+    assert at.selectbox(key="prism.eval.run_a").value == RUN_B["id"]
+    assert at.selectbox(key="prism.eval.run_b").value == RUN_A["id"]
+    assert at.selectbox(key="prism.eval.compare_question").value == "q3"
+    assert "Chunk text of q3" in _texts(at)
+    # once applied, the pickers stay free: choosing another question is not undone by the link
+    at.selectbox(key="prism.eval.compare_question").set_value("q1").run()
+    _no_exception(at)
+    assert at.selectbox(key="prism.eval.compare_question").value == "q1"
+
+
+def test_the_tabs_show_the_chosen_dataset_only(page_env):
+    store = RunStore(page_env)
+    store.write(RUN_A)
+    store.write(RUN_B)
+    other = _run("0.2.0_20260301T000000Z", "0.2.0", "2026-03-01T00:00:00+00:00", [0.5, 0.5, 0.5])
+    other["dataset"] = {"name": "sample", "format": "prism", "split": None, "content_hash": "other"}
+    other["group"] = other["id"]
+    store.write(other)
+    at = _open_eval_page()
+    _no_exception(at)
+    assert at.selectbox(key="prism.eval.view_dataset").value == "sample"  # the newest run's dataset
+    assert "Two runs are needed to compare." in _texts(at)  # one sample run
+    assert list(at.selectbox(key="prism.eval.latency_run").options) == [other["id"]]
+    at.selectbox(key="prism.eval.view_dataset").set_value("scifact").run()
+    _no_exception(at)
+    assert list(at.selectbox(key="prism.eval.run_b").options) == [RUN_B["id"], RUN_A["id"]]
+    assert [o.split(" · ")[0] for o in at.selectbox(key="prism.eval.type_group").options] == [RUN_B["id"],
+                                                                                             RUN_A["id"]]
 
 
 def test_eval_page_without_runs_explains(page_env):
