@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -53,20 +55,58 @@ def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = 
     (:func:`~prism.ingestion.table_words.find_word_tables`) instead of those it overlaps, unless they read the same
     cells (:data:`MIN_AGREEMENT`); column headers from the ``pdf``'s word positions for the tables without
     (:class:`~prism.ingestion.table_headers.PdfTableHeaders`); and numbered tables of text
-    (:func:`~prism.ingestion.table_lists.find_numbered_tables`) that overlap none of them.
+    (:func:`~prism.ingestion.table_lists.find_numbered_tables`) that overlap none of them. A table that continues the
+    one above it on the page (:func:`continued_tables`) takes its title, headers and unit first; headers read from
+    the PDF are kept only when they name columns, not values (:func:`plausible_headers`).
     """
-    tables = find_tables(page_text, page)
+    tables = continued_tables(find_tables(page_text, page))
     if pdf is not None and likely_register(page_text) and not any(t.column_headers for t in tables):
         for word_table in find_word_tables(page_text, page, pdf.words(page), len(tables) + 1):
             rivals = [t for t in tables if _overlap(t, word_table)]
             if not rivals or _agreement(rivals, word_table) < MIN_AGREEMENT:
                 tables = [t for t in tables if t not in rivals] + [word_table]
     if pdf is not None:
-        tables = [t if t.column_headers else replace(t, column_headers=pdf(page, t) or ()) for t in tables]
+        tables = [t if t.column_headers else replace(t, column_headers=plausible_headers(pdf(page, t))) for t in tables]
     for t in find_numbered_tables(page_text, page, len(tables) + 1):
         if not any(_overlap(t, o) for o in tables):
             tables.append(t)
     return sorted(tables, key=lambda t: t.char_start)
+
+
+def _n_cols(table: Table) -> int:
+    """The commonest number of values of the table's rows that hold two or more (0 when none does)."""
+    counts = Counter(len(row.cells) for row in table.rows if len(row.cells) >= 2)
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0] if counts else 0
+
+
+def continued_tables(tables: list[Table]) -> list[Table]:
+    """The tables of one page, each untitled, headerless table that continues the table above it (same number of
+    columns) given that table's title, column headers, and unit and currency where it states none.
+
+    A statement set on one page is often read as two tables: a balance sheet's liabilities follow a heading line
+    ("LIABILITIES AND STOCKHOLDERS' EQUITY") below the assets, with no title, periods or unit of their own, so
+    their rows ("Accounts payable $ 302,578 $ 255,028") would otherwise be chunked with no column and no unit.
+    """
+    out: list[Table] = []
+    for table in tables:
+        above = out[-1] if out else None
+        if (above is not None and table.title is None and not table.column_headers and above.column_headers
+                and _n_cols(table) == len(above.column_headers)):
+            table = replace(table, title=above.title, column_headers=above.column_headers,
+                            unit=table.unit or above.unit, currency=table.currency or above.currency)
+        out.append(table)
+    return out
+
+
+_VALUE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+")
+
+
+def plausible_headers(headers: tuple[str, ...] | None) -> tuple[str, ...]:
+    """``headers`` when they read as column headers, else ``()``: headers that hold a figure ("3,944,463",
+    "12.5") or no letter or digit at all ("—") were stitched from the rows of a table above, not from a header."""
+    if not headers or any(_VALUE.search(h) or not re.search(r"\w", h) for h in headers):
+        return ()
+    return headers
 
 
 def _overlap(a: Table, b: Table) -> bool:

@@ -19,7 +19,9 @@ from pypdf import PdfReader, PdfWriter
 from prism.config import Settings
 from prism.ingestion.csv_tables import table_from_csv_rows
 from prism.ingestion.parsing.pdf import load_pdf
+from prism.ingestion.structure import continued_tables, page_tables, plausible_headers
 from prism.ingestion.table_chunks import table_chunks
+from prism.ingestion.table_headers import PdfTableHeaders
 from prism.ingestion.tables import Table, find_tables, is_statement_heading, is_unit_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +97,53 @@ def test_mgm_labels_set_one_word_per_line_are_joined():
     row = _row(table, "Net income")
     assert row.cells == ("583,894", "2,088,184", "1,235,846")
     assert text[row.char_start : row.char_end] == "Net\nincome 583,894 2,088,184 1,235,846"
+
+
+def _with_pdf_headers(file: str, page: int) -> list[Table]:
+    """``page_tables`` of one page of a shared PDF, with the PDF's words for headers the text does not give."""
+    text = _stored_page(file, page)
+    return page_tables(text, page, PdfTableHeaders((DATA / file).read_bytes()))
+
+
+def test_a_balance_sheet_cut_by_its_liabilities_heading_keeps_one_title_periods_and_unit():
+    assets, liabilities = _with_pdf_headers("financebench-dev/pdfs/MGMRESORTS_2018_10K.pdf", 57)
+    assert (assets.title, assets.column_headers, assets.unit) == (
+        "CONSOLIDATED BALANCE SHEETS", ("December 31, 2018", "December 31, 2017"), "thousands")
+    # the liabilities follow "LIABILITIES AND STOCKHOLDERS' EQUITY": before, their headers were stitched from the
+    # assets' figures ("3,944,463 455,318 …") and they had no title or unit
+    assert (liabilities.title, liabilities.column_headers, liabilities.unit) == (
+        assets.title, assets.column_headers, "thousands")
+    assert _row(liabilities, "Accounts payable").cells == ("302,578", "255,028")
+    [_, equity] = _with_pdf_headers("financebench-dev/pdfs/PFIZER_2021_10K.pdf", 59)
+    assert (equity.title, equity.column_headers, equity.unit) == ("Consolidated Balance Sheets", ("2021", "2020"),
+                                                                  "millions")
+
+
+def test_a_continuation_inherits_only_when_it_has_no_title_headers_and_the_same_columns():
+    page = ("CONSOLIDATED BALANCE SHEETS\n(In millions)\nDecember 31, 2019 2018\n"
+            "Cash 1,000 900\nReceivables 2,000 1,800\nInventories 3,000 2,700\n"
+            "LIABILITIES AND EQUITY\nCurrent liabilities\nThis heading line is long enough to stop the first table "
+            "because prose of more than one hundred characters ends it.\n"
+            "Accounts payable 400 350\nAccrued expenses 500 450\nShort-term debt 600 550\n"
+            "Segment data\nThis heading line is long enough to stop the second table as well, since prose of more than "
+            "one hundred characters ends a table.\n"
+            "Revenue 1 2 3\nCosts 4 5 6\nProfit 7 8 9\n")
+    first, second, third = page_tables(page, 4, None)
+    assert (first.title, first.column_headers, first.unit) == ("CONSOLIDATED BALANCE SHEETS",
+                                                               ("December 31, 2019", "December 31, 2018"), "millions")
+    assert (second.title, second.column_headers, second.unit) == (first.title, first.column_headers, "millions")
+    assert (third.title, third.column_headers, third.unit) == (None, (), None)  # three columns: not a continuation
+    assert continued_tables([third, second])[1] == second  # a table that already has headers is left alone
+
+
+def test_headers_read_from_figures_or_dashes_are_not_headers():
+    assert plausible_headers(("3,944,463 455,318", "3,877,960 430,440")) == ()
+    assert plausible_headers(("—", "—")) == ()
+    assert plausible_headers(("Streaming 12.5", "DVD")) == ()
+    assert plausible_headers(None) == ()
+    assert plausible_headers(("December 31, 2018", "2017")) == ("December 31, 2018", "2017")
+    assert plausible_headers(("Domestic streaming", "International streaming", "Domestic DVD")) == (
+        "Domestic streaming", "International streaming", "Domestic DVD")
 
 
 def test_financebench_truth_cells_are_found():
