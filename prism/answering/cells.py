@@ -40,7 +40,7 @@ from prism.types import ChunkTable, RetrievedChunk, TableRow
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells"]
+__all__ = ["CellQuote", "column_periods", "table_parts", "format_quote", "match_row", "pick_columns", "quote_cells"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -209,6 +209,13 @@ def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, M
         if other is not None and row.get("page_start") == chunk.page_start:
             out.append((other, _sibling(chunk, row)))
     return out
+
+
+def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+                ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
+    """The retrieved chunk's table part (with ``None``: the chunk itself), then its table's other chunks on the
+    same page, each with the chunk that holds it; ``cache`` keeps each document's rows between calls."""
+    return _tables(chunk, rows_of, cache)
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]

@@ -23,6 +23,7 @@ from prism.types.answers import (
     WebResult,
 )
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
+from prism.types.calculations import Calculation, CalculationInput
 from prism.types.compare import CellCitation, CellStatus, CompareCell, CompareGrid
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
@@ -82,6 +83,8 @@ __all__ = [
     "BriefingBullet",
     "BulletCitation",
     "briefing_points",
+    "Calculation",
+    "CalculationInput",
     "CancelToken",
     "CellCitation",
     "CellStatus",
