@@ -345,7 +345,7 @@ def plan_of(question: str, fiscal_year_end: str | None = None) -> Plan | None:
     averaged = len(periods) > 1 and re.search(r"\baverage\b|\bmean\b", q.replace("average inventory", ""))
     if growth is not None:
         name, expr, how = growth
-        kind, source = "percent", "growth = value / value of the year before - 1"
+        kind, source = "percent", "growth = (value - value of the year before) / value of the year before"
         if how == "single":
             periods = periods[-1:]
     else:

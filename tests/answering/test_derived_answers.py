@@ -1,0 +1,115 @@
+"""Derived figures through the real pipeline (issue 14 §2): a 10-K built with fpdf2 holding three statements
+(:func:`tests.builders.statements_pdf`: operations and cash flows in thousands, the balance sheet in millions), the
+real parser, table finder, embedder, Chroma, BM25 and AnswerEngine, no LLM; then two FinanceBench dev questions on
+the real filings (slow; skipped, naming the folder, without ../shared/data).
+
+Expected values are computed by hand from :data:`tests.builders.STATEMENT_ROWS`, ``BALANCE_ROWS`` and
+``CASH_FLOW_ROWS``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prism.types import IngestItem
+
+from ..builders import statements_pdf
+from ..conftest import offline_service, require_data
+
+
+@pytest.fixture(scope="module")
+def acme(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("derived_home")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    result = svc.ingest([IngestItem(statements_pdf(home / "acme_10k.pdf"))], "acme")
+    assert [r.status for r in result] == ["ingested"]
+    return svc
+
+
+def _lines(answer) -> list[str]:
+    return [li[2:] for li in answer.answer.splitlines() if li.startswith("- ")]
+
+
+def test_margin_is_computed_with_the_work_and_cited_inputs(acme):
+    answer = acme.ask("What was Acme's operating margin in FY2023?", "acme")
+    # 96,310 / 812,400 = 0.11855 → 11.9 %
+    assert answer.answer.splitlines()[0].endswith("operating margin FY2023 = 11.9 %")
+    assert _lines(answer) == [
+        "Operating income, FY2023: $96,310 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS) [1]",
+        "Revenues, FY2023: $812,400 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS) [1]",
+        "operating margin FY2023 = operating income / revenue = 96,310 / 812,400 (USD thousands) = 11.9 % [1]",
+    ]
+    assert [(c.n, c.page_start) for c in answer.citations] == [(1, 2)]  # the statement of operations is page 2
+    assert answer.unsupported_numbers == [] and not answer.declined and answer.mode == "extractive"
+    calc = answer.to_dict()["calculation"]
+    assert json.loads(json.dumps(calc)) == calc
+    assert (calc["metric"], calc["formula"], calc["result"], calc["missing"]) == (
+        "operating margin", "operating income / revenue", "11.9 %", [])
+    assert [(i["line_item"], i["period"], i["value"], i["unit"], i["citation"]) for i in calc["inputs"]] == [
+        ("operating income", "FY2023", "96,310", "thousands", 1), ("revenue", "FY2023", "812,400", "thousands", 1)]
+
+
+def test_three_year_average_shows_each_year(acme):
+    answer = acme.ask("What is the FY2021 - FY2023 3 year average of capex as a % of revenue for Acme? Answer in "
+                      "units of percents and round to one decimal place.", "acme")
+    # 34,500 / 690,005 = 4.99996 %; 44,707 / 745,120 = 6.00005 %; 48,740 / 812,400 = 5.99951 % (each shown to three
+    # decimals: 5.000, 6.000, 6.000); their mean 5.66651 % → 5.7 %
+    assert answer.calculation is not None and answer.calculation.result == "5.7 %"
+    lines = _lines(answer)
+    assert lines[-1] == ("3-year average capital expenditures as a % of revenue FY2021–FY2023 = (5.000 % + 6.000 % "
+                         "+ 6.000 %) / 3 = 5.7 % [1] [2]")
+    assert [li.split(" = ")[-1] for li in lines[-4:-1]] == ["5.000 % [1] [2]", "6.000 % [1] [2]", "6.000 % [1] [2]"]
+    assert {(c.n, c.page_start) for c in answer.citations} == {(1, 4), (2, 2)}  # cash flows p4, operations p2
+    assert answer.unsupported_numbers == []
+
+
+def test_turnover_with_average_inventory_across_units(acme):
+    answer = acme.ask("What is Acme's FY2023 inventory turnover ratio? Round your answer to two decimal places.",
+                      "acme")
+    # COGS 501,220 thousand / average(58, 62 million = 58,000, 62,000 thousand) = 501,220 / 60,000 = 8.3537 → 8.35
+    assert answer.calculation is not None and answer.calculation.result == "8.35"
+    assert _lines(answer)[-1].startswith("inventory turnover FY2023 = cost of goods sold / average(inventory (year "
+                                         "before), inventory) = 501,220 / average(58,000, 62,000) (USD thousands) "
+                                         "= 8.35")
+    assert [(i.period, i.value, i.unit) for i in answer.calculation.inputs] == [
+        ("FY2023", "501,220", "thousands"), ("FY2022", "58", "millions"), ("FY2023", "62", "millions")]
+
+
+def test_definition_given_in_the_question(acme):
+    answer = acme.ask("Cash conversion is defined as: cash from operations / net income. What is Acme's FY2023 "
+                      "cash conversion?", "acme")
+    # 120,600 / 64,875 = 1.85896 → 1.86
+    assert answer.calculation is not None
+    assert (answer.calculation.metric, answer.calculation.source, answer.calculation.result) == (
+        "cash conversion", "the question", "1.86")
+
+
+def test_missing_input_is_named_and_no_number_is_given(acme):
+    answer = acme.ask("What is Acme's FY2021 inventory turnover ratio?", "acme")
+    # the balance sheet has 2023 and 2022 only: the FY2020 and FY2021 inventories are not there
+    assert answer.answer.splitlines()[0] == ("Cannot compute inventory turnover: no FY2020 inventory, FY2021 "
+                                             "inventory found in a table of acme_10k.pdf. No figure is given.")
+    assert answer.calculation is not None and answer.calculation.result is None
+    assert answer.calculation.missing == ("FY2020 inventory", "FY2021 inventory")
+    assert " = " not in answer.answer  # no work line, no result
+
+
+# --- real filings --------------------------------------------------------------------------------------------------
+REAL = {"financebench_id_04735": ("ADOBE_2015_10K.pdf", 0.66), "financebench_id_04254":
+        ("AMERICANWATERWORKS_2021_10K.pdf", 1832.0)}
+
+
+@pytest.mark.slow
+def test_financebench_calculations_on_real_filings(tmp_path, embedder):
+    questions = {q["id"]: q for q in map(json.loads, require_data("financebench-dev", "questions.jsonl")
+                                         .read_text(encoding="utf-8").splitlines())}
+    pdfs = [require_data("financebench-dev", "pdfs", name) for name, _ in REAL.values()]
+    svc = offline_service(tmp_path, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest([IngestItem(p) for p in pdfs], "filings")] == ["ingested"] * 2
+    for qid, (source, expected) in REAL.items():
+        answer = svc.ask(questions[qid]["question"], "filings")
+        assert answer.calculation is not None and answer.calculation.value == expected, answer.answer
+        assert {c.source for c in answer.citations} == {source}
+        assert answer.unsupported_numbers == []
