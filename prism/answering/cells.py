@@ -40,7 +40,8 @@ from prism.types import ChunkTable, RetrievedChunk, TableRow
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "column_periods", "table_parts", "format_quote", "match_row", "pick_columns", "quote_cells"]
+__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells",
+           "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -216,6 +217,11 @@ def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[st
     """The retrieved chunk's table part (with ``None``: the chunk itself), then its table's other chunks on the
     same page, each with the chunk that holds it; ``cache`` keeps each document's rows between calls."""
     return _tables(chunk, rows_of, cache)
+
+
+def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
+    """A stored chunk row of ``like``'s document as a retrieved chunk (no scores: it was not retrieved)."""
+    return _sibling(like, row)
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]

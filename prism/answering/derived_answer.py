@@ -253,10 +253,12 @@ def derived_text(derived: Derived) -> str:
 
 def sub_search(retriever: Any) -> Search:
     """The focused sub-retrieval through the engine's retriever: ``search(query, sources)`` → chunks of those
-    documents (no auto-scope: the sources are the scope)."""
+    documents (no auto-scope: the sources are the scope), ``settings.fusion_top_k`` of them (the candidates a
+    reranker would see) when the retriever has settings, else its ``top_k``."""
+    top_k = getattr(getattr(retriever, "settings", None), "fusion_top_k", None)
 
     def search(query: str, sources: Sequence[str]) -> Sequence[RetrievedChunk]:
-        return list(retriever.search(query, sources=list(sources), auto_scope=False).results)
+        return list(retriever.search(query, sources=list(sources), auto_scope=False, top_k=top_k).results)
 
     return search
 

@@ -19,16 +19,19 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from prism.answering.cells import RowsOf, column_periods, table_parts
+from prism.answering.cells import RowsOf, as_retrieved, column_periods, table_parts
 from prism.answering.derived import ITEMS
 from prism.index.statements import statement_kinds
 from prism.types import ChunkTable, RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FoundInput", "cell_number", "find_inputs", "normalise_label"]
+__all__ = ["FoundInput", "cell_number", "find_inputs", "label_rank", "normalise_label"]
 
-_STATEMENT_WORDS = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+_STATEMENT_WORDS = {"income": "consolidated statements of income operations", "balance": "consolidated balance sheets",
+                    "cash_flow": "consolidated statements of cash flows"}
+"""The statement headings as filings print them: a sub-retrieval's query names the statement in its own words (the
+table chunks are indexed under their heading), which finds the statement far better than "balance sheet"."""
 _MAGNITUDE = frozenset({"capex", "da", "cogs"})
 """Items reported as outflows in a cash flow statement ("(1,486,843)"): their size is the figure."""
 
@@ -88,17 +91,33 @@ def _in_table(item: str, period: str, table: ChunkTable, fye: str | None) -> tup
     j = periods.index(period)
     best: tuple[int, str, str] | None = None
     for row in table.rows:
-        name = normalise_label(row.label)
-        if name in labels and j < len(row.cells) and cell_number(row.cells[j]) is not None:
-            rank = labels.index(name)
+        rank = label_rank(normalise_label(row.label), labels)
+        if rank is not None and j < len(row.cells) and cell_number(row.cells[j]) is not None:
             if best is None or rank < best[0]:
                 best = (rank, row.label, row.cells[j])
     return best
 
 
+_QUALIFIERS = ("net of ", "excluding ", "including ", "net ", "total ")
+
+
+def label_rank(name: str, labels: Sequence[str]) -> int | None:
+    """How well a normalised row label names an item: its position among ``labels`` when equal to one; after every
+    exact label when it is one followed by a qualifier ("capital expenditures net of construction payable",
+    "inventories net"); ``None`` otherwise ("net sales growth" is not "net sales")."""
+    if name in labels:
+        return labels.index(name)
+    for i, label in enumerate(labels):
+        rest = name[len(label) + 1:] if name.startswith(label + " ") else None
+        if rest is not None and rest.startswith(_QUALIFIERS) or rest in ("net", "total"):
+            return len(labels) + i
+    return None
+
+
 def _search_chunks(item: str, period: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
                    ) -> FoundInput | None:
-    """The item's value for the period in the chunks' tables (and their tables' other chunks), or ``None``."""
+    """The item's value for the period in the chunks' tables (and their tables' other chunks), or ``None``: a table
+    of the item's statement kind first, then the best label (:func:`label_rank`), then the earliest chunk."""
     cache: dict[str, Any] = {}
     best: tuple[tuple[int, int, int], FoundInput] | None = None
     want = ITEMS[item].statement
@@ -109,7 +128,7 @@ def _search_chunks(item: str, period: str, chunks: Sequence[RetrievedChunk], row
             if hit is None:
                 continue
             other = 0 if want in statement_kinds(table.title or "") else 1
-            key = (hit[0], other, n)
+            key = (other, hit[0], n)
             number = cell_number(hit[2])
             if number is None or (best is not None and key >= best[0]):
                 continue
@@ -118,6 +137,21 @@ def _search_chunks(item: str, period: str, chunks: Sequence[RetrievedChunk], row
             best = key, FoundInput(item, period, label, hit[2], number, table.unit, table.currency, table.title,
                                    holder or chunk)
     return best[1] if best else None
+
+
+def _statement_chunks(doc_id: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf, item: str
+                      ) -> list[RetrievedChunk]:
+    """The first chunk of each table of the document whose heading names the item's statement kind (read from the
+    stored chunk rows, in chunk order): the last place an input is looked for when neither the retrieved chunks nor
+    the sub-retrieval hold it."""
+    want = ITEMS[item].statement
+    first: dict[str, RetrievedChunk] = {}
+    like = next(c for c in chunks if c.doc_id == doc_id)
+    for row in sorted(rows_of(doc_id), key=lambda r: r.get("chunk_index") or 0):
+        title, table_id = str(row.get("table_title") or ""), row.get("table_id")
+        if table_id and table_id not in first and want in statement_kinds(title):
+            first[str(table_id)] = as_retrieved(like, row)
+    return list(first.values())
 
 
 Search = Callable[[str, Sequence[str]], Sequence[RetrievedChunk]]
@@ -131,7 +165,8 @@ def find_inputs(needed: Sequence[tuple[str, str]], chunks: Sequence[RetrievedChu
     Args:
         needed: ``(item, period)`` pairs (:func:`prism.answering.calc.needed`).
         chunks: the retrieved chunks, best first; the document of the first table chunk is the one read (inputs of
-            one formula come from one document).
+            one formula come from one document). An input they do not hold is looked for by ``search``, then in the
+            document's tables of the item's statement kind (stored chunk rows).
         rows_of: the workspace's ``read_chunks(doc_id)``.
         search: the sub-retrieval for an input the chunks do not hold, or ``None`` for none.
         entity: the document's entity, put in front of a sub-retrieval's query.
@@ -145,16 +180,33 @@ def find_inputs(needed: Sequence[tuple[str, str]], chunks: Sequence[RetrievedChu
     sources = list(dict.fromkeys(c.source for c in own))
     found: list[FoundInput] = []
     missing: list[tuple[str, str]] = []
+    searched: dict[str, list[RetrievedChunk]] = {}
     for item, period in needed:
         hit = _search_chunks(item, period, own, rows_of)
-        if hit is None and search is not None and sources:
-            words = (entity, ITEMS[item].name, period, _STATEMENT_WORDS[ITEMS[item].statement])
-            query = " ".join(w for w in words if w)
-            extra = [c for c in search(query, sources) if c.doc_id == doc]
-            hit = _search_chunks(item, period, extra, rows_of)
-            logger.info("derived input: sub-retrieval for %s %s %s", item, period, "found" if hit else "not found")
+        if not _in_statement(hit) and search is not None and sources:
+            if item not in searched:  # one focused sub-retrieval per line item (its columns hold every period)
+                labels = " ".join(dict.fromkeys(" ".join(ITEMS[item].labels[:3]).split()))
+                query = f"{labels} {_STATEMENT_WORDS[ITEMS[item].statement]}"
+                searched[item] = [c for c in search(query, sources) if c.doc_id == doc]
+            hit = _better(hit, _search_chunks(item, period, searched[item], rows_of))
+        if not _in_statement(hit) and doc is not None and rows_of is not None:
+            statement = _statement_chunks(doc, own or chunks, rows_of, item)
+            hit = _better(hit, _search_chunks(item, period, statement, rows_of))
         if hit is None:
             missing.append((item, period))
         else:
             found.append(hit)
+    logger.info("derived inputs: %d found, %d missing, %d sub-retrieval(s)", len(found), len(missing), len(searched))
     return found, missing
+
+
+def _in_statement(hit: FoundInput | None) -> bool:
+    """True when the input was read from a table of its item's statement kind."""
+    return hit is not None and ITEMS[hit.item].statement in statement_kinds(hit.title or "")
+
+
+def _better(first: FoundInput | None, second: FoundInput | None) -> FoundInput | None:
+    """``second`` when it comes from the item's statement and ``first`` does not (or there is no ``first``)."""
+    if first is None or (second is not None and _in_statement(second) and not _in_statement(first)):
+        return second
+    return first
