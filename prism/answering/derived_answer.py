@@ -48,7 +48,7 @@ from prism.types import Calculation, CalculationInput, RetrievedChunk
 logger = logging.getLogger(__name__)
 
 __all__ = ["DERIVED_LABEL", "Derived", "accept_derived", "derive", "derived_answer", "derived_gate", "derived_text",
-           "figure_lines", "sub_search"]
+           "document_period", "figure_lines", "sub_search"]
 
 DERIVED_LABEL = "Derived figure, computed in code from the cited table cells (extractive, no LLM)"
 _NAMES = {key: item.name for key, item in ITEMS.items()}
@@ -141,17 +141,19 @@ def _missing_text(plan: Plan, missing: Sequence[tuple[str, str]], document: str 
 
 
 def derive(plan: Plan, found: Sequence[FoundInput], missing: Sequence[tuple[str, str]],
-           chunks: Sequence[RetrievedChunk]) -> Derived:
+           chunks: Sequence[RetrievedChunk], *, renumber: bool = True) -> Derived:
     """Compute ``plan`` from the inputs found (or say which are missing) and write the work.
 
     Args:
         plan: the metric (:func:`prism.answering.derived.plan_of`).
         found: inputs read from table cells; missing: the ``(item, period)`` pairs not found.
         chunks: the answer's blocks so far (retrieved chunks), to number the inputs' citations.
+        renumber: write the work line's markers as the extractive answer numbers its citations (by first use);
+            ``False`` keeps block numbers (the LLM's context).
     """
     block, extra = _numbering(found, chunks)
     order = list(dict.fromkeys(block[(f.item, f.period)] for f in found))
-    new = {n: i for i, n in enumerate(order, start=1)}
+    new = {n: (i if renumber else n) for i, n in enumerate(order, start=1)}
     unit = common_unit([f.unit for f in found])
     currency = next((f.currency for f in found if f.currency), None)
     inputs = tuple(CalculationInput(_NAMES[f.item], f.label, f.period, f.cell, f.unit, f.currency,
@@ -191,7 +193,7 @@ def _span(plan: Plan) -> str:
     return plan.periods[-1] if len(plan.periods) == 1 else f"{plan.periods[0]}–{plan.periods[-1]}"
 
 
-def _latest(chunks: Sequence[RetrievedChunk]) -> str | None:
+def document_period(chunks: Sequence[RetrievedChunk]) -> str | None:
     """The scoped document's own fiscal period (chunk metadata ``period``), for a question that names none."""
     for c in chunks:
         period = str(c.metadata.get("period") or "")
@@ -209,7 +211,7 @@ def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: Row
     if plan is None or rows_of is None:
         return None
     if not plan.periods:
-        latest = _latest(chunks)
+        latest = document_period(chunks)
         if latest is None:
             return None
         plan = replace(plan, periods=(latest,))

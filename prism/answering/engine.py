@@ -43,6 +43,7 @@ from prism.answering.answerability import NOT_FOUND, Answerability, assess, decl
 from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.derived_answer import accept_derived, derived_gate, derived_text, figure_lines
+from prism.answering.derived_llm import llm_derived
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -89,9 +90,7 @@ class _Wanted:
     multi_query: bool
     web: bool
 
-    @property
-    def expanding(self) -> bool:
-        return self.hyde or self.multi_query
+    expanding = property(lambda self: self.hyde or self.multi_query)
 
 
 class AnswerEngine:
@@ -298,13 +297,10 @@ class AnswerEngine:
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, getattr(self._workspace, "read_chunks", None))
         if self.llms.available:
-            turns = history_turns(history, self.settings.memory_turns)
-            run.messages = [
-                system_message(),
-                *history_messages(turns),
-                ChatMessage(role=MessageRole.USER,
-                            content=user_message(run.question, run.condensed, run.chunks, run.web)),
-            ]
+            work = llm_derived(run, self.llms.cheap, getattr(self._workspace, "read_chunks", None), self.retriever)
+            run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
+                            ChatMessage(role=MessageRole.USER,
+                                        content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]
         s = AnswerStream(self._pieces(run), lambda text: self._finish(run, text), run)
         return s if stream else s.result()
 

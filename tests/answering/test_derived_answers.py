@@ -12,11 +12,16 @@ from __future__ import annotations
 import json
 
 import pytest
+import tenacity
 
+from prism.answering.derived_llm import plan_from_reply
+from prism.answering.engine import AnswerEngine
+from prism.answering.llm import wrap_llms
 from prism.types import IngestItem
 
 from ..builders import statements_pdf
 from ..conftest import offline_service, require_data
+from ..fakes_llm import ScriptedLLM, route
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +99,48 @@ def test_missing_input_is_named_and_no_number_is_given(acme):
     assert answer.calculation is not None and answer.calculation.result is None
     assert answer.calculation.missing == ("FY2020 inventory", "FY2021 inventory")
     assert " = " not in answer.answer  # no work line, no result
+
+
+# --- with an LLM: it chooses the formula, the code does the arithmetic ------------------------------------------
+FORMULA = json.dumps({"metric": "EBITDA margin", "formula": "(operating income + depreciation and amortization) / "
+                      "revenue", "periods": ["FY2023"], "how": "single", "kind": "percent", "decimals": 1})
+
+
+def _llm_engine(svc, answer_text: str) -> tuple[AnswerEngine, ScriptedLLM]:
+    fake = ScriptedLLM(respond=route(you_choose_the_formula=FORMULA, document_context_blocks=answer_text))
+    settings = svc.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
+    llms = wrap_llms(fake, settings=settings, wait=tenacity.wait_none())
+    return AnswerEngine(svc.open("acme").retriever, svc.embedder, settings, llms), fake
+
+
+def test_llm_chooses_the_formula_and_the_code_computes_and_checks(acme):
+    engine, fake = _llm_engine(acme, "Acme's FY2023 EBITDA margin was 16.2 % [1][2].")
+    answer = engine.ask("What is Acme's FY2023 EBITDA margin?")
+    # (96,310 + 35,190) / 812,400 = 0.161866 → 16.2 %: computed in code and handed to the answer call
+    assert answer.mode == "llm" and answer.calculation is not None
+    assert (answer.calculation.result, answer.calculation.source) == ("16.2 %", "the LLM's formula (arithmetic in "
+                                                                                "code)")
+    answer_call = fake.calls[-1]["messages"][-1].content
+    assert "= (96,310 + 35,190) / 812,400 (USD thousands) = 16.2 %" in answer_call
+    assert answer.unsupported_numbers == []  # the LLM's 16.2 % equals the recomputed result
+
+
+def test_llm_figure_that_disagrees_with_the_computed_one_is_flagged(acme):
+    engine, _ = _llm_engine(acme, "Acme's FY2023 EBITDA margin was 17.4 % [1][2].")
+    answer = engine.ask("What is Acme's FY2023 EBITDA margin?")
+    assert answer.calculation is not None and answer.calculation.result == "16.2 %"
+    assert answer.unsupported_numbers == ["17.4 %"]
+
+
+def test_unreadable_formula_reply_falls_back_to_the_question():
+    from prism.answering.derived import plan_of
+
+    fallback = plan_of("What is Acme's FY2023 operating margin?")
+    assert fallback is not None
+    assert plan_from_reply("I think it is about 12%", fallback) is None
+    assert plan_from_reply('{"formula": "widgets / gadgets"}', fallback) is None
+    plan = plan_from_reply('{"formula": "net income / revenue", "decimals": 9}', fallback)
+    assert plan is not None and plan.decimals == 1 and plan.periods == ("FY2023",)  # 9 is out of range
 
 
 # --- real filings --------------------------------------------------------------------------------------------------
