@@ -179,8 +179,8 @@ def derive(plan: Plan, found: Sequence[FoundInput], missing: Sequence[tuple[str,
     result = _shown(plan, value, currency, unit)
     cur = f"{currency} " if currency else ""
     unit_note = f" ({cur}{unit})" if unit and plan.kind != "amount" else ""
-    cited = [block[k] for k in needed(plan)]
-    marks = " ".join(f"[{new[n]}]" for n in dict.fromkeys(cited[:-1]) if n != cited[-1])
+    cited = sorted({block[k] for k in needed(plan)}, key=new.__getitem__)  # the line's own [n] is written last
+    marks = " ".join(f"[{new[n]}]" for n in cited[:-1])
     for text in _steps(plan, values, shown, unit_note, per, result):
         lines.append((f"{text} {marks}".rstrip(), cited[-1]))
     heading = f"{DERIVED_LABEL}: {plan.metric} {_span(plan)} = {result}"
