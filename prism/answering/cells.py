@@ -117,10 +117,21 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[Tabl
 
 def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[str | None]:
     """Each column header named as a fiscal period (``"FY2015"``, ``"Q2 FY2022"``) with the document's fiscal year
-    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014")."""
+    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014").
+
+    Bare years follow :func:`prism.retrieval.periods.period_label`, except in a table whose latest bare year is the
+    calendar year of the document's own fiscal year end: then the years are the years the fiscal years end in (a
+    statement's latest column is its document's own year). Walmart's FY2020 10-K ("Fiscal Years Ended January 31,"
+    2020, 2019, 2018) names FY2020, FY2019, FY2018; a January year end whose columns are named by the year they
+    start in ("2019" for the year ended 31 January 2020) keeps ``period_label``'s FY2020.
+    """
+    mentions = [find_periods(header) for header in headers]
+    years = [m[0].year for m in mentions if len(m) == 1 and m[0].kind == "year"]
+    end_named = bool(fiscal_year_end and years and max(years) == date.fromisoformat(fiscal_year_end).year)
     out: list[str | None] = []
-    for header in headers:
-        labels = {period_label(m, fiscal_year_end) for m in find_periods(header)}
+    for found in mentions:
+        labels = {f"FY{m.year}" if end_named and m.kind == "year" else period_label(m, fiscal_year_end)
+                  for m in found}
         out.append(labels.pop() if len(labels) == 1 else None)
     return out
 

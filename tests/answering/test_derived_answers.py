@@ -26,15 +26,17 @@ from ..fakes_llm import ScriptedLLM, route
 
 @pytest.fixture(scope="module")
 def acme(tmp_path_factory, embedder):
+    """Acme's 10-K with three statements (:func:`tests.builders.statements_pdf`), ingested once per module."""
     home = tmp_path_factory.mktemp("derived_home")
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    result = svc.ingest([IngestItem(statements_pdf(home / "acme_10k.pdf"))], "acme")
-    assert [r.status for r in result] == ["ingested"]
+    [result] = svc.ingest([IngestItem(statements_pdf(home / "acme_10k.pdf"))], "acme")
+    assert result.status == "ingested"
     return svc
 
 
 def _lines(answer) -> list[str]:
-    return [li[2:] for li in answer.answer.splitlines() if li.startswith("- ")]
+    """The answer's lines under its heading, without their "- " bullets."""
+    return [li.removeprefix("- ") for li in answer.answer.splitlines()[2:]]
 
 
 def test_margin_is_computed_with_the_work_and_cited_inputs(acme):
