@@ -23,6 +23,7 @@ from the inputs read from the cited cells gives it within its rounding; any othe
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -42,7 +43,7 @@ from prism.answering.calc import (
 from prism.answering.cells import CellQuote, RowsOf, cell_lines, format_quote
 from prism.answering.derived import ITEMS, plan_of
 from prism.answering.derived_inputs import FoundInput, Search, find_inputs
-from prism.answering.figures import extract_figures
+from prism.answering.figures import Figure, extract_figures
 from prism.types import Calculation, CalculationInput, RetrievedChunk
 
 logger = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class Derived:
         calculation: the :class:`~prism.types.Calculation` (citations are the answer's numbers).
         per_period: each period's raw value (a ratio, not ×100), for the number check.
         raw: the unrounded result, or ``None`` when an input is missing.
+        kind: the result kind (:data:`prism.answering.calc.ResultKind`), for the number check.
     """
 
     heading: str
@@ -115,22 +117,21 @@ def _work_line(plan: Plan, period: str, shown: dict[tuple[str, str], str], value
             f"{unit_note} = {value}")
 
 
-def _steps(plan: Plan, values: dict[tuple[str, str], Decimal], shown: dict[tuple[str, str], str], unit_note: str,
-           per: list[Decimal], result: str) -> list[str]:
-    """The work lines: one per period for an average or a CAGR (each year's value), then the result."""
+def _steps(plan: Plan, shown: dict[tuple[str, str], str], unit: str | None, unit_note: str, per: list[Decimal],
+           result: str) -> list[str]:
+    """The work lines: the formula with its numbers; for an average each year's value first (two more decimals than
+    the result), then their mean; for a CAGR the first and last values."""
+    span = f"{plan.periods[0]}–{plan.periods[-1]}"
     if plan.how == "single":
         return [_work_line(plan, plan.periods[-1], shown, result, unit_note)]
-    yearly = [present(v, plan.kind, plan.decimals + 2) for v in per]
-    step_kind = plan.kind if plan.kind != "amount" else "amount"
-    lines = [_work_line(replace(plan, metric=plan.metric.split(" average ", 1)[-1]), p, shown,
-                        _shown(replace(plan, kind=step_kind), y, None, None), unit_note)
-             for p, y in zip(plan.periods, yearly, strict=True)]
-    joined = " + ".join(_shown(plan, y, None, None) for y in yearly)
-    if plan.how == "average":
-        lines.append(f"{plan.metric} {plan.periods[0]}–{plan.periods[-1]} = ({joined}) / {len(yearly)} = {result}")
-    else:
-        lines.append(f"{plan.metric} {plan.periods[0]}–{plan.periods[-1]} = (last / first) ^ (1 / "
-                     f"{len(yearly) - 1}) - 1 = {result}")
+    if plan.how == "cagr":
+        first, last = (_plain(round(v, 4)) for v in (per[0], per[-1]))
+        return [f"{plan.metric} {span} = ({last} / {first}) ^ (1 / {len(per) - 1}) - 1{unit_note} = {result}"]
+    yearly = [_shown(plan, present(v, plan.kind, plan.decimals + 2, unit=plan.unit, from_unit=unit), None, unit)
+              for v in per]
+    name = replace(plan, metric=plan.metric.split(" average ", 1)[-1])
+    lines = [_work_line(name, p, shown, y, unit_note) for p, y in zip(plan.periods, yearly, strict=True)]
+    lines.append(f"{plan.metric} {span} = ({' + '.join(yearly)}) / {len(yearly)} = {result}")
     return lines
 
 
@@ -181,7 +182,7 @@ def derive(plan: Plan, found: Sequence[FoundInput], missing: Sequence[tuple[str,
     unit_note = f" ({cur}{unit})" if unit and plan.kind != "amount" else ""
     cited = sorted({block[k] for k in needed(plan)}, key=new.__getitem__)  # the line's own [n] is written last
     marks = " ".join(f"[{new[n]}]" for n in cited[:-1])
-    for text in _steps(plan, values, shown, unit_note, per, result):
+    for text in _steps(plan, shown, unit, unit_note, per, result):
         lines.append((f"{text} {marks}".rstrip(), cited[-1]))
     heading = f"{DERIVED_LABEL}: {plan.metric} {_span(plan)} = {result}"
     calc = Calculation(plan.metric, formula, plan.source, plan.periods, inputs, result, float(value))
@@ -223,6 +224,16 @@ def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: Row
     return derive(plan, found, missing, chunks)
 
 
+def _rounding(figure: Figure) -> float:
+    """Half a unit of the figure's last written digit, in the units of its ``value``: a computed figure is rounded,
+    so "-280 bps" states -280.36 bps and "$1,832 million" states 1,831.6 (the number check's whole numbers are
+    exact; a computed one is not)."""
+    number = re.search(r"\d[\d,]*(?:\.(\d+))?", figure.text)
+    decimals = len(number.group(1) or "") if number else 0
+    scale = figure.value / figure.mantissa if figure.mantissa else 1.0
+    return 0.5 * 10 ** (-decimals) * scale
+
+
 def accept_derived(derived: Derived | None, unsupported: Sequence[str], tolerance: float = 0.0) -> list[str]:
     """The unsupported figures minus those the derived figure's work states and recomputing confirms.
 
@@ -240,7 +251,7 @@ def accept_derived(derived: Derived | None, unsupported: Sequence[str], toleranc
     kept = []
     for text in unsupported:
         figures = extract_figures(text)
-        ok = bool(figures) and all(any(abs(f.value - abs(t)) <= f.tolerance + tolerance + 1e-9 * abs(t)
+        ok = bool(figures) and all(any(abs(f.value - abs(t)) <= _rounding(f) + tolerance + 1e-9 * abs(t)
                                        for t in targets) for f in figures)
         if not ok:
             kept.append(text)

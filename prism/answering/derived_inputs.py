@@ -2,11 +2,14 @@
 
 For each ``(line item, fiscal period)`` a :class:`~prism.answering.calc.Plan` needs, :func:`find_inputs` looks in the
 tables of the retrieved chunks and of the other chunks of those tables (:func:`prism.answering.cells.table_parts`);
-an input not among them is looked for by a focused sub-retrieval in the same document ("Netflix depreciation and
-amortization FY2015 cash flow statement") through the engine's own retriever, and the chunk it comes from is added
-as a source. A row holds the item when its normalised label (:func:`normalise_label`) is one of the item's labels
-(:data:`prism.answering.derived.ITEMS`); the best row is the item's earliest label, then a table of the item's
-statement kind, then the earliest retrieved chunk. The column is the one whose header names the period
+an input not among them, or found only outside its statement (an MD&A table), is looked for by a focused
+sub-retrieval in the same document through the engine's own retriever — the item's row labels and its statement's
+heading as filings print them ("cost of sales cost of goods sold cost of products sold consolidated statements of
+income operations"), one per line item — and then in the document's tables of that statement (its stored chunk
+rows); the chunk it comes from is added as a source. A row holds the item when its normalised label
+(:func:`normalise_label`) is one of the item's labels (:data:`prism.answering.derived.ITEMS`) or one followed by a
+qualifier (:func:`label_rank`); the best row is in a table of the item's statement kind, then has the item's
+earliest label, then comes from the earliest chunk. The column is the one whose header names the period
 (:func:`prism.answering.cells.column_periods`, with the document's fiscal year end).
 """
 

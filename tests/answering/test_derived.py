@@ -137,3 +137,27 @@ def test_number_check_accepts_the_recomputed_result_and_rejects_a_wrong_one():
 def test_needed_lists_every_input_once_oldest_period_first():
     plan = Plan("turnover", Op("/", Ref("cogs"), Mean((Ref("inventory", -1), Ref("inventory")))), ("FY2019",))
     assert needed(plan) == [("cogs", "FY2019"), ("inventory", "FY2018"), ("inventory", "FY2019")]
+
+
+def _found(item: str, period: str, cell: str, n: int = 1) -> FoundInput:
+    return FoundInput(item, period, item, cell, cell_number(cell), "thousands", "USD", None, _chunk(n))
+
+
+def test_change_in_basis_points_is_shown_and_checked_within_its_rounding():
+    plan = plan_of("What was Netflix's operating margin change in basis points in FY2015?")
+    found = [_found("operating_income", "FY2015", "305,826"), _found("revenue", "FY2015", "6,779,511"),
+             _found("operating_income", "FY2014", "402,648"), _found("revenue", "FY2014", "5,504,656")]
+    derived = derive(plan, found, [], [_chunk(1)])
+    # 305,826 / 6,779,511 - 402,648 / 5,504,656 = 0.0451103 - 0.0731470 = -0.0280367 → -280.37 bps → -280 bps
+    assert derived.calculation.result == "-280 bps"
+    assert accept_derived(derived, ["-280 bps", "-290 bps", "2.8 %"]) == ["-290 bps"]
+
+
+def test_cagr_shows_first_and_last_value():
+    plan = plan_of("What is Nike's revenue CAGR from FY2016 to FY2018?")
+    found = [_found("revenue", "FY2016", "32,376"), _found("revenue", "FY2017", "34,350"),
+             _found("revenue", "FY2018", "36,397")]
+    derived = derive(plan, found, [], [_chunk(1)])
+    # (36,397 / 32,376) ** (1 / 2) - 1 = 1.1241969 ** 0.5 - 1 = 0.060282 → 6.0 %
+    assert derived.lines[-1] == ("CAGR of revenue FY2016–FY2018 = (36,397 / 32,376) ^ (1 / 2) - 1 (USD thousands) "
+                                 "= 6.0 %", 1)
