@@ -177,6 +177,7 @@ def find_inputs(needed: Sequence[tuple[str, str]], chunks: Sequence[RetrievedChu
     Returns:
         ``(found, missing)``: found inputs in ``needed`` order, and the pairs no table cell gave.
     """
+    rows_of = _memo(rows_of) if rows_of is not None else None
     tables = [c for c in chunks if c.metadata.get("table_id")]
     doc = tables[0].doc_id if tables else (chunks[0].doc_id if chunks else None)
     own = [c for c in chunks if c.doc_id == doc]
@@ -201,6 +202,18 @@ def find_inputs(needed: Sequence[tuple[str, str]], chunks: Sequence[RetrievedChu
             found.append(hit)
     logger.info("derived inputs: %d found, %d missing, %d sub-retrieval(s)", len(found), len(missing), len(searched))
     return found, missing
+
+
+def _memo(rows_of: RowsOf) -> RowsOf:
+    """``rows_of`` reading each document's chunk rows once (every input of a formula reads the same document)."""
+    memo: dict[str, Sequence[Any]] = {}
+
+    def rows(doc_id: str) -> Sequence[Any]:
+        if doc_id not in memo:
+            memo[doc_id] = rows_of(doc_id)
+        return memo[doc_id]
+
+    return rows
 
 
 def _in_statement(hit: FoundInput | None) -> bool:
