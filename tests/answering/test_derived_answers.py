@@ -14,6 +14,9 @@ import json
 import pytest
 import tenacity
 
+from prism.answering.derived import plan_of
+from prism.answering.derived_answer import derive, sub_search
+from prism.answering.derived_inputs import find_inputs
 from prism.answering.derived_llm import plan_from_reply
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
@@ -103,6 +106,31 @@ def test_missing_input_is_named_and_no_number_is_given(acme):
     assert " = " not in answer.answer  # no work line, no result
 
 
+def test_an_input_the_retrieved_chunks_lack_comes_from_the_sub_retrieval_and_is_cited(acme):
+    handle = acme.open("acme")
+    [income] = handle.retriever.search("revenues operating income statements of operations", top_k=1).results
+    assert income.page_start == 2  # the statement of operations only: no capex, no balance sheet
+    returned: list[str] = []
+    search = sub_search(handle.retriever)
+
+    def recorded(query, sources):
+        chunks = search(query, sources)
+        returned.extend(c.chunk_id for c in chunks)
+        return chunks
+
+    found, missing = find_inputs([("revenue", "FY2023"), ("capex", "FY2023"), ("inventory", "FY2022")], [income],
+                                 handle.workspace.read_chunks, recorded)
+    assert missing == []
+    assert [(f.label, f.cell, f.number, f.chunk.page_start) for f in found] == [
+        ("Revenues", "812,400", 812400, 2), ("Capital expenditures", "(48,740)", 48740, 4),  # an outflow's size
+        ("Inventories", "58", 58, 3)]
+    assert found[1].chunk.chunk_id in returned and found[2].chunk.chunk_id in returned
+    derived = derive(plan_of("What is Acme's FY2023 capex as a % of revenue?"), found[:2], [], [income])
+    assert [c.page_start for c in derived.extra] == [4]  # the chunk holding capex becomes a source: block [2]
+    assert derived.lines[1] == ("Capital expenditures, FY2023: -48,740 thousand (CONSOLIDATED STATEMENTS OF CASH "
+                                "FLOWS)", 2)
+
+
 # --- with an LLM: it chooses the formula, the code does the arithmetic ------------------------------------------
 FORMULA = json.dumps({"metric": "EBITDA margin", "formula": "(operating income + depreciation and amortization) / "
                       "revenue", "periods": ["FY2023"], "how": "single", "kind": "percent", "decimals": 1})
@@ -135,8 +163,6 @@ def test_llm_figure_that_disagrees_with_the_computed_one_is_flagged(acme):
 
 
 def test_unreadable_formula_reply_falls_back_to_the_question():
-    from prism.answering.derived import plan_of
-
     fallback = plan_of("What is Acme's FY2023 operating margin?")
     assert fallback is not None
     assert plan_from_reply("I think it is about 12%", fallback) is None
