@@ -206,7 +206,8 @@ def document_period(chunks: Sequence[RetrievedChunk]) -> str | None:
 def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None,
                    search: Callable[[str, Sequence[str]], Sequence[RetrievedChunk]] | None) -> Derived | None:
     """The derived figure the question asks for, worked out from the chunks' tables, or ``None`` when it asks for
-    none (then the figure lookup and the extractive answer run as before)."""
+    none or no table holds any of its inputs (then the figure lookup and the extractive answer run as before: a
+    passage may state the figure). With some inputs found and others not, the answer names the missing ones."""
     fye = next((str(c.metadata["fiscal_year_end"]) for c in chunks if c.metadata.get("fiscal_year_end")), None)
     plan = plan_of(question, fye)
     if plan is None or rows_of is None:
@@ -220,6 +221,9 @@ def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: Row
     try:
         found, missing = find_inputs(needed(plan), chunks, rows_of, search, entity)
     except ValueError:  # a period that does not shift (a quarter asked for a year-over-year formula)
+        return None
+    if not found:  # no table holds any input (a circular, prose): the passages may state the figure itself
+        logger.info("derived figure %s: no input in a table; answering from the passages", plan.metric)
         return None
     return derive(plan, found, missing, chunks)
 

@@ -11,7 +11,7 @@ import pytest
 
 from prism.answering.calc import Mean, Op, Plan, Ref, aggregate, common_unit, needed, present, render, shift_period
 from prism.answering.derived import ITEMS, parse_expression, plan_of
-from prism.answering.derived_answer import accept_derived, derive
+from prism.answering.derived_answer import accept_derived, derive, derived_answer
 from prism.answering.derived_inputs import FoundInput, cell_number, normalise_label
 from prism.types import RetrievedChunk
 
@@ -161,3 +161,9 @@ def test_cagr_shows_first_and_last_value():
     # (36,397 / 32,376) ** (1 / 2) - 1 = 1.1241969 ** 0.5 - 1 = 0.060282 → 6.0 %
     assert derived.lines[-1] == ("CAGR of revenue FY2016–FY2018 = (36,397 / 32,376) ^ (1 / 2) - 1 (USD thousands) "
                                  "= 6.0 %", 1)
+
+
+def test_no_input_in_any_table_leaves_the_question_to_the_passages():
+    prose = RetrievedChunk("p1", "d", "circular.pdf", "Net profit grew 12 % in FY2024 to ₹812 crore.", 0, 1, 1,
+                           metadata={"period": "FY2024"})
+    assert derived_answer("What was the growth in net income in FY2024?", [prose], lambda _doc: [], None) is None
