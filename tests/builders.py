@@ -69,10 +69,28 @@ STATEMENT_ROWS = (
 """The rows of :func:`statement_pdf`: label, then the 2023, 2022 and 2021 cells as printed (in thousands)."""
 
 
-def statement_pdf(path: Path) -> Path:
-    """A two-page 10-K of "Acme Widgets, Inc." (fiscal year ended December 31, 2023): a cover page, then its
-    consolidated statement of operations "(in thousands, except per share data)" with the columns 2023, 2022 and
-    2021 set at fixed positions (:data:`STATEMENT_ROWS`)."""
+def _statement_page(pdf: FPDF, title: str, unit_line: str, span: str, columns: Sequence[str],
+                    rows: Sequence[Sequence[str]]) -> None:
+    """One statement page: the entity, the statement's title and unit line, a column span heading, then the rows
+    (label, then one cell per column) with the columns set at fixed positions."""
+    pdf.add_page()
+    for i, line in enumerate(("ACME WIDGETS, INC.", title, unit_line)):
+        pdf.set_xy(56, 56 + 15 * i)
+        pdf.cell(w=483, h=15, text=line)
+    y = 107
+    pdf.set_xy(300, y)
+    pdf.cell(w=240, h=15, text=span, align="C")
+    xs = (300, 380, 460)[:len(columns)]
+    for row in (("", *columns), *rows):
+        y += 16
+        pdf.set_xy(56, y)
+        pdf.cell(w=240, h=15, text=row[0])
+        for x, cell in zip(xs, row[1:], strict=True):
+            pdf.set_xy(x, y)
+            pdf.cell(w=80, h=15, text=cell, align="R")
+
+
+def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[Sequence[str]]]]) -> FPDF:
     pdf = FPDF(unit="pt", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("Helvetica", size=11)
@@ -82,21 +100,46 @@ def statement_pdf(path: Path) -> Path:
                    "PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nFor the fiscal year ended "
                    "December 31, 2023\nACME WIDGETS, INC.\n(Exact name of registrant as specified in its charter)\n"
                    "Acme Widgets makes industrial widgets and sells them in North America and Europe.")
-    pdf.add_page()
-    for i, line in enumerate(("ACME WIDGETS, INC.", "CONSOLIDATED STATEMENTS OF OPERATIONS",
-                              "(in thousands, except per share data)")):
-        pdf.set_xy(56, 56 + 15 * i)
-        pdf.cell(w=483, h=15, text=line)
-    y = 107
-    pdf.set_xy(300, y)
-    pdf.cell(w=240, h=15, text="Year ended December 31,", align="C")
-    columns = (300, 380, 460)
-    for row in (("", "2023", "2022", "2021"), *STATEMENT_ROWS):
-        y += 16
-        pdf.set_xy(56, y)
-        pdf.cell(w=240, h=15, text=row[0])
-        for x, cell in zip(columns, row[1:], strict=True):
-            pdf.set_xy(x, y)
-            pdf.cell(w=80, h=15, text=cell, align="R")
-    pdf.output(str(path))
+    for statement in statements:
+        _statement_page(pdf, *statement)
+    return pdf
+
+
+_OPERATIONS = ("CONSOLIDATED STATEMENTS OF OPERATIONS", "(in thousands, except per share data)",
+               "Year ended December 31,", ("2023", "2022", "2021"))
+
+
+def statement_pdf(path: Path) -> Path:
+    """A two-page 10-K of "Acme Widgets, Inc." (fiscal year ended December 31, 2023): a cover page, then its
+    consolidated statement of operations "(in thousands, except per share data)" with the columns 2023, 2022 and
+    2021 set at fixed positions (:data:`STATEMENT_ROWS`)."""
+    _acme_pdf([(*_OPERATIONS, STATEMENT_ROWS)]).output(str(path))
+    return path
+
+
+BALANCE_ROWS = (
+    ("Inventories", "62", "58"),
+    ("Total current assets", "310", "290"),
+    ("Total current liabilities", "150", "140"),
+)
+"""The balance sheet of :func:`statements_pdf` (in millions; December 31, 2023 and 2022)."""
+
+CASH_FLOW_ROWS = (
+    ("Net cash provided by operating activities", "120,600", "101,250", "40,100"),
+    ("Depreciation and amortization", "35,190", "33,000", "30,020"),
+    ("Capital expenditures", "(48,740)", "(44,707)", "(34,500)"),
+)
+"""The cash flow statement of :func:`statements_pdf` (in thousands; 2023, 2022, 2021)."""
+
+
+def statements_pdf(path: Path) -> Path:
+    """Acme's 10-K with three statements, one per page after the cover: operations (:data:`STATEMENT_ROWS`, in
+    thousands), the balance sheet (:data:`BALANCE_ROWS`, in millions: inputs of one formula in two units) and cash
+    flows (:data:`CASH_FLOW_ROWS`, in thousands)."""
+    _acme_pdf([
+        (*_OPERATIONS, STATEMENT_ROWS),
+        ("CONSOLIDATED BALANCE SHEETS", "(in millions)", "December 31,", ("2023", "2022"), BALANCE_ROWS),
+        ("CONSOLIDATED STATEMENTS OF CASH FLOWS", "(in thousands)", "Year ended December 31,",
+         ("2023", "2022", "2021"), CASH_FLOW_ROWS),
+    ]).output(str(path))
     return path

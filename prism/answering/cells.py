@@ -40,7 +40,8 @@ from prism.types import ChunkTable, RetrievedChunk, TableRow
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells"]
+__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells",
+           "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -116,10 +117,21 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[Tabl
 
 def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[str | None]:
     """Each column header named as a fiscal period (``"FY2015"``, ``"Q2 FY2022"``) with the document's fiscal year
-    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014")."""
+    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014").
+
+    Bare years follow :func:`prism.retrieval.periods.period_label`, except in a table whose latest bare year is the
+    calendar year of the document's own fiscal year end: then the years are the years the fiscal years end in (a
+    statement's latest column is its document's own year). Walmart's FY2020 10-K ("Fiscal Years Ended January 31,"
+    2020, 2019, 2018) names FY2020, FY2019, FY2018; a January year end whose columns are named by the year they
+    start in ("2019" for the year ended 31 January 2020) keeps ``period_label``'s FY2020.
+    """
+    mentions = [find_periods(header) for header in headers]
+    years = [m[0].year for m in mentions if len(m) == 1 and m[0].kind == "year"]
+    end_named = bool(fiscal_year_end and years and max(years) == date.fromisoformat(fiscal_year_end).year)
     out: list[str | None] = []
-    for header in headers:
-        labels = {period_label(m, fiscal_year_end) for m in find_periods(header)}
+    for found in mentions:
+        labels = {f"FY{m.year}" if end_named and m.kind == "year" else period_label(m, fiscal_year_end)
+                  for m in found}
         out.append(labels.pop() if len(labels) == 1 else None)
     return out
 
@@ -209,6 +221,18 @@ def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, M
         if other is not None and row.get("page_start") == chunk.page_start:
             out.append((other, _sibling(chunk, row)))
     return out
+
+
+def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+                ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
+    """The retrieved chunk's table part (with ``None``: the chunk itself), then its table's other chunks on the
+    same page, each with the chunk that holds it; ``cache`` keeps each document's rows between calls."""
+    return _tables(chunk, rows_of, cache)
+
+
+def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
+    """A stored chunk row of ``like``'s document as a retrieved chunk (no scores: it was not retrieved)."""
+    return _sibling(like, row)
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]

@@ -15,8 +15,8 @@
    against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
    (:mod:`prism.answering.websearch`) runs concurrently with it.
 5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
-   question. Without one (or when the LLM fails before its first token): a table cell with its row, column and unit
-   (:mod:`prism.answering.cells`), else quoted sentences (:mod:`prism.answering.extractive`).
+   question. Without one (or when the LLM fails before its first token): a derived figure worked out from table cells
+   (:mod:`~prism.answering.derived_answer`), a table cell (:mod:`~prism.answering.cells`) or quoted sentences.
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
    they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
    citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
@@ -40,9 +40,10 @@ from typing import Any, Protocol
 from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
-from prism.answering.cells import cell_lines
 from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
+from prism.answering.derived_answer import accept_derived, derived_gate, derived_text, figure_lines
+from prism.answering.derived_llm import llm_derived
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -89,9 +90,7 @@ class _Wanted:
     multi_query: bool
     web: bool
 
-    @property
-    def expanding(self) -> bool:
-        return self.hyde or self.multi_query
+    expanding = property(lambda self: self.hyde or self.multi_query)
 
 
 class AnswerEngine:
@@ -251,18 +250,17 @@ class AnswerEngine:
         return None
 
     def _assess(self, query: str, chunks: Sequence[RetrievedChunk]) -> Answerability:
-        """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`)."""
+        """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
+        question passes it, :func:`~prism.answering.derived_answer.derived_gate`)."""
         best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
         idf = getattr(self.retriever, "idf", None) or (lambda _terms: ({}, 0.0))
-        return assess(query, chunks, best, idf, lambda word: self.embedder.count_tokens(word) == 3,
-                      min_relevance=self.settings.answer_min_relevance,
-                      min_salient_idf=self.settings.gate_min_salient_idf)
+        return derived_gate(query, assess(query, chunks, best, idf, lambda word: self.embedder.count_tokens(word) == 3,
+                                          min_relevance=self.settings.answer_min_relevance,
+                                          min_salient_idf=self.settings.gate_min_salient_idf))
 
     def _record_search(self, run: AnswerRun, result: Any) -> None:
-        timings = getattr(result, "timings_ms", {}) or {}
-        rerank_ms, total = timings.get("rerank"), timings.get("total")
-        if total is not None:
-            run.add_time("retrieve", total - (rerank_ms or 0.0))
+        rerank_ms, total = ((getattr(result, "timings_ms", {}) or {}).get(k) for k in ("rerank", "total"))
+        run.add_time("retrieve", None if total is None else total - (rerank_ms or 0.0))
         run.add_time("rerank", rerank_ms)
 
     def _collect_web(self, run: AnswerRun, future: Future[WebSearchOutcome] | None) -> None:
@@ -299,13 +297,10 @@ class AnswerEngine:
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, getattr(self._workspace, "read_chunks", None))
         if self.llms.available:
-            turns = history_turns(history, self.settings.memory_turns)
-            run.messages = [
-                system_message(),
-                *history_messages(turns),
-                ChatMessage(role=MessageRole.USER,
-                            content=user_message(run.question, run.condensed, run.chunks, run.web)),
-            ]
+            work = llm_derived(run, self.llms.cheap, getattr(self._workspace, "read_chunks", None), self.retriever)
+            run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
+                            ChatMessage(role=MessageRole.USER,
+                                        content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]
         s = AnswerStream(self._pieces(run), lambda text: self._finish(run, text), run)
         return s if stream else s.result()
 
@@ -330,13 +325,13 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        cells, extra = cell_lines(run.condensed, run.chunks, getattr(self._workspace, "read_chunks", None))
+        run.derived, cells, extra = figure_lines(run.condensed, run.chunks,
+                                                 getattr(self._workspace, "read_chunks", None), self.retriever)
         run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
-        run.lines = cells or extractive_lines(
+        run.lines = cells if run.derived else cells or extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
-            lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks,
-        )
-        text = format_extractive(run.lines, label)
+            lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks)
+        text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
             text = NOT_RELEVANT
             run.notes.insert(0, Note("declined", NOT_RELEVANT))
@@ -373,6 +368,7 @@ class AnswerEngine:
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
         text, order, unsupported = self._cite(run, text)
+        unsupported = accept_derived(run.derived, unsupported)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
                      + ", ".join(unsupported) + ".")
@@ -390,7 +386,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
-            scope=run.scope,
+            scope=run.scope, calculation=run.derived.calculation if run.derived else None,
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

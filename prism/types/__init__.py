@@ -3,7 +3,8 @@
 Frozen dataclasses where nothing mutates them (a few records are filled in as they are built). By concern:
 :mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
-(citations, notes, turns, the answer), :mod:`~prism.types.conversations` (saved chats),
+(citations, notes, turns, the answer), :mod:`~prism.types.calculations` (a derived figure and its inputs),
+:mod:`~prism.types.conversations` (saved chats),
 :mod:`~prism.types.compare` (comparison grids) and
 :mod:`~prism.types.evaluation` (metric descriptions). Import them from
 here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`prism.errors`.
@@ -23,6 +24,7 @@ from prism.types.answers import (
     WebResult,
 )
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
+from prism.types.calculations import Calculation, CalculationInput
 from prism.types.compare import CellCitation, CellStatus, CompareCell, CompareGrid
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
@@ -82,6 +84,8 @@ __all__ = [
     "BriefingBullet",
     "BulletCitation",
     "briefing_points",
+    "Calculation",
+    "CalculationInput",
     "CancelToken",
     "CellCitation",
     "CellStatus",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from prism.types.calculations import Calculation
 from prism.types.documents import page_label
 from prism.types.questions import SearchScope
 from prism.types.retrieval import RetrievedChunk
@@ -158,6 +159,8 @@ class Answer:
             earlier versions.
         scope: the scope retrieval ran in (entities, periods, documents, auto), or ``None`` when nothing was
             retrieved (an empty workspace, a question with nothing to search for).
+        calculation: the derived figure computed from cited table cells (metric, formula, inputs, result), or
+            ``None`` when the question asks for none (:mod:`prism.answering.derived_answer`).
     """
 
     answer: str
@@ -171,6 +174,7 @@ class Answer:
     notes: list[Note] = field(default_factory=list)
     declined: bool = False
     scope: SearchScope | None = None
+    calculation: Calculation | None = None
 
     @property
     def message(self) -> str | None:
@@ -179,8 +183,9 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-        "timings_ms", "notes", "message", "scope"}`` (timings rounded to 0.01 ms; ``notes`` as ``{"kind", "text"}``;
-        ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``)."""
+        "timings_ms", "notes", "message", "scope", "calculation"}`` (timings rounded to 0.01 ms; ``notes`` as
+        ``{"kind", "text"}``; ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``;
+        ``calculation`` as :meth:`Calculation.to_dict` or ``None``)."""
         return {
             "answer": self.answer,
             "mode": self.mode,
@@ -194,4 +199,5 @@ class Answer:
             "notes": [n.to_dict() for n in self.notes],
             "message": self.message,
             "scope": self.scope.to_dict() if self.scope is not None else None,
+            "calculation": self.calculation.to_dict() if self.calculation is not None else None,
         }

@@ -13,6 +13,7 @@ from prism.errors import ConversationNotFoundError, PrismError
 from prism.service import PrismService, find_retrieval_mode, query_terms
 from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, locator_of
 from prism.ui import feedback_view, state
+from prism.ui.calculation_view import calculation_details
 from prism.ui.charts import score_figure
 from prism.ui.explain import (
     highlight_html,
@@ -161,6 +162,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
     if notes:
         st.caption(notes)
     scope_chips(info, turn, key)
+    calculation_details(answer)
     condensed = (answer.get("condensed_query") or "").strip()
     if condensed and condensed.casefold() != question.strip().casefold():
         st.caption(f"Searched for: *{literal(condensed)}*")

@@ -50,8 +50,10 @@ def test_columns_are_named_with_the_document_fiscal_year_end():
     assert column_periods(("August 29, 2021", "August 30, 2020"), "2021-08-29") == ["FY2021", "FY2020"]
     assert column_periods(("Three Months Ended June 30, 2022", "Streaming", "2015 2014"), "2022-12-31") == [
         "Q2 FY2022", None, None]
-    # Walmart's "2019" is the fiscal year that ends on 31 January 2020
-    assert column_periods(("2020", "2019"), "2020-01-31") == ["FY2021", "FY2020"]
+    # a January year end: Walmart's FY2020 10-K names its columns by the year they end in ("2020" ended 31 January
+    # 2020, the document's own year); a table whose latest year is the year before names them by the year they start in
+    assert column_periods(("2020", "2019", "2018"), "2020-01-31") == ["FY2020", "FY2019", "FY2018"]
+    assert column_periods(("2019", "2018"), "2020-01-31") == ["FY2020", "FY2019"]
 
 
 def test_pick_columns_asked_periods_else_the_most_recent():

@@ -1,0 +1,64 @@
+"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CalculationInput:
+    """One input of a derived figure, read from a table cell.
+
+    Attributes:
+        line_item: the line item ("operating income"); label: the row label as printed ("Operating income (loss)").
+        period: the fiscal period (``"FY2015"``).
+        value: the cell as printed (``"305,826"``, ``"(1,837)"``).
+        unit: ``thousands``, ``millions`` … or ``None``; currency: ISO 4217 or ``None``.
+        citation: the answer's citation number ``[n]`` of the chunk holding the cell.
+    """
+
+    line_item: str
+    label: str
+    period: str
+    value: str
+    unit: str | None
+    currency: str | None
+    citation: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"line_item", "label", "period", "value", "unit", "currency", "citation"}``."""
+        return {"line_item": self.line_item, "label": self.label, "period": self.period, "value": self.value,
+                "unit": self.unit, "currency": self.currency, "citation": self.citation}
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """A derived figure computed in code from cited inputs (``ask --json``'s ``"calculation"``).
+
+    Attributes:
+        metric: the metric as named ("EBITDA margin", "3-year average capital expenditures as a % of revenue").
+        formula: the formula in words ("(operating income + depreciation and amortization) / revenue").
+        source: where the definition comes from ("the question", or a standard definition's reference).
+        periods: the fiscal periods it runs over, oldest first.
+        inputs: the inputs found, each with its citation.
+        result: the result as shown (``"5.4 %"``, ``"0.66"``, ``"$1,832 million"``), or ``None`` when an input is
+            missing (then no number is given).
+        value: the shown result as a number (percent points for a percent), or ``None``.
+        missing: the inputs not found ("FY2018 inventory"), empty when computed.
+    """
+
+    metric: str
+    formula: str
+    source: str
+    periods: tuple[str, ...]
+    inputs: tuple[CalculationInput, ...]
+    result: str | None
+    value: float | None
+    missing: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"metric", "formula", "source", "periods", "inputs": [...], "result", "value", "missing"}``."""
+        return {"metric": self.metric, "formula": self.formula, "source": self.source, "periods": list(self.periods),
+                "inputs": [i.to_dict() for i in self.inputs], "result": self.result, "value": self.value,
+                "missing": list(self.missing)}
