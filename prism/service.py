@@ -42,7 +42,7 @@ from prism.index.workspaces import Workspace
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.fusion import MODES, retrieval_mode
-from prism.retrieval.rerank import Reranker
+from prism.retrieval.rerank import Reranker, unavailable_reason
 from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import (
     Answer,
@@ -128,8 +128,16 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
             return self._web
 
     def reranker_state(self) -> RerankerState:
-        """Whether the cross-encoder stage is on, its model, and the reason when it is off."""
+        """Whether the cross-encoder stage is on, its model, and the reason when it is off. Before the model is
+        loaded (on first search, or by :meth:`warm_up`) this says whether its files are here, without loading it."""
+        if self._reranker is None and unavailable_reason(self.settings) is None:
+            return RerankerState(True, self.settings.reranker_model, None)
         return self.reranker.state
+
+    def warm_up(self) -> None:
+        """Load the embedder and the reranker now (the app calls this in a background thread once its first page is
+        drawn, so that the first question does not wait for them)."""
+        logger.info("warming up: embedder %s, reranker %s", self.embedder.backend, self.reranker.state.enabled)
 
     def llm_status(self) -> dict[str, Any]:
         """What answering can use: ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive",
