@@ -51,6 +51,10 @@ class Settings(BaseSettings):
         default="Sample workspace", min_length=1, description="Workspace created from data/sample/ on first start."
     )
     sample_dir: Path = Field(default=PROJECT_ROOT / "data" / "sample", description="Folder of the sample documents.")
+    seed_dir: Path | None = Field(
+        default=None,
+        description="A seed (python -m prism seed build DIR): copied into PRISM_HOME when that is empty, at start.",
+    )
     lock_timeout_s: float = Field(default=600.0, gt=0, description="Longest wait for a workspace write lock, seconds.")
     eval_dir: Path = Field(
         default=PROJECT_ROOT / "eval", description="Folder of evaluation runs: runs/<run id>.json and index.json."

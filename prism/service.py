@@ -36,6 +36,7 @@ from prism.fsutil import distinct_names
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
 from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
+from prism.index.seed import install_seed
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, VectorStores
 from prism.index.workspaces import Workspace
@@ -58,8 +59,8 @@ from prism.types import (
     WorkspaceInfo,
 )
 
-__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "metrics", "published_anchors",
-           "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
+__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "install_seed", "metrics",
+           "published_anchors", "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +92,8 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         self._web_built = web is not None
         self._reranker: Reranker | None = None
         self._lock = threading.RLock()
+        if self.settings.seed_dir is not None:  # before anything below writes into the home
+            install_seed(self.settings.seed_dir, self.settings.home)
         self.catalog = WorkspaceCatalog(self.settings.home, self.settings.lock_timeout_s)
         self.stores = VectorStores(self.settings)
         self._open: OpenWorkspaces[WorkspaceHandle] = OpenWorkspaces(self.settings, self.stores)
