@@ -12,6 +12,9 @@ page's chat input renders. Phases per round, in seconds from the process start: 
 the session's first script run — service, sidebar, Chat page). Also ``import`` (a separate process timing
 ``import prism.service`` alone) and the embedder's own load time read from the server log. Prints the median of
 the rounds. Target (issue 17 §3): first page ≤ 10 s.
+
+``--seed``: the Docker start instead: a seed is built once (``python -m prism seed build``) and every round starts
+on a new, empty ``PRISM_HOME`` with ``PRISM_SEED_DIR`` set, so the seed's copy is part of the measured time.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ CHROME_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-de
                 "--window-size=1440,1000")
 
 
-def _env(home: Path) -> dict[str, str]:
+def _env(home: Path, seed: Path | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("GROQ_API_KEY", "TAVILY_API_KEY", "PRISM_GROQ_API_KEY", "PRISM_TAVILY_API_KEY",
                         "PRISM_ACCESS_CODE")}
     env.update(PRISM_HOME=str(home), HF_HUB_OFFLINE="1", TRANSFORMERS_NO_ADVISORY_WARNINGS="1")
+    if seed is not None:
+        env["PRISM_SEED_DIR"] = str(seed)
     return env
 
 
@@ -66,7 +71,7 @@ def import_seconds(home: Path) -> float:
     return run("import prism.service") - run("pass")
 
 
-def one_round(home: Path, log_path: Path) -> dict[str, float]:
+def one_round(home: Path, log_path: Path, seed: Path | None = None) -> dict[str, float]:
     """Start the app, open it in Chromium, return the phases in seconds from the process start."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -85,7 +90,7 @@ def one_round(home: Path, log_path: Path) -> dict[str, float]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port",
              str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-            cwd=REPO, env=_env(home), stdout=log, stderr=subprocess.STDOUT)
+            cwd=REPO, env=_env(home, seed), stdout=log, stderr=subprocess.STDOUT)
         try:
             while True:
                 try:
@@ -115,18 +120,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--home", type=Path, default=None, help="PRISM_HOME (default: a temp folder)")
+    parser.add_argument("--seed", action="store_true", help="start each round on an empty home from a seed")
     args = parser.parse_args()
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         raise SystemExit("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian's chromium, chromium-driver)")
     home = args.home or Path(tempfile.mkdtemp(prefix="prism-startup-"))
-    build_sample(home)
+    seed = None
+    if args.seed:
+        seed = home / "seed"
+        if not seed.is_dir():
+            subprocess.run([sys.executable, "-m", "prism", "seed", "build", str(seed)], cwd=REPO, env=_env(home),
+                           check=True)
+    else:
+        build_sample(home)
     rounds = []
     for i in range(args.rounds):
-        rounds.append(one_round(home, home.parent / f"{home.name}-streamlit-{i}.log"))
+        start_home = home / f"home-{time.time_ns()}" if seed else home
+        rounds.append(one_round(start_home, home.parent / f"{home.name}-streamlit-{i}.log", seed))
         print(f"round {i + 1}: " + ", ".join(f"{k} {v:.2f} s" for k, v in rounds[-1].items()), file=sys.stderr)
     imports = import_seconds(home)
     load = os.getloadavg()
-    print(f"\nCold start, sample workspace built, {args.rounds} rounds (load average {load[0]:.2f} {load[1]:.2f})\n")
+    how = "empty home + seed" if seed else "sample workspace built"
+    print(f"\nCold start, {how}, {args.rounds} rounds (load average {load[0]:.2f} {load[1]:.2f})\n")
     print("| phase | median s | rounds |")
     print("|---|---|---|")
     print(f"| import prism.service (separate process) | {imports:.2f} | 1 |")
