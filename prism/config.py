@@ -88,6 +88,10 @@ class Settings(BaseSettings):
         default=True,
         description="Parse PDFs in a child process and embed the pages already read meanwhile (off: parse in-process).",
     )
+    parse_next_document: bool = Field(
+        default=True,
+        description="Start parsing a batch's next PDF while the current one is embedded and stored (needs the above).",
+    )
     stream_rechunk_pages: int = Field(
         default=8, ge=1, description="While a PDF parses, re-chunk the pages read so far after this many new ones."
     )
