@@ -18,6 +18,7 @@ from typing import Any
 
 from prism.answering.briefing import Briefing, brief_document
 from prism.answering.briefing import briefing_markdown as _briefing_markdown
+from prism.answering.briefing_jobs import BackgroundBriefings, brief_offline_now
 from prism.answering.compare_facade import CompareFacade
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
@@ -91,6 +92,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         self._web = web
         self._web_built = web is not None
         self._reranker: Reranker | None = None
+        self.briefings = BackgroundBriefings()  # LLM briefings written after the ingest
         self._lock = threading.RLock()
         if self.settings.seed_dir is not None:  # before anything below writes into the home
             install_seed(self.settings.seed_dir, self.settings.home)
@@ -256,13 +258,10 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         return results
 
     def _brief_after_ingest(self, handle: WorkspaceHandle, result: IngestResult) -> None:
-        """Brief a newly ingested document; any failure becomes a warning on its result."""
-        try:
-            brief_document(handle.workspace, result.doc_id or "", embedder=self.embedder, llm=self.llms.main,
-                           settings=self.settings)
-        except Exception as exc:  # the document is committed; a briefing bug must not fail the ingest
-            logger.warning("briefing failed for %s: %s", (result.doc_id or "")[:12], type(exc).__name__)
-            result.warnings.append(f"No briefing was written ({type(exc).__name__}: {exc}).")
+        """The offline briefing now; with an LLM, the LLM's briefing in the background (it replaces the offline one
+        when it arrives, :mod:`prism.answering.briefing_jobs`), so the ingest never waits for the LLM."""
+        if brief_offline_now(handle.workspace, result, self.embedder, self.settings) and self.llms.main is not None:
+            self.briefings.submit(handle.workspace, result.doc_id or "", self.embedder, self.llms.main, self.settings)
 
     def brief(self, source: str, workspace: str | None = None) -> Briefing:
         """(Re)write and store the briefing of one document by file name (raises ``DocumentNotFoundError``)."""
