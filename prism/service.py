@@ -44,7 +44,8 @@ from prism.index.workspaces import Workspace
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.fusion import MODES, retrieval_mode
-from prism.retrieval.rerank import Reranker, unavailable_reason
+from prism.retrieval.models_facade import ModelsFacade
+from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import (
     Answer,
@@ -55,7 +56,6 @@ from prism.types import (
     IngestResult,
     PassageView,
     ProgressCallback,
-    RerankerState,
     RetrievalMode,
     WorkspaceInfo,
 )
@@ -74,7 +74,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade):
     """Everything Prism does, by workspace name.
 
     Args:
@@ -131,18 +131,6 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
                 self._web = WebSearcher.from_settings(self.settings)
                 self._web_built = True
             return self._web
-
-    def reranker_state(self) -> RerankerState:
-        """Whether the cross-encoder stage is on, its model, and the reason when it is off. Before the model is
-        loaded (on first search, or by :meth:`warm_up`) this says whether its files are here, without loading it."""
-        if self._reranker is None and unavailable_reason(self.settings) is None:
-            return RerankerState(True, self.settings.reranker_model, None)
-        return self.reranker.state
-
-    def warm_up(self) -> None:
-        """Load the embedder and the reranker now (the app calls this in a background thread once its first page is
-        drawn, so that the first question does not wait for them)."""
-        logger.info("warming up: embedder %s, reranker %s", self.embedder.backend, self.reranker.state.enabled)
 
     def llm_status(self) -> dict[str, Any]:
         """What answering can use: ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive",
@@ -317,6 +305,15 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         ``None`` when it is no longer stored. Raises ``WorkspaceNotFoundError``, ``DocumentNotFoundError``."""
         store = self.open(workspace).workspace
         return passage_view(source, store.read_chunks(store.get_by_source(source).doc_id), chunk_id)
+
+    def index_mismatch(self, workspace: str | None = None) -> str | None:
+        """Why the workspace cannot be searched with the configured embedder (built by another model or backend:
+        :meth:`reindex` fixes it), or ``None`` when it opens. Raises ``WorkspaceNotFoundError``."""
+        try:
+            self.open(workspace)
+        except EmbeddingModelMismatchError as exc:
+            return str(exc)
+        return None
 
     def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""
