@@ -29,10 +29,10 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
+from servers import stop, wait_until_up
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -145,25 +145,14 @@ def measure_with_server(home: Path, queries: int) -> dict:
     server = subprocess.Popen([str(chroma), "run", "--path", str(home / "chroma"), "--host", "127.0.0.1",
                                "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 300  # the server loads its segments before it answers
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"chroma run did not start; see {log.name}") from None
-                time.sleep(0.5)
+        # the server loads its segments before it answers
+        wait_until_up(f"http://127.0.0.1:{port}/api/v2/heartbeat", server, 300, f"chroma run (see {log.name})", 0.5)
         m = _measure_in_child(home, queries, port)
         status = Path(f"/proc/{server.pid}/status").read_text()
         m["server_peak_rss_mib"] = int(next(x for x in status.splitlines() if x.startswith("VmHWM")).split()[1]) / 1024
         return m
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
 
 

@@ -27,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from servers import stop, wait_until_up
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -92,15 +93,7 @@ def one_round(home: Path, log_path: Path, seed: Path | None = None) -> dict[str,
              str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
             cwd=REPO, env=_env(home, seed), stdout=log, stderr=subprocess.STDOUT)
         try:
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    time.sleep(0.05)
-                if proc.poll() is not None or time.perf_counter() - start > 120:
-                    raise SystemExit(f"streamlit did not start; see {log_path}")
+            wait_until_up(f"{url}/_stcore/health", proc, 120, f"streamlit (see {log_path})")
             server = time.perf_counter() - start
             driver.get(url)
             WebDriverWait(driver, 120, poll_frequency=0.05).until(
@@ -108,11 +101,7 @@ def one_round(home: Path, log_path: Path, seed: Path | None = None) -> dict[str,
             first_page = time.perf_counter() - start
         finally:
             driver.quit()
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 15)
     return {"server": server, "first page": first_page}
 
 
