@@ -40,16 +40,23 @@ CrossEncoder(Settings().reranker_model, device='cpu')" \
 COPY --chown=user:user . /app
 RUN mkdir -p /data && chown user:user /data
 
+# The seed: the sample workspace built now, into a folder outside /data (a Space mounts its persistent volume over
+# /data at run time). With PRISM_SEED_DIR set, the app copies it into an empty PRISM_HOME at start, so no visitor
+# waits for the sample workspace to be built; a home that holds anything is never touched.
+RUN HF_HUB_OFFLINE=1 python -m prism seed build /opt/prism/seed --json \
+    && chown -R 1000:1000 /opt/prism/seed
+
 USER user
 ENV HOME=/home/user \
     PRISM_HOME=/data \
+    PRISM_SEED_DIR=/opt/prism/seed \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1 \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
 
 EXPOSE 7860
 
-HEALTHCHECK --interval=30s --timeout=5s --start-period=90s \
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:7860/_stcore/health', timeout=4)"
 
 # XSRF protection is off because a Space serves the app inside an iframe on another domain, where Streamlit's XSRF

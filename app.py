@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from prism.ui import widgets
+from prism.ui import resources, widgets
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -27,7 +27,7 @@ widgets.sidebar(service)
 
 # url_path differs from each file's name on purpose: Streamlit's legacy pages/ routing (and AppTest, which uses it)
 # then never runs a page script alone, so every run draws the sidebar and the page from one state.
-st.navigation(
+navigation = st.navigation(
     [
         st.Page("pages/chat_page.py", title="Chat", icon=":material/forum:", url_path="chat", default=True),
         st.Page("pages/compare_page.py", title="Compare", icon=":material/grid_on:", url_path="compare"),
@@ -36,4 +36,8 @@ st.navigation(
         st.Page("pages/eval_page.py", title="Evaluation", icon=":material/monitoring:", url_path="eval"),
     ],
     position="top",
-).run()
+)
+try:
+    navigation.run()
+finally:
+    resources.warm_up()  # the models load in the background once the first page is drawn

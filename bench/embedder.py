@@ -129,6 +129,8 @@ def main() -> None:
     ap.add_argument("--scifact", type=Path, default=SHARED / "scifact")
     ap.add_argument("--sample", type=Path, default=REPO / "data" / "ground_truth" / "eval_pairs.json")
     ap.add_argument("--skip-quality", action="store_true", help="speed only (no SciFact / sample set eval)")
+    ap.add_argument("--skip-scifact", action="store_true", help="quality on the sample set only (SciFact's 5,183 "
+                    "documents take long to ingest three times on a shared machine)")
     args = ap.parse_args()
     files = [p if p.exists() else PDFS / p.name for p in map(Path, args.pdfs)]
     missing = [str(p) for p in files if not p.exists()]
@@ -163,7 +165,8 @@ def main() -> None:
         rss: dict[str, float] = {}
         if not args.skip_quality:
             for backend in BACKENDS:
-                sf, rss_sf = eval_quality(backend, args.scifact, home, f"scifact-{backend}", "beir")
+                sf, rss_sf = ({}, 0.0) if args.skip_scifact else eval_quality(backend, args.scifact, home,
+                                                                              f"scifact-{backend}", "beir")
                 sample, rss_sample = eval_quality(backend, args.sample, home, f"sample-{backend}", "prism")
                 quality[backend] = {"scifact": sf, "sample": sample}
                 rss[backend] = max(rss_sf, rss_sample)
@@ -172,7 +175,7 @@ def main() -> None:
           f"batch {settings.embed_batch_size} (torch) / {settings.embed_onnx_batch_size} (ONNX), {default_threads} "
           f"threads by default; median of {args.rounds} "
           f"interleaved rounds; {len(queries)} SciFact queries on {settings.query_threads} thread(s); shared 2-core "
-          "machine\n")
+          f"machine, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     cols = ["backend", f"chunks/s ({default_threads} thr)", "speed-up", "chunks/s (1 thr)", "speed-up (1 thr)",
             "query p50 ms", "query p95 ms", "SciFact ndcg@10 dense", "SciFact ndcg@10 hybrid",
             "sample ndcg@10 dense", "sample ndcg@10 hybrid", "export s", "load s", "model MB", "eval peak RSS MiB"]

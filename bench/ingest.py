@@ -8,8 +8,11 @@ Reports pages/s and chunks/s end to end, the embedder's own chunks/s on the same
 stage (read, parse, chunk, embed, store) and the peak RSS of the process. Target: ≥ 40 chunks/s end to end on a
 2-core machine. Uses a temporary PRISM_HOME, so nothing is reused.
 
-``--inline-parse`` parses in-process (no child parser, no embedding ahead) for comparison; ``--sweep`` also times
-the embedder alone at several batch sizes on a sample of the same chunks (how ``embed_batch_size`` was chosen).
+``--inline-parse`` parses in-process (no child parser, no embedding ahead) for comparison; ``--serial-documents``
+parses each PDF only when its turn comes (``parse_next_document=False``: no overlap across documents, the code
+before issue 17 §2); ``--sweep`` also times the embedder alone at several batch sizes on a sample of the same chunks
+(how ``embed_batch_size`` was chosen). The batch is ingested without briefings; each document's offline briefing is
+then written and timed on its own (wall and CPU seconds per document, after the ingest).
 """
 
 from __future__ import annotations
@@ -39,24 +42,38 @@ def peak_rss_mib(children: bool = False) -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def timed_briefings(svc: PrismService, sources: list[str]) -> list[tuple[str, float, float]]:
+    """``(document, wall s, CPU s of the process)`` of writing each document's briefing again, one at a time."""
+    rows = []
+    for source in sources:
+        w0, c0 = time.perf_counter(), time.process_time()
+        svc.brief(source, "bench")
+        rows.append((source, time.perf_counter() - w0, time.process_time() - c0))
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
     ap.add_argument("--limit", type=int, default=None, help="only the first N PDFs (sorted by name)")
     ap.add_argument("--inline-parse", action="store_true", help="parse in-process, no embedding ahead")
+    ap.add_argument("--serial-documents", action="store_true", help="no parse of the next PDF while one embeds")
+    ap.add_argument("--no-briefings", action="store_true", help="do not time the briefings")
     ap.add_argument("--sweep", action="store_true", help="time the embedder alone at several batch sizes")
     ap.add_argument("--embed-sample", type=int, default=4000, help="chunks re-embedded for the embedder-alone rate")
     args = ap.parse_args()
     pdfs = sorted(args.pdfs.glob("*.pdf"))[: args.limit or None]
     with tempfile.TemporaryDirectory(prefix="prism-bench-") as home:
-        svc = PrismService(Settings(home=Path(home), parse_in_subprocess=not args.inline_parse))
+        svc = PrismService(Settings(home=Path(home), parse_in_subprocess=not args.inline_parse,
+                                    parse_next_document=not args.serial_documents))
         t0 = time.perf_counter()
         svc.embedder.embed(["warm up"])  # model load is not ingestion
         load_s = time.perf_counter() - t0
         handle = svc.open("bench", create=True)
         t0 = time.perf_counter()
-        results = svc.ingest([IngestItem(p) for p in pdfs], "bench")
+        results = svc.ingest([IngestItem(p) for p in pdfs], "bench", briefing=False)
         total_s = time.perf_counter() - t0
+        briefs = [] if args.no_briefings else timed_briefings(svc, [r.file for r in results if r.chunks])
         shutdown_workers()  # so that the parser worker's peak RSS is reported (RUSAGE_CHILDREN counts ended ones)
         tm = handle.ingestor.timings
         failed = [r for r in results if r.status == "failed"]
@@ -85,6 +102,7 @@ def main() -> None:
               "store": tm.store}
     accounted = sum(stages.values())
     mode = "in-process parse" if args.inline_parse else "parser process + embedding ahead"
+    mode += "" if args.inline_parse or args.serial_documents else " + next document parsed ahead"
     print(f"\n## Ingestion: {len(pdfs)} FinanceBench PDFs ({pages} pages, {chunks} chunks, {len(failed)} failed; "
           f"{mode}; batch {svc.settings.embed_batch_size}, {svc.embedder.threads} torch threads)\n")
     print("| measure | value |\n|---|---|")
@@ -96,12 +114,20 @@ def main() -> None:
     print(f"| model load (not counted) | {load_s:.1f} s |")
     ahead_share = tm.chunks_ahead / max(chunks, 1)
     print(f"| chunks embedded ahead (while parsing) and used | {tm.chunks_ahead} ({ahead_share:.0%}) |")
+    print(f"| documents parsed while the one before was embedded | {tm.docs_parsed_ahead} |")
     print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {peak_rss_mib(children=True):.0f} MiB) |")
     print("\n| stage | seconds | share |\n|---|---|---|")
     for name, sec in stages.items():
         print(f"| {name} | {sec:.1f} | {sec / total_s:.1%} |")
     other = total_s - accounted
-    print(f"| other (registry, BM25 rebuild, briefings) | {other:.1f} | {other / total_s:.1%} |")
+    print(f"| other (registry, profiles, BM25 rebuild) | {other:.1f} | {other / total_s:.1%} |")
+    print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if briefs:
+        print("\n| document | offline briefing, wall s | CPU s |\n|---|---|---|")
+        for name, wall, cpu in briefs:
+            print(f"| {name} | {wall:.2f} | {cpu:.2f} |")
+        walls = sorted(w for _n, w, _c in briefs)
+        print(f"| median / max | {walls[len(walls) // 2]:.2f} / {walls[-1]:.2f} | |")
     if sweep:
         print(f"\n| embed_batch_size | embedder alone, chunks/s ({len(sample)} chunks) |\n|---|---|")
         for size, rate in sweep.items():

@@ -22,6 +22,7 @@ with left:
         widgets.no_workspace()
         st.stop()
     st.subheader(literal(info.name), anchor=False)
+    workspaces_view.index_notice(service, info)
     workspaces_view.documents(service, info)
     with st.expander("Rename or delete this workspace", icon=":material/settings:"):
         workspaces_view.manage(service, info)

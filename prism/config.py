@@ -51,6 +51,10 @@ class Settings(BaseSettings):
         default="Sample workspace", min_length=1, description="Workspace created from data/sample/ on first start."
     )
     sample_dir: Path = Field(default=PROJECT_ROOT / "data" / "sample", description="Folder of the sample documents.")
+    seed_dir: Path | None = Field(
+        default=None,
+        description="A seed (python -m prism seed build DIR): copied into PRISM_HOME when that is empty, at start.",
+    )
     lock_timeout_s: float = Field(default=600.0, gt=0, description="Longest wait for a workspace write lock, seconds.")
     eval_dir: Path = Field(
         default=PROJECT_ROOT / "eval", description="Folder of evaluation runs: runs/<run id>.json and index.json."
@@ -83,6 +87,10 @@ class Settings(BaseSettings):
     parse_in_subprocess: bool = Field(
         default=True,
         description="Parse PDFs in a child process and embed the pages already read meanwhile (off: parse in-process).",
+    )
+    parse_next_document: bool = Field(
+        default=True,
+        description="Start parsing a batch's next PDF while the current one is embedded and stored (needs the above).",
     )
     stream_rechunk_pages: int = Field(
         default=8, ge=1, description="While a PDF parses, re-chunk the pages read so far after this many new ones."

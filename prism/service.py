@@ -18,6 +18,7 @@ from typing import Any
 
 from prism.answering.briefing import Briefing, brief_document
 from prism.answering.briefing import briefing_markdown as _briefing_markdown
+from prism.answering.briefing_jobs import BackgroundBriefings, brief_offline_now
 from prism.answering.compare_facade import CompareFacade
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
@@ -36,12 +37,14 @@ from prism.fsutil import distinct_names
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
 from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
+from prism.index.seed import install_seed
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, VectorStores
 from prism.index.workspaces import Workspace
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.fusion import MODES, retrieval_mode
+from prism.retrieval.models_facade import ModelsFacade
 from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever, SearchResult
 from prism.types import (
@@ -53,13 +56,12 @@ from prism.types import (
     IngestResult,
     PassageView,
     ProgressCallback,
-    RerankerState,
     RetrievalMode,
     WorkspaceInfo,
 )
 
-__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "metrics", "published_anchors",
-           "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
+__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "install_seed", "metrics",
+           "published_anchors", "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +74,7 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade):
     """Everything Prism does, by workspace name.
 
     Args:
@@ -90,7 +92,10 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         self._web = web
         self._web_built = web is not None
         self._reranker: Reranker | None = None
+        self.briefings = BackgroundBriefings()  # LLM briefings written after the ingest
         self._lock = threading.RLock()
+        if self.settings.seed_dir is not None:  # before anything below writes into the home
+            install_seed(self.settings.seed_dir, self.settings.home)
         self.catalog = WorkspaceCatalog(self.settings.home, self.settings.lock_timeout_s)
         self.stores = VectorStores(self.settings)
         self._open: OpenWorkspaces[WorkspaceHandle] = OpenWorkspaces(self.settings, self.stores)
@@ -126,10 +131,6 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
                 self._web = WebSearcher.from_settings(self.settings)
                 self._web_built = True
             return self._web
-
-    def reranker_state(self) -> RerankerState:
-        """Whether the cross-encoder stage is on, its model, and the reason when it is off."""
-        return self.reranker.state
 
     def llm_status(self) -> dict[str, Any]:
         """What answering can use: ``{"mode": "llm", "model", "small_model", ...}`` or ``{"mode": "extractive",
@@ -245,13 +246,10 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         return results
 
     def _brief_after_ingest(self, handle: WorkspaceHandle, result: IngestResult) -> None:
-        """Brief a newly ingested document; any failure becomes a warning on its result."""
-        try:
-            brief_document(handle.workspace, result.doc_id or "", embedder=self.embedder, llm=self.llms.main,
-                           settings=self.settings)
-        except Exception as exc:  # the document is committed; a briefing bug must not fail the ingest
-            logger.warning("briefing failed for %s: %s", (result.doc_id or "")[:12], type(exc).__name__)
-            result.warnings.append(f"No briefing was written ({type(exc).__name__}: {exc}).")
+        """The offline briefing now; with an LLM, the LLM's briefing in the background (it replaces the offline one
+        when it arrives, :mod:`prism.answering.briefing_jobs`), so the ingest never waits for the LLM."""
+        if brief_offline_now(handle.workspace, result, self.embedder, self.settings) and self.llms.main is not None:
+            self.briefings.submit(handle.workspace, result.doc_id or "", self.embedder, self.llms.main, self.settings)
 
     def brief(self, source: str, workspace: str | None = None) -> Briefing:
         """(Re)write and store the briefing of one document by file name (raises ``DocumentNotFoundError``)."""
@@ -307,6 +305,15 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade):
         ``None`` when it is no longer stored. Raises ``WorkspaceNotFoundError``, ``DocumentNotFoundError``."""
         store = self.open(workspace).workspace
         return passage_view(source, store.read_chunks(store.get_by_source(source).doc_id), chunk_id)
+
+    def index_mismatch(self, workspace: str | None = None) -> str | None:
+        """Why the workspace cannot be searched with the configured embedder (built by another model or backend:
+        :meth:`reindex` fixes it), or ``None`` when it opens. Raises ``WorkspaceNotFoundError``."""
+        try:
+            self.open(workspace)
+        except EmbeddingModelMismatchError as exc:
+            return str(exc)
+        return None
 
     def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""

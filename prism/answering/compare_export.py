@@ -8,10 +8,12 @@ passage as ``"closest: file p. N"``), an error cell ``"Error: <message>"``, a ce
 from __future__ import annotations
 
 import io
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from prism.types import CompareCell, CompareGrid
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["cell_text", "grid_csv", "grid_frame", "grid_markdown", "grid_xlsx"]
 
@@ -31,6 +33,8 @@ def cell_text(cell: CompareCell | None) -> str:
 
 def grid_frame(grid: CompareGrid) -> pd.DataFrame:
     """The grid as a DataFrame: index ``question`` (the rows), one column per document (file name)."""
+    import pandas as pd  # imported on use: pandas takes half a second to import and the app starts without it
+
     data = {doc: [cell_text(grid.cell(doc, q)) for q in grid.questions] for doc in grid.documents}
     return pd.DataFrame(data, index=pd.Index(list(grid.questions), name="question"))
 
@@ -42,6 +46,8 @@ def grid_csv(grid: CompareGrid) -> bytes:
 
 def grid_xlsx(grid: CompareGrid) -> bytes:
     """The grid as an XLSX workbook: one sheet named "Comparison", the questions in column A."""
+    import pandas as pd
+
     buffer = io.BytesIO()
     with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
         grid_frame(grid).to_excel(writer, sheet_name="Comparison")

@@ -26,8 +26,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import httpx
-import openai
 import tenacity
 from llama_index.core.llms import LLM, ChatMessage
 
@@ -42,14 +40,28 @@ T = TypeVar("T")
 TRANSIENT_STATUS: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504})
 """HTTP statuses that are retried."""
 
-# Exceptions an LLM call may raise that are translated into LLMError. openai.APIError is the base of every error
-# of the OpenAI-compatible client Groq uses (status errors, timeouts, connection errors).
-_CALL_ERRORS: tuple[type[BaseException], ...] = (openai.APIError, httpx.HTTPError, TimeoutError, ConnectionError)
 
 NO_KEY_REASON = "no Groq API key configured (set GROQ_API_KEY or add it to Streamlit secrets)"
 
 
 # --- errors -------------------------------------------------------------------------------------------------------
+def _call_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions an LLM call may raise that are translated into LLMError. ``openai.APIError`` is the base of every
+    error of the OpenAI-compatible client Groq uses (status errors, timeouts, connection errors). openai and httpx
+    are imported here, not at module level: they take about a second to import and the app starts without them."""
+    import httpx
+    import openai
+
+    return openai.APIError, httpx.HTTPError, TimeoutError, ConnectionError
+
+
+def _connection_errors() -> tuple[type[BaseException], ...]:
+    import httpx
+    import openai
+
+    return openai.APIConnectionError, httpx.TransportError, ConnectionError
+
+
 def status_code(exc: BaseException) -> int | None:
     """The HTTP status carried by an exception (``status_code`` or ``response.status_code``), else ``None``."""
     code = getattr(exc, "status_code", None)
@@ -59,12 +71,15 @@ def status_code(exc: BaseException) -> int | None:
 
 
 def _is_timeout(exc: BaseException) -> bool:
+    import httpx
+    import openai
+
     return isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError)
 
 
 def is_transient(exc: BaseException) -> bool:
     """True for errors worth retrying: timeouts, connection failures and statuses in :data:`TRANSIENT_STATUS`."""
-    if _is_timeout(exc) or isinstance(exc, openai.APIConnectionError | httpx.TransportError | ConnectionError):
+    if _is_timeout(exc) or isinstance(exc, _connection_errors()):
         return True
     return status_code(exc) in TRANSIENT_STATUS
 
@@ -89,7 +104,7 @@ def translate_error(exc: BaseException, model: str, attempts: int) -> LLMError:
         )
     if code == 404:
         return LLMError(f"Groq does not serve the model '{model}' (HTTP 404). Set PRISM_LLM_MODEL to a current model.")
-    if isinstance(exc, openai.APIConnectionError | httpx.TransportError | ConnectionError):
+    if isinstance(exc, _connection_errors()):
         return LLMError(f"Groq could not be reached ({type(exc).__name__}). Check the network and try again.")
     detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
     where = f"HTTP {code}" if code else type(exc).__name__
@@ -168,7 +183,7 @@ class LLMClient:
         retrying = self._retrying()
         try:
             return retrying(paced)
-        except _CALL_ERRORS as exc:
+        except _call_errors() as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
             raise translate_error(exc, self.model, attempts) from exc
 
@@ -204,7 +219,7 @@ class LLMClient:
         try:
             for piece in gen:
                 yield _delta(piece)
-        except _CALL_ERRORS as exc:
+        except _call_errors() as exc:
             raise translate_error(exc, self.model, 1) from exc
 
 

@@ -48,7 +48,8 @@ def format_answer(answer: Answer, question: str = "") -> str:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Run ``ask``: one question, no conversation history."""
-    answer = common.service().ask(
+    svc = common.service()
+    answer = svc.ask(
         args.question,
         args.workspace,
         sources=args.doc or None,
@@ -57,7 +58,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         web=True if args.web else None,
         auto_scope=not args.no_auto_scope,
     )
-    common.emit(args, answer.to_dict(), format_answer(answer, args.question))
+    common.emit(args, {**answer.to_dict(), "embedder": svc.embedder_state()}, format_answer(answer, args.question))
     return common.EXIT_OK
 
 

@@ -24,15 +24,16 @@ def _result_lines(result: Any) -> list[str]:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Print the ranked chunks (or the stable search JSON)."""
-    result = common.service().search(args.query, args.workspace, mode=args.mode, top_k=args.top_k,
-                                     sources=args.doc or None, auto_scope=not args.no_auto_scope)
+    svc = common.service()
+    result = svc.search(args.query, args.workspace, mode=args.mode, top_k=args.top_k,
+                        sources=args.doc or None, auto_scope=not args.no_auto_scope)
     lines = [line] if (line := common.scope_line(result.scope)) else []
     if not result.reranker["enabled"]:
         lines.append(f"(rerank off: {result.reranker['reason']})")
     if result.message:
         lines.append(result.message)
     lines += _result_lines(result)
-    common.emit(args, result.to_dict(), "\n".join(lines) or "(no results)")
+    common.emit(args, {**result.to_dict(), "embedder": svc.embedder_state()}, "\n".join(lines) or "(no results)")
     return common.EXIT_OK
 
 

@@ -8,8 +8,6 @@ import logging
 import time
 from pathlib import Path
 
-import pandas as pd
-
 from prism.errors import PrismError
 from prism.evaluation.dataset_types import BeirDataset, EvalDataset, EvalDocument, EvalQuery, read_jsonl
 from prism.evaluation.protocol import EvalService
@@ -60,6 +58,8 @@ def load_beir(directory: Path, queries_file: Path | None = None, qrels_file: Pat
         text = (row.get("text") or "").strip()
         corpus[str(row["_id"])] = f"{title}\n\n{text}" if title else text
     all_queries = {str(r["_id"]): r["text"] for r in read_jsonl(queries_path)}
+    import pandas as pd  # imported on use: the app starts without it
+
     try:
         frame = pd.read_csv(qrels_path, sep="\t", dtype={"query-id": str, "corpus-id": str, "score": int})
     except (ValueError, pd.errors.ParserError) as exc:

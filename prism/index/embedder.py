@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
@@ -90,6 +89,8 @@ class PrismEmbedding(BaseEmbedding):
     def from_settings(cls, settings: Settings) -> PrismEmbedding:
         """Build the configured embedder (``embed_model_path`` or the packaged MiniLM)."""
         if settings.torch_threads:
+            import torch
+
             torch.set_num_threads(settings.torch_threads)
         return cls(
             settings.resolved_embed_model_path(),
@@ -131,6 +132,8 @@ class PrismEmbedding(BaseEmbedding):
     @property
     def threads(self) -> int:
         """CPU threads used by :meth:`embed` by default (torch's thread count, for ONNX Runtime too)."""
+        import torch
+
         return torch.get_num_threads()
 
     def count_tokens(self, text: str) -> int:
@@ -155,6 +158,8 @@ class PrismEmbedding(BaseEmbedding):
         if self._onnx is not None:
             with self._lock:
                 return self._onnx.encode(list(texts), self._onnx_batch_size, threads or self.threads)
+        import torch  # loaded with the model already; imported here so that importing this module stays cheap
+
         with self._lock:
             previous = torch.get_num_threads()
             if threads and threads != previous:

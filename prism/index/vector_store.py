@@ -93,15 +93,17 @@ class VectorStore:
             raise EmbeddingModelMismatchError(
                 f"Workspace '{self.workspace}' was indexed with the embedding model {meta.get('embed_model')!r} "
                 f"({meta.get('embed_dim')}-d) but Prism is configured with {embed_model!r} ({dimension}-d). "
-                f"Re-index it (python -m prism reindex --workspace '{self.workspace}') or switch the model back."
+                f"Re-index it (the Reindex button on the Workspaces page, or python -m prism reindex --workspace "
+                f"'{self.workspace}') or switch the model back."
             )
         built = str(meta.get("embed_backend", "torch"))
         if EMBED_BACKEND_VECTORS.get(built, built) != EMBED_BACKEND_VECTORS.get(embed_backend, embed_backend):
             raise EmbeddingModelMismatchError(
                 f"Workspace '{self.workspace}' was indexed by the {built} embedder backend but the embedder now runs "
                 f"on {embed_backend}. Their vectors differ (int8 quantization moves them by up to ~0.03), so new "
-                f"chunks and queries would not match the stored ones. Re-index it (python -m prism reindex "
-                f"--workspace '{self.workspace}') or set PRISM_EMBED_BACKEND={built}."
+                f"chunks and queries would not match the stored ones. Re-index it (the Reindex button on the "
+                f"Workspaces page, or python -m prism reindex --workspace '{self.workspace}') or set "
+                f"PRISM_EMBED_BACKEND={built}."
             )
 
     def reconnect(self, client: Any) -> None:

@@ -19,7 +19,7 @@ from prism.errors import NoExtractableTextError
 from prism.index.embedder import PrismEmbedding
 from prism.ingestion import parsing
 from prism.ingestion.parsing.pdf import looks_like_pdf
-from prism.ingestion.parsing.worker import ParseJob
+from prism.ingestion.parsing.worker import ParseJob, active_jobs
 from prism.ingestion.prepare import chunk, index_text, strip_running
 from prism.types import Page, ParsedDocument, ProgressCallback
 
@@ -39,7 +39,8 @@ class StageTimings:
 
     ``parse`` is the time spent waiting for the parser (not overlapped with anything); ``embed_ahead`` is the part
     of ``embed`` done while the parser was still running; ``chunk`` includes re-chunking the partial document for
-    embedding ahead; ``chunks_ahead`` counts vectors made ahead that the final chunks used.
+    embedding ahead; ``chunks_ahead`` counts vectors made ahead that the final chunks used; ``docs_parsed_ahead`` the
+    documents whose parse started while the one before them was embedded and stored.
     """
 
     read: float = 0.0
@@ -51,6 +52,7 @@ class StageTimings:
     pages: int = 0
     chunks: int = 0
     chunks_ahead: int = 0
+    docs_parsed_ahead: int = 0
     extra: dict[str, float] = field(default_factory=dict)
 
 
@@ -77,10 +79,11 @@ class EmbedAhead:
         self.timings = timings
 
     def parse(self, data: bytes, name: str, doc_id: str, progress: ProgressCallback, embed_ahead: bool,
-              title_of: TitleOf | None = None) -> tuple[ParsedDocument, Ahead]:
+              title_of: TitleOf | None = None, job: ParseJob | None = None) -> tuple[ParsedDocument, Ahead]:
         """Parse ``data``; a PDF in a child process while the pages read so far are chunked and embedded under the
         title ``title_of`` gives the pages read so far (``embed_ahead``; off when the index texts will not be the
         chunks' own, e.g. contextual retrieval). A vector is used only when the final index text is the same.
+        ``job``: the document's parse, already started (:class:`~prism.ingestion.prefetch.NextParse`).
 
         Returns:
             ``(document, ahead)``: the vectors embedded while parsing (none when nothing was embedded ahead).
@@ -88,10 +91,10 @@ class EmbedAhead:
         Raises:
             PrismError: from the parser.
         """
-        if not (self.settings.parse_in_subprocess and looks_like_pdf(data)):
+        if job is None and not (self.settings.parse_in_subprocess and looks_like_pdf(data)):
             return parsing.load(data, name, self.settings), Ahead()
         try:
-            job = ParseJob(data, name, self.settings)
+            job = job or ParseJob(data, name, self.settings)
         except OSError as exc:  # no fork possible (process or memory limits): parse here
             logger.warning("parsing %s in-process: cannot start a parser process (%s)", name, exc)
             return parsing.load(data, name, self.settings), Ahead()
@@ -157,7 +160,8 @@ class EmbedAhead:
 
         The rest is embedded in slices of :data:`EMBED_SLICE` texts; ``on_slice(done, total)`` is called before each
         slice and after the last (``done`` counts the texts with a vector, ahead ones included; ``total`` is
-        ``len(set(texts))``). It may raise to stop embedding (a cancelled batch).
+        ``len(set(texts))``). It may raise to stop embedding (a cancelled batch). While a parser worker runs (the
+        batch's next document, parsed ahead) it embeds on one core fewer, leaving that core to the parser.
         """
         vectors = dict(ahead.vectors)
         self.timings.chunks_ahead += sum(t in vectors for t in texts)
@@ -167,7 +171,8 @@ class EmbedAhead:
         for i in range(0, len(missing), EMBED_SLICE):
             report(len(unique) - len(missing) + i, len(unique))
             part = missing[i : i + EMBED_SLICE]
-            vectors.update(zip(part, self.embedder.embed(part), strict=True))
+            threads = max(1, self.embedder.threads - 1) if active_jobs() else None
+            vectors.update(zip(part, self.embedder.embed(part, threads=threads), strict=True))
         report(len(unique), len(unique))
         if not texts:
             return self.embedder.embed([])

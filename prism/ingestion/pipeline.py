@@ -37,6 +37,7 @@ from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
 from prism.ingestion.bulk import BulkTexts
 from prism.ingestion.commit import CommitOutcome, PreparedDocument, commit_documents, duplicate_result
 from prism.ingestion.parsing.worker import shutdown_workers
+from prism.ingestion.prefetch import NextParse
 from prism.ingestion.prepare import (
     STAGE_SHARE,
     ContextualizeHook,
@@ -122,20 +123,24 @@ class Ingestor(BulkTexts):
         results: list[IngestResult] = []
         n = max(1, len(items))
         names = distinct_names([item.display_name for item in items])
+        renamed_items = [item if name == item.display_name else IngestItem(item.source, name)
+                         for item, name in zip(items, names, strict=True)]
+        next_parse = NextParse(self.workspace, self.settings)
         try:
-            for i, (item, name) in enumerate(zip(items, names, strict=True)):
-                renamed = name != item.display_name
-                item = IngestItem(item.source, name) if renamed else item
+            for i, (item, name) in enumerate(zip(renamed_items, names, strict=True)):
+                renamed = name != items[i].display_name
 
                 def sub(fraction: float, message: str, _i: int = i, _name: str = name) -> None:
                     progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
 
-                result = self.ingest_one(item, sub, contextualize, cancel)
+                following = renamed_items[i + 1] if i + 1 < len(items) else None
+                result = self.ingest_one(item, sub, contextualize, cancel, next_parse=(next_parse, following))
                 if renamed:
                     result.warnings.insert(0, f"Another file in this batch is also named '{items[i].display_name}'; "
                                               f"this one is kept as '{name}'.")
                 results.append(result)
         finally:
+            next_parse.cancel()
             shutdown_workers()  # an idle parser keeps the memory of its largest PDF; batches start a fresh one
         progress(1.0, f"done: {len(items)} file(s)")
         return results
@@ -147,16 +152,18 @@ class Ingestor(BulkTexts):
         contextualize: ContextualizeHook | None = None,
         cancel: CancelToken | None = None,
         corrections: Mapping[str, str | None] | None = None,
+        next_parse: tuple[NextParse, IngestItem | None] | None = None,
     ) -> IngestResult:
         """Ingest one document; failures are returned as ``status="failed"`` with an analyst-readable error, a
         cancelled document as ``status="cancelled"``. ``corrections``: an analyst's profile corrections to keep (and
-        apply) on the new record (re-indexing)."""
+        apply) on the new record (re-indexing). ``next_parse``: the batch's :class:`NextParse` and the item after
+        this one, whose parse starts once this one is parsed (overlap across documents)."""
         progress = progress or _noop
         name = item.display_name
         try:
             self._checkpoint(name, cancel)
             return self._ingest(item, name, progress, contextualize or self.contextualize, cancel,
-                                dict(corrections or {}))
+                                dict(corrections or {}), next_parse)
         except IngestCancelledError as exc:
             progress(1.0, "cancelled")
             return IngestResult(file=name, status="cancelled", error=str(exc))
@@ -237,8 +244,12 @@ class Ingestor(BulkTexts):
     # --- one document ---------------------------------------------------------------------------------------
     def _ingest(self, item: IngestItem, name: str, progress: ProgressCallback,
                 contextualize: ContextualizeHook | None, cancel: CancelToken | None,
-                corrections: dict[str, str | None]) -> IngestResult:
-        loaded = self._load(item, name, progress, contextualize is None, corrections)
+                corrections: dict[str, str | None],
+                next_parse: tuple[NextParse, IngestItem | None] | None = None) -> IngestResult:
+        loaded = self._load(item, name, progress, contextualize is None, corrections,
+                            next_parse[0] if next_parse else None)
+        if next_parse is not None and next_parse[1] is not None:
+            next_parse[0].start(next_parse[1], next_parse[1].display_name)
         if isinstance(loaded, IngestResult):
             return loaded
         parsed, data, doc_id, ahead = loaded
@@ -293,7 +304,8 @@ class Ingestor(BulkTexts):
         self.workspace.check_alive()
 
     def _load(self, item: IngestItem, name: str, progress: ProgressCallback, embed_ahead: bool,
-              corrections: dict[str, str | None]) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
+              corrections: dict[str, str | None], next_parse: NextParse | None = None
+              ) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
         """Read and parse one item: ``(document, bytes, doc id, vectors embedded ahead)``, or the duplicate result
         when its bytes are already in the workspace (checked before parsing, or after fetching a URL)."""
         t0 = time.perf_counter()
@@ -312,8 +324,10 @@ class Ingestor(BulkTexts):
             return duplicate_result(name, existing)
         if not item.is_url:
             progress(0.02, "parsing")
+            job = next_parse.take(doc_id, name) if next_parse is not None else None
+            self.timings.docs_parsed_ahead += job is not None
             parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead,
-                                              lambda doc: self._title(doc, name, corrections))
+                                              lambda doc: self._title(doc, name, corrections), job)
         self.timings.parse += time.perf_counter() - t1 - ahead.seconds
         self.timings.pages += max(parsed.total_pages, 1)
         progress(STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")

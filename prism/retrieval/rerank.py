@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,30 @@ from prism.config import Settings
 from prism.types import RerankerState
 
 logger = logging.getLogger(__name__)
+
+
+def unavailable_reason(settings: Settings) -> str | None:
+    """Why ``settings.reranker_model`` cannot be loaded, decided without loading it (no torch import: the app's
+    sidebar shows the stage's state on its first page), or ``None`` when its files are here (a local folder, or the
+    model's ``config.json`` in the Hugging Face cache). A model whose files are here but do not load is found out by
+    :meth:`Reranker.from_settings`."""
+    name = settings.reranker_model
+    if not settings.reranker_enabled:
+        return "switched off in settings (PRISM_RERANKER_ENABLED=false)"
+    if Path(name).is_dir():
+        return None
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        cached = try_to_load_from_cache(name, "config.json")
+    except ValueError:  # not a valid Hub model id (e.g. a path that does not exist)
+        cached = None
+    return None if isinstance(cached, str) else _missing(name)
+
+
+def _missing(name: str) -> str:
+    return (f"cross-encoder '{name}' is not available on this machine (not at that path nor in the local "
+            "Hugging Face cache, and models are never downloaded at run time); results keep their retrieval order")
 
 
 class Reranker:
@@ -40,17 +65,17 @@ class Reranker:
         """Load ``settings.reranker_model`` from disk or the HF cache; never raises: an unloadable model gives a
         disabled stage with the reason."""
         name = settings.reranker_model
-        if not settings.reranker_enabled:
-            return cls(None, name, "switched off in settings (PRISM_RERANKER_ENABLED=false)")
+        missing = unavailable_reason(settings)
+        if missing is not None:
+            if settings.reranker_enabled:
+                logger.warning("reranker off: %s", missing)
+            return cls(None, name, missing)
         try:
             from sentence_transformers import CrossEncoder
 
             model = CrossEncoder(name, device="cpu", local_files_only=True)
         except (OSError, ValueError, RuntimeError) as exc:
-            reason = (
-                f"cross-encoder '{name}' is not available on this machine (not at that path nor in the local "
-                "Hugging Face cache, and models are never downloaded at run time); results keep their retrieval order"
-            )
+            reason = _missing(name)
             logger.debug("cross-encoder load error: %s", exc)
             logger.warning("reranker off: %s", reason)
             return cls(None, name, reason)

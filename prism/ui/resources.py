@@ -20,6 +20,7 @@ import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from prism.config import Settings
+from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import ProgressCallback
 from prism.ui.jobs import IngestJobs
@@ -70,6 +71,27 @@ def _service(home: str) -> PrismService:
 def get_service() -> PrismService:
     """The shared service for the configured ``PRISM_HOME``."""
     return _service(str(Settings().home))
+
+
+def _warm(service: PrismService) -> None:
+    try:
+        service.warm_up()
+    except PrismError as exc:  # the first question shows the same error to the analyst
+        logger.warning("warm-up failed: %s", exc)
+
+
+def warm_up() -> None:
+    """Load the shared service's embedder and reranker in a background thread, once per process. app.py calls this
+    after the first page is drawn (importing torch holds the interpreter for seconds: started earlier it doubles the
+    first page's time); the first question then finds the models loaded."""
+    _warm_up(str(Settings().home))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _warm_up(home: str) -> threading.Thread:
+    thread = threading.Thread(target=_warm, args=(_service(home),), name="prism-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 @st.cache_resource(show_spinner=False)

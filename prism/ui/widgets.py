@@ -13,7 +13,7 @@ from streamlit.errors import StreamlitAPIException
 from prism.errors import PrismError
 from prism.service import PrismService, retrieval_modes, supported_file_types
 from prism.types import WorkspaceInfo, count_phrase, file_types_phrase
-from prism.ui import conversations_view, state
+from prism.ui import conversations_view, state, status_view
 from prism.ui.explain import literal, shorten
 from prism.ui.resources import first_start, get_service, ingest_jobs, secret
 
@@ -183,7 +183,7 @@ def sidebar(service: PrismService) -> WorkspaceInfo | None:
         info = current_workspace(service)
         if info is None:
             st.info("No workspace yet. Create one on the Workspaces page.")
-            _status(service)
+            status_view.status(service)
             return None
         infos = service.workspaces()
         names = {i.id: i.name for i in infos}
@@ -194,7 +194,7 @@ def sidebar(service: PrismService) -> WorkspaceInfo | None:
         conversations_view.sidebar_list(service, info)
         _document_filter(service, info)
         _retrieval_settings(service)
-        _status(service)
+        status_view.status(service)
         ingest_activity()
     return info
 
@@ -273,19 +273,6 @@ def _retrieval_settings(service: PrismService) -> None:
 def effective_options() -> dict[str, Any]:
     """The retrieval settings as they apply (a setting whose feature is unavailable is off)."""
     return dict(st.session_state.get(EFFECTIVE) or state.options())
-
-
-def _status(service: PrismService) -> None:
-    status = service.llm_status()
-    if status.get("mode") == "llm":
-        st.caption(f":green[●] LLM answers · `{status.get('model', '')}`")
-    else:
-        st.caption(":gray[●] Extractive answers — no LLM configured")
-    reranker = service.reranker_state()
-    if reranker.enabled:
-        st.caption(f":green[●] Reranker · `{reranker.model.rsplit('/', 1)[-1]}`")
-    else:
-        st.caption(":gray[●] Reranker off — fusion order is kept")
 
 
 # --- ingest activity ------------------------------------------------------------------------------------------

@@ -210,3 +210,36 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
                      width="stretch"):
             st.session_state[state.CONFIRM] = ("document", info.id, chosen)
             st.rerun()
+
+
+def index_notice(service: PrismService, info: WorkspaceInfo) -> None:
+    """When the workspace was indexed by another embedding model or backend than the one configured (e.g. a
+    workspace built on torch, opened with ``PRISM_EMBED_BACKEND=onnx-int8``), say why it cannot be searched and
+    offer to re-index it from its kept originals (through :meth:`PrismService.reindex`)."""
+    try:
+        reason = service.index_mismatch(info.name)
+    except PrismError as e:
+        st.error(literal(str(e)))
+        return
+    if reason is None:
+        return
+    st.warning(literal(reason), icon=":material/sync_problem:")
+    if not st.button("Reindex this workspace", key=f"ws.reindex.{info.id}", type="primary",
+                     icon=":material/autorenew:",
+                     help="Re-chunk and re-embed every document from its kept original with the embedder "
+                          "configured now. Chats, briefings and profile corrections are kept."):
+        return
+    with st.status(f"Re-indexing {info.name}…", expanded=True) as box:
+        bar = st.progress(0.0, text="Starting")
+        try:
+            results = service.reindex(info.name, progress=lambda f, m: bar.progress(min(max(f, 0.0), 1.0), text=m))
+        except PrismError as e:
+            box.update(label="Re-indexing failed", state="error")
+            st.error(literal(str(e)))
+            return
+        box.update(label="Re-indexed", state="complete", expanded=False)
+    failed = [r for r in results if r.status == "failed"]
+    note = f"; {count_phrase(len(failed), 'document')} failed: " + ", ".join(r.file for r in failed) if failed else ""
+    state.flash(f"Re-indexed **{literal(info.name)}**: {count_phrase(len(results) - len(failed), 'document')}{note}.",
+                "warning" if failed else "success")
+    st.rerun()

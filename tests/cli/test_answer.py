@@ -8,6 +8,7 @@ import pytest
 
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
+from prism.config import Settings
 from prism.types import IngestItem
 
 from ..conftest import REPO, offline_service
@@ -15,7 +16,7 @@ from ..conftest import REPO, offline_service
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
-               "unsupported_numbers", "timings_ms", "notes", "message", "scope"}
+               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile"}
 
 
@@ -49,6 +50,8 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     assert out["mode"] == "extractive" and "612 crore" in out["answer"] and out["declined"] is False
     assert out["citations"] and all(set(c) == BLOCK_KEYS for c in out["citations"] + out["retrieved"])
     assert set(out["timings_ms"]) == {"condense", "expand", "retrieve", "rerank", "web", "first_token", "total"}
+    backend = Settings().embed_backend  # the session's embedder is on the configured backend
+    assert out["embedder"] == {"backend": backend, "configured": backend, "reason": "", "loaded": True}
     assert out["condensed_query"] == SEED and out["web"] == [] and out["unsupported_numbers"] == []
     assert out["notes"][0] == {"kind": "extractive", "text": "extractive answer (no LLM configured)."}
     assert out["message"] == " ".join(n["text"] for n in out["notes"])
@@ -99,3 +102,12 @@ def test_search_json_carries_the_scope(ingested, monkeypatch, capsys):
     assert out["scope"] == {"entities": [], "periods": [], "documents": [], "auto": False}
     assert main(["search", query, "--workspace", "cli"]) == EXIT_OK
     assert capsys.readouterr().out.startswith("Scope: Meridian Bank Ltd · FY2024 · auto\n")
+
+
+def test_search_json_says_which_embedder_made_the_vectors(ingested, monkeypatch, capsys):
+    monkeypatch.setattr("prism.cli.common.service", lambda: ingested)
+    assert main(["search", "UPI transaction limit", "--workspace", "cli", "--json"]) == EXIT_OK
+    out = json.loads(capsys.readouterr().out)
+    assert out["results"] and out["embedder"]["loaded"] is True
+    assert out["embedder"]["backend"] == ingested.embedder.backend == out["embedder"]["configured"]
+    assert out["embedder"]["reason"] == ""

@@ -15,8 +15,6 @@ import logging
 import re
 from collections import Counter
 
-import pandas as pd
-
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, NoExtractableTextError
 from prism.ingestion.csv_tables import table_from_csv_rows
@@ -101,6 +99,8 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
             field never closes.
         NoExtractableTextError: no data rows, or no letter or digit in any cell.
     """
+    import pandas as pd  # imported on use: half a second, and most uploads are not CSV
+
     text, encoding = decode_bytes(data, filename)
     first, _, rest = text.partition("\n")
     excel = _EXCEL_SEP.match(first)
@@ -141,6 +141,8 @@ def _read_rows(text: str, delimiter: str, filename: str) -> list[list]:
         CorruptDocumentError: a record has more fields than the header (the line is named), or a quoted field
             never closes.
     """
+    import pandas as pd
+
     if not text.strip():
         raise NoExtractableTextError(f"{filename} has no indexable text (the CSV is empty)")
     try:

@@ -1,0 +1,47 @@
+"""A workspace indexed by another embedder backend (issue 17 §1): the Workspaces page says why it cannot be searched
+and its Reindex button re-embeds it through the service; the sidebar shows the embedder's backend. Real embedder,
+Chroma and sample PDFs; the collection is marked as built by the int8 backend, as a workspace made with
+``PRISM_EMBED_BACKEND=onnx-int8`` records itself."""
+
+from __future__ import annotations
+
+from prism.config import Settings
+from prism.service import PrismService
+
+from .apptest_helpers import MASTER, UPI
+from .apptest_helpers import app as _app
+from .apptest_helpers import click as _click
+from .apptest_helpers import no_exception as _no_exception
+from .apptest_helpers import texts as _texts
+
+
+def _mark_built_by(home, embedder, backend: str) -> None:
+    svc = PrismService(Settings(home=home), embedder=embedder)
+    col = svc.open("Sample workspace").store._col
+    col.modify(metadata={**(col.metadata or {}), "embed_backend": backend})
+
+
+def test_the_workspaces_page_offers_reindex_and_it_makes_the_workspace_searchable(with_sample, service_factory,
+                                                                                 embedder):
+    _mark_built_by(with_sample, embedder, "onnx-int8")
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
+    _no_exception(at)
+    [warning] = [str(w.value).replace("\\", "") for w in at.warning if "embedder backend" in str(w.value)]
+    assert "indexed by the onnx-int8 embedder backend but the embedder now runs on torch" in warning
+    assert "Reindex button" in warning
+    at = _click(at, "Reindex this workspace")
+    _no_exception(at)
+    assert "Re-indexed **Sample workspace**: 2 documents." in _texts(at)
+    assert not [w for w in at.warning if "embedder backend" in str(w.value)]
+    svc = PrismService(Settings(home=with_sample), embedder=embedder)
+    assert svc.index_mismatch("Sample workspace") is None
+    assert [d.source for d in svc.documents("Sample workspace")] == [UPI.name, MASTER.name]
+    hits = svc.search("per-transaction limit for UPI", "Sample workspace", mode="dense").results
+    assert hits and hits[0].scores()["dense"] > 0.3
+
+
+def test_the_sidebar_names_the_embedder_backend(with_sample, service_factory):
+    at = _app().run()
+    _no_exception(at)
+    captions = [c.value for c in at.sidebar.caption]
+    assert any(c.startswith(":green[●] Embedder · `torch`") for c in captions), captions
