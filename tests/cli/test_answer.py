@@ -16,7 +16,7 @@ from ..conftest import REPO, offline_service
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
-               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder"}
+               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile"}
 
 
@@ -53,6 +53,7 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     backend = Settings().embed_backend  # the session's embedder is on the configured backend
     assert out["embedder"] == {"backend": backend, "configured": backend, "reason": "", "loaded": True}
     assert out["condensed_query"] == SEED and out["web"] == [] and out["unsupported_numbers"] == []
+    assert out["calculation"] is None  # a figure read as stated, not derived
     assert out["notes"][0] == {"kind": "extractive", "text": "extractive answer (no LLM configured)."}
     assert out["message"] == " ".join(n["text"] for n in out["notes"])
     assert cli_service[0]["hyde"] is None and cli_service[0]["multi_query"] is None and cli_service[0]["web"] is None
