@@ -24,6 +24,7 @@ from typing import Any
 
 from prism.answering.briefing_topics import short_entity
 from prism.index.sentences import split_sentences
+from prism.index.statements import statement_kinds
 from prism.index.tokenizer import STOP_WORDS
 from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
 
@@ -203,6 +204,19 @@ def _period_phrase(period: str, profile: DocumentProfile | None) -> str:
     return period
 
 
+_STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+
+
+def _statement_name(title: str | None) -> str:
+    """`` in the <statement>`` for a figure read from a main statement ("Consolidated Statements of Operations" →
+    " in the income statement"), ``""`` otherwise: a question that names its statement is answered from that
+    statement's page (the statement-kind token, :mod:`prism.index.statements`), not from a page that repeats the
+    figure (MD&A, selected financial data)."""
+    kinds = statement_kinds(title or "")
+    kind = next((k for k in _STATEMENT_NAMES if k in kinds), None) if len(kinds) == 1 else None
+    return f" in the {_STATEMENT_NAMES[kind]}" if kind else ""
+
+
 def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None) -> list[Fact]:
     """The :data:`KEY_FIGURES` found, one fact per table they are read from ("Consolidated Statements of Operations
     (FY2015): Revenues $6,779,511 thousand; Net income $122,641 thousand."), each figure with its question. A
@@ -224,7 +238,8 @@ def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None)
     for (title, citation, period), figs in groups.items():
         values = "; ".join(f"{f.label} {f.value}" for f in figs)
         text = f"{title or 'Key figures'} ({period}): {values}."
-        questions = tuple(f"What was {who}'s {f.label.lower()} for {period}?" for f in figs) if who else ()
+        where = _statement_name(title)
+        questions = tuple(f"What was {who}'s {f.label.lower()} for {period}{where}?" for f in figs) if who else ()
         facts.append(Fact(BriefingBullet(text, (citation,), "figure"), questions))
     return facts
 

@@ -136,8 +136,10 @@ def test_key_figures_read_the_latest_column_of_a_statement_row():
         "CONSOLIDATED BALANCE SHEETS (FY2015): Total assets $7,042,500 thousand.",
     ]
     assert [f.bullet.pages() for f in facts] == [[38], [40]]
-    assert facts[0].questions == ("What was Netflix's revenues for FY2015?",
-                                  "What was Netflix's net income for FY2015?")
+    # a figure of a main statement: the question names the statement, so it is answered from that page
+    assert facts[0].questions == ("What was Netflix's revenues for FY2015 in the income statement?",
+                                  "What was Netflix's net income for FY2015 in the income statement?")
+    assert facts[1].questions == ("What was Netflix's total assets for FY2015 in the balance sheet?",)
     assert money("(1,837)", "USD", "millions") == "-$1,837 million" and money("2.5", "INR", "crore") == "₹2.5 crore"
 
 
