@@ -55,6 +55,8 @@ class RandomEmbedder:
         self.model_name = model_name
         self.dimension = dimension
         self.max_tokens = 256
+        self.backend = "torch"  # recorded on the collection: the measuring process opens it with the real embedder
+        self.backend_reason = ""
         self._rng = np.random.default_rng(seed)
 
     def embed(self, texts: list[str]) -> np.ndarray:
