@@ -212,6 +212,12 @@ class Settings(BaseSettings):
     # best setting on SciFact train (NDCG@10 0.7192; 0.6/0.4 0.7167) and on FinanceBench dev (0.136; 0.6/0.4 0.125).
     dense_weight: float = Field(default=0.7, ge=0, description="RRF weight of the dense ranking (bench/retrieval.py).")
     bm25_weight: float = Field(default=0.3, ge=0, description="RRF weight of the BM25 ranking (bench/retrieval.py).")
+    statement_weight: float = Field(
+        default=1.0, ge=0,
+        description="RRF weight of the statement ranking: when a question names a financial statement (\"within the "
+        "balance sheet\"), the BM25 ranking of the chunks that belong to that statement, fused as a third list "
+        "(prism.retrieval.retriever; 0 switches it off).",
+    )
     dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")

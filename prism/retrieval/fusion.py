@@ -130,9 +130,13 @@ FusionMethod = Callable[[Mapping[str, Ranking], Settings], list[tuple[str, float
 retrieval sides (``{"dense": [...], "bm25": [...]}``) into one, with its knobs read from the settings."""
 
 
+EXTRA_RANKINGS = frozenset({"statement"})
+"""Rankings a fused mode adds to its sides' when the retriever made them (the statement ranking)."""
+
+
 def side_weights(settings: Settings) -> dict[str, float]:
     """The fusion weight of each retrieval side: ``{"dense": dense_weight, "bm25": bm25_weight}``."""
-    return {"dense": settings.dense_weight, "bm25": settings.bm25_weight}
+    return {"dense": settings.dense_weight, "bm25": settings.bm25_weight, "statement": settings.statement_weight}
 
 
 def rrf(rankings: Mapping[str, Ranking], settings: Settings) -> list[tuple[str, float]]:
@@ -189,4 +193,6 @@ def combine(mode: RetrievalMode, rankings: Mapping[str, Ranking], settings: Sett
     """
     if not mode.fused:
         return list(rankings.get(mode.sides[0], []))
-    return fusion_method(settings.fusion_method)({side: rankings.get(side, []) for side in mode.sides}, settings)
+    lists = {side: rankings.get(side, []) for side in mode.sides}
+    lists.update({name: ranking for name, ranking in rankings.items() if name in EXTRA_RANKINGS})
+    return fusion_method(settings.fusion_method)(lists, settings)

@@ -27,6 +27,7 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25_side import SparseSide
 from prism.index.embedder import PrismEmbedding
+from prism.index.statements import statement_kinds
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
@@ -37,6 +38,8 @@ from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, SearchSco
 logger = logging.getLogger(__name__)
 
 NO_LEXICAL_MATCH = "No lexical match (BM25 found no query terms in the documents)"
+STATEMENT_POOL = 4
+"""How many times ``bm25_top_k`` the statement ranking searches before it keeps the chunks of statement tables."""
 
 
 @dataclass
@@ -191,9 +194,11 @@ class HybridRetriever(BaseRetriever):
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
-            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. Within the scope, the chunks of the
-            preferred documents (a named period) come first in the fused ranking, in fused order. ``scope`` says what
-            the search was restricted to. An empty workspace: no results, a message.
+            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. When the question names a financial
+            statement ("within the balance sheet", :func:`prism.index.statements.statement_kinds`), a fused mode
+            adds a third ranking, BM25 over the rows of the tables titled as that statement (:meth:`_statement`,
+            weight ``statement_weight``). Within the scope, the chunks of the preferred documents (a named period)
+            come first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -211,7 +216,8 @@ class HybridRetriever(BaseRetriever):
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
         run = _Search()
         scope = self._scope(docs, sources, query, auto_scope, scope_removed, run)
-        rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]))
+        rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
+                                  statement_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         candidates = _prefer(self._fuse(spec, rankings, run), scope.plan.preferred)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
@@ -259,8 +265,10 @@ class HybridRetriever(BaseRetriever):
         return {index.chunk_ids[i].split("-", 1)[0] for i in hits.nonzero()[0]}
 
     def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
-                  sparse_queries: list[str]) -> dict[str, Ranking]:
-        """One ranking per side the mode runs; an empty BM25 ranking leaves the search's message."""
+                  sparse_queries: list[str], statements: set[str] | None = None) -> dict[str, Ranking]:
+        """One ranking per side the mode runs; an empty BM25 ranking leaves the search's message. A fused mode
+        adds the statement ranking when the question names a statement (``statements``: their kinds) and
+        ``statement_weight`` > 0."""
         rankings: dict[str, Ranking] = {}
         if "dense" in spec.sides:
             rankings["dense"] = self._dense(dense_queries, scope, run)
@@ -268,6 +276,8 @@ class HybridRetriever(BaseRetriever):
             rankings["bm25"] = self._sparse(sparse_queries, scope, run)
             if not rankings["bm25"]:
                 run.message = NO_LEXICAL_MATCH + ("; ranked by dense similarity only." if spec.fused else ".")
+            if spec.fused and self.settings.statement_weight > 0 and statements:
+                rankings["statement"] = self._statement(sparse_queries, scope, run, statements)
         return rankings
 
     def _dense(self, queries: list[str], scope: _Scope, run: _Search) -> Ranking:
@@ -294,13 +304,41 @@ class HybridRetriever(BaseRetriever):
         restricted to the scope's chunks, the rankings pooled by best rank (``bm25_score``)."""
         t = time.perf_counter()
         index = self.sparse.index()
-        allowed_chunks = None
-        if scope.allowed is not None:
-            prefixes = {d[:16] for d in scope.allowed}
-            allowed_chunks = {c for c in index.chunk_ids if c.split("-", 1)[0] in prefixes}
+        allowed_chunks = self._allowed_chunks(scope)
         ranking = pool_best_rank([index.search(q, self.settings.bm25_top_k, allowed_chunks) for q in queries])
         run.timed("bm25", t)
         return ranking
+
+    def _allowed_chunks(self, scope: _Scope) -> set[str] | None:
+        """The BM25 index's chunk ids of the scope's documents (``None``: no restriction)."""
+        if scope.allowed is None:
+            return None
+        prefixes = {d[:16] for d in scope.allowed}
+        return {c for c in self.sparse.index().chunk_ids if c.split("-", 1)[0] in prefixes}
+
+    def _statement(self, queries: list[str], scope: _Scope, run: _Search, kinds: set[str]) -> Ranking:
+        """The statement ranking: BM25 over the chunks of the tables titled as one of the statements the question
+        names (``kinds``, :func:`prism.index.statements.statement_kinds`: "within the balance sheet" → the rows of
+        "CONSOLIDATED STATEMENTS OF FINANCIAL POSITION"), each query string ``bm25_top_k`` deep, pooled by best rank.
+
+        Such a chunk holds the statement's index token (its table header names the statement), so the search runs
+        over the chunks holding the token, :data:`STATEMENT_POOL` × ``bm25_top_k`` deep, and keeps those whose
+        ``table_title`` names the statement (prose that mentions "the balance sheet" is not the statement)."""
+        t = time.perf_counter()
+        index = self.sparse.index()
+        tokens = [f"statement:{kind}" for kind in sorted(kinds)]
+        held = {index.chunk_ids[i] for i in (index.get_scores(tokens) > 0).nonzero()[0]}
+        allowed = self._allowed_chunks(scope)
+        if allowed is not None:
+            held &= allowed
+        depth = self.settings.bm25_top_k
+        per_query = [index.search(q, depth * STATEMENT_POOL, held) for q in queries] if held else []
+        missing = list({c for hits in per_query for c, _ in hits} - run.texts.keys())
+        run.texts.update(self.store.get(missing))
+        ranking = [(c, s) for c, s in pool_best_rank(per_query)
+                   if c in run.texts and kinds & statement_kinds(str(run.texts[c][1].get("table_title") or ""))]
+        run.timed("statement", t)
+        return ranking[:depth]
 
     def _fuse(self, spec: RetrievalMode, rankings: dict[str, Ranking], run: _Search) -> list[tuple[str, float]]:
         """The mode's one ranking (:func:`prism.retrieval.fusion.combine`)."""
@@ -326,6 +364,7 @@ class HybridRetriever(BaseRetriever):
             text, meta = run.texts[cid]
             d = positions.get("dense", {}).get(cid)
             s = positions.get("bm25", {}).get(cid)
+            st = positions.get("statement", {}).get(cid)
             results.append(RetrievedChunk(
                 chunk_id=cid, doc_id=str(meta.get("doc_id", "")), source=str(meta.get("source", "")), text=text,
                 chunk_index=int(meta.get("chunk_index", 0)), page_start=meta.get("page_start"),
@@ -333,6 +372,7 @@ class HybridRetriever(BaseRetriever):
                 dense_score=d[0] if d else None, dense_rank=d[1] if d else None,
                 bm25_score=s[0] if s else None, bm25_rank=s[1] if s else None,
                 rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None, metadata=dict(meta),
+                statement_score=st[0] if st else None, statement_rank=st[1] if st else None,
             ))
         return results
 

@@ -54,7 +54,9 @@ class RetrievedChunk:
     ``table_columns`` (``"2015 | 2014 | 2013"``), ``table_unit``, ``table_currency``, ``table_row``.
 
     Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
-    Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit. Ranks are 1-based; ``rank`` is the final
+    Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit; ``statement_score`` the BM25 score in
+    the statement ranking (set only when the question named a financial statement and the chunk is a row of it,
+    :meth:`prism.retrieval.retriever.HybridRetriever.search`). Ranks are 1-based; ``rank`` is the final
     position in the result list. ``locator`` is where the chunk is, as citations show it (``"p. 2 (PDF p. 4)"``,
     ``"Slide 3"``, ``"Sheet 'Q3' row 14"``; ``""`` for an unpaged source), made by :func:`prism.types.locator_of`
     from the chunk's stored metadata (when not given: :func:`~prism.types.page_label` of the pages);
@@ -79,6 +81,8 @@ class RetrievedChunk:
     rerank_score: float | None = None
     rerank_rank: int | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    statement_score: float | None = None
+    statement_rank: int | None = None
 
     @property
     def profile_line(self) -> str:
@@ -91,7 +95,10 @@ class RetrievedChunk:
             self.locator = page_label(self.page_start, self.page_end)
 
     def scores(self) -> dict[str, float | int | None]:
-        """The stable ``scores`` object of the search JSON."""
+        """The stable ``scores`` object of the search JSON: a score and a rank per :data:`SCORE_STAGES`, plus
+        ``statement`` / ``statement_rank`` when the statement ranking ranked the chunk."""
+        extra = {} if self.statement_rank is None else {
+            "statement": self.statement_score, "statement_rank": self.statement_rank}
         return {
             "dense": self.dense_score,
             "dense_rank": self.dense_rank,
@@ -101,6 +108,7 @@ class RetrievedChunk:
             "rrf_rank": self.rrf_rank,
             "rerank": self.rerank_score,
             "rerank_rank": self.rerank_rank,
+            **extra,
         }
 
     def to_dict(self) -> dict[str, Any]:

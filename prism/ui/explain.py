@@ -18,7 +18,7 @@ Scores = Mapping[str, float | int | None]
 STAGE_WORDS: dict[str, tuple[str, str]] = {
     "dense": ("Dense", "meaning: cosine, −1 to 1"),
     "bm25": ("BM25", "keywords: 0 and up"),
-    "rrf": ("RRF", "fusion of the two ranks"),
+    "rrf": ("RRF", "fusion of the ranks"),
     "rerank": ("Rerank", "cross-encoder logit"),
 }
 """How the page names each scoring stage of :data:`prism.types.SCORE_STAGES`: ``(label, what the score is)``."""
@@ -77,6 +77,9 @@ def why_this_chunk(scores: Scores, sides: Sequence[str] = BOTH_SIDES) -> str:
     parts = [f"{name} #{rank}" if rank is not None else f"not in the {name} top list" for name, rank in ranked]
     fused = len(ranked) > 1
     before: int | None
+    statement = _rank(scores, "statement")
+    if statement is not None:
+        parts.append(f"#{statement} among the rows of the statement the question names")
     if fused:
         before = _rank(scores, "rrf")
         if before is not None:
@@ -124,7 +127,8 @@ def _carried_by(scores: Scores) -> str:
 
 
 def score_rows(scores: Scores) -> list[dict[str, str]]:
-    """Table rows ``{"Stage", "Score", "Rank", "Meaning"}`` for the four stages, in pipeline order, as display text:
+    """Table rows ``{"Stage", "Score", "Rank", "Meaning"}`` for the four stages (and the statement ranking after
+    BM25 when it ranked the chunk), in pipeline order, as display text:
     scores with 4 decimals for RRF and 3 otherwise, ranks as ``"#3"``, and ``"—"`` where the stage did not see the
     chunk."""
     rows = []
@@ -138,6 +142,10 @@ def score_rows(scores: Scores) -> list[dict[str, str]]:
             "Rank": f"#{rank}" if rank is not None else "—",
             "Meaning": meaning,
         })
+    if (rank := _rank(scores, "statement")) is not None:  # after BM25: the statement ranking is BM25 within it
+        value = scores.get("statement")
+        rows.insert(2, {"Stage": "Statement", "Score": f"{float(value):.3f}" if value is not None else "—",
+                        "Rank": f"#{rank}", "Meaning": "keywords among the rows of the statement the question names"})
     return rows
 
 
