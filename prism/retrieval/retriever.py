@@ -198,7 +198,8 @@ class HybridRetriever(BaseRetriever):
             statement ("within the balance sheet", :func:`prism.index.statements.statement_kinds`), a fused mode
             adds a third ranking, BM25 over the rows of the tables titled as that statement (:meth:`_statement`,
             weight ``statement_weight``). Within the scope, the chunks of the preferred documents (a named period)
-            come first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An empty workspace: no results, a message.
+            come first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An
+            empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
