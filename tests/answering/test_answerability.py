@@ -111,7 +111,8 @@ def _llm_engine(svc: PrismService, reply: str) -> AnswerEngine:
 
 
 def test_llm_not_found_reply_is_a_decline(sample):
-    question = "What is the penalty for a bank that misses the UPI uptime target?"
+    # "What is the penalty for …?" no longer reaches the LLM: no passage gives a figure for "penalty" (evidence)
+    question = "What happens when a bank misses the UPI uptime target?"
     answer = _llm_engine(sample, "NOT FOUND: the blocks state the uptime target but no penalty [2].").ask(question)
     assert answer.declined and answer.mode == "llm" and answer.citations == []
     assert answer.answer.startswith("The documents in this workspace don't answer that: the blocks state the uptime "
