@@ -129,12 +129,14 @@ def answer_target(question: str) -> AnswerTarget | None:
 
 
 def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
-    """The units a chunk is read in, each with its context: ``(unit, context, is_row)``. Units are the sentences of the
-    chunk, and each line of a block (between blank lines) of which two or more lines are table rows (end in a
-    value), and each line that ends in two or more value cells ("P2P transfers ₹1,00,000 ₹1,00,000 9.1"). A
-    row's context is its table's title and column headers (chunk metadata) and the chunk's lines above it
-    that are not rows (a header line: "Scenario  Turnaround time  Compensation if TAT is breached"); a sentence has
-    none. Every unit is also read with its document's file name ("meridian_bank_upi_operating_circular")."""
+    """The units a chunk is read in, each with its context: ``(unit, context, is_row)``.
+
+    Units are the sentences of the chunk; each line of a block (between blank lines) of which two or more lines are
+    table rows (end in a value); and each line that ends in two or more value cells ("P2P transfers ₹1,00,000
+    ₹1,00,000 9.1"). A row's context is its table's title and column headers (chunk metadata) and the chunk's lines
+    that are not rows, above it and in its block (a header: "Scenario  Turnaround time  Compensation if TAT is
+    breached"). Every unit is also read with its document's file name ("meridian bank upi operating circular").
+    """
     name = _stem(chunk)
     title = " ".join(str(chunk.metadata.get(k) or "") for k in ("table_title", "table_columns"))
     units: list[tuple[str, str, bool]] = []
@@ -144,9 +146,9 @@ def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
         table = sum(bool(_ROW_END.search(line)) for line in lines) >= 2
         rows = [line for line in lines if _CELLS.search(line) or (table and _ROW_END.search(line))]
         prose = [line for line in lines if line not in rows]
+        headers.extend(prose)
         units.extend((s, name, False) for s in split_sentences("\n".join(prose)))
         units.extend((line, " ".join([name, title, *headers]), True) for line in rows)
-        headers.extend(prose)
     return units
 
 
@@ -167,10 +169,16 @@ def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str]) 
 
 
 def _names_period(period: PeriodMention, texts: Sequence[str]) -> bool:
-    """True when one of ``texts`` names ``period`` (same kind, year and part; a quarter never stands for its
-    year)."""
-    return any((p.kind, p.year, p.part) == (period.kind, period.year, period.part)
-               for text in texts if text for p in find_periods(text))
+    """True when one of ``texts`` names ``period``: a quarter or half by its part and fiscal year ("Q3 FY25"); a
+    fiscal year by a fiscal year, calendar year or date of that year (a 10-K's column "2018" or "December 31, 2018";
+    a quarter never stands for its year)."""
+    for text in texts:
+        for p in find_periods(text) if text else ():
+            if period.kind in ("Q", "H") and (p.kind, p.year, p.part) == (period.kind, period.year, period.part):
+                return True
+            if period.kind == "FY" and p.kind in ("FY", "year", "date") and p.year == period.year:
+                return True
+    return False
 
 
 def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entity_words: set[str] | None = None
