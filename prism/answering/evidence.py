@@ -12,20 +12,23 @@ offline, with rules:
   ``count`` ("how many <focus>"), ``quantity`` ("what/which <focus> …", "what is/was … <focus> …" whose head noun
   names an amount, rate, fee, limit, score or line item: :data:`MEASURE_HEADS`) and ``person_or_org`` ("who
   is/was <focus>", "which firm/company/person … is <focus>"). Its focus is the noun phrase asked about, without
-  the possessor ("Meridian Bank's"), articles, the periods named, and the measure adjectives ("minimum",
-  "maximum", "total"); an "of" complement joins the focus ("maximum amount of a P2P collect request"). Yes/no,
+  the possessor ("Meridian Bank's"), articles and the periods named, cut before its first preposition but "of";
+  an "of" complement joins the focus ("maximum amount of a P2P collect request"). Yes/no,
   "why", "how does/did …", "when" and non-copular "who <verb>" questions get no target: they have no single
   typed value near a focus (a "who signed" answer is a signature block that does not repeat what was signed).
 - :func:`holds_evidence` reads the passages as *units*: sentences (:func:`prism.index.sentences.split_sentences`),
-  or, in a block of lines that are table rows (two or more lines ending in a value), each row, read with its
-  table's title and column headers (chunk metadata). A unit is evidence when it holds every focus word (index
-  tokens, so "auditors" = "auditor") and a value of the type: ``count`` — a number right before the focus head
+  and table rows (:func:`evidence_units`), each row read with its table's title, column headers and header lines,
+  every unit with its document's file name. A unit is evidence when it names the focus — at least two thirds of its
+  words (index tokens, so "auditors" = "auditor") and its head; "minimum", "total" and the value nouns of
+  :data:`_VALUE_NOUNS` ("fee", "charge", "rate": a table states them once, in its title or header) are not required
+  when other words remain — and holds a value of the type: ``count`` — a number right before the focus head
   ("4,812 complaints"; up to three words between) or a row whose label ends with the head; ``quantity`` — an amount,
   percentage or number that is not a year, a period code or a clause number, or "Nil" / "Free" / "Unlimited";
   ``person_or_org`` — a name (title + name, an initial + surname, or two capitalised words that are not the
-  question's own). A fiscal year, quarter or half the question names must be named by the unit, its table's
-  columns, or the chunk's document profile (its ``period``): "net profit in Q3 FY25" is not answered by the Q2
-  FY25 call's net profit.
+  question's own). A focus that names a statement line item ("total revenue", "net profit") is also found as one of
+  its row labels ("Total net sales", "Net income"; :data:`prism.answering.derived.ITEMS`). A fiscal year, quarter
+  or half the question names must be named by the unit, its table's columns, or the chunk's document profile (its
+  ``period``): "net profit in Q3 FY25" is not answered by the Q2 FY25 call's net profit.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from prism.answering.derived import ITEMS
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
@@ -98,7 +102,7 @@ def _target(answer_type: Any, head_part: str, complement: str, periods: tuple[Pe
     words = head_part.split()
     if not words:
         return None
-    focus = [w for w in words + complement.split() if not _PERIOD_TEXT.fullmatch(w)]
+    focus = [w for w in words + complement.split() if re.search(r"[A-Za-z]", w) and not _PERIOD_TEXT.fullmatch(w)]
     return AnswerTarget(answer_type, tuple(focus), words[-1], periods)
 
 
@@ -110,7 +114,7 @@ def answer_target(question: str) -> AnswerTarget | None:
     Bank's statutory auditor?" → ``person_or_org``, ``("statutory", "auditor")``; "What was Meridian Bank's net
     profit in Q3 FY25?" → ``quantity``, ``("net", "profit")``, period Q3 FY25.
     """
-    q = question.strip()
+    q = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]  # the question, not the instructions after it
     periods = tuple(p for p in find_periods(q) if p.kind in ("FY", "Q", "H"))
     if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
         head, complement = _noun_phrase(m.group("np"), periods)
@@ -201,17 +205,30 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
     head = tokenize(target.head)
     needed = math.ceil(2 * len(required) / 3)
     own = set(focus) | entity
+    labels = _line_item_labels(target)
     for chunk in chunks:
         period_texts = [str(chunk.metadata.get(k) or "") for k in ("period", "table_columns")]
         for unit, context, row in evidence_units(chunk):
             tokens = set(tokenize(f"{unit} {context}"))
-            if len(required & tokens) < needed or (head and head[0] in required and head[0] not in tokens):
+            named = len(required & tokens) >= needed and not (head and head[0] in required and head[0] not in tokens)
+            if not named and not (labels and labels.search(f"{unit} {context}".lower())):
                 continue
             if not _has_value(target, unit, row, own):
                 continue
             if all(_names_period(p, [unit, context, *period_texts]) for p in target.periods):
                 return True
     return False
+
+
+def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:
+    """The statement row labels of the line item the focus names ("total revenue" → "total net sales", "net sales",
+    …; "net profit" → "net income", "net earnings"; :data:`prism.answering.derived.ITEMS`), as one pattern; ``None``
+    when the focus names no line item."""
+    phrase = " ".join(w.lower() for w in target.focus)
+    for item in ITEMS.values():
+        if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
+            return re.compile(r"\b(?:" + "|".join(re.escape(label) for label in item.labels) + r")\b")
+    return None
 
 
 def _stem(chunk: RetrievedChunk) -> str:

@@ -103,3 +103,15 @@ def test_a_person_or_firm_needs_a_name_beside_the_focus():
     assert not holds_evidence(target, [_chunk("The statutory auditor reviewed the accounts.")])
     assert holds_evidence(target, [_chunk("The statutory auditor is Mehta Rao & Co, Chartered Accountants.")])
     assert not holds_evidence(target, [])
+
+
+def test_a_line_item_is_found_by_its_statement_labels():
+    # a 10-K says "Total net sales" and "Net income" where the analyst says revenue and net profit
+    rows = _chunk("Total net sales 232,887 280,522\nOperating income 12,421 14,541", table_columns="2018 | 2019",
+                  period="FY2019")
+    revenue = answer_target("What was total revenue in FY2019? Answer in USD millions.")
+    assert revenue is not None and revenue.focus == ("total", "revenue")  # the instructions after "?" are not read
+    assert holds_evidence(revenue, [rows])
+    assert not holds_evidence(answer_target("What was net profit in FY2019?"), [rows])  # no net income row
+    assert not holds_evidence(revenue, [_chunk("Total net sales 177,866 232,887", table_columns="2017 | 2018",
+                                               period="FY2018")])  # FY2019 is named nowhere
