@@ -19,7 +19,7 @@ offline, with rules:
 - :func:`holds_evidence` reads the passages as *units*: sentences (:func:`prism.index.sentences.split_sentences`),
   and table rows (:func:`evidence_units`), each row read with its table's title, column headers and header lines,
   every unit with its document's file name. A unit is evidence when it names the focus — at least two thirds of its
-  words (index tokens, so "auditors" = "auditor") and its head; "minimum", "total" and the value nouns of
+  words (index tokens, so "auditors" = "auditor") and its head; "minimum", "total", "key" and the value nouns of
   :data:`_VALUE_NOUNS` ("fee", "charge", "rate": a table states them once, in its title or header) are not required
   when other words remain — and holds a value of the type: ``count`` — a number right before the focus head
   ("4,812 complaints"; up to three words between) or a row whose label ends with the head; ``quantity`` — an amount,
@@ -57,7 +57,7 @@ MEASURE_HEADS: frozenset[str] = frozenset(
 )
 """Head nouns that make a "what/which" question ask for a number (Li & Roth's NUM classes)."""
 
-_GENERIC = frozenset(tokenize("minimum maximum total average overall level figure"))
+_GENERIC = frozenset(tokenize("minimum maximum total average overall level figure key main major principal applicable"))
 _VALUE_NOUNS = frozenset(tokenize("fee charge rate limit cap amount price cost rent rental compensation value penalty "
                                   "ratio percentage share"))
 """Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states

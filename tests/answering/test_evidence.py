@@ -115,3 +115,10 @@ def test_a_line_item_is_found_by_its_statement_labels():
     assert not holds_evidence(answer_target("What was net profit in FY2019?"), [rows])  # no net income row
     assert not holds_evidence(revenue, [_chunk("Total net sales 177,866 232,887", table_columns="2017 | 2018",
                                                period="FY2018")])  # FY2019 is named nowhere
+
+
+def test_generic_adjectives_and_value_nouns_need_not_be_repeated():
+    target = answer_target("What are the key transaction limits?")  # Compare's circular template
+    assert target is not None and target.focus == ("key", "transaction", "limits")
+    assert holds_evidence(target, [_chunk("A customer may make transactions up to ₹1,00,000 a day.")])
+    assert not holds_evidence(target, [_chunk("Transactions are settled by the switch each day.")])  # no value
