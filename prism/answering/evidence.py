@@ -36,15 +36,14 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from prism.answering.derived import ITEMS
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
-from prism.types import AnswerTarget, PeriodMention, RetrievedChunk
+from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +61,7 @@ _VALUE_NOUNS = frozenset(tokenize("fee charge rate limit cap amount price cost r
                                   "ratio percentage share"))
 """Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states
 them once, in its title or column header): a unit need not repeat them when the focus has other words."""
+_COPULA = r"(?:is|are|was|were)"
 _AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|may|might|must|shall|should|will|would)"
 _HUMAN = r"(?:firm|company|bank|person|officer|executive|individual|entity|institution|organi[sz]ation|auditor)s?"
 _PREPOSITION = re.compile(r"\s+(?:in|for|at|on|under|during|as|by|within|per|to|from|with|after|before|"
@@ -97,7 +97,7 @@ def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str,
     return _bare_phrase(head), _bare_phrase(complement)
 
 
-def _target(answer_type: Any, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
+def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
             ) -> AnswerTarget | None:
     words = head_part.split()
     if not words:
@@ -119,10 +119,10 @@ def answer_target(question: str) -> AnswerTarget | None:
     if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
         head, complement = _noun_phrase(m.group("np"), periods)
         return _target("count", head, complement, periods)
-    if m := re.match(rf"(?:who\s+{_AUX}|(?:which|what)\s+{_HUMAN}\s+{_AUX})\s+(?P<np>.+)$", q, re.I):
+    if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):
         head, complement = _noun_phrase(m.group("np"), periods)
         return _target("person_or_org", head, complement, periods)
-    m = re.match(r"(?:what|which)\s+(?:is|are|was|were)\s+(?P<np>.+)$", q, re.I) or re.match(
+    m = re.match(rf"(?:what|which)\s+{_COPULA}\s+(?P<np>.+)$", q, re.I) or re.match(
         rf"(?:what|which)\s+(?P<np>.+?)\s+{_AUX}\b", q, re.I)
     if m is None:
         return None
@@ -237,8 +237,3 @@ def _stem(chunk: RetrievedChunk) -> str:
 
 def _entity_words(chunks: Sequence[RetrievedChunk]) -> set[str]:
     return {t for c in chunks for t in tokenize(str(c.metadata.get("entity") or ""))}
-
-
-def evidence_summary(target: AnswerTarget | None) -> Mapping[str, str]:
-    """``{"answer_type", "focus"}`` for the bench and logs (``{}`` without a target)."""
-    return {"answer_type": target.answer_type, "focus": " ".join(target.focus)} if target else {}

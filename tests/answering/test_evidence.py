@@ -122,3 +122,13 @@ def test_generic_adjectives_and_value_nouns_need_not_be_repeated():
     assert target is not None and target.focus == ("key", "transaction", "limits")
     assert holds_evidence(target, [_chunk("A customer may make transactions up to ₹1,00,000 a day.")])
     assert not holds_evidence(target, [_chunk("Transactions are settled by the switch each day.")])  # no value
+
+
+def test_only_a_copular_who_asks_for_a_name():
+    assert answer_target("Who does this circular apply to?") is None  # Compare's template: a description
+    assert answer_target("Which bank has the highest UPI share?") is None
+    target = answer_target("Who was the statutory auditor of Meridian Bank in FY2024?")
+    # the "of" complement joins the focus; holds_evidence does not require the passages' entity words
+    assert target is not None and (target.answer_type, target.focus) == (
+        "person_or_org", ("statutory", "auditor", "Meridian", "Bank"))
+    assert holds_evidence(target, [_chunk("Mehta Rao & Co were the statutory auditors for FY2024.")])
