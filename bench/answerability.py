@@ -2,9 +2,11 @@
 
 For every question of a Prism ground-truth file (``type`` ``negative`` = the documents do not answer) the script runs
 the engine's first plain retrieval in a workspace holding the set's documents and prints the gate's named features
-(:mod:`prism.answering.answerability`): ``relevance``, ``coverage``, ``missing_idf``, the missing words and the
-verdict with the current settings. Then a summary per question type (min / median / max of each feature) and, with
-``--sweep``, the declined counts over a grid of thresholds (old / new negatives and answerable questions declined).
+(:mod:`prism.answering.answerability`): ``relevance``, ``coverage``, ``salient``, ``missing``, ``evidence`` (1 a
+sentence or table row holds the focus with a value of the expected answer type, 0 none does, -1 not checked), the
+answer type and focus (:mod:`prism.answering.evidence`), the missing words and the verdict with the current
+settings. Then a summary per question type (min / median / max of each feature) and, with ``--sweep``, the declined
+counts over a grid of thresholds (old / new negatives and answerable questions declined).
 
 Usage: ``PRISM_HOME=/tmp/home python bench/answerability.py [data/ground_truth/eval_pairs.json] [--docs data/sample]
 [--workspace sample] [--sweep] [--detail]``; the documents are ingested once (duplicates are skipped).
@@ -28,7 +30,7 @@ from prism.config import get_settings  # noqa: E402
 from prism.service import PrismService  # noqa: E402
 from prism.types import IngestItem  # noqa: E402
 
-FEATURES = ("relevance", "coverage", "salient", "missing")
+FEATURES = ("relevance", "coverage", "salient", "missing", "evidence")
 
 
 def _retrievals(truth: Path, docs: Path, workspace: str) -> tuple[PrismService, list[tuple[dict, list, float]]]:
@@ -53,6 +55,8 @@ def _rows(svc: PrismService, workspace: str, retrievals: list, min_relevance: fl
                          min_relevance=min_relevance, min_salient_idf=min_idf)
         rows.append({"id": q["id"], "type": q["type"], "query": q["query"], **verdict.features(),
                      "salient_words": verdict.salient, "missing_words": verdict.missing,
+                     "target": (f"{verdict.target.answer_type}: {' '.join(verdict.target.focus)}"
+                                if verdict.target else ""),
                      "answerable": verdict.answerable})
     return rows
 
@@ -101,12 +105,12 @@ def main() -> None:
     svc, retrievals = _retrievals(Path(args.truth), Path(args.docs), args.workspace)
     rows = _rows(svc, args.workspace, retrievals, settings.answer_min_relevance, settings.gate_min_salient_idf)
     if args.detail:
-        header = "| id | type | " + " | ".join(FEATURES) + " | verdict | salient (missing) |"
-        print(header + "\n|---|---|" + "---|" * (len(FEATURES) + 2))
+        header = "| id | type | " + " | ".join(FEATURES) + " | verdict | salient (missing) | answer type: focus |"
+        print(header + "\n|---|---|" + "---|" * (len(FEATURES) + 3))
         for r in rows:
             print(f"| {r['id']} | {r['type']} | " + " | ".join(f"{r[f]:.2f}" for f in FEATURES)
                   + f" | {'answer' if r['answerable'] else 'decline'} | {', '.join(r['salient_words'])} "
-                  f"({', '.join(r['missing_words'])}) |")
+                  f"({', '.join(r['missing_words'])}) | {r['target']} |")
     _summary(rows)
     if args.sweep:
         _sweep(svc, args.workspace, retrievals, set(args.old))

@@ -21,7 +21,14 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
   differently from the documents.
 
-A question is declined when ``relevance < min_relevance`` or ``missing`` is not empty. A yes/no question ("Is 3M a
+- ``evidence``: whether a sentence or table row of the top passages holds the question's *focus* together with a
+  value of its *expected answer type* (a count, a quantity, a person or firm) and the period it names
+  (:mod:`prism.answering.evidence`, after Li & Roth's question classes, COLING 2002): "How many ATMs does Meridian
+  Bank operate?" retrieves a fee table with "Free ATM transactions a month – Meridian ATMs  5", every salient word
+  and no count of ATMs. ``None`` (not checked) for a question without a typed answer (yes/no, why, how does …).
+
+A question is declined when ``relevance < min_relevance``, ``missing`` is not empty or ``evidence`` is ``False``.
+A yes/no question ("Is 3M a
 capital-intensive business?", "Does … have a healthy liquidity profile?") asks for a judgement in the analyst's own
 words, which the documents need not use: only its relevance counts. The thresholds are settings
 (``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
@@ -36,8 +43,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism.answering.evidence import answer_target, holds_evidence
 from prism.index.tokenizer import tokenize
-from prism.types import RetrievedChunk
+from prism.types import AnswerTarget, RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +66,9 @@ class Answerability:
         salient: the question's salient words (see the module docstring), in question order.
         missing: the salient words found in no top passage and rare in the workspace, in question order.
         answerable: the verdict.
+        target: the question's expected answer type and focus (:func:`prism.answering.evidence.answer_target`),
+            ``None`` for a question without one.
+        evidence: whether a sentence or table row holds the focus with a value of that type (``None``: no target).
     """
 
     relevance: float
@@ -65,11 +76,25 @@ class Answerability:
     salient: tuple[str, ...]
     missing: tuple[str, ...]
     answerable: bool
+    target: AnswerTarget | None = None
+    evidence: bool | None = None
 
     def features(self) -> dict[str, float | int]:
-        """The named features (floats rounded to 3 decimals)."""
+        """The named features (floats rounded to 3 decimals; ``evidence`` 1 held, 0 not held, -1 not checked)."""
         return {"relevance": round(self.relevance, 3), "coverage": round(self.coverage, 3),
-                "salient": len(self.salient), "missing": len(self.missing)}
+                "salient": len(self.salient), "missing": len(self.missing),
+                "evidence": -1 if self.evidence is None else int(self.evidence)}
+
+    @property
+    def reason(self) -> str:
+        """Why the evidence check declines ("no sentence or table row of the closest passages gives a count of
+        “ATMs”."), ``""`` when it does not."""
+        if self.evidence is not False or self.target is None:
+            return ""
+        kind = {"count": "a count", "quantity": "a figure", "person_or_org": "a name"}[self.target.answer_type]
+        periods = " and ".join(p.text for p in self.target.periods)
+        return (f"no sentence or table row of the closest passages gives {kind} for “{' '.join(self.target.focus)}”"
+                + (f" in {periods}" if periods else "") + ".")
 
 
 def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
@@ -186,8 +211,10 @@ def assess(
             missing.append(word)
     if not judgement:
         missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
-    answerable = relevance >= min_relevance and not missing
-    verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable)
+    target = None if judgement else answer_target(question)
+    evidence = holds_evidence(target, chunks) if target is not None else None
+    answerable = relevance >= min_relevance and not missing and evidence is not False
+    verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable, target, evidence)
     logger.info("answerability: %s -> %s", verdict.features(), "answer" if answerable else "decline")
     return verdict
 
@@ -205,7 +232,8 @@ def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence
     """
     scope = ", ".join(sources) if sources else "all documents"
     parts = ["The documents in this workspace don't answer that" + (f": {reason.strip()}" if reason.strip() else ".")]
-    parts.append(f'Searched for "{query}" in {scope}' + ("; no close passage mentions: " + ", ".join(missing)
-                                                       if missing else "; nothing retrieved is close enough") + ".")
+    found = "; no close passage mentions: " + ", ".join(missing) if missing else (
+        "" if reason.strip() else "; nothing retrieved is close enough")
+    parts.append(f'Searched for "{query}" in {scope}{found}.')
     parts.append("The closest passages are listed below so you can check, or try other words or another filter.")
     return " ".join(parts)

@@ -227,7 +227,7 @@ class AnswerEngine:
                 self._collect_web(run, web_future)
                 if not run.web:
                     run.chunks = list(first.results)  # the closest passages, shown so the analyst can judge
-                    return decline_message(query, run.sources, verdict.missing)
+                    return decline_message(query, run.sources, verdict.missing, verdict.reason)
                 run.note("web", "The documents don't cover this question; the answer uses web results only.")
                 return None
             result = first

@@ -61,7 +61,7 @@ from prism.types.profiles import (
     DocumentType,
     ProfileSource,
 )
-from prism.types.questions import EntityMatch, PeriodMention, QuestionFacts, SearchScope
+from prism.types.questions import AnswerTarget, AnswerType, EntityMatch, PeriodMention, QuestionFacts, SearchScope
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
 from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
@@ -75,6 +75,8 @@ __all__ = [
     "PROFILE_METADATA_KEYS",
     "PROFILE_UNITS",
     "TABLE_METADATA_KEYS",
+    "AnswerTarget",
+    "AnswerType",
     "DocumentProfile",
     "DocumentType",
     "ProfileSource",

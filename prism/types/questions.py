@@ -104,3 +104,26 @@ class SearchScope:
         if self.removed:
             out["removed"] = list(self.removed)
         return out
+
+
+AnswerType = Literal["count", "quantity", "person_or_org"]
+
+
+@dataclass(frozen=True)
+class AnswerTarget:
+    """What a factoid question asks for: its expected answer type, its focus and the periods it names
+    (:func:`prism.answering.evidence.answer_target`; question classes after Li & Roth, COLING 2002).
+
+    Attributes:
+        answer_type: ``"count"`` ("How many ATMs …": Li & Roth NUM:count), ``"quantity"`` ("What minimum credit
+            score …", "What was … net profit …": NUM:money / NUM:perc / NUM:other, read from the head noun) or
+            ``"person_or_org"`` ("Who is …'s Chief Risk Officer?", "Which firm is …'s statutory auditor?": HUM).
+        focus: the words of the thing asked about, as written ("statutory", "auditor"), in question order.
+        head: the focus's head word ("auditor", "ATMs", "score").
+        periods: the fiscal years, quarters and halves the question names (kinds ``FY``, ``Q``, ``H``).
+    """
+
+    answer_type: AnswerType
+    focus: tuple[str, ...]
+    head: str
+    periods: tuple[PeriodMention, ...] = ()

@@ -73,6 +73,47 @@ def test_answerable_questions_pass(sample, qid):
     assert 0 <= verdict.coverage <= 1
 
 
+@pytest.mark.parametrize(("qid", "reason"), [
+    ("q066", "gives a figure for “net profit” in Q3 FY25."),  # the UPI timetable names Q3 FY25; the call is Q2 FY25
+    ("q069", "gives a count for “ATMs”."),  # "Free ATM transactions a month – Meridian ATMs 5": not a count of ATMs
+    ("q070", "gives a name for “statutory auditor”."),
+    ("q072", "gives a figure for “minimum credit score”."),
+])
+def test_negatives_without_answer_bearing_evidence_are_declined(sample, qid, reason):
+    verdict = _verdict(sample, TRUTH[qid])
+    assert verdict.missing == () and verdict.evidence is False and not verdict.answerable
+    assert verdict.reason == "no sentence or table row of the closest passages " + reason
+    assert verdict.features()["evidence"] == 0
+
+
+@pytest.mark.parametrize(("qid", "answer_type"), [
+    ("q019", "count"), ("q028", "count"),  # "at most 20 P2P transactions", "4,812 complaints" (FY2025)
+    ("q031", "quantity"), ("q030", "quantity"),  # Q2 FY25: the earnings call's own period
+    ("q036", "quantity"), ("q025", "quantity"),  # table rows: "charges" / "Compensation" only in a header
+    ("q018", "quantity"), ("q040", "quantity"), ("q020", "quantity"),
+    ("q006", "person_or_org"),
+])
+def test_answerable_questions_of_each_type_hold_evidence(sample, qid, answer_type):
+    verdict = _verdict(sample, TRUTH[qid])
+    assert verdict.target is not None and verdict.target.answer_type == answer_type
+    assert verdict.evidence is True and verdict.answerable and verdict.reason == ""
+
+
+def test_questions_without_a_typed_answer_are_not_checked(sample):
+    for qid in ("q013", "q007", "q057"):  # yes/no, "who signed", "how did … change"
+        verdict = _verdict(sample, TRUTH[qid])
+        assert verdict.target is None and verdict.evidence is None and verdict.answerable
+        assert verdict.features()["evidence"] == -1
+
+
+def test_engine_decline_says_what_no_passage_gives(sample):
+    answer = sample.ask(TRUTH["q069"], "sample")
+    assert answer.declined and answer.citations == [] and answer.retrieved
+    assert answer.answer.startswith("The documents in this workspace don't answer that: no sentence or table row of "
+                                    "the closest passages gives a count for “ATMs”. Searched for \"How many ATMs "
+                                    "does Meridian Bank operate?\" in all documents. The closest passages")
+
+
 def test_a_yes_no_question_is_judged_by_relevance_only(sample):
     judgement = _verdict(sample, "Is the SWIFT charge of Meridian Bank a capital-intensive fee?")
     assert judgement.salient == ("SWIFT", "capital-intensive") and judgement.missing == ()
@@ -111,7 +152,8 @@ def _llm_engine(svc: PrismService, reply: str) -> AnswerEngine:
 
 
 def test_llm_not_found_reply_is_a_decline(sample):
-    question = "What is the penalty for a bank that misses the UPI uptime target?"
+    # "What is the penalty for …?" no longer reaches the LLM: no passage gives a figure for "penalty" (evidence)
+    question = "What happens when a bank misses the UPI uptime target?"
     answer = _llm_engine(sample, "NOT FOUND: the blocks state the uptime target but no penalty [2].").ask(question)
     assert answer.declined and answer.mode == "llm" and answer.citations == []
     assert answer.answer.startswith("The documents in this workspace don't answer that: the blocks state the uptime "

@@ -1,0 +1,239 @@
+"""Answer-bearing evidence: does any sentence or table row of the top passages hold a value of the type asked?
+
+A passage can hold every salient word of "How many ATMs does Meridian Bank operate?" (a fee table's "Free ATM
+transactions a month – Meridian ATMs 5 5 Unlimited") and still not state the fact. Classic question answering reads
+the question for its *expected answer type* and its *focus* first, then looks for a candidate answer of that type
+near the focus (Li & Roth, "Learning Question Classifiers", COLING 2002, for the classes; the question's head word
+decides the class of a "what/which" question as in Huang, Thint & Qin, EMNLP 2008; answer-type filtering of
+passages as in Prager et al., "Question-answering by predictive annotation", SIGIR 2000). This module does that,
+offline, with rules:
+
+- :func:`answer_target` classifies a factoid question into one of three classes, or none:
+  ``count`` ("how many <focus>"), ``quantity`` ("what/which <focus> …", "what is/was … <focus> …" whose head noun
+  names an amount, rate, fee, limit, score or line item: :data:`MEASURE_HEADS`) and ``person_or_org`` ("who
+  is/was <focus>", "which firm/company/person … is <focus>"). Its focus is the noun phrase asked about, without
+  the possessor ("Meridian Bank's"), articles and the periods named, cut before its first preposition but "of";
+  an "of" complement joins the focus ("maximum amount of a P2P collect request"). Yes/no,
+  "why", "how does/did …", "when" and non-copular "who <verb>" questions get no target: they have no single
+  typed value near a focus (a "who signed" answer is a signature block that does not repeat what was signed).
+- :func:`holds_evidence` reads the passages as *units*: sentences (:func:`prism.index.sentences.split_sentences`),
+  and table rows (:func:`evidence_units`), each row read with its table's title, column headers and header lines,
+  every unit with its document's file name. A unit is evidence when it names the focus — at least two thirds of its
+  words (index tokens, so "auditors" = "auditor") and its head; "minimum", "total", "key" and the value nouns of
+  :data:`_VALUE_NOUNS` ("fee", "charge", "rate": a table states them once, in its title or header) are not required
+  when other words remain — and holds a value of the type: ``count`` — a number right before the focus head
+  ("4,812 complaints"; up to three words between) or a row whose label ends with the head; ``quantity`` — an amount,
+  percentage or number that is not a year, a period code or a clause number, or "Nil" / "Free" / "Unlimited";
+  ``person_or_org`` — a name (title + name, an initial + surname, or two capitalised words that are not the
+  question's own). A focus that names a statement line item ("total revenue", "net profit") is also found as one of
+  its row labels ("Total net sales", "Net income"; :data:`prism.answering.derived.ITEMS`). A fiscal year, quarter
+  or half the question names must be named by the unit, its table's columns, or the chunk's document profile (its
+  ``period``): "net profit in Q3 FY25" is not answered by the Q2 FY25 call's net profit.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from prism.answering.derived import ITEMS
+from prism.index.sentences import split_sentences
+from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
+from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
+
+logger = logging.getLogger(__name__)
+
+MEASURE_HEADS: frozenset[str] = frozenset(
+    "fee fees charge charges rate rates limit limits cap caps amount amounts price prices cost costs rent rental "
+    "balance balances margin margins ratio ratios score scores profit profits income revenue revenues loss losses "
+    "payout dividend dividends volume volumes value values share percentage penalty penalties compensation mark-up "
+    "markup mdr npa advances deposits book ebitda expenses assets liabilities growth yield return returns salary "
+    "premium tenure threshold ceiling".split()
+)
+"""Head nouns that make a "what/which" question ask for a number (Li & Roth's NUM classes)."""
+
+_GENERIC = frozenset(tokenize("minimum maximum total average overall level figure key main major principal applicable"))
+_VALUE_NOUNS = frozenset(tokenize("fee charge rate limit cap amount price cost rent rental compensation value penalty "
+                                  "ratio percentage share"))
+"""Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states
+them once, in its title or column header): a unit need not repeat them when the focus has other words."""
+_COPULA = r"(?:is|are|was|were)"
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|may|might|must|shall|should|will|would)"
+_HUMAN = r"(?:firm|company|bank|person|officer|executive|individual|entity|institution|organi[sz]ation|auditor)s?"
+_PREPOSITION = re.compile(r"\s+(?:in|for|at|on|under|during|as|by|within|per|to|from|with|after|before|"
+                          r"across|between|than|when|if|that|which|who)(?:\s+.*)?$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:the|a|an|its|their|his|her|our)\s+", re.IGNORECASE)
+_REFERENCE = re.compile(r"\b(?:sections?|paras?|paragraphs?|clauses?|tables?|annexures?|rules?|no\.|circular)\s*"
+                        r"[\w./()-]*\d[\w./()-]*|\b\d+(?:\.\d+){2,}\b|^\s*(?:[A-Z]?\d+(?:\.\d+)*|\d+\([a-z]\))[.)]?\s",
+                        re.IGNORECASE)
+_PERIOD_TEXT = re.compile(r"\b(?:[QH][1-4]\s?FY\s?'?\d{2,4}|FY\s?'?\d{2,4}(?:-\d{2})?|(?:19|20)\d\d)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_WORD_VALUE = re.compile(r"\b(?:nil|free|unlimited|zero|waived)\b", re.IGNORECASE)
+_ROW_END = re.compile(r"(?:\d[\d,]*(?:\.\d+)?%?\)?|\b(?:Nil|Free|Unlimited|NA|N\.A\.|–|-))\s*$")
+_CELL = r"(?:[₹$]?\d[\d,]*(?:\.\d+)?%?|Nil|Free|Unlimited)"
+_CELLS = re.compile(rf"[A-Za-z].*?(?:\s+{_CELL}){{2,}}\s*$")
+_NAME = re.compile(r"\b(?:Mr|Ms|Mrs|Dr|Shri|Smt)\.?\s+[A-Z]|\b[A-Z]\.\s?[A-Z][a-z]+"
+                   r"|\b[A-Z][a-z]+(?:\s+(?:&\s+)?[A-Z][a-z]+)+")
+
+
+def _bare_phrase(text: str) -> str:
+    """``text`` without its article and possessor ("the Meridian Bank's home loan segment" → "home loan segment")."""
+    return re.sub(r"^.*['’]s\s+", "", _ARTICLE.sub("", text.strip())).strip()
+
+
+def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str, str]:
+    """``(head part, of-complement)`` of a noun phrase as written, cut at the first preposition other than "of",
+    without articles, possessors and the periods named ("Meridian Bank's net profit in Q3 FY25" → ``("net profit",
+    "")``; "the gross NPA ratio of Meridian Bank's home loan segment" → ``("gross NPA ratio", "home loan
+    segment")``)."""
+    for period in periods:
+        text = text.replace(period.text, " ")
+    text = _PREPOSITION.sub("", re.sub(r"\s+", " ", text.strip(" ?.")))
+    head, _, complement = text.partition(" of ")
+    return _bare_phrase(head), _bare_phrase(complement)
+
+
+def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
+            ) -> AnswerTarget | None:
+    words = head_part.split()
+    if not words:
+        return None
+    focus = [w for w in words + complement.split() if re.search(r"[A-Za-z]", w) and not _PERIOD_TEXT.fullmatch(w)]
+    return AnswerTarget(answer_type, tuple(focus), words[-1], periods)
+
+
+def answer_target(question: str) -> AnswerTarget | None:
+    """The expected answer type and focus of a factoid ``question``, or ``None`` when it has none that one typed value
+    answers (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).
+
+    Examples: "How many ATMs does Meridian Bank operate?" → ``count``, focus ``("ATMs",)``; "Which firm is Meridian
+    Bank's statutory auditor?" → ``person_or_org``, ``("statutory", "auditor")``; "What was Meridian Bank's net
+    profit in Q3 FY25?" → ``quantity``, ``("net", "profit")``, period Q3 FY25.
+    """
+    q = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]  # the question, not the instructions after it
+    periods = tuple(p for p in find_periods(q) if p.kind in ("FY", "Q", "H"))
+    if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
+        head, complement = _noun_phrase(m.group("np"), periods)
+        return _target("count", head, complement, periods)
+    if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):
+        head, complement = _noun_phrase(m.group("np"), periods)
+        return _target("person_or_org", head, complement, periods)
+    m = re.match(rf"(?:what|which)\s+{_COPULA}\s+(?P<np>.+)$", q, re.I) or re.match(
+        rf"(?:what|which)\s+(?P<np>.+?)\s+{_AUX}\b", q, re.I)
+    if m is None:
+        return None
+    head, complement = _noun_phrase(m.group("np"), periods)
+    if not head or head.split()[-1].lower() not in MEASURE_HEADS:
+        return None
+    return _target("quantity", head, complement, periods)
+
+
+def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
+    """The units a chunk is read in, each with its context: ``(unit, context, is_row)``.
+
+    Units are the sentences of the chunk; each line of a block (between blank lines) of which two or more lines are
+    table rows (end in a value); and each line that ends in two or more value cells ("P2P transfers ₹1,00,000
+    ₹1,00,000 9.1"). A row's context is its table's title and column headers (chunk metadata) and the chunk's lines
+    that are not rows, above it and in its block (a header: "Scenario  Turnaround time  Compensation if TAT is
+    breached"). Every unit is also read with its document's file name ("meridian bank upi operating circular").
+    """
+    name = _stem(chunk)
+    title = " ".join(str(chunk.metadata.get(k) or "") for k in ("table_title", "table_columns"))
+    units: list[tuple[str, str, bool]] = []
+    headers: list[str] = []
+    for block in re.split(r"\n[ \t]*\n", chunk.text):
+        lines = [line.strip() for line in block.split("\n") if line.strip()]
+        table = sum(bool(_ROW_END.search(line)) for line in lines) >= 2
+        rows = [line for line in lines if _CELLS.search(line) or (table and _ROW_END.search(line))]
+        prose = [line for line in lines if line not in rows]
+        headers.extend(prose)
+        units.extend((s, name, False) for s in split_sentences("\n".join(prose)))
+        units.extend((line, " ".join([name, title, *headers]), True) for line in rows)
+    return units
+
+
+def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str]) -> bool:
+    """True when the unit ``text`` (a table row when ``row``) holds a value of ``target``'s answer type (see the
+    module docstring)."""
+    if target.answer_type == "person_or_org":
+        return any(not set(tokenize(m.group(0))) <= own_words for m in _NAME.finditer(text))
+    bare = _PERIOD_TEXT.sub(" ", _REFERENCE.sub(" ", text))
+    if target.answer_type == "quantity":
+        return _NUMBER.search(bare) is not None or _WORD_VALUE.search(bare) is not None
+    head = re.escape(target.head.lower())
+    before = re.search(rf"(?<![\w.])\d[\d,]*(?:\s+[\w-]+){{0,3}}?\s+{head}\b", bare.lower())
+    label = re.match(r"\s*([^\d₹$]+?)\s+\d", bare)
+    label_row = label is not None and re.split(r"\s[–—-]\s|[(:,]", label.group(1))[0].strip().lower().endswith(
+        target.head.lower())
+    return before is not None or (row and label_row)
+
+
+def _names_period(period: PeriodMention, texts: Sequence[str]) -> bool:
+    """True when one of ``texts`` names ``period``: a quarter or half by its part and fiscal year ("Q3 FY25"); a
+    fiscal year by a fiscal year, calendar year or date of that year (a 10-K's column "2018" or "December 31, 2018";
+    a quarter never stands for its year)."""
+    for text in texts:
+        for p in find_periods(text) if text else ():
+            if period.kind in ("Q", "H") and (p.kind, p.year, p.part) == (period.kind, period.year, period.part):
+                return True
+            if period.kind == "FY" and p.kind in ("FY", "year", "date") and p.year == period.year:
+                return True
+    return False
+
+
+def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entity_words: set[str] | None = None
+                   ) -> bool:
+    """True when a sentence or table row of ``chunks`` holds ``target``'s focus with a value of its answer type and
+    the periods it names (module docstring).
+
+    Args:
+        target: from :func:`answer_target`.
+        chunks: the top passages, best first.
+        entity_words: index tokens of the entities the passages are about (their profile's ``entity``); focus words
+            among them are not required ("Meridian" in "a Meridian Bank current account").
+
+    Returns:
+        ``True`` at the first unit that holds it; ``False`` when none does (also for no chunks).
+    """
+    entity = entity_words if entity_words is not None else _entity_words(chunks)
+    focus = [t for w in target.focus for t in tokenize(w) if t not in entity]
+    required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
+    head = tokenize(target.head)
+    needed = math.ceil(2 * len(required) / 3)
+    own = set(focus) | entity
+    labels = _line_item_labels(target)
+    for chunk in chunks:
+        period_texts = [str(chunk.metadata.get(k) or "") for k in ("period", "table_columns")]
+        for unit, context, row in evidence_units(chunk):
+            tokens = set(tokenize(f"{unit} {context}"))
+            named = len(required & tokens) >= needed and not (head and head[0] in required and head[0] not in tokens)
+            if not named and not (labels and labels.search(f"{unit} {context}".lower())):
+                continue
+            if not _has_value(target, unit, row, own):
+                continue
+            if all(_names_period(p, [unit, context, *period_texts]) for p in target.periods):
+                return True
+    return False
+
+
+def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:
+    """The statement row labels of the line item the focus names ("total revenue" → "total net sales", "net sales",
+    …; "net profit" → "net income", "net earnings"; :data:`prism.answering.derived.ITEMS`), as one pattern; ``None``
+    when the focus names no line item."""
+    phrase = " ".join(w.lower() for w in target.focus)
+    for item in ITEMS.values():
+        if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
+            return re.compile(r"\b(?:" + "|".join(re.escape(label) for label in item.labels) + r")\b")
+    return None
+
+
+def _stem(chunk: RetrievedChunk) -> str:
+    return Path(chunk.source).stem.replace("_", " ")
+
+
+def _entity_words(chunks: Sequence[RetrievedChunk]) -> set[str]:
+    return {t for c in chunks for t in tokenize(str(c.metadata.get("entity") or ""))}

@@ -1,0 +1,134 @@
+"""Answer-bearing evidence (issue 13 §5): a question's expected answer type and focus (a table of questions, read by
+hand), the units a passage is read in, and whether a sentence or table row holds the focus with a typed value and
+the period asked. The verdicts on the real sample workspace are in test_answerability.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.evidence import answer_target, evidence_units, holds_evidence
+from prism.types import RetrievedChunk
+
+
+@pytest.mark.parametrize(("question", "answer_type", "focus", "periods"), [
+    ("How many ATMs does Meridian Bank operate?", "count", ("ATMs",), ()),
+    ("How many complaints of unauthorised UPI transactions did Meridian receive in FY2025, and for what value?",
+     "count", ("complaints", "unauthorised", "UPI", "transactions"), ("FY2025",)),
+    ("Which firm is Meridian Bank's statutory auditor?", "person_or_org", ("statutory", "auditor"), ()),
+    ("Who is Meridian Bank's Chief Risk Officer?", "person_or_org", ("Chief", "Risk", "Officer"), ()),
+    ("What minimum credit score does Meridian Bank require for a personal loan?", "quantity",
+     ("minimum", "credit", "score"), ()),
+    ("What was Meridian Bank's net profit in Q3 FY25?", "quantity", ("net", "profit"), ("Q3 FY25",)),
+    ("What were Meridian Bank's gross advances at the end of Q2 FY25?", "quantity", ("gross", "advances"),
+     ("Q2 FY25",)),
+    ("What was the gross NPA ratio of Meridian Bank's home loan segment in Q2 FY25?", "quantity",
+     ("gross", "NPA", "ratio", "home", "loan", "segment"), ("Q2 FY25",)),
+    ("What is the maximum amount of a P2P collect request under section 4.2.2?", "quantity",
+     ("maximum", "amount", "P2P", "collect", "request"), ()),
+    ("What is the FY2019 net income for Amazon? Answer in USD millions.", "quantity", ("net", "income"), ("FY2019",)),
+])
+def test_answer_type_and_focus(question, answer_type, focus, periods):
+    target = answer_target(question)
+    assert target is not None
+    assert (target.answer_type, target.focus, tuple(p.text for p in target.periods)) == (answer_type, focus, periods)
+
+
+@pytest.mark.parametrize("question", [
+    "Is Meridian Bank's Board considering an interim dividend for FY25?",  # yes/no: a judgement
+    "Why did Meridian tighten personal loan underwriting?",  # why: a description
+    "How did Meridian's net interest margin change from Q2 FY24 to Q2 FY25?",  # how did: a comparison
+    "Who signed the master circular on digital payment security controls?",  # a signature block, not a sentence
+    "What does Meridian Bank charge for issuing a cheque book?",  # no head noun to read the type from
+    "What reason code does the UPI switch give?",  # "code" names no measure
+    "When was Meridian Bank's Q2 FY25 earnings call held?",
+])
+def test_questions_without_a_typed_answer(question):
+    assert answer_target(question) is None
+
+
+def _chunk(text: str, **metadata: str) -> RetrievedChunk:
+    return RetrievedChunk(chunk_id="c1", doc_id="d1", source="meridian_fee_schedule.pdf", text=text,
+                          metadata={"entity": "Meridian Bank Ltd", **metadata})
+
+
+FEE_TABLE = ("Item Classic Platinum\nAnnual fee ₹250 ₹500\nReplacement card ₹200 ₹200\n"
+             "Free ATM transactions a month – Meridian ATMs 5 5\n\nBSBD accounts include 4 free cash withdrawals per "
+             "month (branch and ATM together). Savings interest: 3.00% p.a.")
+
+
+def test_units_are_rows_with_their_headers_and_sentences():
+    units = evidence_units(_chunk(FEE_TABLE, table_title="Table 3 – Debit cards"))
+    context = "meridian fee schedule Table 3 – Debit cards  Item Classic Platinum"
+    assert units == [
+        ("Item Classic Platinum", "meridian fee schedule", False),
+        ("Annual fee ₹250 ₹500", context, True),
+        ("Replacement card ₹200 ₹200", context, True),
+        ("Free ATM transactions a month – Meridian ATMs 5 5", context, True),
+        ("BSBD accounts include 4 free cash withdrawals per month (branch and ATM together).",
+         "meridian fee schedule", False),
+        ("Savings interest: 3.00% p.a.", "meridian fee schedule", False),
+    ]
+
+
+def test_a_count_needs_the_number_before_its_noun():
+    target = answer_target("How many ATMs does Meridian Bank operate?")
+    assert not holds_evidence(target, [_chunk(FEE_TABLE)])  # "ATMs 5": free transactions, not ATMs
+    assert holds_evidence(target, [_chunk("The Bank operates 1,240 ATMs and 410 branches.")])
+    assert holds_evidence(target, [_chunk("Branches 410 398\nATMs 1,240 1,180")])  # a row labelled with the noun
+
+
+def test_a_quantity_needs_its_focus_and_a_value_in_one_unit():
+    target = answer_target("What minimum credit score does Meridian Bank require for a personal loan?")
+    split = "Personal loans need a good credit history. A score is reported monthly; fees are ₹500."
+    assert not holds_evidence(target, [_chunk(split)])
+    assert holds_evidence(target, [_chunk("Personal loans need a minimum credit score of 720.")])
+    assert not holds_evidence(target, [_chunk("The credit score is checked under section 4.2.1 in FY2025.")])
+
+
+def test_a_named_period_must_hold_for_the_figure():
+    target = answer_target("What was Meridian Bank's net profit in Q3 FY25?")
+    said = "Net profit for the quarter was ₹2,146 crore."
+    assert not holds_evidence(target, [_chunk(said, period="Q2 FY2025")])
+    assert holds_evidence(target, [_chunk(said, period="Q3 FY2025")])
+    assert holds_evidence(target, [_chunk("Net profit in Q3 FY25 was ₹2,210 crore.", period="Q2 FY2025")])
+    full_year = answer_target("What was Meridian Bank's net profit for the full year FY2024?")
+    assert not holds_evidence(full_year, [_chunk("Net profit was ₹1,955 crore in Q2 FY24.")])  # a quarter of it
+    assert holds_evidence(full_year, [_chunk("Net profit (PAT) 7,910 7,015", table_columns="FY2024 | FY2023")])
+
+
+def test_a_person_or_firm_needs_a_name_beside_the_focus():
+    target = answer_target("Which firm is Meridian Bank's statutory auditor?")
+    assert not holds_evidence(target, [_chunk("Payment systems undergo an annual audit by a CERT-In empanelled "
+                                              "auditor.")])
+    assert not holds_evidence(target, [_chunk("The statutory auditor reviewed the accounts.")])
+    assert holds_evidence(target, [_chunk("The statutory auditor is Mehta Rao & Co, Chartered Accountants.")])
+    assert not holds_evidence(target, [])
+
+
+def test_a_line_item_is_found_by_its_statement_labels():
+    # a 10-K says "Total net sales" and "Net income" where the analyst says revenue and net profit
+    rows = _chunk("Total net sales 232,887 280,522\nOperating income 12,421 14,541", table_columns="2018 | 2019",
+                  period="FY2019")
+    revenue = answer_target("What was total revenue in FY2019? Answer in USD millions.")
+    assert revenue is not None and revenue.focus == ("total", "revenue")  # the instructions after "?" are not read
+    assert holds_evidence(revenue, [rows])
+    assert not holds_evidence(answer_target("What was net profit in FY2019?"), [rows])  # no net income row
+    assert not holds_evidence(revenue, [_chunk("Total net sales 177,866 232,887", table_columns="2017 | 2018",
+                                               period="FY2018")])  # FY2019 is named nowhere
+
+
+def test_generic_adjectives_and_value_nouns_need_not_be_repeated():
+    target = answer_target("What are the key transaction limits?")  # Compare's circular template
+    assert target is not None and target.focus == ("key", "transaction", "limits")
+    assert holds_evidence(target, [_chunk("A customer may make transactions up to ₹1,00,000 a day.")])
+    assert not holds_evidence(target, [_chunk("Transactions are settled by the switch each day.")])  # no value
+
+
+def test_only_a_copular_who_asks_for_a_name():
+    assert answer_target("Who does this circular apply to?") is None  # Compare's template: a description
+    assert answer_target("Which bank has the highest UPI share?") is None
+    target = answer_target("Who was the statutory auditor of Meridian Bank in FY2024?")
+    # the "of" complement joins the focus; holds_evidence does not require the passages' entity words
+    assert target is not None and (target.answer_type, target.focus) == (
+        "person_or_org", ("statutory", "auditor", "Meridian", "Bank"))
+    assert holds_evidence(target, [_chunk("Mehta Rao & Co were the statutory auditors for FY2024.")])
