@@ -9,12 +9,16 @@ missing folder; CI has the folder and runs them.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+# The default embedder backend (onnx-fp32) exports the model once per models folder: one folder for the whole session
+# (and the CLI subprocesses it starts), not one export per temporary PRISM_HOME.
+os.environ.setdefault("PRISM_MODELS_DIR", tempfile.mkdtemp(prefix="prism-test-models-"))
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"

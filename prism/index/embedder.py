@@ -69,7 +69,7 @@ class PrismEmbedding(BaseEmbedding):
             from prism.index.onnx_backend import load_encoder
 
             try:
-                models = Path(models_dir) if models_dir else get_settings().home / "models"
+                models = Path(models_dir) if models_dir else get_settings().resolved_models_dir()
                 self._onnx = load_encoder(Path(model_path), backend, models, max_tokens)
                 self._tokenizer = self._onnx.tokenizer
             except EmbedderBackendError as exc:
@@ -98,7 +98,7 @@ class PrismEmbedding(BaseEmbedding):
             batch_size=settings.embed_batch_size,
             max_tokens=settings.embed_max_tokens,
             backend=settings.embed_backend,
-            models_dir=settings.home / "models",
+            models_dir=settings.resolved_models_dir(),
             onnx_batch_size=settings.embed_onnx_batch_size,
         )
 
