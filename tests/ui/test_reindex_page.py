@@ -27,7 +27,7 @@ def test_the_workspaces_page_offers_reindex_and_it_makes_the_workspace_searchabl
     at = _app().run().switch_page("pages/workspaces_page.py").run()
     _no_exception(at)
     [warning] = [str(w.value).replace("\\", "") for w in at.warning if "embedder backend" in str(w.value)]
-    assert "indexed by the onnx-int8 embedder backend but the embedder now runs on torch" in warning
+    assert "indexed by the onnx-int8 embedder backend but the embedder now runs on onnx-fp32" in warning
     assert "Reindex button" in warning
     at = _click(at, "Reindex this workspace")
     _no_exception(at)
@@ -44,4 +44,4 @@ def test_the_sidebar_names_the_embedder_backend(with_sample, service_factory):
     at = _app().run()
     _no_exception(at)
     captions = [c.value for c in at.sidebar.caption]
-    assert any(c.startswith(":green[●] Embedder · `torch`") for c in captions), captions
+    assert any(c.startswith(":green[●] Embedder · `onnx-fp32`") for c in captions), captions
