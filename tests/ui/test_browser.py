@@ -345,7 +345,7 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
     # Ask a typed question.
     box = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stChatInputTextArea"]'), 20,
                 "the chat input")
-    box.send_keys("What is the limit for foreign exchange transactions?")
+    box.send_keys("Under which sections of the Foreign Exchange Management Act are these directions issued?")
     box.send_keys(Keys.ENTER)
     _wait(d, lambda drv: len(drv.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')) >= 4, 90,
           "the second answer")
