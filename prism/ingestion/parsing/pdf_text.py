@@ -13,6 +13,7 @@ from pypdf import PageObject, PdfReader
 
 from prism.ingestion.parsing.columns import column_blocks
 from prism.ingestion.parsing.normalize import alnum_count
+from prism.ingestion.parsing.pdf_streams import parsed_once
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,17 @@ def page_text(reader: PdfReader, index: int, mode: str = "plain", unread: list[s
         unread: when given, a reason is appended for text the page holds but that the kept text lacks (rotated text
             that could not be read while the layout text was kept); the page is then partly unread.
 
+    Every content stream of the page is tokenised once for all these passes (:func:`parsed_once`).
+
     Raises:
         Exception: whatever plain-mode extraction raises on a malformed page (the caller skips the page).
     """
+    with parsed_once():
+        return _page_text(reader, index, mode, unread)
+
+
+def _page_text(reader: PdfReader, index: int, mode: str, unread: list[str] | None) -> str:
+    """:func:`page_text` without the shared tokenising."""
     page = reader.pages[index]
     turned: set[int] = set()
 
