@@ -87,13 +87,19 @@ def build(home: Path, n_chunks: int) -> None:
     svc = PrismService(settings, embedder=RandomEmbedder(settings.embed_model_name))  # type: ignore[arg-type]
     rng = random.Random(42)
     docs = []
-    # ~5 chunks of ~500 chars per document
-    while sum(max(1, len(t) // 450) for _, t in docs) < n_chunks:
+    expected = 0  # ~5 chunks of ~500 chars per document (a running count: summing all documents each time is O(n²))
+    while expected < n_chunks:
         paras = ["\n".join(sentence(rng) for _ in range(4)) for _ in range(6)]
-        docs.append((f"generated-{len(docs):05d}.txt", "\n\n".join(paras)))
+        docs.append((f"generated-{len(docs):06d}.txt", "\n\n".join(paras)))
+        expected += max(1, len(docs[-1][1]) // 450)
     t0 = time.perf_counter()
     handle = svc.open(WORKSPACE, create=True)
-    handle.ingestor.ingest_texts(docs, group_chunks=5000)
+
+    def progress(_fraction: float, message: str) -> None:
+        print(f"{time.perf_counter() - t0:7.0f} s  {message}", file=sys.stderr, flush=True)
+
+    handle.ingestor.ingest_texts(docs, progress=progress, group_chunks=5000)
+    print(f"{time.perf_counter() - t0:7.0f} s  committed; building the BM25 index", file=sys.stderr, flush=True)
     handle.retriever.refresh()
     print(f"built {handle.store.count()} chunks in {len(docs)} documents in {time.perf_counter() - t0:.0f} s",
           file=sys.stderr)
