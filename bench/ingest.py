@@ -52,6 +52,11 @@ def timed_briefings(svc: PrismService, sources: list[str]) -> list[tuple[str, fl
     return rows
 
 
+def _batch(svc: PrismService) -> int:
+    """Texts per model call of the backend in use (torch and ONNX Runtime have their own settings)."""
+    return svc.settings.embed_batch_size if svc.embedder.backend == "torch" else svc.settings.embed_onnx_batch_size
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdfs", type=Path, default=DEFAULT_PDFS)
@@ -104,7 +109,7 @@ def main() -> None:
     mode = "in-process parse" if args.inline_parse else "parser process + embedding ahead"
     mode += "" if args.inline_parse or args.serial_documents else " + next document parsed ahead"
     print(f"\n## Ingestion: {len(pdfs)} FinanceBench PDFs ({pages} pages, {chunks} chunks, {len(failed)} failed; "
-          f"{mode}; batch {svc.settings.embed_batch_size}, {svc.embedder.threads} torch threads)\n")
+          f"{mode}; embedder {svc.embedder.backend}, batch {_batch(svc)}, {svc.embedder.threads} threads)\n")
     print("| measure | value |\n|---|---|")
     print(f"| end to end | {total_s:.1f} s |")
     print(f"| pages/s end to end | {pages / total_s:.1f} |")
