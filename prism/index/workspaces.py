@@ -128,12 +128,17 @@ class Workspace:
     def documents(self) -> list[DocumentRecord]:
         """Committed documents, in ingestion order. The records are shared between readers of the same committed
         state: treat them as read-only (writers go through :meth:`commit` / :meth:`update_record`)."""
+        return list(self.snapshot())
+
+    def snapshot(self) -> tuple[DocumentRecord, ...]:
+        """Committed documents, in ingestion order, as one tuple per committed state: the same object until the
+        registry changes (any commit or record update), so callers may cache what they derive from it by identity."""
         reg = self._read_registry()
         cached = self._docs_cache
-        if cached is None or cached[0] is not reg:  # one list per committed state, shared by readers
+        if cached is None or cached[0] is not reg:  # one tuple per committed state, shared by readers
             cached = (reg, tuple(DocumentRecord(**d) for d in reg["documents"].values()))
             self._docs_cache = cached
-        return list(cached[1])
+        return cached[1]
 
     def revision(self) -> int:
         """A counter bumped by every committed change (for cache invalidation)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,7 @@ from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.scope import ScopePlan, plan_scope
+from prism.retrieval.scope import ScopePlan, catalog_of, plan_scope
 from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, SearchScope, locator_of
 
 logger = logging.getLogger(__name__)
@@ -78,11 +78,11 @@ class _Scope:
     the plan they came from (preferred documents, the reported scope, a decline)."""
 
     allowed: set[str] | None
-    committed: set[str]
+    committed: Set[str]
     plan: ScopePlan = field(default_factory=lambda: ScopePlan(None))
 
     @property
-    def doc_ids(self) -> set[str]:
+    def doc_ids(self) -> Set[str]:
         return self.allowed if self.allowed is not None else self.committed
 
 
@@ -212,7 +212,7 @@ class HybridRetriever(BaseRetriever):
         if top_k < 1:
             raise PrismError(f"top_k must be at least 1 (got {top_k}).")
         use_rerank, state = self._reranker_state(rerank)
-        docs = self.workspace.documents()
+        docs = self.workspace.snapshot()
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
         run = _Search()
@@ -247,17 +247,17 @@ class HybridRetriever(BaseRetriever):
             DocumentNotFoundError: a name in ``sources`` is not a committed document.
         """
         t = time.perf_counter()
-        committed = {d.doc_id for d in docs}
+        catalog = catalog_of(docs)
         if sources:
-            missing = sorted(set(sources) - {d.source for d in docs})
+            missing = sorted(set(sources) - catalog.sources)
             if missing:
                 raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
-        by_prefix = {d.doc_id[:16]: d.doc_id for d in docs}
+        by_prefix = catalog.by_prefix
         plan = plan_scope(query, docs, workspace=self.workspace.name, sources=sources, auto=auto,
                           removed=removed, docs_with_token=lambda token: {
                               by_prefix[p] for p in self._docs_with_token(token) if p in by_prefix})
         run.timed("scope", t)
-        return _Scope(set(plan.allowed) if plan.allowed is not None else None, committed, plan)
+        return _Scope(set(plan.allowed) if plan.allowed is not None else None, catalog.id_set, plan)
 
     def _docs_with_token(self, token: str) -> set[str]:
         """The 16-character id prefixes of the documents whose chunks hold BM25 ``token``."""

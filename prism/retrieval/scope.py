@@ -26,6 +26,8 @@ prefer the documents that report them, an unknown company is declined.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -35,7 +37,7 @@ from prism.types import DocumentProfile, DocumentRecord, PeriodMention, Question
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_LISTED_ENTITIES", "ScopePlan", "covered_periods", "plan_scope"]
+__all__ = ["MAX_LISTED_ENTITIES", "DocumentCatalog", "ScopePlan", "catalog_of", "covered_periods", "plan_scope"]
 
 MAX_LISTED_ENTITIES = 20
 """Most entities a decline lists (then "and N more")."""
@@ -169,6 +171,68 @@ def _without(facts: QuestionFacts, removed: Sequence[str], profiles: Mapping[str
                    periods=tuple(m for m in facts.periods if not {period_label(m, f) for f in fyes} & gone))
 
 
+@dataclass(frozen=True)
+class DocumentCatalog:
+    """What scoping reads from one committed set of documents, derived once per set instead of once per search (a
+    workspace of 90,866 documents spent ~50 ms of every search rebuilding these maps: ``bench/scale.py``).
+
+    Attributes:
+        profiles: document id → its effective profile (``None``: not profiled).
+        known: the profiled ones only (what :func:`prism.retrieval.query.understand` matches against).
+        types: document id → its profile's document type.
+        unscoped: ids of the documents an entity scope never excludes (no profile, or a profile without an entity).
+        ids: every document id, in ingestion order.
+        id_set: the same as a set.
+        sources: every display file name.
+        by_prefix: the 16-character id prefix (as in chunk ids) → document id.
+        first_profile: the first profiled document's profile, in ingestion order (``None``: none).
+    """
+
+    profiles: dict[str, DocumentProfile | None]
+    known: dict[str, DocumentProfile]
+    types: dict[str, str | None]
+    unscoped: frozenset[str]
+    ids: tuple[str, ...]
+    id_set: frozenset[str]
+    sources: frozenset[str]
+    by_prefix: dict[str, str]
+    first_profile: DocumentProfile | None
+
+    @classmethod
+    def build(cls, docs: Sequence[DocumentRecord]) -> DocumentCatalog:
+        """The catalog of ``docs`` (one pass over them)."""
+        profiles = {d.doc_id: d.effective_profile() for d in docs}
+        known = {k: p for k, p in profiles.items() if p is not None}
+        ids = tuple(profiles)
+        return cls(profiles, known, {k: p.type for k, p in known.items()},
+                   frozenset(k for k, p in profiles.items() if p is None or not p.entity), ids, frozenset(ids),
+                   frozenset(d.source for d in docs), {k[:16]: k for k in ids}, next(iter(known.values()), None))
+
+
+_CATALOGS: OrderedDict[int, tuple[tuple[DocumentRecord, ...], DocumentCatalog]] = OrderedDict()
+_CATALOGS_MAX = 16
+_catalogs_lock = threading.Lock()
+
+
+def catalog_of(docs: Sequence[DocumentRecord]) -> DocumentCatalog:
+    """The :class:`DocumentCatalog` of ``docs``. A tuple (a workspace's shared snapshot of one committed state,
+    :meth:`prism.index.workspaces.Workspace.snapshot`) is cached by identity, holding the tuple so its id stays
+    its own; a list is catalogued afresh (it may change)."""
+    if not isinstance(docs, tuple):
+        return DocumentCatalog.build(docs)
+    with _catalogs_lock:
+        hit = _CATALOGS.get(id(docs))
+        if hit is not None and hit[0] is docs:
+            _CATALOGS.move_to_end(id(docs))
+            return hit[1]
+    catalog = DocumentCatalog.build(docs)
+    with _catalogs_lock:
+        _CATALOGS[id(docs)] = (docs, catalog)
+        while len(_CATALOGS) > _CATALOGS_MAX:
+            _CATALOGS.popitem(last=False)
+    return catalog
+
+
 def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str, sources: Sequence[str] | None = None,
                auto: bool = True, docs_with_token: Callable[[str], set[str]] | None = None,
                removed: Sequence[str] = ()) -> ScopePlan:
@@ -188,30 +252,32 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
     Returns:
         :class:`ScopePlan`; ``allowed`` is never empty when ``docs`` is not.
     """
-    profiles = {d.doc_id: d.effective_profile() for d in docs}
     if sources:
         chosen = [d for d in docs if d.source in set(sources)]
         return ScopePlan(frozenset(d.doc_id for d in chosen),
                          scope=SearchScope(documents=tuple(d.source for d in chosen)))
     if not auto:
         return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
-    facts = understand(question, {k: p for k, p in profiles.items() if p is not None})
+    catalog = catalog_of(docs)
+    profiles = catalog.profiles
+    facts = understand(question, catalog.known)
     if removed:
         facts = _without(facts, removed, profiles)
     allowed: set[str] | None = None
     if facts.entities:
-        allowed = {d for m in facts.entities for d in m.doc_ids}
-        allowed |= {k for k, p in profiles.items() if p is None or not p.entity}
-        types = {k: p.type for k, p in profiles.items() if p is not None}
-        if facts.doc_types and not any(types.get(d) in facts.doc_types for d in allowed):
-            allowed |= {k for k, kind in types.items() if kind in facts.doc_types}
-    candidates = [d.doc_id for d in docs if allowed is None or d.doc_id in allowed]
+        allowed = {d for m in facts.entities for d in m.doc_ids} | catalog.unscoped
+        if facts.doc_types and not any(catalog.types.get(d) in facts.doc_types for d in allowed):
+            allowed |= {k for k, kind in catalog.types.items() if kind in facts.doc_types}
+    candidates = catalog.ids if allowed is None else [d for d in catalog.ids if d in allowed]
     preferred = _preferred(facts, candidates, profiles, docs_with_token)
-    first = next((profiles[d] for d in (*sorted(preferred), *candidates) if profiles.get(d)), None)
+    first = next((profiles[d] for d in sorted(preferred) if profiles.get(d)), None)
+    if first is None:
+        first = catalog.first_profile if allowed is None else next(
+            (profiles[d] for d in candidates if profiles.get(d)), None)
     scope = SearchScope(
         entities=tuple(m.entity for m in facts.entities),
         periods=_labels(facts.periods, first.fiscal_year_end if first else None),
-        documents=tuple(d.source for d in docs if allowed is not None and d.doc_id in allowed),
+        documents=() if allowed is None else tuple(d.source for d in docs if d.doc_id in allowed),
         auto=allowed is not None or bool(preferred),
         removed=tuple(dict.fromkeys(removed)),
     )

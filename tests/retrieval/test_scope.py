@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from prism.retrieval.scope import covered_periods, plan_scope
+from prism.index.catalog import WorkspaceCatalog
+from prism.index.workspaces import Workspace
+from prism.retrieval.scope import catalog_of, covered_periods, plan_scope
 from prism.types import DocumentProfile, DocumentRecord
 
 from ..conftest import REPO, require_data
@@ -147,3 +149,31 @@ def test_removed_entities_and_periods_are_not_used():
     assert plan.scope.removed == ("MGM Resorts International",)
     off = plan_scope(question, FILINGS, workspace="fb", auto=False, removed=["MGM Resorts International", "FY2018"])
     assert off.allowed is None and off.scope.to_dict()["removed"] == ["MGM Resorts International", "FY2018"]
+
+
+# --- the catalog: derived once per committed state -------------------------------------------------------------------
+@pytest.mark.parametrize("question", ["What is Boeing's year end FY2018 net PP&E?", "MGM revenue in 2019",
+                                      "What is a capital-intensive business?", "Acme Widgets' FY2021 margin"])
+def test_a_cached_catalog_plans_the_same_scope_as_a_fresh_one(question):
+    snapshot = tuple(FILINGS)
+    assert catalog_of(snapshot) is catalog_of(snapshot)  # a tuple is catalogued once
+    assert catalog_of(FILINGS) is not catalog_of(FILINGS)  # a list may change: catalogued afresh
+    assert plan_scope(question, snapshot, workspace="fb") == plan_scope(question, FILINGS, workspace="fb")
+
+
+def test_a_profile_correction_is_seen_by_the_next_search(prism_home):
+    """The cache is keyed by the registry's snapshot, so a correction (which does not add or remove a document)
+    still reaches the scope at once."""
+    workspace = Workspace(prism_home, WorkspaceCatalog(prism_home).create("scope-cache"))
+    with workspace.write_lock():
+        workspace.commit(add=FILINGS)
+    before = workspace.snapshot()
+    assert workspace.snapshot() is before and list(before) == workspace.documents()
+    question = "What was Meridian Holdings' FY2022 capex?"
+    assert plan_scope(question, before, workspace="fb").decline is not None  # nobody is called Meridian yet
+    workspace.update_record(ID["3M_2022_10K.pdf"], profile_corrections={"entity": "Meridian Holdings"})
+    after = workspace.snapshot()
+    assert after is not before
+    plan = plan_scope(question, after, workspace="fb")
+    assert plan.decline is None and _names(plan.allowed) == {"3M_2022_10K.pdf"}
+    assert catalog_of(after).profiles[ID["3M_2022_10K.pdf"]].entity == "Meridian Holdings"
