@@ -37,9 +37,24 @@ from prism.types import IngestItem  # noqa: E402
 DEFAULT_PDFS = REPO.parent / "shared" / "data" / "financebench-dev" / "pdfs"
 
 
+def _hwm_mib(pid: str) -> float:
+    """Peak RSS (``VmHWM``) of a live process, MiB; 0 when it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return next((int(x.split()[1]) / 1024 for x in status.splitlines() if x.startswith("VmHWM")), 0.0)
+
+
 def peak_rss_mib(children: bool = False) -> float:
-    """Peak resident set size of this process (or of its largest finished child), MiB (Linux: ru_maxrss in KiB)."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident set size of this process, or the largest of its live children (the parser workers), MiB.
+
+    From ``VmHWM``, not ``ru_maxrss``: a child started by ``subprocess`` (vfork + exec) inherits its parent's
+    ``ru_maxrss`` on Linux, so the workers' figure used to be the app's RSS at the moment they started."""
+    if not children:
+        return _hwm_mib("self") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    pids = [pid for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()]
+    return max((_hwm_mib(pid) for pid in pids), default=0.0)
 
 
 def timed_briefings(svc: PrismService, sources: list[str]) -> list[tuple[str, float, float]]:
@@ -79,7 +94,8 @@ def main() -> None:
         results = svc.ingest([IngestItem(p) for p in pdfs], "bench", briefing=False)
         total_s = time.perf_counter() - t0
         briefs = [] if args.no_briefings else timed_briefings(svc, [r.file for r in results if r.chunks])
-        shutdown_workers()  # so that the parser worker's peak RSS is reported (RUSAGE_CHILDREN counts ended ones)
+        worker_rss = peak_rss_mib(children=True)  # the idle parser workers are still alive
+        shutdown_workers()
         tm = handle.ingestor.timings
         failed = [r for r in results if r.status == "failed"]
         pages = sum(r.pages or 0 for r in results)
@@ -120,7 +136,7 @@ def main() -> None:
     ahead_share = tm.chunks_ahead / max(chunks, 1)
     print(f"| chunks embedded ahead (while parsing) and used | {tm.chunks_ahead} ({ahead_share:.0%}) |")
     print(f"| documents parsed while the one before was embedded | {tm.docs_parsed_ahead} |")
-    print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {peak_rss_mib(children=True):.0f} MiB) |")
+    print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {worker_rss:.0f} MiB) |")
     print("\n| stage | seconds | share |\n|---|---|---|")
     for name, sec in stages.items():
         print(f"| {name} | {sec:.1f} | {sec / total_s:.1%} |")
