@@ -5,8 +5,10 @@ Usage::
     python bench/ingest.py [--pdfs DIR] [--limit N] [--inline-parse] [--sweep]
 
 Reports pages/s and chunks/s end to end, the embedder's own chunks/s on the same chunks, the share of time per
-stage (read, parse, chunk, embed, store) and the peak RSS of the process. Target: ≥ 40 chunks/s end to end on a
-2-core machine. Uses a temporary PRISM_HOME, so nothing is reused.
+stage (read, parse, chunk, embed, store), the peak RSS of the app and of its parser worker, and the CPU seconds of
+each (with their share of all cores over the run: how close the ingest is to the machine's compute limit). Target
+(issue 17 §2): ≥ 80 chunks/s end to end on 2 cores, peak RSS ≤ 2 GB. Uses a temporary PRISM_HOME, so nothing is
+reused.
 
 ``--inline-parse`` parses in-process (no child parser, no embedding ahead) for comparison; ``--serial-documents``
 parses each PDF only when its turn comes (``parse_next_document=False``: no overlap across documents, the code
@@ -22,6 +24,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -46,15 +49,43 @@ def _hwm_mib(pid: str) -> float:
     return next((int(x.split()[1]) / 1024 for x in status.splitlines() if x.startswith("VmHWM")), 0.0)
 
 
-def peak_rss_mib(children: bool = False) -> float:
-    """Peak resident set size of this process, or the largest of its live children (the parser workers), MiB.
+def peak_rss_mib() -> float:
+    """Peak resident set size of this process, MiB (``VmHWM``)."""
+    return _hwm_mib("self") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    From ``VmHWM``, not ``ru_maxrss``: a child started by ``subprocess`` (vfork + exec) inherits its parent's
-    ``ru_maxrss`` on Linux, so the workers' figure used to be the app's RSS at the moment they started."""
-    if not children:
-        return _hwm_mib("self") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    pids = [pid for task in Path("/proc/self/task").iterdir() for pid in (task / "children").read_text().split()]
-    return max((_hwm_mib(pid) for pid in pids), default=0.0)
+
+class ChildrenPeak(threading.Thread):
+    """Samples the peak RSS (``VmHWM``) of this process's children (the parser workers) every 0.2 s until
+    :meth:`stop`; :attr:`mib` is the largest seen. Not ``RUSAGE_CHILDREN``: a child started by ``subprocess``
+    (vfork + exec) inherits its parent's ``ru_maxrss`` on Linux, so that figure was the app's RSS when the worker
+    started; and the pipeline stops its workers at the end of a batch, so they cannot be read afterwards."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.mib = 0.0
+        self.cpu_s: dict[str, float] = {}  # child pid → CPU seconds (user + system) last seen
+        self._done = threading.Event()
+        self._tick = os.sysconf("SC_CLK_TCK")
+
+    def run(self) -> None:
+        while not self._done.wait(0.2):
+            for task in Path("/proc/self/task").iterdir():
+                try:
+                    pids = (task / "children").read_text().split()
+                except OSError:
+                    continue
+                for pid in pids:
+                    self.mib = max(self.mib, _hwm_mib(pid))
+                    try:  # fields 14 and 15 of /proc/PID/stat, after the parenthesised command name
+                        utime, stime = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13]
+                    except (OSError, ValueError, IndexError):
+                        continue
+                    self.cpu_s[pid] = (int(utime) + int(stime)) / self._tick
+
+    def stop(self) -> float:
+        self._done.set()
+        self.join()
+        return self.mib
 
 
 def timed_briefings(svc: PrismService, sources: list[str]) -> list[tuple[str, float, float]]:
@@ -90,11 +121,15 @@ def main() -> None:
         svc.embedder.embed(["warm up"])  # model load is not ingestion
         load_s = time.perf_counter() - t0
         handle = svc.open("bench", create=True)
+        children = ChildrenPeak()
+        children.start()
+        cpu0 = time.process_time()
         t0 = time.perf_counter()
         results = svc.ingest([IngestItem(p) for p in pdfs], "bench", briefing=False)
         total_s = time.perf_counter() - t0
+        app_cpu_s = time.process_time() - cpu0
         briefs = [] if args.no_briefings else timed_briefings(svc, [r.file for r in results if r.chunks])
-        worker_rss = peak_rss_mib(children=True)  # the idle parser workers are still alive
+        worker_rss = children.stop()
         shutdown_workers()
         tm = handle.ingestor.timings
         failed = [r for r in results if r.status == "failed"]
@@ -137,6 +172,9 @@ def main() -> None:
     print(f"| chunks embedded ahead (while parsing) and used | {tm.chunks_ahead} ({ahead_share:.0%}) |")
     print(f"| documents parsed while the one before was embedded | {tm.docs_parsed_ahead} |")
     print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {worker_rss:.0f} MiB) |")
+    worker_cpu_s = sum(children.cpu_s.values())
+    print(f"| CPU seconds: app / parser workers / share of {os.cpu_count()} cores × end to end | {app_cpu_s:.0f} / "
+          f"{worker_cpu_s:.0f} / {(app_cpu_s + worker_cpu_s) / ((os.cpu_count() or 1) * total_s):.0%} |")
     print("\n| stage | seconds | share |\n|---|---|---|")
     for name, sec in stages.items():
         print(f"| {name} | {sec:.1f} | {sec / total_s:.1%} |")
