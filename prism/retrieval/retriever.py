@@ -247,7 +247,7 @@ class HybridRetriever(BaseRetriever):
             DocumentNotFoundError: a name in ``sources`` is not a committed document.
         """
         t = time.perf_counter()
-        catalog = catalog_of(docs)
+        catalog = catalog_of(docs, self.workspace.name)
         if sources:
             missing = sorted(set(sources) - catalog.sources)
             if missing:

@@ -209,25 +209,29 @@ class DocumentCatalog:
                    frozenset(d.source for d in docs), {k[:16]: k for k in ids}, next(iter(known.values()), None))
 
 
-_CATALOGS: OrderedDict[int, tuple[tuple[DocumentRecord, ...], DocumentCatalog]] = OrderedDict()
-_CATALOGS_MAX = 16
+_CATALOGS: OrderedDict[str, tuple[tuple[DocumentRecord, ...], DocumentCatalog]] = OrderedDict()
+_CATALOGS_MAX = 64
 _catalogs_lock = threading.Lock()
 
 
-def catalog_of(docs: Sequence[DocumentRecord]) -> DocumentCatalog:
-    """The :class:`DocumentCatalog` of ``docs``. A tuple (a workspace's shared snapshot of one committed state,
-    :meth:`prism.index.workspaces.Workspace.snapshot`) is cached by identity, holding the tuple so its id stays
-    its own; a list is catalogued afresh (it may change)."""
+def catalog_of(docs: Sequence[DocumentRecord], workspace: str = "") -> DocumentCatalog:
+    """The :class:`DocumentCatalog` of ``docs``.
+
+    A tuple (a workspace's snapshot of one committed state, :meth:`prism.index.workspaces.Workspace.snapshot`) is
+    cached as the latest catalog of ``workspace`` while it is the same object: one entry per workspace name (the
+    least recently used of over 64 names is dropped), so no stale snapshot outlives the next commit. A list is
+    catalogued afresh (it may change)."""
     if not isinstance(docs, tuple):
         return DocumentCatalog.build(docs)
     with _catalogs_lock:
-        hit = _CATALOGS.get(id(docs))
+        hit = _CATALOGS.get(workspace)
         if hit is not None and hit[0] is docs:
-            _CATALOGS.move_to_end(id(docs))
+            _CATALOGS.move_to_end(workspace)
             return hit[1]
     catalog = DocumentCatalog.build(docs)
     with _catalogs_lock:
-        _CATALOGS[id(docs)] = (docs, catalog)
+        _CATALOGS[workspace] = (docs, catalog)
+        _CATALOGS.move_to_end(workspace)
         while len(_CATALOGS) > _CATALOGS_MAX:
             _CATALOGS.popitem(last=False)
     return catalog
@@ -258,7 +262,7 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
                          scope=SearchScope(documents=tuple(d.source for d in chosen)))
     if not auto:
         return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
-    catalog = catalog_of(docs)
+    catalog = catalog_of(docs, workspace)
     profiles = catalog.profiles
     facts = understand(question, catalog.known)
     if removed:

@@ -156,8 +156,9 @@ def test_removed_entities_and_periods_are_not_used():
                                       "What is a capital-intensive business?", "Acme Widgets' FY2021 margin"])
 def test_a_cached_catalog_plans_the_same_scope_as_a_fresh_one(question):
     snapshot = tuple(FILINGS)
-    assert catalog_of(snapshot) is catalog_of(snapshot)  # a tuple is catalogued once
-    assert catalog_of(FILINGS) is not catalog_of(FILINGS)  # a list may change: catalogued afresh
+    assert catalog_of(snapshot, "fb") is catalog_of(snapshot, "fb")  # a tuple is catalogued once
+    assert catalog_of(FILINGS, "fb") is not catalog_of(FILINGS, "fb")  # a list may change: catalogued afresh
+    assert catalog_of(tuple(FILINGS), "fb") is not catalog_of(snapshot, "fb")  # another snapshot: its own
     assert plan_scope(question, snapshot, workspace="fb") == plan_scope(question, FILINGS, workspace="fb")
 
 
@@ -176,4 +177,4 @@ def test_a_profile_correction_is_seen_by_the_next_search(prism_home):
     assert after is not before
     plan = plan_scope(question, after, workspace="fb")
     assert plan.decline is None and _names(plan.allowed) == {"3M_2022_10K.pdf"}
-    assert catalog_of(after).profiles[ID["3M_2022_10K.pdf"]].entity == "Meridian Holdings"
+    assert catalog_of(after, "fb").profiles[ID["3M_2022_10K.pdf"]].entity == "Meridian Holdings"
