@@ -148,7 +148,8 @@ class PrismEmbedding(BaseEmbedding):
             texts: the texts (longer ones are truncated to the model's window).
             threads: CPU threads for this call only (e.g. 1 while a parser process uses the other core: two
                 OpenMP threads on a shared core wait on each other and run slower than one); default: as
-                configured. ONNX Runtime keeps one session per thread count.
+                configured. ONNX Runtime runs that many texts at once, one per thread (a single text uses one);
+                torch splits each batch's operators across them.
 
         Returns:
             float32 array of shape ``(len(texts), dimension)``, each row L2-normalised (cosine = dot product).

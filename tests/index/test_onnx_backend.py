@@ -78,6 +78,41 @@ def test_an_int8_vector_does_not_depend_on_the_texts_embedded_with_it(int8_embed
     np.testing.assert_allclose(alone, together, atol=1e-6)
 
 
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_texts_split_across_cores_come_back_in_order_with_the_same_vectors(fp32_embedder, batch_size):
+    onnx = fp32_embedder._onnx
+    texts = [f"{s} Note {i}: " + "amounts in millions. " * (i % 7) for i, s in enumerate(SENTENCES * 9)]  # 36
+    one_core = onnx.encode(texts, batch_size, threads=1)
+    for threads in (2, 3, 50):
+        np.testing.assert_array_equal(onnx.encode(texts, batch_size, threads=threads), one_core)
+    alone = np.stack([onnx.encode([t], 1, threads=1)[0] for t in texts[:5]])
+    np.testing.assert_allclose(one_core[:5], alone, atol=1e-6)  # row i is text i's vector
+    assert len({id(onnx.tokenizer), *map(id, onnx._worker_tokenizers)}) == 1 + len(onnx._worker_tokenizers) >= 3
+
+
+def test_sessions_embedding_at_once_each_get_their_own_vectors(fp32_embedder):
+    # Streamlit sessions share one embedder; a fast tokenizer used by two threads at once raises "Already borrowed"
+    expected = fp32_embedder.embed(SENTENCES, threads=1)
+    results: dict[int, np.ndarray] = {}
+    errors: list[BaseException] = []
+
+    def embed(k: int) -> None:
+        try:
+            for _ in range(5):
+                results[k] = fp32_embedder.embed(SENTENCES[k % 4 :] + SENTENCES[: k % 4], threads=2)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=embed, args=(k,)) for k in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    for k, vectors in results.items():
+        np.testing.assert_allclose(vectors, np.roll(expected, -(k % 4), axis=0), atol=1e-6)
+
+
 def test_tokens_and_the_256_piece_window_match_torch(torch_embedder, fp32_embedder):
     long_text = "Operating lease liabilities increased. " * 60  # ~300 word pieces: truncated to 256
     assert fp32_embedder.count_tokens(long_text) == torch_embedder.count_tokens(long_text) > 256
