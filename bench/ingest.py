@@ -170,6 +170,7 @@ def main() -> None:
     print(f"| model load (not counted) | {load_s:.1f} s |")
     ahead_share = tm.chunks_ahead / max(chunks, 1)
     print(f"| chunks embedded ahead (while parsing) and used | {tm.chunks_ahead} ({ahead_share:.0%}) |")
+    print(f"| chunks embedded ahead and not used (final text differs) | {tm.ahead_unused} |")
     print(f"| documents parsed while the one before was embedded | {tm.docs_parsed_ahead} |")
     print(f"| peak RSS | {peak_rss_mib():.0f} MiB (parser worker: {worker_rss:.0f} MiB) |")
     worker_cpu_s = sum(children.cpu_s.values())

@@ -39,8 +39,9 @@ class StageTimings:
 
     ``parse`` is the time spent waiting for the parser (not overlapped with anything); ``embed_ahead`` is the part
     of ``embed`` done while the parser was still running; ``chunk`` includes re-chunking the partial document for
-    embedding ahead; ``chunks_ahead`` counts vectors made ahead that the final chunks used; ``docs_parsed_ahead`` the
-    documents whose parse started while the one before them was embedded and stored.
+    embedding ahead; ``chunks_ahead`` counts final chunks whose vector was made ahead, ``ahead_unused`` vectors made
+    ahead that no final chunk used (work thrown away: the text changed once more pages came); ``docs_parsed_ahead``
+    the documents whose parse started while the one before them was embedded and stored.
     """
 
     read: float = 0.0
@@ -52,6 +53,7 @@ class StageTimings:
     pages: int = 0
     chunks: int = 0
     chunks_ahead: int = 0
+    ahead_unused: int = 0
     docs_parsed_ahead: int = 0
     extra: dict[str, float] = field(default_factory=dict)
 
@@ -165,6 +167,7 @@ class EmbedAhead:
         """
         vectors = dict(ahead.vectors)
         self.timings.chunks_ahead += sum(t in vectors for t in texts)
+        self.timings.ahead_unused += len(ahead.vectors.keys() - set(texts))
         unique = list(dict.fromkeys(texts))
         missing = [t for t in unique if t not in vectors]
         report = on_slice or (lambda _done, _total: None)
