@@ -181,6 +181,7 @@ def main() -> None:
         print(f"| {name} | {sec:.1f} | {sec / total_s:.1%} |")
     other = total_s - accounted
     print(f"| other (registry, profiles, BM25 rebuild) | {other:.1f} | {other / total_s:.1%} |")
+    print(f"\nOf chunk+tokenize, re-chunking partial documents to embed ahead: {tm.chunk_ahead:.1f} s.")
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if briefs:
         print("\n| document | offline briefing, wall s | CPU s |\n|---|---|---|")

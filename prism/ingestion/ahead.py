@@ -39,14 +39,16 @@ class StageTimings:
 
     ``parse`` is the time spent waiting for the parser (not overlapped with anything); ``embed_ahead`` is the part
     of ``embed`` done while the parser was still running; ``chunk`` includes re-chunking the partial document for
-    embedding ahead; ``chunks_ahead`` counts final chunks whose vector was made ahead, ``ahead_unused`` vectors made
-    ahead that no final chunk used (work thrown away: the text changed once more pages came); ``docs_parsed_ahead``
-    the documents whose parse started while the one before them was embedded and stored.
+    embedding ahead (``chunk_ahead`` of it); ``chunks_ahead`` counts final chunks whose vector was made ahead,
+    ``ahead_unused`` vectors made ahead that no final chunk used (work thrown away: the text changed once more pages
+    came); ``docs_parsed_ahead`` the documents whose parse started while the one before them was embedded and
+    stored.
     """
 
     read: float = 0.0
     parse: float = 0.0
     chunk: float = 0.0
+    chunk_ahead: float = 0.0
     embed: float = 0.0
     embed_ahead: float = 0.0
     store: float = 0.0
@@ -55,7 +57,6 @@ class StageTimings:
     chunks_ahead: int = 0
     ahead_unused: int = 0
     docs_parsed_ahead: int = 0
-    extra: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -134,7 +135,9 @@ class EmbedAhead:
                 chunks = chunk(strip_running(partial, self.settings)[0], doc_id, title, self.embedder, self.settings)
             except NoExtractableTextError:
                 continue
-            self.timings.chunk += time.perf_counter() - t0
+            spent = time.perf_counter() - t0
+            self.timings.chunk += spent
+            self.timings.chunk_ahead += spent
             texts = (index_text(title, c) for c in chunks[:-2])
             if not self._embed_slices(job, ahead, list(dict.fromkeys(t for t in texts if t not in ahead.vectors))):
                 return
