@@ -193,7 +193,10 @@ class Settings(BaseSettings):
         "dynamic quantization scales activations over the whole call, so batch-mates would move it (cosine ~0.993).",
     )
     torch_threads: int | None = Field(
-        default=None, ge=1, description="CPU threads of the embedder (torch or ONNX Runtime); default: torch's choice."
+        default=None,
+        ge=1,
+        description="CPU threads of the embedder (torch's threads; ONNX Runtime embeds that many texts at once, "
+        "one per thread); default: torch's choice.",
     )
     query_threads: int | None = Field(
         default=1,

@@ -44,8 +44,8 @@ class OnnxEncoder:
 
     Several cores run several texts at once (each text on one core), not one text on several cores: ONNX Runtime's
     intra-op threads wait on each other at every operator (and spin while they wait), which on 2 cores and
-    FinanceBench chunks gave 161 chunks/s at 81 chunks per CPU second, against 182 chunks/s at 94 per CPU second
-    for two one-thread runs side by side (``bench/embedder.py``). ``InferenceSession.run`` may be called from several
+    1,500 FinanceBench chunks gave 161 chunks/s at 81 chunks per CPU second, against 182 chunks/s at 94 per CPU
+    second for two one-thread runs side by side (``bench/embedder.py`` prints the current rates). ``InferenceSession.run`` may be called from several
     threads at once and releases the GIL; a Hugging Face fast tokenizer may not be shared by threads (it reconfigures
     itself on every call: "Already borrowed", huggingface/tokenizers#537), so each worker has its own copy.
 
