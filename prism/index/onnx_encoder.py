@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +45,13 @@ class OnnxEncoder:
     Several cores run several texts at once (each text on one core), not one text on several cores: ONNX Runtime's
     intra-op threads wait on each other at every operator (and spin while they wait), which on 2 cores and
     1,500 FinanceBench chunks gave 161 chunks/s at 81 chunks per CPU second, against 182 chunks/s at 94 per CPU
-    second for two one-thread runs side by side (``bench/embedder.py`` prints the current rates). ``InferenceSession.run`` may be called from several
-    threads at once and releases the GIL; a Hugging Face fast tokenizer may not be shared by threads (it reconfigures
-    itself on every call: "Already borrowed", huggingface/tokenizers#537), so each worker has its own copy.
+    second for two one-thread runs side by side (``bench/embedder.py`` prints the current rates).
+    ``InferenceSession.run`` may be called from several threads at once and releases the GIL; a Hugging Face fast
+    tokenizer may not be shared by threads (it reconfigures itself on every call: "Already borrowed",
+    huggingface/tokenizers#537), so each worker has its own copy.
 
     Args:
-        folder: a cache folder from :func:`ensure_exported`.
+        folder: a cache folder from :func:`prism.index.onnx_backend.ensure_exported`.
         tokenizer: the source model's Hugging Face tokenizer (used by the calling thread; workers get copies).
         max_tokens: the window in word pieces; longer texts are truncated.
 
@@ -116,8 +117,11 @@ class OnnxEncoder:
             pool, tokenizers = self._workers(workers - 1)
             futures = [pool.submit(self._encode_share, tokenizers[i], texts, share, batch_size)
                        for i, share in enumerate(shares[1:])]
-            results = [self._encode_share(self.tokenizer, texts, shares[0], batch_size)]
-            results += [future.result() for future in futures]
+            try:
+                first = self._encode_share(self.tokenizer, texts, shares[0], batch_size)
+            finally:
+                wait(futures)  # no worker may still hold its tokenizer when this call ends, even on an error
+            results = [first, *(future.result() for future in futures)]
         out = np.empty((len(texts), results[0].shape[1]), dtype=np.float32)
         for share, vectors in zip(shares, results, strict=True):
             out[share] = vectors

@@ -90,6 +90,25 @@ def test_texts_split_across_cores_come_back_in_order_with_the_same_vectors(fp32_
     assert len({id(onnx.tokenizer), *map(id, onnx._worker_tokenizers)}) == 1 + len(onnx._worker_tokenizers) >= 3
 
 
+@pytest.mark.parametrize("longer", [0, 1])  # texts go out longest first: batch 0 to the caller, batch 1 to a worker
+def test_a_failing_text_raises_from_encode_and_the_next_call_still_works(fp32_embedder, monkeypatch, longer):
+    from prism.index import onnx_encoder
+
+    onnx, real = fp32_embedder._onnx, onnx_encoder.run_batch
+
+    def failing(session, tokenizer, texts, max_length):
+        if any("BOOM" in t for t in texts):
+            raise RuntimeError("ONNX Runtime failed on this text")
+        return real(session, tokenizer, texts, max_length)
+
+    monkeypatch.setattr(onnx_encoder, "run_batch", failing)
+    texts = [*SENTENCES, "BOOM " * 40, *(["statement " * 60] * longer)]
+    with pytest.raises(RuntimeError, match="failed on this text"):
+        onnx.encode(texts, 1, threads=2)
+    monkeypatch.undo()
+    np.testing.assert_array_equal(onnx.encode(SENTENCES, 1, threads=2), onnx.encode(SENTENCES, 1, threads=1))
+
+
 def test_sessions_embedding_at_once_each_get_their_own_vectors(fp32_embedder):
     # Streamlit sessions share one embedder; a fast tokenizer used by two threads at once raises "Already borrowed"
     expected = fp32_embedder.embed(SENTENCES, threads=1)
