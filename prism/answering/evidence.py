@@ -26,9 +26,10 @@ offline, with rules:
   percentage or number that is not a year, a period code or a clause number, or "Nil" / "Free" / "Unlimited";
   ``person_or_org`` — a name (title + name, an initial + surname, or two capitalised words that are not the
   question's own). A focus that names a statement line item ("total revenue", "net profit") is also found as one of
-  its row labels ("Total net sales", "Net income"; :data:`prism.answering.derived.ITEMS`). A fiscal year, quarter
-  or half the question names must be named by the unit, its table's columns, or the chunk's document profile (its
-  ``period``): "net profit in Q3 FY25" is not answered by the Q2 FY25 call's net profit.
+  its row labels ("Total net sales", "Net income"; :data:`prism.answering.derived.ITEMS`). A fiscal year (or a
+  bare year: "net income in 2016"), quarter or half the question names must be named by the unit, its table's
+  columns, or the chunk's document profile (its ``period``): "net profit in Q3 FY25" is not answered by the Q2 FY25
+  call's net profit, nor "net income in 2016" by a FY2015 10-K whose columns are 2015, 2014 and 2013.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def answer_target(question: str) -> AnswerTarget | None:
     profit in Q3 FY25?" → ``quantity``, ``("net", "profit")``, period Q3 FY25.
     """
     q = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]  # the question, not the instructions after it
-    periods = tuple(p for p in find_periods(q) if p.kind in ("FY", "Q", "H"))
+    periods = tuple(p for p in find_periods(q) if p.kind in ("FY", "Q", "H", "year"))
     if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
         head, complement = _noun_phrase(m.group("np"), periods)
         return _target("count", head, complement, periods)
@@ -174,13 +175,13 @@ def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str]) 
 
 def _names_period(period: PeriodMention, texts: Sequence[str]) -> bool:
     """True when one of ``texts`` names ``period``: a quarter or half by its part and fiscal year ("Q3 FY25"); a
-    fiscal year by a fiscal year, calendar year or date of that year (a 10-K's column "2018" or "December 31, 2018";
-    a quarter never stands for its year)."""
+    fiscal year or a bare year ("net income in 2016") by a fiscal year, calendar year or date of that year (a 10-K's
+    column "2018" or "December 31, 2018"; a quarter never stands for its year)."""
     for text in texts:
         for p in find_periods(text) if text else ():
             if period.kind in ("Q", "H") and (p.kind, p.year, p.part) == (period.kind, period.year, period.part):
                 return True
-            if period.kind == "FY" and p.kind in ("FY", "year", "date") and p.year == period.year:
+            if period.kind in ("FY", "year") and p.kind in ("FY", "year", "date") and p.year == period.year:
                 return True
     return False
 

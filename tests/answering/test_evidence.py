@@ -26,6 +26,7 @@ from prism.types import RetrievedChunk
     ("What is the maximum amount of a P2P collect request under section 4.2.2?", "quantity",
      ("maximum", "amount", "P2P", "collect", "request"), ()),
     ("What is the FY2019 net income for Amazon? Answer in USD millions.", "quantity", ("net", "income"), ("FY2019",)),
+    ("What was Netflix's net income in 2016?", "quantity", ("net", "income"), ("2016",)),
 ])
 def test_answer_type_and_focus(question, answer_type, focus, periods):
     target = answer_target(question)
@@ -115,6 +116,15 @@ def test_a_line_item_is_found_by_its_statement_labels():
     assert not holds_evidence(answer_target("What was net profit in FY2019?"), [rows])  # no net income row
     assert not holds_evidence(revenue, [_chunk("Total net sales 177,866 232,887", table_columns="2017 | 2018",
                                                period="FY2018")])  # FY2019 is named nowhere
+
+
+def test_a_bare_year_is_the_period_asked():
+    # a FY2015 10-K's table holds 2015, 2014 and 2013: it does not answer for 2016 (the figure would be another year's)
+    rows = _chunk("Net income $ 122,641 $ 266,799 $ 112,403", table_columns="2015 | 2014 | 2013", period="FY2015")
+    assert not holds_evidence(answer_target("What was Netflix's net income in 2016?"), [rows])
+    assert holds_evidence(answer_target("What was Netflix's net income in 2014?"), [rows])
+    assert holds_evidence(answer_target("What was net income in 2014 and 2015?"), [rows])
+    assert not holds_evidence(answer_target("What was net income in 2015 and 2016?"), [rows])
 
 
 def test_generic_adjectives_and_value_nouns_need_not_be_repeated():
