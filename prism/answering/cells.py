@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from prism.answering.units import PERCENT_LABEL, per_unit_label
 from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
@@ -164,17 +165,18 @@ def format_quote(quote: CellQuote) -> str:
     """``"Net income, 2015: $122,641 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS)"``.
 
     The value gets the currency symbol (``$``, ``₹``, ``€``, ``£``) and the unit in the singular ("thousand",
-    "million", "crore"); a percentage or a table without a unit keeps the value as printed; "(1,837)" is written
-    "-$1,837 thousand". The title is left out when the table has none.
+    "million", "crore"); a per-unit row ("Diluted earnings per share") gets the currency without the table's unit;
+    a percentage or a table without a unit keeps the value as printed; "(1,837)" is written "-$1,837 thousand". The
+    title is left out when the table has none.
     """
     value = quote.value.strip()
     negative = value.startswith("(") and value.endswith(")")
     number = value.strip("()").lstrip("-−")
     negative = negative or value.lstrip("(")[:1] in "-−"
-    if number.endswith("%") or not re.search(r"\d", number):
+    if number.endswith("%") or not re.search(r"\d", number) or PERCENT_LABEL.search(quote.label):
         written = value
     else:
-        unit = f" {_SPOKEN[quote.unit]}" if quote.unit in _SPOKEN else ""
+        unit = f" {_SPOKEN[quote.unit]}" if quote.unit in _SPOKEN and not per_unit_label(quote.label) else ""
         written = f"{'-' if negative else ''}{_SYMBOL.get(quote.currency or '', '')}{number}{unit}"
     title = f" ({quote.title})" if quote.title else ""
     return f"{quote.label.strip().rstrip(':')}, {quote.column}: {written}{title}"

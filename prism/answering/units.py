@@ -178,6 +178,18 @@ _FOLLOWING_UNIT = re.compile(r"^(?:%|per\b|bps\b|basis\b|x\b|times\b|days?\b|mon
 _CURRENCY_ONLY = re.compile(r"(?:₹|\$|Rs\.?)")
 
 
+_PER_UNIT = re.compile(r"\bper\s+[A-Za-z]|\bEPS\b", re.IGNORECASE)
+PERCENT_LABEL = re.compile(r"\bper\s*cent\b|\bpercent(?:age)?\b|%", re.IGNORECASE)
+"""A row label that says its values are percentages ("Growth per cent", "Margin (%)")."""
+
+
+def per_unit_label(label: str) -> bool:
+    """True when a row label names a per-unit figure ("Diluted earnings per share", "Average monthly revenue per
+    paying membership", "EPS"): its values are in plain currency, not in the table's scale — the reason 10-K headers
+    read "(in thousands, except per share data)". A "per cent" row is matched too: not in the scale either."""
+    return bool(_PER_UNIT.search(label))
+
+
 def _label_states_unit(before: str) -> bool:
     """True when the row label right before a run of cells states its own unit: it ends with ``%`` or with a
     parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none)."""
@@ -225,7 +237,8 @@ def with_units(sentence: str, block: Block) -> str:
     A figure is a cell of a table row: a run of numbers (a year such as 2015 is not one) at the end of the sentence,
     before the next row's capitalised label, or of two or more cells. A row whose label states its own unit ("%",
     "(number)", "(₹ lakh crore)") and a number followed by a unit of its own ("₹2,146 crore", "3.5%", "₹125 per
-    month") are left alone, as is every sentence of a block without a unit, and the unit statement itself.
+    month") are left alone, as is a per-unit row ("Diluted earnings per share": :func:`per_unit_label`), every
+    sentence of a block without a unit, and the unit statement itself.
 
     Returns:
         The sentence, e.g. "Net sales $5,213 million Operating income $1,102 million" for "Net sales $ 5,213
@@ -241,14 +254,17 @@ def with_units(sentence: str, block: Block) -> str:
         return (sentence[:cut] + " " + rest).strip() if rest else sentence
     tokens = sentence.split()
     out = list(tokens)
-    for i, j in reversed(_cell_runs(tokens)):
+    runs = _cell_runs(tokens)
+    for index in reversed(range(len(runs))):
+        i, j = runs[index]
         after = " ".join(tokens[j:])
         if _FOLLOWING_UNIT.match(after):
             continue
         if j - i == 1 or (j - i == 2 and _CURRENCY_ONLY.fullmatch(tokens[i])):
             if j < len(tokens) and not tokens[j][:1].isupper():
                 continue  # one number inside prose: not a table cell
-        if _label_states_unit(" ".join(tokens[:i])):
+        label = " ".join(tokens[runs[index - 1][1] if index else 0 : i])  # the row's label: since the last cells
+        if _label_states_unit(label) or per_unit_label(label):
             continue
         cells: list[str] = []
         k = i

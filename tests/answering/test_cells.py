@@ -73,6 +73,13 @@ def test_format_quote_names_row_column_and_unit():
     assert format_quote(loss) == "Operating income (loss), December 31, 2018: -₹1,837 crore"
     margin = CellQuote(1, "Gross margin", "41.2%", "2023", "FY2023", "millions", "USD", None)
     assert format_quote(margin) == "Gross margin, 2023: 41.2%"
+    per_member = CellQuote(1, "Global streaming average monthly revenue per paying membership", "8.15", "2015",
+                           "FY2015", "thousands", "USD", None)  # "(in thousands, except per share data)"
+    assert format_quote(per_member) == "Global streaming average monthly revenue per paying membership, 2015: $8.15"
+    eps = CellQuote(1, "Diluted EPS", "0.28", "2015", "FY2015", "thousands", "USD", None)
+    assert format_quote(eps) == "Diluted EPS, 2015: $0.28"
+    ratio = CellQuote(1, "Gross NPA per cent", "2.1", "FY2025", "FY2025", "crore", "INR", None)
+    assert format_quote(ratio) == "Gross NPA per cent, FY2025: 2.1"
 
 
 @pytest.mark.parametrize(("follow_up", "previous", "expected"), [

@@ -143,6 +143,13 @@ def test_case_49_rs_amounts():
     ("Banks shall pay a penalty of Rs. 5,000 for each day of delay", CRORE,
      "Banks shall pay a penalty of Rs. 5,000 for each day of delay"),
     ("Growth (%) 12.5 13.1", CRORE, "Growth (%) 12.5 13.1"),
+    # per-unit rows are in plain currency ("(In millions, except per share amounts)"), other rows in the scale
+    ("Diluted earnings per share $ 2.97 $ 3.41", MILLIONS, "Diluted earnings per share $ 2.97 $ 3.41"),
+    ("Average monthly revenue per paying membership $ 8.15 Revenues $ 6,780", MILLIONS,
+     "Average monthly revenue per paying membership $ 8.15 Revenues $6,780 million"),
+    ("Revenues $ 6,780 Average monthly revenue per paying membership $ 8.15", MILLIONS,
+     "Revenues $6,780 million Average monthly revenue per paying membership $ 8.15"),
+    ("Capital adequacy ratio per cent 16.4 15.9", CRORE, "Capital adequacy ratio per cent 16.4 15.9"),
     ("Net profit 2024 2023", CRORE, "Net profit 2024 2023"),
     ("Net profit 812", PENALTY, "Net profit 812"),
 ])
