@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -163,23 +164,27 @@ class EmbedAhead:
               on_slice: Callable[[int, int], None] | None = None) -> np.ndarray:
         """Vectors for ``texts`` (shape ``(len(texts), dimension)``, float32), reusing those embedded ahead.
 
-        The rest is embedded in slices of :data:`EMBED_SLICE` texts; ``on_slice(done, total)`` is called before each
-        slice and after the last (``done`` counts the texts with a vector, ahead ones included; ``total`` is
-        ``len(set(texts))``). It may raise to stop embedding (a cancelled batch). While a parser worker runs (the
-        batch's next document, parsed ahead) it embeds on one core fewer, leaving that core to the parser.
+        The rest is embedded in slices of :data:`EMBED_SLICE` texts (a text that several chunks share, e.g. a
+        repeated boilerplate paragraph, once); ``on_slice(done, total)`` is called before each slice and after the
+        last, in chunks: ``done`` counts the chunks whose text has a vector, ahead ones included, ``total`` is
+        ``len(texts)`` (the chunk count the analyst sees afterwards). It may raise to stop embedding (a cancelled
+        batch). While a parser worker runs (the batch's next document, parsed ahead) it embeds on one core fewer,
+        leaving that core to the parser.
         """
         vectors = dict(ahead.vectors)
         self.timings.chunks_ahead += sum(t in vectors for t in texts)
         self.timings.ahead_unused += len(ahead.vectors.keys() - set(texts))
-        unique = list(dict.fromkeys(texts))
-        missing = [t for t in unique if t not in vectors]
+        uses = Counter(texts)
+        missing = [t for t in uses if t not in vectors]
+        done = len(texts) - sum(uses[t] for t in missing)
         report = on_slice or (lambda _done, _total: None)
         for i in range(0, len(missing), EMBED_SLICE):
-            report(len(unique) - len(missing) + i, len(unique))
+            report(done, len(texts))
             part = missing[i : i + EMBED_SLICE]
             threads = max(1, self.embedder.threads - 1) if active_jobs() else None
             vectors.update(zip(part, self.embedder.embed(part, threads=threads), strict=True))
-        report(len(unique), len(unique))
+            done += sum(uses[t] for t in part)
+        report(len(texts), len(texts))
         if not texts:
             return self.embedder.embed([])
         return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)

@@ -288,3 +288,24 @@ def test_title_headers_are_indexed_but_never_stored_as_chunk_text(prism_home, em
     # a word only the title has: BM25 finds the named document's chunks, never the other document
     hits = service.search("zephyr handbook", "titles", mode="bm25", top_k=100).results
     assert {h.source for h in hits} == {named.name} and len(hits) == r1.chunks
+
+
+def test_embedding_progress_counts_chunks_and_embeds_a_shared_text_once(embedder):
+    # a boilerplate paragraph repeated in several chunks is embedded once, but progress counts the chunks the analyst
+    # sees in the result ("642 chunks"), not the distinct texts
+    import numpy as np
+
+    from prism.config import Settings
+    from prism.ingestion.ahead import Ahead, EmbedAhead, StageTimings
+
+    boilerplate = "Confidential - do not distribute. Copyright 2024 Example Corp."
+    texts = ["Section 1. The quarterly target for region 1 is 10 units.", boilerplate,
+             "Section 2. The quarterly target for region 2 is 20 units.", boilerplate]
+    ahead = Ahead(vectors={texts[0]: embedder.embed(texts[:1])[0]})  # embedded while the file parsed
+    seen: list[tuple[int, int]] = []
+    timings = StageTimings()
+    vectors = EmbedAhead(embedder, Settings(), timings).embed(texts, ahead, lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 4), (4, 4)]
+    assert vectors.shape == (4, 384) and timings.chunks_ahead == 1 and timings.ahead_unused == 0
+    np.testing.assert_array_equal(vectors[1], vectors[3])
+    np.testing.assert_allclose(vectors[2], embedder.embed(texts[2:3])[0], atol=1e-6)
