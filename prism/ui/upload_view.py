@@ -190,8 +190,9 @@ def _eta(seconds: float | None) -> str:
 
 
 def progress_line(v: JobView, now: float | None = None) -> tuple[float, str]:
-    """A job's progress bar: ``(fraction, text)``. Indexing is step 1 of 2 (with ``chunks done/total`` while
-    embedding and the time left when it can be told), writing the briefing step 2 of 2; Markdown, names escaped."""
+    """A job's progress bar: ``(fraction, text)``: "indexing: <stage>" (with ``chunks done/total`` while embedding
+    and the time left when it can be told), then "indexed (N chunks); writing the briefing" (not numbered steps: a
+    "step 1 of 2" read as the first of two files); Markdown, names escaped."""
     name = literal(shorten(v.filename, 60))
     if v.done and v.result is not None:
         return 1.0, f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}"
@@ -200,11 +201,11 @@ def progress_line(v: JobView, now: float | None = None) -> tuple[float, str]:
     if v.cancel_requested:
         return max(v.fraction, 0.02), f"{name} — cancelling…"
     if v.step == "briefing":
-        indexed = f" ({count_phrase(v.chunks_total, 'chunk')} indexed)" if v.chunks_total else ""
-        return 1.0, f"{name} — step 2 of 2: writing the briefing{indexed}"
+        indexed = f" ({count_phrase(v.chunks_total, 'chunk')})" if v.chunks_total else ""
+        return 1.0, f"{name} — indexed{indexed}; writing the briefing"
     chunks = f" {v.chunks_done}/{v.chunks_total} chunks" if v.chunks_total is not None else ""
     stage = "embedding" if chunks else literal(v.stage)
-    return max(v.fraction, 0.02), f"{name} — step 1 of 2: {stage}{chunks}{_eta(v.eta_s(now))}"
+    return max(v.fraction, 0.02), f"{name} — indexing: {stage}{chunks}{_eta(v.eta_s(now))}"
 
 
 def _progress_row(v: JobView) -> None:

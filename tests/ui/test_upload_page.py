@@ -190,7 +190,7 @@ def test_replacing_a_document_says_when_the_old_version_was_added(with_sample, s
 
 
 # --- progress, cancel, deleted workspace ----------------------------------------------------------------------
-PROGRESS = re.compile(r"step 1 of 2: embedding (\d+)/(\d+) chunks")
+PROGRESS = re.compile(r"indexing: embedding (\d+)/(\d+) chunks")
 
 
 def _embedding(at: AppTest) -> bool:
@@ -251,15 +251,15 @@ def _view(**changes) -> JobView:
 
 def test_progress_line_names_the_step_chunks_and_time_left():
     name = literal("minutes_2024.txt")
-    assert progress_line(_view(), now=150.0) == (0.5, f"{name} — step 1 of 2: embedding 200/400 chunks · about 50 s "
+    assert progress_line(_view(), now=150.0) == (0.5, f"{name} — indexing: embedding 200/400 chunks · about 50 s "
                                                       "left")
-    assert progress_line(_view(fraction=0.25), now=400.0) == (0.25, f"{name} — step 1 of 2: embedding 200/400 "
+    assert progress_line(_view(fraction=0.25), now=400.0) == (0.25, f"{name} — indexing: embedding 200/400 "
                                                                      "chunks · about 15 min left")
     assert progress_line(_view(step="briefing", fraction=1.0)) == (
-        1.0, f"{name} — step 2 of 2: writing the briefing (400 chunks indexed)")
+        1.0, f"{name} — indexed (400 chunks); writing the briefing")
     assert progress_line(_view(status="queued", started_at=None)) == (0.0, f"{name} — waiting for the previous file")
     assert progress_line(_view(fraction=0.02, chunks_done=None, chunks_total=None, stage="parsing"), now=101.0) == (
-        0.02, f"{name} — step 1 of 2: parsing")
+        0.02, f"{name} — indexing: parsing")
     done = _view(status="done", result=IngestResult("minutes_2024.txt", "cancelled"))
     assert progress_line(done) == (1.0, f"{name} — Cancelled")
     assert progress_line(_view(cancel_requested=True)) == (0.5, f"{name} — cancelling…")
