@@ -224,7 +224,8 @@ class Settings(BaseSettings):
     statement_weight: float = Field(
         default=1.0, ge=0,
         description="RRF weight of the statement ranking: when a question names a financial statement (\"within the "
-        "balance sheet\"), the BM25 ranking of the chunks that belong to that statement, fused as a third list "
+        "balance sheet\") or a line item read from one (\"revenue\"), the BM25 ranking of the chunks that belong to "
+        "that statement, fused as a third list "
         "(prism.retrieval.retriever; 0 switches it off).",
     )
     dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")

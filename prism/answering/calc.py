@@ -35,7 +35,7 @@ _FY = re.compile(r"FY(\d{4})")
 
 @dataclass(frozen=True)
 class Ref:
-    """One input: a line item (a key of :data:`prism.answering.derived.ITEMS`) in a fiscal period.
+    """One input: a line item (a key of :data:`prism.index.statements.ITEMS`) in a fiscal period.
 
     Attributes:
         item: the line item's key (``"revenue"``).

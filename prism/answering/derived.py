@@ -4,8 +4,8 @@
 
 1. **A definition the question gives in words**: "X is defined as: A / B", "Define X as A + B", "X = A / B";
    the expression is parsed (:func:`parse_expression`: ``+ - * /``, "divided by", "plus", "minus", parentheses,
-   "average <item> between FY2018 and FY2019") into line items of :data:`ITEMS`, each operand with the period it
-   names ("(FY2019 COGS)") or the period computed.
+   "average <item> between FY2018 and FY2019") into line items of :data:`~prism.index.statements.ITEMS`, each
+   operand with the period it names ("(FY2019 COGS)") or the period computed.
 2. **A standard definition** (:data:`METRICS`, each with its source): margins, EBITDA, the operating cash flow
    ratio, inventory turnover, current ratio, return on assets; "<item> as a % of <item>", "ratio of A to B";
    growth ("YoY growth in revenue"), CAGR, and a change in basis points.
@@ -21,75 +21,15 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from prism.answering.calc import Expr, Mean, Op, Plan, Ref, shifted
+from prism.index.statements import ITEMS
 from prism.retrieval.periods import find_periods, period_label
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ITEMS", "METRICS", "LineItem", "parse_expression", "plan_of"]
-
-
-@dataclass(frozen=True)
-class LineItem:
-    """A line item a formula reads.
-
-    Attributes:
-        name: as shown in the work ("operating income").
-        words: phrases naming it in a question, longest first (regular expressions, lower case).
-        labels: row labels that hold it in a statement, best first, lower case, compared after normalising
-            (:func:`prism.answering.derived_inputs.normalise_label`).
-        statement: the statement kind it is read from (``income``, ``balance``, ``cash_flow``).
-    """
-
-    name: str
-    words: tuple[str, ...]
-    labels: tuple[str, ...]
-    statement: str
-
-
-ITEMS: dict[str, LineItem] = {
-    "revenue": LineItem("revenue", (r"total revenues?", r"net revenues?", r"net sales", r"revenues?", r"sales"),
-                        ("total revenues", "total revenue", "total net revenues", "revenues", "revenue", "net revenues",
-                         "total net sales", "net sales", "operating revenues", "total operating revenues", "sales"),
-                        "income"),
-    "cogs": LineItem("cost of goods sold", (r"cost of goods sold", r"cogs", r"cost of sales", r"cost of products sold",
-                                            r"cost of revenues?"),
-                     ("cost of sales", "cost of goods sold", "cost of products sold", "cost of revenues",
-                      "cost of revenue", "total cost of revenues", "cost of goods sold excluding depreciation"),
-                     "income"),
-    "operating_income": LineItem("operating income", (r"operating income", r"operating profit",
-                                                      r"income from operations"),
-                                 ("operating income", "operating income loss", "income from operations",
-                                  "operating profit", "total operating income"), "income"),
-    "net_income": LineItem("net income", (r"net income", r"net earnings", r"net profit"),
-                           ("net income", "net earnings", "net income loss", "net income attributable to common "
-                            "shareholders"), "income"),
-    "gross_profit": LineItem("gross profit", (r"gross profit",), ("gross profit", "gross margin"), "income"),
-    "da": LineItem("depreciation and amortization", (r"depreciation,? (?:and|&) amortization", r"d&a",
-                                                     r"depreciation"),
-                   ("depreciation and amortization", "depreciation amortization",
-                    "depreciation and amortization of property equipment and intangibles", "depreciation"),
-                   "cash_flow"),
-    "capex": LineItem("capital expenditures", (r"capital expenditures?", r"capex", r"purchases of property"),
-                      ("capital expenditures", "purchases of property and equipment",
-                       "purchases of property plant and equipment", "payments for property and equipment",
-                       "capital expenditure"), "cash_flow"),
-    "cfo": LineItem("cash from operations", (r"cash (?:flows? )?from operations", r"operating cash flows?",
-                                             r"cash (?:provided by|from) operating activities"),
-                    ("net cash provided by operating activities", "net cash from operating activities",
-                     "cash provided by operating activities", "net cash provided by used in operating activities",
-                     "cash provided by operations", "net cash flows from operating activities"), "cash_flow"),
-    "inventory": LineItem("inventory", (r"inventor(?:y|ies)",), ("inventories", "inventory", "merchandise inventories",
-                                                                  "inventories net"), "balance"),
-    "current_liabilities": LineItem("total current liabilities", (r"(?:total )?current liabilities",),
-                                    ("total current liabilities", "current liabilities"), "balance"),
-    "current_assets": LineItem("total current assets", (r"(?:total )?current assets",),
-                               ("total current assets", "current assets"), "balance"),
-    "total_assets": LineItem("total assets", (r"total assets",), ("total assets",), "balance"),
-}
-"""Line items by key. Labels are compared whole (after normalising), so "Net sales" never reads "Net sales growth"."""
+__all__ = ["METRICS", "parse_expression", "plan_of"]
 
 
 def _r(item: str, offset: int = 0) -> Ref:
@@ -131,7 +71,8 @@ _OP_WORDS = {"divided by": "/", "over": "/", "/": "/", "+": "+", "plus": "+", "-
 
 
 def _find_item(text: str) -> str | None:
-    """The line item a phrase names (the longest matching phrase of :data:`ITEMS`), or ``None``."""
+    """The line item a phrase names (the longest matching phrase of :data:`~prism.index.statements.ITEMS`), or
+    ``None``."""
     best: tuple[int, str] | None = None
     for key, item in ITEMS.items():
         for word in item.words:
@@ -170,7 +111,8 @@ def _tokens(expr: str) -> list[str]:
 
 
 def parse_expression(expr: str, fiscal_year_end: str | None = None) -> Expr | None:
-    """A formula in words → an expression over :data:`ITEMS` (``+ -`` below ``* /``, left to right, parentheses).
+    """A formula in words → an expression over :data:`~prism.index.statements.ITEMS`
+    (``+ -`` below ``* /``, left to right, parentheses).
 
     ``None`` when an operand names no known line item or the expression does not parse (then the standard
     definitions are tried).

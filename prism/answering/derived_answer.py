@@ -41,9 +41,10 @@ from prism.answering.calc import (
     unit_scale,
 )
 from prism.answering.cells import CellQuote, RowsOf, cell_lines, format_quote
-from prism.answering.derived import ITEMS, plan_of
+from prism.answering.derived import plan_of
 from prism.answering.derived_inputs import FoundInput, Search, find_inputs
 from prism.answering.figures import Figure, extract_figures
+from prism.index.statements import ITEMS
 from prism.types import Calculation, CalculationInput, RetrievedChunk
 
 logger = logging.getLogger(__name__)

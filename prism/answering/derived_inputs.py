@@ -7,7 +7,7 @@ sub-retrieval in the same document through the engine's own retriever — the it
 heading as filings print them ("cost of sales cost of goods sold cost of products sold consolidated statements of
 income operations"), one per line item — and then in the document's tables of that statement (its stored chunk
 rows); the chunk it comes from is added as a source. A row holds the item when its normalised label
-(:func:`normalise_label`) is one of the item's labels (:data:`prism.answering.derived.ITEMS`) or one followed by a
+(:func:`normalise_label`) is one of the item's labels (:data:`prism.index.statements.ITEMS`) or one followed by a
 qualifier (:func:`label_rank`); the best row is in a table of the item's statement kind, then has the item's
 earliest label, then comes from the earliest chunk. The column is the one whose header names the period
 (:func:`prism.answering.cells.column_periods`, with the document's fiscal year end).
@@ -23,8 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from prism.answering.cells import RowsOf, as_retrieved, column_periods, table_parts
-from prism.answering.derived import ITEMS
-from prism.index.statements import statement_kinds
+from prism.index.statements import ITEMS, statement_kinds
 from prism.types import ChunkTable, RetrievedChunk
 
 logger = logging.getLogger(__name__)
@@ -44,7 +43,7 @@ class FoundInput:
     """One input read from a table cell.
 
     Attributes:
-        item: the line item's key (:data:`~prism.answering.derived.ITEMS`).
+        item: the line item's key (:data:`~prism.index.statements.ITEMS`).
         period: the fiscal period (``"FY2015"``).
         label: the row label as printed.
         cell: the cell as printed (``"(1,837)"``).

@@ -2,7 +2,7 @@
 
 For a question that asks for a derived figure (:func:`prism.answering.derived.plan_of` recognises one), the small
 LLM is asked for the formula as a small JSON reply (:data:`FORMULA_PROMPT`): the metric's name, the formula over
-the line items of :data:`prism.answering.derived.ITEMS` in words, the periods, how they combine and the rounding.
+the line items of :data:`prism.index.statements.ITEMS` in words, the periods, how they combine and the rounding.
 The reply is parsed by the same expression reader as a definition in a question
 (:func:`prism.answering.derived.parse_expression`); a reply that does not parse (or a failed call) falls back to
 the plan read from the question, with a note. The inputs are read from table cells
@@ -22,12 +22,13 @@ from typing import Any
 
 from prism.answering.calc import Plan, needed
 from prism.answering.cells import RowsOf
-from prism.answering.derived import ITEMS, parse_expression, plan_of
+from prism.answering.derived import parse_expression, plan_of
 from prism.answering.derived_answer import Derived, derive, derived_text, document_period, sub_search
 from prism.answering.derived_inputs import find_inputs
 from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
+from prism.index.statements import ITEMS
 
 logger = logging.getLogger(__name__)
 

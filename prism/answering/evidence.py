@@ -26,7 +26,7 @@ offline, with rules:
   percentage or number that is not a year, a period code or a clause number, or "Nil" / "Free" / "Unlimited";
   ``person_or_org`` — a name (title + name, an initial + surname, or two capitalised words that are not the
   question's own). A focus that names a statement line item ("total revenue", "net profit") is also found as one of
-  its row labels ("Total net sales", "Net income"; :data:`prism.answering.derived.ITEMS`). A fiscal year (or a
+  its row labels ("Total net sales", "Net income"; :data:`prism.index.statements.ITEMS`). A fiscal year (or a
   bare year: "net income in 2016"), quarter or half the question names must be named by the unit, its table's
   columns, or the chunk's document profile (its ``period``): "net profit in Q3 FY25" is not answered by the Q2 FY25
   call's net profit, nor "net income in 2016" by a FY2015 10-K whose columns are 2015, 2014 and 2013.
@@ -40,8 +40,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from prism.answering.derived import ITEMS
 from prism.index.sentences import split_sentences
+from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
@@ -223,7 +223,7 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
 
 def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:
     """The statement row labels of the line item the focus names ("total revenue" → "total net sales", "net sales",
-    …; "net profit" → "net income", "net earnings"; :data:`prism.answering.derived.ITEMS`), as one pattern; ``None``
+    …; "net profit" → "net income", "net earnings"; :data:`prism.index.statements.ITEMS`), as one pattern; ``None``
     when the focus names no line item."""
     phrase = " ".join(w.lower() for w in target.focus)
     for item in ITEMS.values():

@@ -27,7 +27,7 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25_side import SparseSide
 from prism.index.embedder import PrismEmbedding
-from prism.index.statements import statement_kinds
+from prism.index.statements import line_item_kinds, statement_kinds
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
@@ -195,11 +195,12 @@ class HybridRetriever(BaseRetriever):
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
             ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. When the question names a financial
-            statement ("within the balance sheet", :func:`prism.index.statements.statement_kinds`), a fused mode
-            adds a third ranking, BM25 over the rows of the tables titled as that statement (:meth:`_statement`,
-            weight ``statement_weight``). Within the scope, the chunks of the preferred documents (a named period)
-            come first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An
-            empty workspace: no results, a message.
+            statement ("within the balance sheet", :func:`prism.index.statements.statement_kinds`), or else a line
+            item read from one ("revenue" → the income statement, :func:`prism.index.statements.line_item_kinds`),
+            a fused mode adds a third ranking, BM25 over the rows of the tables titled as that statement
+            (:meth:`_statement`, weight ``statement_weight``). Within the scope, the chunks of the preferred
+            documents (a named period) come first in the fused ranking, in fused order. ``scope`` says what the
+            search was restricted to. An empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -218,7 +219,7 @@ class HybridRetriever(BaseRetriever):
         run = _Search()
         scope = self._scope(docs, sources, query, auto_scope, scope_removed, run)
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
-                                  statement_kinds(query))
+                                  statement_kinds(query) or line_item_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         candidates = _prefer(self._fuse(spec, rankings, run), scope.plan.preferred)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
@@ -268,8 +269,8 @@ class HybridRetriever(BaseRetriever):
     def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
                   sparse_queries: list[str], statements: set[str] | None = None) -> dict[str, Ranking]:
         """One ranking per side the mode runs; an empty BM25 ranking leaves the search's message. A fused mode
-        adds the statement ranking when the question names a statement (``statements``: their kinds) and
-        ``statement_weight`` > 0."""
+        adds the statement ranking when the question names a statement or a line item (``statements``: their
+        kinds) and ``statement_weight`` > 0."""
         rankings: dict[str, Ranking] = {}
         if "dense" in spec.sides:
             rankings["dense"] = self._dense(dense_queries, scope, run)
@@ -319,7 +320,7 @@ class HybridRetriever(BaseRetriever):
 
     def _statement(self, queries: list[str], scope: _Scope, run: _Search, kinds: set[str]) -> Ranking:
         """The statement ranking: BM25 over the chunks of the tables titled as one of the statements the question
-        names (``kinds``, :func:`prism.index.statements.statement_kinds`: "within the balance sheet" → the rows of
+        names or reads its line item from (``kinds``: "within the balance sheet" → the rows of
         "CONSOLIDATED STATEMENTS OF FINANCIAL POSITION"), each query string ``bm25_top_k`` deep, pooled by best rank.
 
         Such a chunk holds the statement's index token (its table header names the statement), so the search runs

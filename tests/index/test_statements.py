@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from prism.index.bm25 import BM25Index
-from prism.index.statements import statement_kinds, statement_tokens
+from prism.index.statements import line_item_kinds, statement_kinds, statement_tokens
 from prism.index.tokenizer import tokenize
 
 
@@ -49,3 +49,16 @@ def test_bm25_ranks_the_statement_a_question_names_loosely():
     assert (first, second) == ("ops", "bs") and s1 > s2
     (first, s1), (second, s2) = index.search("What is the total on the balance sheet?", top_k=2)
     assert (first, second) == ("bs", "ops") and s1 > s2
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("What was Netflix's revenue in 2015?", {"income"}),
+    ("What were Netflix's revenues in 2015?", {"income"}),
+    ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", {"cash_flow"}),
+    ("Total assets at year end FY2018", {"balance"}),
+    ("net income and total current liabilities", {"income", "balance"}),
+    ("What is the customer liability for an unauthorised UPI transaction?", set()),
+    ("Who is the statutory auditor?", set()),
+])
+def test_line_items_name_the_statement_they_are_read_from(text, kinds):
+    assert line_item_kinds(text) == kinds

@@ -1,5 +1,5 @@
 """The statement ranking (prism.retrieval.retriever, ``statement_weight``): a question that names a financial
-statement ("using only the balance sheet") fuses a third ranking, BM25 over the rows of the tables titled as that
+statement ("using only the balance sheet"), or a line item read from one ("total assets"), fuses a third ranking, BM25 over the rows of the tables titled as that
 statement, so the statement's row outranks the prose that discusses the same line item.
 
 Fixture tests/fixtures/statements/acme_2018_excerpt.txt: an MD&A paragraph and a note about property, plant and
@@ -59,12 +59,21 @@ def test_without_the_statement_ranking_the_note_comes_first(home, embedder):
     assert all(r.statement_rank is None for r in result.results)
 
 
-def test_a_question_naming_no_statement_is_ranked_as_before(home, embedder):
+def test_a_question_naming_no_statement_nor_line_item_is_ranked_as_before(home, embedder):
     question = "What is Acme's year end FY2018 net property, plant and equipment (in USD millions)?"
     on = service(home, embedder).search(question, "acme", mode="hybrid", top_k=5)
     off = service(home, embedder, weight=0.0).search(question, "acme", mode="hybrid", top_k=5)
     assert [(r.chunk_id, r.rrf_score) for r in on.results] == [(r.chunk_id, r.rrf_score) for r in off.results]
     assert all(r.statement_rank is None for r in on.results)
+
+
+def test_a_line_item_brings_its_statement_ranking(home, embedder):
+    # "total assets" is read from the balance sheet: the question need not name it
+    question = "What were Acme's total assets at year end FY2018?"
+    first = service(home, embedder).search(question, "acme", mode="hybrid", top_k=5).results[0]
+    assert first.metadata.get("table_title") == BALANCE_SHEET and first.statement_rank == 1
+    off = service(home, embedder, weight=0.0).search(question, "acme", mode="hybrid", top_k=5)
+    assert all(r.statement_rank is None for r in off.results)
 
 
 def test_single_side_modes_do_not_add_it(home, embedder):
