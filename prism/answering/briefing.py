@@ -10,7 +10,7 @@ L2-normalised) and scored by its mean cosine to the document's other candidates,
 bullets say the same thing: a bullet whose cosine to an earlier one is :data:`DUPLICATE_COSINE` or more is dropped.
 
 The questions are asked as the analyst would ask them in the Chat (the whole workspace): a filing's key figures
-("What was Netflix's revenues for FY2015?"), a circular's applicability and effective date and its headings ("What
+("What were Netflix's revenues for FY2015?"), a circular's applicability and effective date and its headings ("What
 does the UPI operating circular say about transaction limits?"), each naming its document; only well-formed ones
 are kept (:func:`well_formed`).
 

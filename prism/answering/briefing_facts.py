@@ -239,9 +239,17 @@ def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None)
         values = "; ".join(f"{f.label} {f.value}" for f in figs)
         text = f"{title or 'Key figures'} ({period}): {values}."
         where = _statement_name(title)
-        questions = tuple(f"What was {who}'s {f.label.lower()} for {period}{where}?" for f in figs) if who else ()
+        questions = tuple(f"What {_verb(f.label)} {who}'s {f.label.lower()} for {period}{where}?"
+                          for f in figs) if who else ()
         facts.append(Fact(BriefingBullet(text, (citation,), "figure"), questions))
     return facts
+
+
+def _verb(label: str) -> str:
+    """"were" for a plural line item ("Revenues", "Total assets", "Net sales"), else "was" ("Net income", "Net loss",
+    "Diluted EPS")."""
+    last = label.lower().split()[-1] if label.split() else ""
+    return "were" if last.endswith("s") and not last.endswith(("ss", "us", "is")) and last != "eps" else "was"
 
 
 # --- circular facts -----------------------------------------------------------------------------------------------

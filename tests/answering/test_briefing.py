@@ -101,7 +101,7 @@ def test_every_suggested_question_is_answered_citing_its_page(sample):
 
 
 @pytest.mark.parametrize("question, ok", [
-    ("What was Netflix's revenues for FY2015?", True),
+    ("What were Netflix's revenues for FY2015?", True),
     ("Who does the UPI operating circular apply to?", True),
     ("What does the document say about general guidelines (interest rate?", False),  # the example
     ("general guidelines?", False),
@@ -137,9 +137,9 @@ def test_key_figures_read_the_latest_column_of_a_statement_row():
     ]
     assert [f.bullet.pages() for f in facts] == [[38], [40]]
     # a figure of a main statement: the question names the statement, so it is answered from that page
-    assert facts[0].questions == ("What was Netflix's revenues for FY2015 in the income statement?",
+    assert facts[0].questions == ("What were Netflix's revenues for FY2015 in the income statement?",
                                   "What was Netflix's net income for FY2015 in the income statement?")
-    assert facts[1].questions == ("What was Netflix's total assets for FY2015 in the balance sheet?",)
+    assert facts[1].questions == ("What were Netflix's total assets for FY2015 in the balance sheet?",)
     assert money("(1,837)", "USD", "millions") == "-$1,837 million" and money("2.5", "INR", "crore") == "₹2.5 crore"
 
 

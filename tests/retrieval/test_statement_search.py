@@ -1,6 +1,7 @@
 """The statement ranking (prism.retrieval.retriever, ``statement_weight``): a question that names a financial
-statement ("using only the balance sheet"), or a line item read from one ("total assets"), fuses a third ranking, BM25 over the rows of the tables titled as that
-statement, so the statement's row outranks the prose that discusses the same line item.
+statement ("using only the balance sheet"), or a line item read from one ("total assets"), fuses a third ranking,
+BM25 over the rows of the tables titled as that statement, so the statement's row outranks the prose that
+discusses the same line item.
 
 Fixture tests/fixtures/statements/acme_2018_excerpt.txt: an MD&A paragraph and a note about property, plant and
 equipment (the note even says "balance sheet"), then the consolidated balance sheet.
