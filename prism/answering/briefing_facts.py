@@ -96,11 +96,15 @@ def document_text(rows: Sequence[dict[str, Any]]) -> DocumentText:
 # --- identity -----------------------------------------------------------------------------------------------------
 def identity_fact(profile: DocumentProfile | None) -> Fact | None:
     """"Netflix, Inc. — 10-K for FY2015 (fiscal year ending 2015-12-31); figures in USD thousands.", cited at the
-    pages its fields were read from; ``None`` without an entity or a document type."""
+    pages its fields were read from; ``None`` without an entity or a document type, and when it would say no more
+    than "Document." (a profile of type ``other`` with nothing else read)."""
     if profile is None or not (profile.entity or profile.type):
         return None
     kind = DOCUMENT_TYPE_LABELS.get(profile.type or "", "document") if profile.type != "other" else "document"
     text = f"{profile.entity} — {kind}" if profile.entity else kind[:1].upper() + kind[1:]
+    said = (profile.entity, profile.reference, profile.period, profile.date, profile.currency, profile.unit)
+    if kind == "document" and not any(said):
+        return None
     if profile.reference:
         text += f" {profile.reference}"
     if profile.period and profile.period != profile.date:

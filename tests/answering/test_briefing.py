@@ -19,7 +19,7 @@ from prism.answering.briefing import (
     make_briefing,
     well_formed,
 )
-from prism.answering.briefing_facts import document_text, key_figures, money, section_headings
+from prism.answering.briefing_facts import document_text, identity_fact, key_figures, money, section_headings
 from prism.answering.briefing_llm import extract_json_object, parse_briefing
 from prism.answering.llm import LLMClient, wrap_llms
 from prism.cli.common import EXIT_OK
@@ -285,3 +285,13 @@ def test_briefing_points_set_the_offline_identity_line_apart():
     assert briefing_points({"bullets": ["an older briefing's point"]}) == (None, [BriefingBullet("an older briefing's "
                                                                                                  "point")])
     assert briefing_points(None) == (None, [])
+
+
+def test_an_identity_line_that_would_say_only_document_is_left_out():
+    # a short text file has no entity, type "other" and nothing else: "Document." told the analyst nothing
+    assert identity_fact(DocumentProfile(None, None, "other", None, None, None, None)) is None
+    dated = identity_fact(DocumentProfile(None, None, "other", None, None, "INR", None))
+    assert dated is not None and dated.bullet.text == "Document; figures in INR."
+    profile = DocumentProfile("Netflix, Inc.", "NFLX", "10-K", "FY2015", "2015-12-31", "USD", "thousands")
+    netflix = identity_fact(profile)
+    assert netflix is not None and netflix.bullet.text.startswith("Netflix, Inc. — 10-K")
