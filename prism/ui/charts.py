@@ -64,7 +64,9 @@ def _eval_layout(fig: go.Figure, height: int, title: str | None = None) -> go.Fi
     fig.update_layout(height=height, margin={"l": 8, "r": 8, "t": 40 if title else 16, "b": 8},
                       title={"text": title, "font": {"size": 14}} if title else None,
                       plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)",
-                      legend={"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0})
+                      # beside the plot: a legend below it is drawn over long or rotated x-axis labels, which do
+                      # not push it down (plotly/plotly.js#7415)
+                      legend={"orientation": "v", "yanchor": "top", "y": 1, "xanchor": "left", "x": 1.01})
     fig.update_yaxes(gridcolor="#E2E8F0", zeroline=False)
     return fig
 
@@ -128,10 +130,13 @@ def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str],
 
     Args:
         runs: run records or index entries with ``variant`` and ``metrics``.
-        metrics: the metrics to show (those a run lacks are drawn as 0 with no label).
+        metrics: the metrics to show; one that no run has is left out (an older group predates it), one that
+            some runs lack is drawn as 0 with no label for them.
         explanations: metric name → one line on what it measures (:attr:`prism.types.MetricSpec.description`).
     """
     fig = go.Figure()
+    held = [run.get("metrics") or {} for run in runs]
+    metrics = [m for m in metrics if any(h.get(m) is not None for h in held)]  # type: ignore[union-attr]
     notes = [(explanations or {}).get(m, "") for m in metrics]
     top = 1.0
     for i, run in enumerate(runs):

@@ -247,6 +247,9 @@ def test_charts_are_readable():
     assert all(t.textposition == "inside" and t.textangle == -90 for t in fig.data)  # labels inside their own bar
     assert fig.layout.yaxis.range[1] == pytest.approx(1.04 * 1.08)  # the tallest bar is not cut
     assert fig.data[0].customdata[0] == "NDCG of the top 10" and "%{customdata}" in fig.data[0].hovertemplate
+    assert fig.layout.legend.x > 1  # beside the plot, never over the (rotated) x-axis labels
+    older = ablation_figure(runs, ["ndcg@10", "declined_negatives", "hit@5"])  # a metric these runs predate
+    assert list(older.data[0].x) == ["ndcg@10", "hit@5"]
     lat = latency_figure({"retrieval": {"dense": {"p50": 4.0, "p95": 9.0, "p99": 12.0}},
                           "answer": {"total": {"p50": 900.0, "p95": 2400.0, "p99": 3100.0}}})
     assert list(lat.layout.yaxis.ticktext) == ["2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms",
