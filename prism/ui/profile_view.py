@@ -9,7 +9,14 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import CORRECTED_SNIPPET, DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, PROFILE_UNITS, DocumentRecord
+from prism.types import (
+    CORRECTED_SNIPPET,
+    DOCUMENT_TYPE_LABELS,
+    DOCUMENT_TYPES,
+    PROFILE_UNITS,
+    DocumentRecord,
+    count_phrase,
+)
 from prism.types import WorkspaceInfo as Info
 from prism.ui import state
 from prism.ui.explain import literal
@@ -107,8 +114,8 @@ def details(service: PrismService, info: Info, docs: list[DocumentRecord]) -> No
                  column_config={"Read from": st.column_config.TextColumn(width="large")})
     if record.running_lines:
         st.markdown("**Running headers and footers removed**")
-        st.markdown("\n".join(f"- {literal(r['text'])} · {r['position']}, {r['pages']} page"
-                              + ("s" if r["pages"] != 1 else "") for r in record.running_lines))
+        st.markdown("\n".join(f"- “{literal(r['text'])}”: the {r['position']} of "
+                              f"{count_phrase(int(r['pages']), 'page')}" for r in record.running_lines))
     else:
         st.caption("No running header or footer lines were removed.")
     if record.tables:

@@ -173,6 +173,7 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
         document_rows(docs), hide_index=True, width="stretch",
         column_config={
             "Document": st.column_config.TextColumn(width="medium"),
+            "Period": st.column_config.TextColumn(width=95),  # "Q2 FY2023" whole (auto width cut "FY201…")
             "Pages": st.column_config.TextColumn(width="small"),
             "Chunks": st.column_config.NumberColumn(format="%d"),
             "Warnings": st.column_config.TextColumn(width="medium"),

@@ -281,6 +281,7 @@ def test_workspaces_page_shows_profiles_and_saves_a_correction(with_sample, serv
     assert fields["Field"].tolist()[:4] == ["Entity", "Ticker", "Document type", "Period"]
     assert fields["Read from"].tolist()[0].startswith("page 1: ")
     assert "**Running headers and footers removed**" in _texts(at)
+    assert re.search(r"^- “.+”: the (?:header|footer) of \d+ pages?$", _texts(at), re.M)
     [entity] = [t for t in at.text_input if t.key and t.key.startswith("tag.") and t.key.endswith(".entity")]
     assert entity.value == "Reserve Bank of India, Department of Payment and Settlement Systems"
     entity.set_value("Reserve Bank of India")
