@@ -72,6 +72,8 @@ class JobView:
         started_at: when the worker started it (``None`` while queued).
         step: ``indexing`` (parse, chunk, embed, store), then ``briefing`` (writing the briefing).
         chunks_done, chunks_total: chunks embedded so far and in all (``None`` before chunking).
+        embed_started_at, embed_base: when the first "embedding N/M chunks" report came and its N (the chunks
+            embedded while the file was still parsing), for the embedding rate of :meth:`eta_s`.
         cancel_requested: :meth:`IngestJobs.cancel` was called.
     """
 
@@ -90,6 +92,8 @@ class JobView:
     step: JobStep = "indexing"
     chunks_done: int | None = None
     chunks_total: int | None = None
+    embed_started_at: float | None = None
+    embed_base: int = 0
     cancel_requested: bool = False
 
     @property
@@ -97,11 +101,20 @@ class JobView:
         return self.status == "done"
 
     def eta_s(self, now: float | None = None) -> float | None:
-        """Seconds of indexing left, extrapolated from the progress so far: ``elapsed × (1 − f) / f`` with ``f``
-        the fraction done; ``None`` while queued, briefing, done, or below 5 % (too early to tell)."""
+        """Seconds of indexing left. While embedding: the chunks left at the rate since embedding began,
+        ``(total − done) × spent / (done − base)`` (the chunks embedded while the file parsed count as done but not
+        toward the rate: counting them once said "about 5 s left" with 13 s to go); before that, extrapolated from
+        the fraction done, ``elapsed × (1 − f) / f``. ``None`` while queued, briefing, done, below 5 %, or before
+        the first slice of the embedding is done (too early to tell)."""
         if self.status != "running" or self.step != "indexing" or self.started_at is None or self.fraction < 0.05:
             return None
-        elapsed = (now or time.time()) - self.started_at
+        now = now or time.time()
+        if self.embed_started_at is not None and self.chunks_done is not None and self.chunks_total:
+            embedded, spent = self.chunks_done - self.embed_base, now - self.embed_started_at
+            if embedded <= 0 or spent <= 0:
+                return None
+            return max(0.0, (self.chunks_total - self.chunks_done) * spent / embedded)
+        elapsed = now - self.started_at
         return max(0.0, elapsed * (1.0 - self.fraction) / self.fraction)
 
 
@@ -209,6 +222,10 @@ class IngestJobs:
                 m = _CHUNKS.search(stage)
                 if m:
                     changes.update(chunks_done=int(m.group(1)), chunks_total=int(m.group(2)))
+                    with self._lock:
+                        job = self._jobs.get(job_id)
+                        if job is not None and job.embed_started_at is None:  # the rate counts from here
+                            changes.update(embed_started_at=time.time(), embed_base=int(m.group(1)))
             self._update(job_id, **changes)
 
         return progress

@@ -249,6 +249,14 @@ def _view(**changes) -> JobView:
     return JobView(**{**base.__dict__, **changes})
 
 
+def test_time_left_while_embedding_counts_from_the_embedding_rate():
+    # 100 chunks were embedded while the file parsed; 100 more in the 10 s since embedding began: 200 left → 20 s
+    embedding = _view(embed_started_at=140.0, embed_base=100)
+    assert embedding.eta_s(now=150.0) == 20.0
+    assert _view(embed_started_at=149.0, embed_base=200).eta_s(now=150.0) is None  # no slice done yet
+    assert _view().eta_s(now=150.0) == 50.0  # before embedding: from the fraction done
+
+
 def test_progress_line_names_the_step_chunks_and_time_left():
     name = literal("minutes_2024.txt")
     assert progress_line(_view(), now=150.0) == (0.5, f"{name} — indexing: embedding 200/400 chunks · about 50 s "
