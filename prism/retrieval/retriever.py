@@ -194,13 +194,12 @@ class HybridRetriever(BaseRetriever):
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
-            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. When the question names a financial
-            statement ("within the balance sheet", :func:`prism.index.statements.statement_kinds`), or else a line
-            item read from one ("revenue" → the income statement, :func:`prism.index.statements.line_item_kinds`),
-            a fused mode adds a third ranking, BM25 over the rows of the tables titled as that statement
-            (:meth:`_statement`, weight ``statement_weight``). Within the scope, the chunks of the preferred
-            documents (a named period) come first in the fused ranking, in fused order. ``scope`` says what the
-            search was restricted to. An empty workspace: no results, a message.
+            ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. A question naming a statement ("within
+            the balance sheet") or a line item read from one ("revenue": :mod:`prism.index.statements`) gets a third
+            ranking in a fused mode, BM25 over the rows of that statement's tables (:meth:`_statement`, weight
+            ``statement_weight``). Within the scope, the chunks of the preferred documents (a named period) come
+            first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An empty
+            workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
