@@ -45,7 +45,7 @@ from pathlib import Path
 
 from prism.answering.evidence import answer_target, holds_evidence
 from prism.index.tokenizer import tokenize
-from prism.types import AnswerTarget, RetrievedChunk
+from prism.types import AnswerTarget, RetrievedChunk, SearchScope
 
 logger = logging.getLogger(__name__)
 
@@ -223,17 +223,34 @@ NOT_FOUND = "NOT FOUND"
 """How an LLM reply that the blocks do not answer begins (the answer prompt asks for it); shown as a decline."""
 
 
-def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence[str] = (), reason: str = "") -> str:
-    """What a decline says: that the documents do not answer, what was searched (the standalone query and the
-    document filter), the salient words of the question no close passage has, and where the closest passages are.
+def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence[str] = (), reason: str = "",
+                    scope: SearchScope | None = None) -> str:
+    """What a decline says: that the documents do not answer, what was searched (the standalone query and where:
+    the analyst's document filter, the auto-scope the question set, or all documents), the salient words of the
+    question no close passage has, and where the closest passages are.
+
+    Args:
+        query: the standalone query searched.
+        sources: the analyst's document filter (file names), or ``None``.
+        missing: salient words of the question that no close passage mentions.
+        reason: why the passages do not answer (a sentence), or "".
+        scope: the scope the search ran in (``SearchResult.scope``); named when it came from the question.
 
     Example: "The documents in this workspace don't answer that. Searched for "What is the SWIFT charge?" in all
     documents; no close passage mentions: SWIFT. The closest passages are listed below so you can check."
     """
-    scope = ", ".join(sources) if sources else "all documents"
+    scoped = not sources and scope is not None and scope.auto and bool(scope.documents)
+    if sources:
+        where = ", ".join(sources)
+    elif scoped and scope is not None:
+        named = " · ".join((*scope.entities, *scope.periods))
+        where = "the scope the question names" + (f", {named}" if named else "") + f" ({', '.join(scope.documents)})"
+    else:
+        where = "all documents"
     parts = ["The documents in this workspace don't answer that" + (f": {reason.strip()}" if reason.strip() else ".")]
     found = "; no close passage mentions: " + ", ".join(missing) if missing else (
         "" if reason.strip() else "; nothing retrieved is close enough")
-    parts.append(f'Searched for "{query}" in {scope}{found}.')
-    parts.append("The closest passages are listed below so you can check, or try other words or another filter.")
+    parts.append(f'Searched for "{query}" in {where}{found}.')
+    tries = "other words, another filter or a wider scope" if scoped else "other words or another filter"
+    parts.append(f"The closest passages are listed below so you can check, or try {tries}.")
     return " ".join(parts)

@@ -227,7 +227,7 @@ class AnswerEngine:
                 self._collect_web(run, web_future)
                 if not run.web:
                     run.chunks = list(first.results)  # the closest passages, shown so the analyst can judge
-                    return decline_message(query, run.sources, verdict.missing, verdict.reason)
+                    return decline_message(query, run.sources, verdict.missing, verdict.reason, run.scope)
                 run.note("web", "The documents don't cover this question; the answer uses web results only.")
                 return None
             result = first
@@ -364,7 +364,8 @@ class AnswerEngine:
     def _finish(self, run: AnswerRun, text: str) -> Answer:
         if run.lines is None and text.strip().upper().startswith(NOT_FOUND):  # the LLM says the blocks don't answer
             reason = MARKER_RE.sub("", text.strip()[len(NOT_FOUND):]).strip(" :.-—\n")
-            message = decline_message(run.condensed, run.sources, reason=reason + "." if reason else "")
+            message = decline_message(run.condensed, run.sources, reason=reason + "." if reason else "",
+                                      scope=run.scope)
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
         text, order, unsupported = self._cite(run, text)

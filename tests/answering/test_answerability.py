@@ -15,7 +15,7 @@ from prism.answering.engine import AnswerEngine
 from prism.answering.extractive import relevance
 from prism.answering.llm import wrap_llms
 from prism.service import PrismService
-from prism.types import IngestItem
+from prism.types import IngestItem, SearchScope
 
 from ..conftest import REPO, offline_service
 from ..fakes_llm import ScriptedLLM, route
@@ -111,7 +111,10 @@ def test_engine_decline_says_what_no_passage_gives(sample):
     assert answer.declined and answer.citations == [] and answer.retrieved
     assert answer.answer.startswith("The documents in this workspace don't answer that: no sentence or table row of "
                                     "the closest passages gives a count for “ATMs”. Searched for \"How many ATMs "
-                                    "does Meridian Bank operate?\" in all documents. The closest passages")
+                                    "does Meridian Bank operate?\" in the scope the question names, Meridian Bank Ltd "
+                                    "(meridian_bank_upi_operating_circular.pdf, meridian_fee_schedule_tables.pdf, "
+                                    "meridian_q2_fy25_earnings_call.pdf). The closest passages are listed below so "
+                                    "you can check, or try other words, another filter or a wider scope.")
 
 
 def test_a_yes_no_question_is_judged_by_relevance_only(sample):
@@ -130,6 +133,17 @@ def test_decline_message_names_what_was_searched():
         "The documents in this workspace don't answer that. Searched for \"What is the SWIFT charge?\" in fees.pdf, "
         "call.pdf; no close passage mentions: SWIFT. The closest passages are listed below so you can check, or try "
         "other words or another filter.")
+
+
+def test_decline_message_names_the_scope_the_question_set():
+    scope = SearchScope(entities=("Meridian Bank Ltd",), periods=("Q2 FY2025",), documents=("call.pdf",), auto=True)
+    assert decline_message("Q2 FY25 ATMs?", None, ["ATMs"], scope=scope) == (
+        "The documents in this workspace don't answer that. Searched for \"Q2 FY25 ATMs?\" in the scope the question "
+        "names, Meridian Bank Ltd · Q2 FY2025 (call.pdf); no close passage mentions: ATMs. The closest passages are "
+        "listed below so you can check, or try other words, another filter or a wider scope.")
+    # the analyst's filter wins, and a scope that restricted nothing is all documents
+    assert "in fees.pdf;" in decline_message("q", ["fees.pdf"], ["x"], scope=scope)
+    assert "in all documents;" in decline_message("q", None, ["x"], scope=SearchScope(auto=False))
 
 
 def test_engine_decline_carries_the_closest_passages(sample):
