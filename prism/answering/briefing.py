@@ -37,10 +37,9 @@ from prism.answering.briefing_facts import (
     document_text,
     identity_fact,
     key_figures,
-    section_headings,
-    sections_fact,
 )
 from prism.answering.briefing_llm import briefing_prompt, cite_bullets, parse_briefing
+from prism.answering.briefing_sections import section_headings, sections_fact
 from prism.answering.briefing_topics import document_subject, key_terms, term_phrase, topic
 from prism.answering.llm import LLMClient
 from prism.config import Settings
@@ -250,7 +249,7 @@ def briefing_facts(rows: Sequence[dict[str, Any]], profile: DocumentProfile | No
     """``(facts in briefing order, the document's text, how questions name it, its headings)``."""
     doc = document_text(rows)
     subject = document_subject(doc.text, profile)
-    found = section_headings(doc)
+    found = section_headings(doc, profile)
     facts = [identity_fact(profile), *key_figures(rows, profile), *circular_facts(doc, profile, subject),
              sections_fact(found)]
     return [f for f in facts if f is not None], doc, subject, found

@@ -7,8 +7,7 @@
   the most recent period column, the table's unit and currency, cited at the chunk's page;
 * **circular facts** (every document that is not a filing or call): what it applies to, when it takes effect, a key
   limit and a penalty: the first sentence that says each, cited at its page;
-* **sections**: the document's own headings (numbered clauses, annexures, ``Item 7.`` of a 10-K), each at the page of
-  its last occurrence (a table of contents lists them first).
+* **sections**: the document's own headings, in :mod:`prism.answering.briefing_sections`.
 
 Each fact may carry a question it answers (:attr:`Fact.question`), worded with the words of its passage.
 """
@@ -23,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from prism.answering.briefing_topics import short_entity
+from prism.answering.units import printed_label
 from prism.index.sentences import split_sentences
-from prism.index.statements import statement_kinds
-from prism.index.tokenizer import STOP_WORDS
+from prism.index.statements import line_item_kinds, statement_kinds
 from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
 
 logger = logging.getLogger(__name__)
@@ -195,7 +194,7 @@ def _figures_in_row(row: dict[str, Any]) -> list[_Figure]:
         value = money(cells[col], table.get("currency"), table.get("unit"))
         period = " ".join(columns[col].split())
         rank = (statement, -int(cite.page or 0), -len(label))
-        found.append(_Figure(name, " ".join(str(r["label"]).split()).strip(" :$"), value, period, title, cite, rank))
+        found.append(_Figure(name, printed_label(str(r["label"])), value, period, title, cite, rank))
     return found
 
 
@@ -211,14 +210,33 @@ def _period_phrase(period: str, profile: DocumentProfile | None) -> str:
 _STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
 
 
-def _statement_name(title: str | None) -> str:
+def _statement_name(title: str | None, label: str) -> str:
     """`` in the <statement>`` for a figure read from a main statement ("Consolidated Statements of Operations" →
     " in the income statement"), ``""`` otherwise: a question that names its statement is answered from that
     statement's page (the statement-kind token, :mod:`prism.index.statements`), not from a page that repeats the
-    figure (MD&A, selected financial data)."""
+    figure (MD&A, selected financial data). A line item of another statement ("Total assets" in a table titled
+    "Statement of Operations", a summary table) names none."""
     kinds = statement_kinds(title or "")
     kind = next((k for k in _STATEMENT_NAMES if k in kinds), None) if len(kinds) == 1 else None
-    return f" in the {_STATEMENT_NAMES[kind]}" if kind else ""
+    items = line_item_kinds(label)
+    return f" in the {_STATEMENT_NAMES[kind]}" if kind and (not items or kind in items) else ""
+
+
+def _in_sentence(label: str, profile: DocumentProfile | None) -> str:
+    """A row label inside a question: lower case but for names ("Net income attributable to 3M" → "net income
+    attributable to 3M", "NET INCOME ATTRIBUTABLE TO COSTCO" → "net income attributable to Costco"): a word of the
+    document's entity takes the entity's spelling; in a label not all in capitals, a word with a digit or in
+    capitals ("3M", "EPS") keeps its case."""
+    names = {w.lower(): w for w in (profile.entity or "").split()} if profile else {}
+    shouting = label.isupper()
+    return " ".join(names.get(w.lower()) or (w if not shouting and re.search(r"\d|^[A-Z]{2,}\W*$", w) else w.lower())
+                    for w in label.split())
+
+
+def possessive(name: str) -> str:
+    """``name``'s possessive: "Netflix's", "American Water Works'" (a name ending in s takes the apostrophe only,
+    as the AP Stylebook has it)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None) -> list[Fact]:
@@ -242,17 +260,22 @@ def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None)
     for (title, citation, period), figs in groups.items():
         values = "; ".join(f"{f.label} {f.value}" for f in figs)
         text = f"{title or 'Key figures'} ({period}): {values}."
-        where = _statement_name(title)
-        questions = tuple(f"What {_verb(f.label)} {who}'s {f.label.lower()} for {period}{where}?"
-                          for f in figs) if who else ()
+        questions = tuple(f"What {_verb(f.label)} {possessive(who)} {_in_sentence(f.label, profile)} for {period}"
+                          f"{_statement_name(title, f.label)}?" for f in figs) if who else ()
         facts.append(Fact(BriefingBullet(text, (citation,), "figure"), questions))
     return facts
 
 
+_POSTMODIFIER = re.compile(r"\s+(?:provided|used|from|of|attributable|per|in|for|to|before|after|net of)\b.*",
+                           re.IGNORECASE)
+
+
 def _verb(label: str) -> str:
-    """"were" for a plural line item ("Revenues", "Total assets", "Net sales"), else "was" ("Net income", "Net loss",
-    "Diluted EPS")."""
-    last = label.lower().split()[-1] if label.split() else ""
+    """"were" for a plural line item ("Revenues", "Total assets", "Net sales", "Earnings per share"), else "was"
+    ("Net income", "Net loss", "Diluted EPS", "Net cash provided by operating activities", "Cost of sales"): the
+    head noun is the last word before a post-modifier ("provided by …", "of …", "attributable to …")."""
+    head = _POSTMODIFIER.sub("", label.lower()).split()
+    last = head[-1] if head else ""
     return "were" if last.endswith("s") and not last.endswith(("ss", "us", "is")) and last != "eps" else "was"
 
 
@@ -309,68 +332,3 @@ def circular_facts(doc: DocumentText, profile: DocumentProfile | None, subject: 
         if len(found) == len(CIRCULAR_FACTS):
             break
     return [found[k] for k, _p in CIRCULAR_FACTS if k in found]
-
-
-# --- sections -----------------------------------------------------------------------------------------------------
-_HEADING_RE = re.compile(
-    r"^[ \t]*(?:(?:\d+(?:\.\d+)*\.?|Annex(?:ure)?\s+[A-Z0-9]+|Appendix\s+[A-Z0-9]+|Table\s+\d+|Chapter\s+[A-Z0-9]+"
-    r"|Part\s+[A-Z0-9]+|Section\s+\d+|Item\s+\d+[A-Z]?\.?)[ \t]*[–:.-]?[ \t]*)(?P<title>[A-Z][^\n]{3,80})$",
-    re.MULTILINE,
-)
-GENERIC_HEADINGS = frozenset({
-    "introduction", "purpose", "purpose and scope", "scope", "definitions", "contents", "background", "general",
-    "annex", "appendix", "applicability", "effective date", "effective date and review", "repeal",
-    "repeal and saving", "master direction", "master directions", "references", "exhibits", "signatures",
-    "not applicable", "none", "reserved", "preliminary", "terminology", "miscellaneous", "short title and commencement",
-    "interpretation", "instructions", "annexures", "appendices", "omitted", "deleted",
-})
-"""Headings too generic to say what a document covers."""
-
-
-def _heading_title(raw: str) -> str | None:
-    title = " ".join(raw.split()).strip(" :–-")
-    words = title.split()
-    if not words or title.endswith(".") or len(words) > 12 or words[-1].lower() in STOP_WORDS \
-            or re.search(r"[/\\]", title) or re.search(r"\.{3,}|\s\d+$", title):
-        return None  # a sentence, a heading cut by a line wrap, a reference number, a contents line with its page
-    if sum(bool(re.fullmatch(r"[A-Za-z][a-z]{2,}\W*", w)) for w in words) < 1 or re.search(r"\d|[₹$%]", title):
-        return None  # no word, or a table row's label with its figures
-    if re.search(r"(?<![\w'’])(?:[A-HJ-Z]|[b-hj-z])\s[a-z]{2,}", title):
-        return None  # a word the PDF's text layer split ("F ranchisees", "e xposure")
-    if words[0][:1].islower() or words[0].lower() in STOP_WORDS or re.search(r"\bNo\.\s*\d|\b(19|20)\d\d\b", title):
-        return None  # a sentence fragment, or a reference line ("Circular No. 40 December 10, 2008")
-    content = [w for w in words if len(w) > 3 and w.lower() not in STOP_WORDS]
-    capitals = sum(w[:1].isupper() for w in content)
-    if re.search(r"[,:;]$|[,:]\s+[a-z]", title) or (len(words) > 5 and capitals < len(content) / 2):
-        return None  # a sentence opening with a clause number ("2. Accordingly, the agency banks are …")
-    return None if title.lower() in GENERIC_HEADINGS else title
-
-
-def section_headings(doc: DocumentText) -> list[tuple[str, BulletCitation]]:
-    """The document's headings in order of first appearance, unique (case-insensitive), each cited at the page of
-    its last occurrence; sentences, cut titles, reference lines and :data:`GENERIC_HEADINGS` are left out."""
-    last: dict[str, tuple[str, BulletCitation]] = {}
-    order: list[str] = []
-    for m in _HEADING_RE.finditer(doc.text):
-        title = _heading_title(m.group("title"))
-        if title is None:
-            continue
-        key = title.lower()
-        if key not in last:
-            order.append(key)
-        last[key] = (title, doc.citation(m.start("title")))
-    return [last[k] for k in order]
-
-
-def sections_fact(headings: Sequence[tuple[str, BulletCitation]], limit: int = 6) -> Fact | None:
-    """"Covers: Transaction Limits; Dispute Resolution and Chargebacks; …" with the pages of up to ``limit``
-    headings spread over the document; ``None`` without headings."""
-    if not headings:
-        return None
-    if len(headings) > limit:
-        step = (len(headings) - 1) / (limit - 1)
-        headings = [headings[round(i * step)] for i in range(limit)]
-    cites = tuple(sorted({c for _t, c in headings}, key=lambda c: (c.page or 0, c.chunk_id)))
-    text = "Covers: " + "; ".join(t for t, _c in headings) + "."
-    return Fact(BriefingBullet(text, cites, "sections"))
-

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from prism.answering.units import PERCENT_LABEL, per_unit_label
+from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
@@ -179,7 +179,7 @@ def format_quote(quote: CellQuote) -> str:
         unit = f" {_SPOKEN[quote.unit]}" if quote.unit in _SPOKEN and not per_unit_label(quote.label) else ""
         written = f"{'-' if negative else ''}{_SYMBOL.get(quote.currency or '', '')}{number}{unit}"
     title = f" ({quote.title})" if quote.title else ""
-    return f"{quote.label.strip().rstrip(':')}, {quote.column}: {written}{title}"
+    return f"{printed_label(quote.label)}, {quote.column}: {written}{title}"
 
 
 def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]

@@ -183,6 +183,15 @@ PERCENT_LABEL = re.compile(r"\bper\s*cent\b|\bpercent(?:age)?\b|%", re.IGNORECAS
 """A row label that says its values are percentages ("Growth per cent", "Margin (%)")."""
 
 
+_LEADER = re.compile(r"(?:\s*\.){2,}\s*")
+
+
+def printed_label(label: str) -> str:
+    """A row label as an analyst writes it: the dot leaders a 10-K draws to its figures ("Total revenue........"
+    → "Total revenue"), a trailing colon or currency mark and repeated spaces removed."""
+    return " ".join(_LEADER.sub(" ", label).split()).strip(" :$")
+
+
 def per_unit_label(label: str) -> bool:
     """True when a row label names a per-unit figure ("Diluted earnings per share", "Average monthly revenue per
     paying membership", "EPS"): its values are in plain currency, not in the table's scale — the reason 10-K headers

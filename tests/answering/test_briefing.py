@@ -19,8 +19,9 @@ from prism.answering.briefing import (
     make_briefing,
     well_formed,
 )
-from prism.answering.briefing_facts import document_text, identity_fact, key_figures, money, section_headings
+from prism.answering.briefing_facts import document_text, identity_fact, key_figures, money
 from prism.answering.briefing_llm import extract_json_object, parse_briefing
+from prism.answering.briefing_sections import section_headings
 from prism.answering.llm import LLMClient, wrap_llms
 from prism.cli.common import EXIT_OK
 from prism.cli.main import main
@@ -141,6 +142,46 @@ def test_key_figures_read_the_latest_column_of_a_statement_row():
                                   "What was Netflix's net income for FY2015 in the income statement?")
     assert facts[1].questions == ("What were Netflix's total assets for FY2015 in the balance sheet?",)
     assert money("(1,837)", "USD", "millions") == "-$1,837 million" and money("2.5", "INR", "crore") == "₹2.5 crore"
+
+
+def test_key_figure_questions_read_as_an_analyst_writes_them():
+    profile = DocumentProfile("American Water Works Company, Inc.", "AWK", "10-K", "FY2021", "2021-12-31", "USD",
+                              "millions")
+    rows = [_table_row([("Operating revenues", ["3,930", "3,777"]),
+                        ("Net income attributable to common shareholders ........", ["1,263", "709"]),
+                        ("Total assets..............................", ["26,075", "24,766"]),
+                        ("NET CASH PROVIDED BY OPERATING ACTIVITIES", ["1,441", "1,426"])],
+                       ["2021", "2020"], unit="millions", title="Statement of Operations", page=55)]
+    facts = key_figures(rows, profile)
+    # dot leaders dropped from the bullet; a balance-sheet or cash-flow item of a table titled as the income
+    # statement names no statement; a name ending in s takes the apostrophe only; the head noun sets the verb
+    assert facts[0].bullet.text == ("Statement of Operations (FY2021): Operating revenues $3,930 million; Net income "
+                                    "attributable to common shareholders $1,263 million; Total assets $26,075 million;"
+                                    " NET CASH PROVIDED BY OPERATING ACTIVITIES $1,441 million.")
+    assert facts[0].questions == (
+        "What were American Water Works' operating revenues for FY2021 in the income statement?",
+        "What was American Water Works' net income attributable to common shareholders for FY2021 in the income "
+        "statement?",
+        "What were American Water Works' total assets for FY2021?",
+        "What was American Water Works' net cash provided by operating activities for FY2021?")
+    costco = DocumentProfile("Costco Wholesale Corporation", "COST", "10-K", "FY2021", None, "USD", "millions")
+    rows = [_table_row([("NET INCOME ATTRIBUTABLE TO COSTCO", ["5,007"])], ["2021"], unit="millions")]
+    assert key_figures(rows, costco)[0].questions == (  # names keep their spelling, the rest is lower case
+        "What was Costco Wholesale's net income attributable to Costco for FY2021 in the income statement?",)
+
+
+def test_a_filings_exhibits_addresses_and_subsidiaries_are_not_its_sections():
+    text = ("410 Terry Avenue North\n1 Business\nWe sell.\n7 Management's Discussion and Analysis\nSales grew.\n"
+            "10.5 Omnibus Incentive Plan\n101.SCH XBRL Taxonomy Extension Schema Document X\n"
+            "31.1 Certification of Chief Executive Officer (a)\n21 Equity Incentive Plan*\n"
+            "3 Leasing Company II, LLC Nevada\nSIGNATURES\nPursuant to the requirements.\n1 Covenant Not to Compete\n")
+    rows = [{"chunk_id": "a", "page_start": 1, "char_start": 0, "char_end": len(text), "text": text}]
+    filing = DocumentProfile("Amazon.com, Inc.", "AMZN", "10-K", "FY2019", None, "USD", "millions")
+    doc = document_text(rows)
+    assert [t for t, _c in section_headings(doc, filing)] == ["Business", "Management's Discussion and Analysis"]
+    # a circular numbers its sections 10.5 too; only a filing's exhibit numbers are left out
+    circular = DocumentProfile("Reserve Bank of India", None, "rbi_circular", None, None, "INR", None)
+    assert "Omnibus Incentive Plan" in [t for t, _c in section_headings(doc, circular)]
 
 
 def test_headings_are_cited_at_their_last_occurrence_and_fragments_are_left_out():
