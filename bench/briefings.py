@@ -80,12 +80,12 @@ def main() -> None:
     """Parse the arguments, brief and ask, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workspaces", nargs="+")
-    parser.add_argument("--docs", type=Path, default=None, help="ingest this folder's files first")
+    parser.add_argument("--docs", type=Path, default=None, help="ingest this folder's PDFs first")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args()
     svc = PrismService(get_settings())
     if args.docs is not None:
-        files = sorted(p for p in args.docs.iterdir() if p.suffix.lower() in (".pdf", ".txt", ".md"))
+        files = sorted(p for p in args.docs.iterdir() if p.suffix.lower() == ".pdf")  # not a folder's README.md
         svc.ingest([IngestItem(p) for p in files], args.workspaces[0], briefing=False)
     svc.embedder.embed(["warm up"])
     rows = []
