@@ -18,7 +18,7 @@ import bisect
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prism.answering.briefing_topics import short_entity
@@ -195,6 +195,11 @@ def _figures_in_row(row: dict[str, Any]) -> list[_Figure]:
         period = " ".join(columns[col].split())
         rank = (statement, -int(cite.page or 0), -len(label))
         found.append(_Figure(name, printed_label(str(r["label"])), value, period, title, cite, rank))
+    kinds = statement_kinds(title or "")
+    if kinds and any((items := line_item_kinds(f.label)) and not items & kinds for f in found):
+        # a summary table under a statement's heading ("Selected Financial Data" with balance-sheet rows): its
+        # title is not the statement's, so it is neither named nor preferred
+        return [replace(f, title=None, rank=(0, *f.rank[1:])) for f in found]
     return found
 
 

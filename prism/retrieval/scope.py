@@ -157,6 +157,7 @@ def _decline(unknown: Sequence[str], profiles: Mapping[str, DocumentProfile | No
     listed = ", ".join(held[:MAX_LISTED_ENTITIES]) + (f" and {len(held) - MAX_LISTED_ENTITIES} more"
                                                       if len(held) > MAX_LISTED_ENTITIES else "")
     names = " or ".join(unknown)
+    listed = listed.rstrip(".")  # "Netflix, Inc." ends the sentence with its own full stop
     return (f"No document in workspace '{workspace}' is about {names}, so Prism does not answer with another "
             f"company's figures. The workspace holds: {listed}. Add {names}'s documents, or ask about one of these.")
 

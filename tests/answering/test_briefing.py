@@ -153,17 +153,24 @@ def test_key_figure_questions_read_as_an_analyst_writes_them():
                         ("NET CASH PROVIDED BY OPERATING ACTIVITIES", ["1,441", "1,426"])],
                        ["2021", "2020"], unit="millions", title="Statement of Operations", page=55)]
     facts = key_figures(rows, profile)
-    # dot leaders dropped from the bullet; a balance-sheet or cash-flow item of a table titled as the income
-    # statement names no statement; a name ending in s takes the apostrophe only; the head noun sets the verb
-    assert facts[0].bullet.text == ("Statement of Operations (FY2021): Operating revenues $3,930 million; Net income "
-                                    "attributable to common shareholders $1,263 million; Total assets $26,075 million;"
-                                    " NET CASH PROVIDED BY OPERATING ACTIVITIES $1,441 million.")
+    # dot leaders dropped from the bullet; a table titled as the income statement that holds balance-sheet rows is a
+    # summary ("Selected Financial Data"): no statement named; a name ending in s takes the apostrophe only; the head
+    # noun sets the verb
+    assert facts[0].bullet.text == ("Key figures (FY2021): Operating revenues $3,930 million; Net income attributable "
+                                    "to common shareholders $1,263 million; Total assets $26,075 million; NET CASH "
+                                    "PROVIDED BY OPERATING ACTIVITIES $1,441 million.")
     assert facts[0].questions == (
-        "What were American Water Works' operating revenues for FY2021 in the income statement?",
-        "What was American Water Works' net income attributable to common shareholders for FY2021 in the income "
-        "statement?",
+        "What were American Water Works' operating revenues for FY2021?",
+        "What was American Water Works' net income attributable to common shareholders for FY2021?",
         "What were American Water Works' total assets for FY2021?",
         "What was American Water Works' net cash provided by operating activities for FY2021?")
+    # the statement's own table, on a later page, wins over the summary and names its statement
+    rows.append(_table_row([("Total assets", ["26,075", "24,766"])], ["2021", "2020"], unit="millions",
+                           title="Consolidated Balance Sheets", page=90))
+    assert [f.bullet.text for f in key_figures(rows, profile)][-1] == ("Consolidated Balance Sheets (FY2021): Total "
+                                                                       "assets $26,075 million.")
+    assert key_figures(rows, profile)[-1].questions == (
+        "What were American Water Works' total assets for FY2021 in the balance sheet?",)
     costco = DocumentProfile("Costco Wholesale Corporation", "COST", "10-K", "FY2021", None, "USD", "millions")
     rows = [_table_row([("NET INCOME ATTRIBUTABLE TO COSTCO", ["5,007"])], ["2021"], unit="millions")]
     assert key_figures(rows, costco)[0].questions == (  # names keep their spelling, the rest is lower case

@@ -106,7 +106,7 @@ def test_unknown_company_is_declined_with_the_entities_held():
     assert plan.allowed is None
     assert plan.decline == (
         "No document in workspace 'fb' is about Tesla, so Prism does not answer with another company's figures. "
-        "The workspace holds: Amazon.com, Inc., American Water Works Company, Inc.. Add Tesla's documents, or ask "
+        "The workspace holds: Amazon.com, Inc., American Water Works Company, Inc. Add Tesla's documents, or ask "
         "about one of these.")
     assert plan_scope("Tesla's revenue vs Amazon's", FILINGS[2:4], workspace="fb").decline is None
 
