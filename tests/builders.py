@@ -70,11 +70,11 @@ STATEMENT_ROWS = (
 
 
 def _statement_page(pdf: FPDF, title: str, unit_line: str, span: str, columns: Sequence[str],
-                    rows: Sequence[Sequence[str]]) -> None:
+                    rows: Sequence[Sequence[str]], entity: str = "ACME WIDGETS, INC.") -> None:
     """One statement page: the entity, the statement's title and unit line, a column span heading, then the rows
     (label, then one cell per column) with the columns set at fixed positions."""
     pdf.add_page()
-    for i, line in enumerate(("ACME WIDGETS, INC.", title, unit_line)):
+    for i, line in enumerate((entity, title, unit_line)):
         pdf.set_xy(56, 56 + 15 * i)
         pdf.cell(w=483, h=15, text=line)
     y = 107
@@ -90,7 +90,8 @@ def _statement_page(pdf: FPDF, title: str, unit_line: str, span: str, columns: S
             pdf.cell(w=80, h=15, text=cell, align="R")
 
 
-def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[Sequence[str]]]]) -> FPDF:
+def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[Sequence[str]]]],
+              entity: str = "ACME WIDGETS, INC.", business: str = "Acme Widgets makes industrial widgets") -> FPDF:
     pdf = FPDF(unit="pt", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("Helvetica", size=11)
@@ -98,10 +99,10 @@ def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[
     pdf.set_xy(56, 56)
     pdf.multi_cell(w=483, h=15, text="UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT "
                    "PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nFor the fiscal year ended "
-                   "December 31, 2023\nACME WIDGETS, INC.\n(Exact name of registrant as specified in its charter)\n"
-                   "Acme Widgets makes industrial widgets and sells them in North America and Europe.")
+                   f"December 31, 2023\n{entity}\n(Exact name of registrant as specified in its charter)\n"
+                   f"{business} and sells them in North America and Europe.")
     for statement in statements:
-        _statement_page(pdf, *statement)
+        _statement_page(pdf, *statement, entity=entity)
     return pdf
 
 
@@ -114,6 +115,22 @@ def statement_pdf(path: Path) -> Path:
     consolidated statement of operations "(in thousands, except per share data)" with the columns 2023, 2022 and
     2021 set at fixed positions (:data:`STATEMENT_ROWS`)."""
     _acme_pdf([(*_OPERATIONS, STATEMENT_ROWS)]).output(str(path))
+    return path
+
+
+BOLT_ROWS = (
+    ("Revenues", "$ 402,900", "$ 388,000", "$ 350,100"),
+    ("Operating income", "41,200", "39,800", "30,000"),
+    ("Net income", "$ 27,310", "$ 25,004", "$ 19,870"),
+)
+"""The statement of operations of :func:`bolt_statement_pdf` (in thousands; 2023, 2022, 2021)."""
+
+
+def bolt_statement_pdf(path: Path) -> Path:
+    """A second company's two-page 10-K, "Bolt Gears, Inc." (fiscal year ended December 31, 2023): a cover page and
+    its statement of operations (:data:`BOLT_ROWS`, in thousands), laid out as :func:`statement_pdf`'s."""
+    _acme_pdf([(*_OPERATIONS, BOLT_ROWS)], entity="BOLT GEARS, INC.",
+              business="Bolt Gears makes gearboxes").output(str(path))
     return path
 
 

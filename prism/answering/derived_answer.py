@@ -43,9 +43,10 @@ from prism.answering.calc import (
 from prism.answering.cells import CellQuote, RowsOf, cell_lines, format_quote
 from prism.answering.derived import plan_of
 from prism.answering.derived_inputs import FoundInput, Search, find_inputs
+from prism.answering.entity_figures import entity_documents, entity_figure_lines
 from prism.answering.figures import Figure, extract_figures
 from prism.index.statements import ITEMS
-from prism.types import Calculation, CalculationInput, RetrievedChunk
+from prism.types import Calculation, CalculationInput, NoteKind, RetrievedChunk, SearchScope
 
 logger = logging.getLogger(__name__)
 
@@ -281,14 +282,27 @@ def sub_search(retriever: Any) -> Search:
     return search
 
 
-def figure_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None, retriever: Any
+def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: Any, retriever: Any, *,
+                 scope: SearchScope | None = None, note: Callable[[NoteKind, str], None] | None = None
                  ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
     """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a derived figure
-    (:func:`derived_answer`, sub-retrieval through ``retriever``), else ``(None, *cell_lines(...))`` (a figure read
-    from one table cell; ``[]`` when none)."""
-    derived = derived_answer(question, chunks, rows_of, sub_search(retriever) if retriever is not None else None)
+    (:func:`derived_answer`, sub-retrieval through ``retriever``); else, for a question whose ``scope`` names two or
+    more companies, one figure per company (:mod:`prism.answering.entity_figures`; ``note`` is told of a company
+    none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
+    ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
+    rows_of = getattr(workspace, "read_chunks", None)
+    search = sub_search(retriever) if retriever is not None else None
+    derived = derived_answer(question, chunks, rows_of, search)
     if derived is not None:
         return derived, derived.lines, derived.extra
+    entities = entity_documents(scope, workspace)
+    if entities:
+        lines, extra, missing = entity_figure_lines(question, chunks, rows_of, search, entities)
+        if lines:
+            if missing and note is not None:
+                note("no_match", f"No table row in the documents of {' or '.join(missing)} gives this figure; "
+                     "only the other companies' figures are shown.")
+            return None, lines, extra
     return None, *cell_lines(question, chunks, rows_of)
 
 

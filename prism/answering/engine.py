@@ -325,8 +325,8 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        run.derived, cells, extra = figure_lines(run.condensed, run.chunks,
-                                                 getattr(self._workspace, "read_chunks", None), self.retriever)
+        run.derived, cells, extra = figure_lines(run.condensed, run.chunks, self._workspace, self.retriever,
+                                                 scope=run.scope, note=run.note)
         run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
         run.lines = cells if run.derived else cells or extractive_lines(
             run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,

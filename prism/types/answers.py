@@ -113,7 +113,8 @@ NoteKind = Literal["declined", "extractive", "degraded", "web", "no_match", "cit
 - ``degraded``: a feature was off or failed and the answer went on without it (LLM, condensing, HyDE, multi-query,
   web search);
 - ``web``: the documents do not cover the question and the answer uses web results only;
-- ``no_match``: the retriever's message when it found nothing (e.g. no lexical match);
+- ``no_match``: the retriever's message when it found nothing (e.g. no lexical match), or the companies a question
+  names whose documents give no figure for it;
 - ``citations_removed``: citation markers that pointed at no block were removed;
 - ``unsupported_figures``: figures in the answer were not found in the blocks they cite
   (:attr:`Answer.unsupported_numbers` lists them).
