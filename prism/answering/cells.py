@@ -84,18 +84,26 @@ _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"
 """Label words that name no line item on their own: a row labelled "Total" or "Other, net" matches no question."""
 
 
+_ACRONYM_IN_BRACKETS = re.compile(r"\(\s*[A-Z][A-Z&.-]{1,9}\s*\)")
+
+
 def _label_tokens(label: str) -> set[str]:
-    """The label's index tokens without numbers; empty for a label of generic words only (:data:`_GENERIC`)."""
-    tokens = {t for t in tokenize(label) if not t.isdigit()}
+    """The label's required index tokens without numbers: all but a bracketed abbreviation ("Net profit (PAT)",
+    "Earnings (EBITDA)": the question need not name it), or all when the label is only that; empty for a label of
+    generic words only (:data:`_GENERIC`). Other brackets stay required: "Other income (expense), net" must not
+    answer "net income" ("other" is a stop word)."""
+    outside = {t for t in tokenize(_ACRONYM_IN_BRACKETS.sub(" ", label)) if not t.isdigit()}
+    tokens = outside or {t for t in tokenize(label) if not t.isdigit()}
     return tokens if tokens - _GENERIC else set()
 
 
 def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[TableRow, int] | None:
     """The row whose label the question names best, with the number of label tokens matched.
 
-    A label matches when all its tokens are among ``question_tokens``, or all but one of a label of four tokens or
-    more; the best has the most tokens matched, then the fewest missing, then comes first. Rows without cells
-    (section labels) never match.
+    A label matches when all its required tokens (:func:`_label_tokens`) are among ``question_tokens``, or all but
+    one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too. The
+    best has the most tokens matched, then the fewest missing, then comes first. Rows without cells (section labels)
+    never match.
 
     Returns:
         ``(row, matched)`` or ``None`` when no label matches.
@@ -106,8 +114,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[Tabl
         tokens = _label_tokens(row.label)
         if not row.cells or not tokens:
             continue
-        matched = len(tokens & question_tokens)
-        missing = len(tokens) - matched
+        bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens
+        matched = len(tokens & question_tokens) + len(bracketed & question_tokens)
+        missing = len(tokens - question_tokens)
         if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
             continue
         key = (-matched, missing, i)

@@ -44,6 +44,16 @@ def test_row_label_words_must_all_be_in_the_question():
     assert match_row(set(tokenize("What was the total in 2015?")), rows) is None  # "Total" names no line item
 
 
+def test_a_bracketed_abbreviation_need_not_be_asked_but_other_brackets_must():
+    rows = [_row("Other income (expense), net", "203"), _row("Operating profit", "3,571"),
+            _row("Net profit (PAT)", "2,146"), _row("Net income (loss)", "11,588")]
+    assert match_row(set(tokenize("What was Meridian Bank's net profit in Q2 FY25?")), rows) == (rows[2], 2)
+    assert match_row(set(tokenize("What was the net profit (PAT) in Q2 FY25?")), rows) == (rows[2], 3)
+    # "other" is a stop word: "(expense)" keeps "Other income (expense), net" from answering "net income"
+    assert match_row(set(tokenize("What was Amazon's net income in 2019?")), rows) is None
+    assert match_row(set(tokenize("What was Amazon's net income (loss) in 2019?")), rows) == (rows[3], 3)
+
+
 def test_columns_are_named_with_the_document_fiscal_year_end():
     assert column_periods(("2015", "2014", "2013"), "2015-12-31") == ["FY2015", "FY2014", "FY2013"]
     # Costco's 52/53-week year ends on the Sunday nearest the end of August
