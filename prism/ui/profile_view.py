@@ -19,6 +19,7 @@ from prism.types import (
 )
 from prism.types import WorkspaceInfo as Info
 from prism.ui import state
+from prism.ui.briefing_view import briefing_card
 from prism.ui.explain import literal
 
 FIELD_LABELS: dict[str, str] = {
@@ -98,12 +99,14 @@ def _save(service: PrismService, info: Info, record: DocumentRecord, fields: dic
 
 
 def details(service: PrismService, info: Info, docs: list[DocumentRecord]) -> None:
-    """Pick a document: its profile and sources, the running lines removed from its pages, and the correction form."""
+    """Pick a document: its briefing, its profile and sources, the running lines removed from its pages, and the
+    correction form."""
     by_name = {d.source: d for d in docs}
     chosen = st.selectbox("Document", list(by_name), index=0, key=f"doc.detail.{info.id}")
     record = by_name.get(chosen) if chosen else None
     if record is None:
         return
+    briefing_card(info, record, record.source, key=f"details.{record.doc_id[:12]}")
     profile = record.effective_profile()
     if profile is None:
         st.caption("No profile: this document was indexed before Prism 0.3.0. Re-index the workspace "

@@ -20,9 +20,10 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService, briefing_markdown, upload_names
-from prism.types import WorkspaceInfo, briefing_points, count_phrase, page_label
+from prism.service import PrismService, upload_names
+from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
+from prism.ui.briefing_view import briefing_card
 from prism.ui.explain import literal, shorten, strip_source
 from prism.ui.jobs import JobView
 from prism.ui.resources import ingest_jobs
@@ -259,41 +260,6 @@ def _briefings(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any]
         record = records.get(result.doc_id or "")
         with cols[i % len(cols)]:
             briefing_card(info, record, result.file, key=f"{batch['id']}.{(result.doc_id or str(i))[:12]}")
-
-
-def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None:
-    """One document's briefing: its identity line, its points with their pages, 3 question buttons that open the Chat
-    with that question, and a Markdown download."""
-    with st.container(border=True):
-        st.markdown(f"**:material/description: {literal(name)}**")
-        if record is None:
-            st.caption("This document is no longer in the workspace.")
-            return
-        facts = [count_phrase(record.pages, "page") if record.pages else record.kind.upper(),
-                 count_phrase(record.chunks, "chunk")]
-        briefing = record.briefing or {}
-        if briefing.get("mode") == "llm":
-            facts.append(f"briefing by {literal(briefing.get('model') or 'the LLM')}")
-        elif briefing:
-            facts.append("built from the document's profile, tables and headings (no LLM)")
-        st.caption(" · ".join(facts))
-        identity, bullets = briefing_points(briefing)
-        if identity is not None:
-            st.caption(literal(identity.text) + identity.pages_note())
-        if not bullets:
-            st.caption("No briefing was written for this document.")
-        else:
-            st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
-            st.download_button("Download the briefing (Markdown)", briefing_markdown(record),
-                               file_name=f"{record.source.rsplit('.', 1)[0]}_briefing.md", mime="text/markdown",
-                               key=f"briefing-md.{key}", icon=":material/download:")
-        questions = briefing.get("questions") or []
-        if questions:
-            st.caption("Ask about it")
-            for j, q in enumerate(questions):
-                if st.button(literal(q), key=f"brief.{key}.{j}", icon=":material/forum:", width="stretch"):
-                    state.ask_in_chat(info.id, q)
-                    st.switch_page("pages/chat_page.py")
 
 
 def workspace_summary(service: PrismService, info: WorkspaceInfo) -> None:

@@ -180,7 +180,8 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
             "Briefing": st.column_config.TextColumn("Briefing (first point)", width="large"),
         },
     )
-    with st.expander("Document profiles, corrections and removed running lines", icon=":material/badge:"):
+    with st.expander("Each document: its briefing, profile, corrections and removed running lines",
+                     icon=":material/badge:"):
         profile_view.details(service, info, docs)
     sources = [d.source for d in docs]
     confirm = st.session_state.get(state.CONFIRM)

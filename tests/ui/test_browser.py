@@ -501,7 +501,7 @@ def test_hostile_document_text_is_shown_as_written(app_url, driver, tmp_path):
 
     # The document table: the file name and the briefing's first point, cell for cell.
     _nav(d, "Workspaces")
-    _wait_text(d, "Document profiles")
+    _wait_text(d, "its briefing, profile")
     _idle(d)
     assert [notes.name, "—", "earnings call"] in [r[:3] for r in _grid_rows(d)], str(_grid_rows(d))
     # The grid draws only the columns in view: scroll it to its last column, the briefing's first point.

@@ -278,6 +278,10 @@ def test_workspaces_page_shows_profiles_and_saves_a_correction(with_sample, serv
     ws_id = at.session_state[ui_state.WORKSPACE]
     at.selectbox(key=f"doc.detail.{ws_id}").set_value(MASTER.name).run()
     _no_exception(at)
+    # the document's briefing can be read again here after the upload: its points with their pages, its questions
+    questions = [b for b in at.button if b.key and b.key.startswith("brief.details.")]
+    assert len(questions) == 3 and all(b.label.endswith("?") for b in questions), [b.label for b in questions]
+    assert re.search(r"^- .+ \(pp?\. \d+", _texts(at), re.M)
     fields = at.dataframe[1].value
     assert fields["Field"].tolist()[:4] == ["Entity", "Ticker", "Document type", "Period"]
     assert fields["Read from"].tolist()[0].startswith("page 1: ")
