@@ -112,14 +112,14 @@ def batches_section(service: PrismService, info: WorkspaceInfo) -> None:
     if not mine:
         return
     jobs = ingest_jobs()
-    running = any(not v.done for b in mine for v in jobs.views(b["job_ids"]))
+    drawn = [v.done for b in mine for v in jobs.views(b["job_ids"])]
+    running = not all(drawn)
 
     @st.fragment(run_every=1.0 if running else None)
     def live() -> None:
         views_by_batch = [(b, jobs.views(b["job_ids"])) for b in mine]
-        still = any(not v.done for _, views in views_by_batch for v in views)
-        if running and not still:
-            st.rerun()  # the whole app: the sidebar's document chips and every count pick up the new documents
+        if running and sum(v.done for _, views in views_by_batch for v in views) > sum(drawn):
+            st.rerun()  # a document was added: the whole app, so the sidebar's chips and every count show it
         for n, (batch, views) in enumerate(reversed(views_by_batch)):
             _batch(service, info, batch, views, newest=n == 0)
 
