@@ -43,6 +43,13 @@ class ScoredSentence:
     score: float
 
 
+_NOT_AN_ANSWER = re.compile(
+    r"\s*(?:(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+[A-Z][^.!?:;\n]{0,60}|(?:Moderator|Operator)\s*:.*)\s*$", re.DOTALL)
+"""Sentences that answer nothing: a numbered heading ("4. Transaction Limits") and a call's logistics ("Moderator: On
+behalf of Meridian Bank Ltd, that concludes this conference."). Left out of the candidates unless nothing else is
+there."""
+
+
 def score_sentences(
     question: str,
     chunks: Sequence[RetrievedChunk],
@@ -53,7 +60,8 @@ def score_sentences(
 
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
-        (chunks overlap) is kept only at its first occurrence.
+        (chunks overlap) is kept only at its first occurrence; headings and a call's logistics
+        (:data:`_NOT_AN_ANSWER`) only when no other sentence is there.
     """
     candidates: list[tuple[int, int, str]] = []
     seen: set[str] = set()
@@ -64,6 +72,7 @@ def score_sentences(
                 continue
             seen.add(key)
             candidates.append((n, pos, s))
+    candidates = [c for c in candidates if not _NOT_AN_ANSWER.match(c[2])] or candidates
     if not candidates:
         return []
     vectors = embedder.embed([question] + [s for _, _, s in candidates])

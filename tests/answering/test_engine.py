@@ -115,6 +115,19 @@ def test_extractive_marks_sentences_cut_by_a_chunk_boundary(embedder):
     assert "…lakh per day" in text or "lakh per day" not in text
 
 
+def test_extractive_leaves_out_headings_and_call_logistics(embedder):
+    from prism.types import RetrievedChunk
+
+    call = RetrievedChunk("c-1", "d" * 64, "call.pdf", "4. Transaction Limits\n\nThe UPI limit per day is ₹1,00,000 "
+                          "for P2P transfers.\nModerator: On behalf of Meridian Bank Ltd, that concludes this "
+                          "conference on transaction limits.")
+    text, cited = extractive_answer("What are the UPI transaction limits per day?", [call], embedder, max_sentences=4)
+    assert text.splitlines()[2:] == ["- The UPI limit per day is ₹1,00,000 for P2P transfers. [1]"], text
+    # a passage of headings only still answers with what it has
+    heading = RetrievedChunk("c-2", "e" * 64, "c.pdf", "4. Transaction Limits")
+    assert extractive_answer("transaction limits", [heading], embedder)[1] == [1]
+
+
 def test_split_sentences_respects_abbreviations_and_clauses():
     text = "4.1 The fee is Rs. 500 per month, i.e. for No. 3 accounts. It applies now.\n4.2 Next clause here."
     assert split_sentences(text) == [
