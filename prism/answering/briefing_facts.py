@@ -256,18 +256,19 @@ def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None)
                 if fig.name not in best or fig.rank > best[fig.name].rank:
                     best[fig.name] = fig
     who = short_entity(profile.entity) if profile and profile.entity else None
-    groups: dict[tuple[str | None, BulletCitation, str], list[_Figure]] = {}
+    groups: dict[tuple[str | None, str], list[_Figure]] = {}  # one point per statement, over its chunks
     for name, _pattern in KEY_FIGURES:
         if name in best:
             fig = best[name]
-            groups.setdefault((fig.title, fig.citation, _period_phrase(fig.period, profile)), []).append(fig)
+            groups.setdefault((fig.title, _period_phrase(fig.period, profile)), []).append(fig)
     facts = []
-    for (title, citation, period), figs in groups.items():
+    for (title, period), figs in groups.items():
         values = "; ".join(f"{f.label} {f.value}" for f in figs)
         text = f"{title or 'Key figures'} ({period}): {values}."
         questions = tuple(f"What {_verb(f.label)} {possessive(who)} {_in_sentence(f.label, profile)} for {period}"
                           f"{_statement_name(title, f.label)}?" for f in figs) if who else ()
-        facts.append(Fact(BriefingBullet(text, (citation,), "figure"), questions))
+        citations = tuple(dict.fromkeys(f.citation for f in figs))
+        facts.append(Fact(BriefingBullet(text, citations, "figure"), questions))
     return facts
 
 

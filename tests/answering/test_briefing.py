@@ -177,6 +177,19 @@ def test_key_figure_questions_read_as_an_analyst_writes_them():
         "What was Costco Wholesale's net income attributable to Costco for FY2021 in the income statement?",)
 
 
+def test_a_statement_cut_into_several_chunks_is_one_point_citing_each_page():
+    profile = DocumentProfile("Adobe Systems Incorporated", "ADBE", "10-K", "FY2015", None, "USD", "thousands")
+    rows = [_table_row([("Total revenue....................", ["4,795,511", "4,147,065"])], ["2015", "2014"],
+                       title="CONSOLIDATED STATEMENTS OF INCOME", page=60),
+            _table_row([("Operating income .............", ["903,095", "412,685"]),
+                        ("Net income ....................", ["629,551", "268,395"])], ["2015", "2014"],
+                       title="CONSOLIDATED STATEMENTS OF INCOME", page=61)]
+    [fact] = key_figures(rows, profile)  # one point, not three near-identical ones that the cosine check would drop
+    assert fact.bullet.text == ("CONSOLIDATED STATEMENTS OF INCOME (FY2015): Total revenue $4,795,511 thousand; Net "
+                                "income $629,551 thousand; Operating income $903,095 thousand.")
+    assert fact.bullet.pages() == [60, 61]
+
+
 def test_a_filings_exhibits_addresses_and_subsidiaries_are_not_its_sections():
     text = ("410 Terry Avenue North\n1 Business\nWe sell.\n7 Management's Discussion and Analysis\nSales grew.\n"
             "10.5 Omnibus Incentive Plan\n101.SCH XBRL Taxonomy Extension Schema Document X\n"
