@@ -34,7 +34,7 @@ pending = None if typed else state.pop_pending_question(info.id)
 question = (typed or (pending or {}).get("question") or "").strip()
 scoped = {k: pending[k] for k in ("auto_scope", "scope_removed")} if pending else {}
 if not turns and not question:
-    widgets.suggested_questions(docs, info)
+    widgets.suggested_questions([d for d in docs if d.source in chosen] if chosen else docs, info)  # filtered
 
 for i, turn in enumerate(turns):
     chat_view.turn_messages(service, info, turn, i)

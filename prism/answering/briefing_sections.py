@@ -33,6 +33,7 @@ GENERIC_HEADINGS = frozenset({
     "repeal and saving", "master direction", "master directions", "references", "exhibits", "signatures",
     "not applicable", "none", "reserved", "preliminary", "terminology", "miscellaneous", "short title and commencement",
     "interpretation", "instructions", "annexures", "appendices", "omitted", "deleted",
+    "mine safety disclosures", "unresolved staff comments", "removed and reserved",  # a 10-K's items with no content
 })
 """Headings too generic to say what a document covers."""
 

@@ -208,6 +208,11 @@ def test_document_filter_limits_citations(with_sample, service_factory):
     at.session_state[ui_state.WORKSPACE] = ws_id
     at.session_state[ui_state.filter_key(ws_id)] = [MASTER.name]
     at.run()
+    # the empty chat suggests questions of the chosen document only
+    svc = PrismService(Settings(home=with_sample))
+    record = next(d for d in svc.documents("Sample workspace") if d.source == MASTER.name)
+    suggested = [b.label for b in at.button if b.key and b.key.startswith("suggest.")]
+    assert suggested and all(literal(q) in suggested for q in record.briefing["questions"][:len(suggested)])
     at.chat_input[0].set_value("What is the P2P collect request limit?").run()
     _no_exception(at)
     cited = [e.label for e in at.expander if re.match(r"\[\d+\] ", e.label)]
