@@ -1,12 +1,13 @@
 """Line-end hyphenation on the FinanceBench and RBI PDFs: how often Prism's rule joins a real compound.
 
-Every page is read as Prism stores it (``prism.ingestion.parsing.pdf_text.page_text`` in layout mode, normalised);
-every line-end break ``word-`` / ``word`` (:data:`prism.ingestion.parsing.hyphens.BREAK`) is decided by three rules:
+Every page is read as Prism stores it (``prism.ingestion.parsing.pdf.text.page_text`` in layout mode, normalised);
+every line-end break ``word-`` / ``word`` (:data:`prism.ingestion.parsing.pdf.hyphens.BREAK`) is decided by three rules:
 
 * **always join** (``regu-latory`` → ``regulatory``, ``non-compliance`` → ``noncompliance``);
 * **forms only**: keep the hyphen when the hyphenated form occurs elsewhere in the same document and the joined form
-  does not, else join (rules 1, 2 and 4 of :mod:`prism.ingestion.parsing.hyphens`);
-* **Prism** (:func:`prism.ingestion.parsing.hyphens.keeps_hyphen`): the same, and keep the hyphen when both halves are
+  does not, else join (rules 1, 2 and 4 of :mod:`prism.ingestion.parsing.pdf.hyphens`);
+* **Prism** (:func:`prism.ingestion.parsing.pdf.hyphens.keeps_hyphen`): the same, and keep the hyphen when both halves
+are
   words of the document (rule 3);
 * **never join** (keep every hyphen).
 
@@ -33,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 from pypdf import PdfReader  # noqa: E402
 
-from prism.ingestion.parsing.hyphens import BREAK, keeps_hyphen, vocabulary  # noqa: E402
 from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
-from prism.ingestion.parsing.pdf_text import page_text  # noqa: E402
+from prism.ingestion.parsing.pdf.hyphens import BREAK, keeps_hyphen, vocabulary  # noqa: E402
+from prism.ingestion.parsing.pdf.text import page_text  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 RULES = ("always join", "forms only", "Prism", "never join")

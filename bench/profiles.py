@@ -6,7 +6,7 @@ Usage::
     python bench/profiles.py [--data DIR] [--skip-financebench] [--skip-rbi] [--skip-others]
 
 Each PDF is read the way Prism reads it (``prism.ingestion.parsing.load``: pypdf per page, normalised text, OCR for
-pages without a text layer) and passed to :func:`prism.ingestion.profile.extract_profile` with its pages *before*
+pages without a text layer) and passed to :func:`prism.ingestion.profiles.read.extract_profile` with its pages *before*
 running headers and footers are removed. FinanceBench filings are parsed and profiled as ``doc01.pdf`` … ``doc16.pdf``
 (sorted by real name), so no real file name reaches the parser or the profile. Truth: the hand-written
 ``data/ground_truth/profiles.json`` (FinanceBench) and ``rbi/manifest.csv`` (``rbi_ref``, ``date``).
@@ -37,7 +37,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from prism.config import Settings  # noqa: E402
 from prism.errors import PrismError  # noqa: E402
 from prism.ingestion import parsing  # noqa: E402
-from prism.ingestion.profile import extract_profile  # noqa: E402
+from prism.ingestion.profiles.read import extract_profile  # noqa: E402
 from prism.types import DocumentProfile  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "data"

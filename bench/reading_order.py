@@ -4,8 +4,8 @@ poppler's ``pdftotext`` (which orders text by its own column analysis) as the re
 For every page the words of each candidate (lower-cased ``\\w+`` runs) are cut into 4-grams; a welded line ("…kept
 the Separately, the cash…") or a column read in the wrong place makes 4-grams the reference does not have, and loses
 some it has. Reported per document set: 4-gram precision, recall and F1 against the reference (micro-averaged over
-pages), pages where :func:`prism.ingestion.parsing.columns.column_blocks` found a multi-column block, and its cost in
-ms per page. A FinanceBench/RBI page on which columns are found is a false detection unless the page really has
+pages), pages where :func:`prism.ingestion.parsing.pdf.columns.column_blocks` found a multi-column block, and its cost
+in ms per page. A FinanceBench/RBI page on which columns are found is a false detection unless the page really has
 text columns (``--show`` prints them). Case 36 also reports whether the CRR sentence is read whole.
 
 Usage: ``python bench/reading_order.py [--data ../shared/data] [--cases ../shared/cases] [--pages 40] [--show]``
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from pypdf import PdfReader  # noqa: E402
 
-from prism.ingestion.parsing.columns import Gutter, _occupied, _pieces, column_blocks, prose_windows  # noqa: E402
+from prism.ingestion.parsing.pdf.columns import Gutter, _occupied, _pieces, column_blocks, prose_windows  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 _WORD = re.compile(r"\w+")

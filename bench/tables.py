@@ -6,7 +6,7 @@ alternatives are timed in the same run and their order rotates):
 * **parse**: Prism's per-page parse (pypdf plain + layout extraction, the better kept, pdfium's text where pypdf's
   is garbled, normalised: ``_extract`` + ``readable_text`` + ``normalize_report``), the time table detection is
   compared with;
-* **stored text**: :func:`prism.ingestion.structure.page_tables` on that stored page text: tables of figures, their
+* **stored text**: :func:`prism.ingestion.tables.finders.page_tables` on that stored page text: tables of figures, their
   column headers read from the PDF page's word positions when the text gives none, and numbered tables of text;
 * **pdfplumber text**: ``page.extract_tables`` with the text strategy (columns from word alignment);
 * **pdfplumber lines**: ``page.extract_tables`` with its default ruling-line strategy.
@@ -41,11 +41,11 @@ except ImportError:  # pragma: no cover
     pdfplumber = None
 from pypdf import PdfReader  # noqa: E402
 
-from prism.ingestion.parsing.garbled import readable_text  # noqa: E402
 from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
-from prism.ingestion.parsing.pdf import _extract  # noqa: E402
-from prism.ingestion.structure import page_tables  # noqa: E402
-from prism.ingestion.table_headers import PdfTableHeaders  # noqa: E402
+from prism.ingestion.parsing.pdf.garbled import readable_text  # noqa: E402
+from prism.ingestion.parsing.pdf.read import _extract  # noqa: E402
+from prism.ingestion.tables.finders import page_tables  # noqa: E402
+from prism.ingestion.tables.headers import PdfTableHeaders  # noqa: E402
 
 METHODS = ("stored text", "pdfplumber text", "pdfplumber lines") if pdfplumber else ("stored text",)
 """Compared methods; without pdfplumber installed (``pip install pdfplumber==0.11.10``) only Prism's own."""
@@ -86,12 +86,12 @@ def names_column(header: str, column: str, columns: list[str]) -> bool:
 
 def stored_text(reader: PdfReader, number: int, data: bytes, name: str) -> str:
     """Page ``number``'s text as Prism stores it: pypdf's (layout unless it loses letters), pdfium's where pypdf's
-    is garbled, normalised (the parse of :mod:`prism.ingestion.parsing.pdf`, without its thread and budgets)."""
+    is garbled, normalised (the parse of :mod:`prism.ingestion.parsing.pdf.read`, without its thread and budgets)."""
     return normalize_report(readable_text(_extract(reader, number - 1, mode="layout"), data, number - 1, name)).text
 
 
 def from_stored(text: str, page: int, data: bytes) -> list[tuple[list[str], list[tuple[str, list[str]]]]]:
-    """Prism's tables of a page (:func:`prism.ingestion.structure.page_tables`), column headers read from the PDF
+    """Prism's tables of a page (:func:`prism.ingestion.tables.finders.page_tables`), column headers read from the PDF
     where the text gives none; the PDF is opened for this page alone (the pipeline opens it once per document)."""
     reader = PdfTableHeaders(data)
     try:

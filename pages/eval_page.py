@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from prism.ui import eval_view, widgets
+from prism.ui import widgets
+from prism.ui.evaluation import view as eval_view
 
 widgets.page_guard()
 service = widgets.service()

@@ -131,7 +131,7 @@ class Settings(BaseSettings):
     tables_enabled: bool = Field(
         default=True,
         description="Find tables in the stored text and chunk them at row boundaries, each chunk indexed under its "
-        "table's title, column headers and unit (prism.ingestion.structure); off: every page is chunked as prose.",
+        "table's title, column headers and unit (prism.ingestion.tables.finders); off: every page is chunked as prose.",
     )
     running_lines_strip: bool = Field(
         default=True,

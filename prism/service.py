@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prism.answering.briefing import Briefing, brief_document
-from prism.answering.briefing import briefing_markdown as _briefing_markdown
-from prism.answering.briefing_jobs import BackgroundBriefings, brief_offline_now
-from prism.answering.compare_facade import CompareFacade
+from prism.answering.briefing.compose import Briefing, brief_document
+from prism.answering.briefing.compose import briefing_markdown as _briefing_markdown
+from prism.answering.briefing.jobs import BackgroundBriefings, brief_offline_now
+from prism.answering.compare.facade import CompareFacade
 from prism.answering.contextual import Contextualizer
 from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
@@ -247,7 +247,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
 
     def _brief_after_ingest(self, handle: WorkspaceHandle, result: IngestResult) -> None:
         """The offline briefing now; with an LLM, the LLM's briefing in the background (it replaces the offline one
-        when it arrives, :mod:`prism.answering.briefing_jobs`), so the ingest never waits for the LLM."""
+        when it arrives, :mod:`prism.answering.briefing.jobs`), so the ingest never waits for the LLM."""
         if brief_offline_now(handle.workspace, result, self.embedder, self.settings) and self.llms.main is not None:
             self.briefings.submit(handle.workspace, result.doc_id or "", self.embedder, self.llms.main, self.settings)
 
@@ -384,7 +384,7 @@ def upload_names(names: Sequence[str]) -> list[str]:
 
 def briefing_markdown(record: DocumentRecord) -> str:
     """A document's briefing as Markdown to download: its name, profile, points with their pages and questions
-    (:func:`prism.answering.briefing.briefing_markdown`)."""
+    (:func:`prism.answering.briefing.compose.briefing_markdown`)."""
     return _briefing_markdown(record)
 
 

@@ -16,7 +16,7 @@
    (:mod:`prism.answering.websearch`) runs concurrently with it.
 5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
    question. Without one (or when the LLM fails before its first token): a derived figure worked out from table cells
-   (:mod:`~prism.answering.derived_answer`), a table cell (:mod:`~prism.answering.cells`) or quoted sentences.
+   (:mod:`~prism.answering.derived.answer`), a table cell (:mod:`~prism.answering.derived.cells`) or quoted sentences.
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
    they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
    citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
@@ -42,8 +42,8 @@ from llama_index.core.llms import ChatMessage, MessageRole
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
 from prism.answering.citations import MARKER_RE, number_by_first_use, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.derived_answer import accept_derived, derived_gate, derived_text, figure_lines
-from prism.answering.derived_llm import llm_derived
+from prism.answering.derived.answer import accept_derived, derived_gate, derived_text, figure_lines
+from prism.answering.derived.llm import llm_derived
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -251,7 +251,7 @@ class AnswerEngine:
 
     def _assess(self, query: str, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
-        question passes it, :func:`~prism.answering.derived_answer.derived_gate`)."""
+        question passes it, :func:`~prism.answering.derived.answer.derived_gate`)."""
         best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
         idf = getattr(self.retriever, "idf", None) or (lambda _terms: ({}, 0.0))
         return derived_gate(query, assess(query, chunks, best, idf, lambda word: self.embedder.count_tokens(word) == 3,

@@ -9,7 +9,7 @@ from typing import Any
 
 from llama_index.core.llms import ChatMessage
 
-from prism.answering.derived_answer import Derived
+from prism.answering.derived.answer import Derived
 from prism.answering.units import Block
 from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
 
@@ -35,7 +35,7 @@ class AnswerRun:
         auto_scope: whether retrieval scopes by what the question names.
         scope_removed: the entities and periods the scope must not use (the analyst removed them).
         scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
-        derived: the derived figure worked out for the answer (:mod:`prism.answering.derived_answer`), or ``None``.
+        derived: the derived figure worked out for the answer (:mod:`prism.answering.derived.answer`), or ``None``.
     """
 
     question: str

@@ -20,8 +20,8 @@ kind                names (case-insensitive; "consolidated", "condensed", "stand
 "Statements of comprehensive income" and "of stockholders' equity" are other statements and map to no kind.
 
 A question more often names a line item than its statement ("Netflix's revenue in 2015"). :data:`ITEMS` holds the
-line items Prism reads (the calculations of :mod:`prism.answering.derived` and the answer's evidence check use it
-too), each with the statement it is read from, and :func:`line_item_kinds` gives the statements of the line items a
+line items Prism reads (the calculations of :mod:`prism.answering.derived.formulas` and the answer's evidence check use
+it too), each with the statement it is read from, and :func:`line_item_kinds` gives the statements of the line items a
 text names: "revenue" → ``income``, "capital expenditures" → ``cash_flow``, "total assets" → ``balance``.
 """
 
@@ -70,7 +70,7 @@ class LineItem:
         name: as shown in a calculation's work ("operating income").
         words: phrases naming it in a question, longest first (regular expressions, lower case).
         labels: row labels that hold it in a statement, best first, lower case, compared after normalising
-            (``prism.answering.derived_inputs.normalise_label``).
+            (``prism.answering.derived.inputs.normalise_label``).
         statement: the statement kind it is read from (``income``, ``balance``, ``cash_flow``).
     """
 

@@ -19,7 +19,7 @@ from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.index.embedder import PrismEmbedding
 from prism.ingestion import parsing
-from prism.ingestion.parsing.pdf import looks_like_pdf
+from prism.ingestion.parsing.pdf.read import looks_like_pdf
 from prism.ingestion.parsing.worker import ParseJob, active_jobs
 from prism.ingestion.prepare import chunk, index_text, strip_running
 from prism.types import Page, ParsedDocument, ProgressCallback

@@ -19,7 +19,7 @@ import logging
 from prism.config import Settings
 from prism.errors import PrismError
 from prism.index.workspaces import Workspace
-from prism.ingestion.parsing.pdf import looks_like_pdf
+from prism.ingestion.parsing.pdf.read import looks_like_pdf
 from prism.ingestion.parsing.worker import ParseJob
 from prism.ingestion.prepare import read_item
 from prism.types import IngestItem

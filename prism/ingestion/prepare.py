@@ -15,9 +15,9 @@ from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.index.workspaces import now_iso
 from prism.ingestion.chunking import document_text, title_from_name, with_title
 from prism.ingestion.parsing.running import RunningLines, strip_running_lines
-from prism.ingestion.profile import extract_profile
-from prism.ingestion.structure import structured_chunks
-from prism.ingestion.table_headers import PdfTableHeaders
+from prism.ingestion.profiles.read import extract_profile
+from prism.ingestion.tables.finders import structured_chunks
+from prism.ingestion.tables.headers import PdfTableHeaders
 from prism.types import Chunk, DocumentProfile, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ STAGE_SHARE = {"parse": 0.25, "chunk": 0.05, "embed": 0.6, "store": 0.1}
 def read_profile(parsed: ParsedDocument, corrections: Mapping[str, str | None] | None = None,
                  ) -> tuple[DocumentProfile, DocumentProfile]:
     """The document's profile as extracted from its pages (call before running lines are removed:
-    :func:`prism.ingestion.profile.extract_profile`) and with the analyst's ``corrections`` applied.
+    :func:`prism.ingestion.profiles.read.extract_profile`) and with the analyst's ``corrections`` applied.
 
     Returns:
         ``(extracted, effective)``.
@@ -107,9 +107,9 @@ def index_text(title: str | None, chunk: Chunk) -> str:
 
 def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: PrismEmbedding, settings: Settings,
           attributes: Mapping[str, str] | None = None, pdf: bytes | None = None) -> list[Chunk]:
-    """Chunk ``parsed`` (:func:`~prism.ingestion.structure.structured_chunks`: tables at row boundaries when
+    """Chunk ``parsed`` (:func:`~prism.ingestion.tables.finders.structured_chunks`: tables at row boundaries when
     ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
-    :class:`~prism.ingestion.table_headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
+    :class:`~prism.ingestion.tables.headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
     embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata).
 
     Raises:

@@ -7,7 +7,7 @@
 ("FY2018 - FY2020", "from FY2016 to FY2018", "2018-2020") names every year in it (at most
 :data:`MAX_RANGE_YEARS`); "between FY20 and FY21" names its two years.
 
-:func:`period_label` names one mention in the profile convention of :mod:`prism.ingestion.profile` (``FY2024``,
+:func:`period_label` names one mention in the profile convention of :mod:`prism.ingestion.profiles.read` (``FY2024``,
 ``Q3 FY2024``, ``H1 FY2025``, an ISO date) with one document's fiscal year end: "as of March 31, 2024" is
 ``FY2024`` for an Indian bank (its year ends on 31 March) and ``Q1 FY2024`` for a calendar-year company; "2019" is
 ``FY2019`` for Amazon and ``FY2020`` for Walmart, whose FY2020 runs from February 2019 to 31 January 2020.

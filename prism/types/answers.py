@@ -161,7 +161,7 @@ class Answer:
         scope: the scope retrieval ran in (entities, periods, documents, auto), or ``None`` when nothing was
             retrieved (an empty workspace, a question with nothing to search for).
         calculation: the derived figure computed from cited table cells (metric, formula, inputs, result), or
-            ``None`` when the question asks for none (:mod:`prism.answering.derived_answer`).
+            ``None`` when the question asks for none (:mod:`prism.answering.derived.answer`).
     """
 
     answer: str

@@ -1,7 +1,7 @@
 """Briefing bullets and their citations: what a document's briefing holds once it is stored in its record.
 
-Built by :mod:`prism.answering.briefing`; stored as ``{"bullets": [{"text", "citations": [{"page", "chunk_id"}]}],
-"questions": [...], "mode", "model", "note"}`` in :attr:`prism.types.DocumentRecord.briefing`.
+Built by :mod:`prism.answering.briefing.compose`; stored as ``{"bullets": [{"text", "citations": [{"page",
+"chunk_id"}]}], "questions": [...], "mode", "model", "note"}`` in :attr:`prism.types.DocumentRecord.briefing`.
 """
 
 from __future__ import annotations

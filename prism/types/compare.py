@@ -1,6 +1,7 @@
 """Value types of the comparison grid: one answered cell (:class:`CompareCell`) and a saved grid
-(:class:`CompareGrid`) of documents (columns) × questions (rows). Built by :mod:`prism.answering.compare`, stored by
-:mod:`prism.answering.compare_store`; the ``to_dict`` forms are the JSON of ``python -m prism compare --json`` and of
+(:class:`CompareGrid`) of documents (columns) × questions (rows). Built by :mod:`prism.answering.compare.grid`, stored
+by
+:mod:`prism.answering.compare.store`; the ``to_dict`` forms are the JSON of ``python -m prism compare --json`` and of
 the saved grid files.
 """
 

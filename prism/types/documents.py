@@ -213,7 +213,7 @@ class ParsedDocument:
         tables: tables the loader read from the file's structure (a CSV's rows, spreadsheet sheets, Word and slide
             tables), each with the 1-based ``page`` it is on (the single page of an unpaged document) and offsets
             into that page's text. PDF tables are found later, in the stored page text
-            (:func:`prism.ingestion.tables.find_tables`).
+            (:func:`prism.ingestion.tables.stored_text.find_tables`).
     """
 
     source: str

@@ -1,5 +1,5 @@
 """Document profiles: what one document is about (entity, document type, period, currency, unit), each field with
-the page and snippet it was read from. Extracted by :mod:`prism.ingestion.profile`; corrected by analysts.
+the page and snippet it was read from. Extracted by :mod:`prism.ingestion.profiles.read`; corrected by analysts.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class ProfileSource:
 class DocumentProfile:
     """What one document is about: entity, document type, period, currency and unit, each with its source.
 
-    The conventions (period strings, dates, fiscal-year naming) are those of :mod:`prism.ingestion.profile`.
+    The conventions (period strings, dates, fiscal-year naming) are those of :mod:`prism.ingestion.profiles.read`.
 
     Attributes:
         entity: the company, issuer or regulator ("Walmart Inc.", "Reserve Bank of India, Department of

@@ -1,7 +1,7 @@
 """Tables read from a document's stored text: rows with their label, cells, column headers (the periods) and unit.
 
-Found by :mod:`prism.ingestion.tables`; offsets index the stored page text, so a table chunk is a contiguous span of
-rows (``page_text[row.char_start:row.char_end]`` is the row's line).
+Found by :mod:`prism.ingestion.tables.stored_text`; offsets index the stored page text, so a table chunk is a
+contiguous span of rows (``page_text[row.char_start:row.char_end]`` is the row's line).
 """
 
 from __future__ import annotations

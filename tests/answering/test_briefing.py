@@ -11,7 +11,7 @@ import re
 import pytest
 import tenacity
 
-from prism.answering.briefing import (
+from prism.answering.briefing.compose import (
     DUPLICATE_COSINE,
     Briefing,
     briefing_markdown,
@@ -19,9 +19,9 @@ from prism.answering.briefing import (
     make_briefing,
     well_formed,
 )
-from prism.answering.briefing_facts import document_text, identity_fact, key_figures, money
-from prism.answering.briefing_llm import extract_json_object, parse_briefing
-from prism.answering.briefing_sections import section_headings
+from prism.answering.briefing.facts import document_text, identity_fact, key_figures, money
+from prism.answering.briefing.llm import extract_json_object, parse_briefing
+from prism.answering.briefing.sections import section_headings
 from prism.answering.llm import LLMClient, wrap_llms
 from prism.cli.common import EXIT_OK
 from prism.cli.main import main

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 import tenacity
 
-from prism.answering.compare import compare_cells, resolve_question, settings_key, short_answer
-from prism.answering.compare_export import cell_text, grid_csv, grid_markdown, grid_xlsx
+from prism.answering.compare.export import cell_text, grid_csv, grid_markdown, grid_xlsx
+from prism.answering.compare.grid import compare_cells, resolve_question, settings_key, short_answer
 from prism.answering.llm import wrap_llms
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main

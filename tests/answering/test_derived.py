@@ -9,10 +9,21 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.calc import Mean, Op, Plan, Ref, aggregate, common_unit, needed, present, render, shift_period
-from prism.answering.derived import parse_expression, plan_of
-from prism.answering.derived_answer import accept_derived, derive, derived_answer
-from prism.answering.derived_inputs import FoundInput, cell_number, normalise_label
+from prism.answering.derived.answer import accept_derived, derive, derived_answer
+from prism.answering.derived.calc import (
+    Mean,
+    Op,
+    Plan,
+    Ref,
+    aggregate,
+    common_unit,
+    needed,
+    present,
+    render,
+    shift_period,
+)
+from prism.answering.derived.formulas import parse_expression, plan_of
+from prism.answering.derived.inputs import FoundInput, cell_number, normalise_label
 from prism.index.statements import ITEMS
 from prism.types import RetrievedChunk
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.entity_figures import entity_documents
+from prism.answering.derived.entity_figures import entity_documents
 from prism.types import IngestItem, SearchScope
 
 from ..builders import bolt_statement_pdf, statements_pdf

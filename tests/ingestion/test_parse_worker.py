@@ -132,7 +132,7 @@ def _stored(service: PrismService, workspace: str) -> tuple[list[str], list[str]
 def test_embedding_ahead_stores_what_an_in_process_parse_stores(worker_site, prism_home, embedder, tmp_path):
     worker_site("""
         import time
-        import prism.ingestion.parsing.pdf as pdf
+        import prism.ingestion.parsing.pdf.read as pdf
         real = pdf._extract
         def _extract(reader, index, **kwargs):
             time.sleep(0.4)  # a parser slower than the embedder, as on dense 10-K pages

@@ -14,6 +14,8 @@ import time
 import pypdfium2 as pdfium
 import pytest
 
+import prism.ingestion.parsing.pdf.ocr as ocr
+import prism.ingestion.parsing.pdf.read as pdf_module
 from prism.config import Settings
 from prism.errors import (
     EmptyFileError,
@@ -21,8 +23,6 @@ from prism.errors import (
     NoExtractableTextError,
 )
 from prism.ingestion import parsing
-from prism.ingestion.parsing import ocr
-from prism.ingestion.parsing import pdf as pdf_module
 from prism.types import IngestItem, Page, SkippedPage
 
 from ..builders import image_only_pdf, text_pdf

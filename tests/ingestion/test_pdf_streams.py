@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from prism.ingestion.parsing import pdf_text
-from prism.ingestion.parsing.pdf_streams import parsed_once
+import prism.ingestion.parsing.pdf.text as pdf_text
+from prism.ingestion.parsing.pdf.streams import parsed_once
 
 from ..conftest import CASES, DATA, needs_data
 from .test_reading_order import NOTE, margin_note_pdf

@@ -1,4 +1,4 @@
-"""Tests of prism.ingestion.profile: document profiles read from a document's own text, each field with its page.
+"""Tests of prism.ingestion.profiles.read: document profiles read from a document's own text, each field with its page.
 
 Small texts written here exercise each rule; the sample PDFs of data/sample/ and the real filings and circulars of
 ../shared/data are read through prism.ingestion.parsing exactly as ingestion reads them (the shared ones skip, naming
@@ -16,8 +16,8 @@ from pypdf import PdfReader, PdfWriter
 from prism.config import Settings
 from prism.errors import PrismError
 from prism.ingestion import parsing
-from prism.ingestion.profile import extract_profile, short_name
-from prism.ingestion.profile_text import SNIPPET_CHARS, find_dates, find_unit, fiscal_year_of
+from prism.ingestion.profiles.read import extract_profile, short_name
+from prism.ingestion.profiles.text import SNIPPET_CHARS, find_dates, find_unit, fiscal_year_of
 from prism.types import CORRECTED_SNIPPET, DocumentProfile, ProfileSource
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,12 +10,12 @@ import pytest
 from fpdf import FPDF
 from pypdf import PageObject, PdfReader
 
+import prism.ingestion.parsing.pdf.text as pdf_text
 from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.chunking import chunk_document
-from prism.ingestion.parsing import pdf_text
-from prism.ingestion.parsing.columns import column_blocks
-from prism.ingestion.parsing.hyphens import dehyphenate, keeps_hyphen, vocabulary
+from prism.ingestion.parsing.pdf.columns import column_blocks
+from prism.ingestion.parsing.pdf.hyphens import dehyphenate, keeps_hyphen, vocabulary
 
 from ..conftest import CASES, DATA, needs_data
 

@@ -14,7 +14,7 @@ from prism.ingestion import parsing
 from prism.ingestion.chunking import document_text
 from prism.ingestion.parsing.running import find_running_lines, strip_running_lines
 from prism.ingestion.prepare import chunk, index_text, read_profile, strip_running, title_for
-from prism.ingestion.structure import structured_chunks
+from prism.ingestion.tables.finders import structured_chunks
 from prism.types import DocumentProfile, IngestItem
 
 from ..conftest import require_data

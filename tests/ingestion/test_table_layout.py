@@ -8,11 +8,11 @@ from fpdf import FPDF
 
 from prism.config import Settings
 from prism.ingestion import parsing
-from prism.ingestion.parsing.garbled import readable_text, word_share
-from prism.ingestion.structure import page_tables
-from prism.ingestion.table_headers import PdfTableHeaders
-from prism.ingestion.table_lists import find_numbered_tables
-from prism.ingestion.tables import find_tables
+from prism.ingestion.parsing.pdf.garbled import readable_text, word_share
+from prism.ingestion.tables.finders import page_tables
+from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.lists import find_numbered_tables
+from prism.ingestion.tables.stored_text import find_tables
 from prism.types import Table
 
 from ..conftest import require_data

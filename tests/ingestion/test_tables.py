@@ -1,4 +1,4 @@
-"""Tests of prism.ingestion.tables and prism.ingestion.table_chunks.
+"""Tests of prism.ingestion.tables.stored_text and prism.ingestion.tables.chunks.
 
 Real statement pages are read from ``../shared/data`` (skipped, naming the folder, when it is missing): each page is
 copied into a one-page PDF in memory and parsed by Prism's own PDF parser, so the tables are found in exactly the
@@ -17,12 +17,12 @@ from fpdf import FPDF
 from pypdf import PdfReader, PdfWriter
 
 from prism.config import Settings
-from prism.ingestion.csv_tables import table_from_csv_rows
-from prism.ingestion.parsing.pdf import load_pdf
-from prism.ingestion.structure import continued_tables, page_tables, plausible_headers
-from prism.ingestion.table_chunks import table_chunks
-from prism.ingestion.table_headers import PdfTableHeaders
-from prism.ingestion.tables import Table, find_tables, is_statement_heading, is_unit_line
+from prism.ingestion.parsing.pdf.read import load_pdf
+from prism.ingestion.tables.chunks import table_chunks
+from prism.ingestion.tables.csv import table_from_csv_rows
+from prism.ingestion.tables.finders import continued_tables, page_tables, plausible_headers
+from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.stored_text import Table, find_tables, is_statement_heading, is_unit_line
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"

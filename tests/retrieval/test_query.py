@@ -10,7 +10,7 @@ import json
 import pytest
 
 from prism.ingestion import parsing
-from prism.ingestion.profile import extract_profile
+from prism.ingestion.profiles.read import extract_profile
 from prism.retrieval.query import find_doc_types, find_entities, understand
 from prism.types import DocumentProfile
 

@@ -16,9 +16,9 @@ from prism.evaluation.runs import RUN_KEYS, RunStore
 from prism.service import PrismService
 from prism.ui import resources
 from prism.ui.charts import ablation_figure, latency_figure
-from prism.ui.eval_compare import question_link
-from prism.ui.eval_tables import by_type_frame, compare_frame
-from prism.ui.eval_view import runs_frame
+from prism.ui.evaluation.compare import question_link
+from prism.ui.evaluation.tables import by_type_frame, compare_frame
+from prism.ui.evaluation.view import runs_frame
 from prism.ui.explain import literal
 
 from ..conftest import REPO

@@ -42,7 +42,7 @@ from prism.ingestion.parsing.csv import load_csv
 from prism.ingestion.parsing.htmlfile import load_html, looks_like_html
 from prism.ingestion.parsing.normalize import normalize_text
 from prism.ingestion.parsing.office import CFB_MAGIC, OFFICE_NAMES, not_a_package, ooxml_type, refuse_compound_file
-from prism.ingestion.parsing.pdf import PageCallback, load_pdf, looks_like_pdf
+from prism.ingestion.parsing.pdf.read import PageCallback, load_pdf, looks_like_pdf
 from prism.ingestion.parsing.sheets import load_xlsx
 from prism.ingestion.parsing.slides import load_pptx
 from prism.ingestion.parsing.text import decode_bytes, load_text
@@ -134,7 +134,7 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
         data: the whole file.
         name: its display name (already sanitised; its extension is used for dispatch).
         settings: parsing settings (``max_upload_mb`` and the per-format knobs).
-        on_page: passed to :func:`~prism.ingestion.parsing.pdf.load_pdf` for PDFs.
+        on_page: passed to :func:`~prism.ingestion.parsing.pdf.read.load_pdf` for PDFs.
 
     Returns:
         The parsed document (``source`` = ``name``).
@@ -224,7 +224,7 @@ def load(
             sanitised (:func:`sanitize_filename`) and its extension picks the loader unless the bytes are a PDF.
         settings: defaults to :func:`prism.config.get_settings`.
         on_page: called with each PDF page that has text as soon as it is read (see
-            :func:`~prism.ingestion.parsing.pdf.load_pdf`); other formats do not call it.
+            :func:`~prism.ingestion.parsing.pdf.read.load_pdf`); other formats do not call it.
 
     Returns:
         A :class:`~prism.types.ParsedDocument` whose ``source`` is the sanitised name or the URL.

@@ -2,7 +2,7 @@
 
 The Office loaders (DOCX, PPTX, XLSX) walk their file and add blocks here in reading order. A paragraph is normalised
 (:mod:`prism.ingestion.parsing.normalize`) and kept as one block; a table is rendered one row per line, ``"header:
-value; header: value"``, by :func:`prism.ingestion.csv_tables.table_from_csv_rows`, and described by a
+value; header: value"``, by :func:`prism.ingestion.tables.csv.table_from_csv_rows`, and described by a
 :class:`~prism.types.Table` whose offsets index the finished page text (CSV files are rendered the same way). Blocks
 are separated by a blank line (a paragraph break for the chunker); lines of one block (list items, a slide's text
 frame) by one newline. Every piece is normalised before it is placed, so the page text needs no normalisation
@@ -15,8 +15,8 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 
-from prism.ingestion.csv_tables import table_from_csv_rows
 from prism.ingestion.parsing.normalize import normalize_report
+from prism.ingestion.tables.csv import table_from_csv_rows
 from prism.types import Table
 
 logger = logging.getLogger(__name__)

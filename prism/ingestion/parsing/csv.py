@@ -1,7 +1,7 @@
 """CSV files: decode, sniff the delimiter, check the field counts, render rows as readable text and a table.
 
 Each data row becomes one line ``"header: value; header: value"`` (empty cells left out), one row per line, and the
-rows are a :class:`~prism.types.Table` (:mod:`prism.ingestion.csv_tables`): the header row gives the column headers,
+rows are a :class:`~prism.types.Table` (:mod:`prism.ingestion.tables.csv`): the header row gives the column headers,
 each row a :class:`~prism.types.TableRow`, so chunking cuts only between rows and indexes every chunk under the
 column headers. A cell longer than ``settings.csv_max_cell_chars`` is split at word boundaries into pieces rendered
 on their own lines as ``"header (part k of n): ..."``.
@@ -17,9 +17,9 @@ from collections import Counter
 
 from prism.config import Settings
 from prism.errors import CorruptDocumentError, NoExtractableTextError
-from prism.ingestion.csv_tables import table_from_csv_rows
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report, normalize_text
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
+from prism.ingestion.tables.csv import table_from_csv_rows
 from prism.types import Page, ParsedDocument, count_phrase
 
 logger = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def load_csv(data: bytes, filename: str, settings: Settings) -> ParsedDocument:
 
     Returns:
         ``ParsedDocument(kind="csv", pages=(Page(number=None, text),), total_pages=0, tables=(table,))``: the text
-        holds one line per data row rendered by :func:`prism.ingestion.csv_tables.table_from_csv_rows` (first row =
+        holds one line per data row rendered by :func:`prism.ingestion.tables.csv.table_from_csv_rows` (first row =
         header names, an empty header becomes ``column N``, 1-based; cells normalised; a cell longer than
         ``settings.csv_max_cell_chars`` split into parts on lines of their own), and the table describes those rows
         (label = first column, column headers = the other header names) with offsets into the text.

@@ -10,8 +10,9 @@ collapsed, it is among the first ``zone`` or the last ``zone`` non-empty lines o
 document's pages (and of at least 3 pages). Tops and bottoms are counted separately, so a page number that
 runs in the footer is not also removed from the top of a table. Only lines in those zones are removed, never body
 text, and a page whose every line is running keeps its text. A line that says what a table's numbers mean — a unit
-line such as ``"(In millions)"``, ``"Rs. in crore"``, ``"₹ lakh"`` (:func:`prism.ingestion.tables.is_unit_line`) —
-or a statement heading (``"CONSOLIDATED BALANCE SHEETS"``, :func:`~prism.ingestion.tables.is_statement_heading`) is
+line such as ``"(In millions)"``, ``"Rs. in crore"``, ``"₹ lakh"``
+(:func:`prism.ingestion.tables.stored_text.is_unit_line`) — or a statement heading (``"CONSOLIDATED BALANCE SHEETS"``,
+:func:`~prism.ingestion.tables.stored_text.is_statement_heading`) is
 content even when it repeats on every page: it is never removed. This is the usual frequency heuristic for page
 furniture (X. Lin, "Header and footer extraction by page association", Proc. SPIE 5010, Document Recognition and
 Retrieval X, 2003); a document with fewer pages than ``min_pages`` is left alone. The knobs are the
@@ -26,7 +27,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from prism.ingestion.tables import is_statement_heading, is_unit_line
+from prism.ingestion.tables.stored_text import is_statement_heading, is_unit_line
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ import httpx
 from prism.config import Settings
 from prism.errors import DecodingError, FetchError, NoExtractableTextError
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
-from prism.ingestion.parsing.pdf import load_pdf, looks_like_pdf
+from prism.ingestion.parsing.pdf.read import load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes
 from prism.types import Page, ParsedDocument, count_phrase
 

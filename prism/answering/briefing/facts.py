@@ -1,0 +1,340 @@
+"""The facts a briefing is built from, read from a document's profile and its stored chunk rows, each with its page.
+
+* **identity**: entity, document type, period or date, reference, fiscal year end, currency and unit (the profile,
+  cited at the pages its fields were read from);
+* **key figures** (filings): revenue, operating income, net income, total assets and operating cash flow, each read
+  from a table row of the document's table chunks (:class:`prism.types.ChunkTable`): the row's label, the cell under
+  the most recent period column, the table's unit and currency, cited at the chunk's page;
+* **circular facts** (every document that is not a filing or call): what it applies to, when it takes effect, a key
+  limit and a penalty: the first sentence that says each, cited at its page;
+* **sections**: the document's own headings, in :mod:`prism.answering.briefing.sections`.
+
+Each fact may carry a question it answers (:attr:`Fact.question`), worded with the words of its passage.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from prism.answering.briefing.topics import short_entity
+from prism.answering.units import printed_label
+from prism.index.sentences import split_sentences
+from prism.index.statements import line_item_kinds, statement_kinds
+from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
+
+logger = logging.getLogger(__name__)
+
+FILING_TYPES = frozenset({"10-K", "10-Q", "8-K", "annual_report"})
+"""Document types whose briefing leads with key figures from the statements."""
+NOT_CIRCULAR_TYPES = FILING_TYPES | {"earnings_call"}
+"""Document types never read for circular facts (applicability, effective date, limits, penalties)."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact for a briefing: its bullet (with citations) and the questions it answers (none, or one per figure
+    of a key-figures bullet), asked in this order."""
+
+    bullet: BriefingBullet
+    questions: tuple[str, ...] = ()
+
+
+# --- the document's text with its pages ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DocumentText:
+    """A document's text rebuilt from its chunk rows (overlap undone), and where each chunk's new text starts.
+
+    Attributes:
+        text: the text; chunks that do not touch are joined by a paragraph break.
+        starts: offset in ``text`` where each piece starts, ascending.
+        pieces: ``(page_start, chunk_id)`` of each piece.
+    """
+
+    text: str
+    starts: tuple[int, ...]
+    pieces: tuple[tuple[int | None, str], ...]
+
+    def citation(self, offset: int) -> BulletCitation:
+        """The page and chunk of the character at ``offset`` (``BulletCitation(None)`` for an empty text)."""
+        if not self.starts:
+            return BulletCitation(None)
+        i = max(0, bisect.bisect_right(self.starts, offset) - 1)
+        page, chunk_id = self.pieces[i]
+        return BulletCitation(page, chunk_id)
+
+
+def document_text(rows: Sequence[dict[str, Any]]) -> DocumentText:
+    """Rebuild a document's text from its stored chunk rows (``text``, ``char_start``, ``char_end``, ``page_start``,
+    ``chunk_id``), undoing the chunk overlap; gaps (none in practice) become paragraph breaks."""
+    ordered = sorted(rows, key=lambda r: (int(r.get("char_start", 0)), int(r.get("char_end", 0))))
+    parts: list[str] = []
+    starts: list[int] = []
+    pieces: list[tuple[int | None, str]] = []
+    length = end = 0
+    for r in ordered:
+        start, stop, text = int(r.get("char_start", 0)), int(r.get("char_end", 0)), str(r.get("text", ""))
+        if stop <= end and parts:
+            continue
+        if start >= end or not parts:
+            piece = ("\n\n" if parts else "") + text
+        else:
+            piece = text[end - start :]
+        starts.append(length)
+        pieces.append((r.get("page_start"), str(r.get("chunk_id", ""))))
+        parts.append(piece)
+        length += len(piece)
+        end = max(end, stop)
+    return DocumentText("".join(parts), tuple(starts), tuple(pieces))
+
+
+# --- identity -----------------------------------------------------------------------------------------------------
+def identity_fact(profile: DocumentProfile | None) -> Fact | None:
+    """"Netflix, Inc. — 10-K for FY2015 (fiscal year ending 2015-12-31); figures in USD thousands.", cited at the
+    pages its fields were read from; ``None`` without an entity or a document type, and when it would say no more
+    than "Document." (a profile of type ``other`` with nothing else read)."""
+    if profile is None or not (profile.entity or profile.type):
+        return None
+    kind = DOCUMENT_TYPE_LABELS.get(profile.type or "", "document") if profile.type != "other" else "document"
+    text = f"{profile.entity} — {kind}" if profile.entity else kind[:1].upper() + kind[1:]
+    said = (profile.entity, profile.reference, profile.period, profile.date, profile.currency, profile.unit)
+    if kind == "document" and not any(said):
+        return None
+    if profile.reference:
+        text += f" {profile.reference}"
+    if profile.period and profile.period != profile.date:
+        text += f" for {profile.period}"
+    if profile.date:
+        text += f" dated {profile.date}"
+    if profile.fiscal_year_end:
+        text += f" (fiscal year ending {profile.fiscal_year_end})"
+    if profile.currency or profile.unit:
+        text += "; figures in " + " ".join(p for p in (profile.currency, profile.unit) if p)
+    pages = sorted({s.page for s in profile.sources.values() if s.page is not None})
+    cites = tuple(BulletCitation(p) for p in pages[:3])
+    return Fact(BriefingBullet(text + ".", cites or (BulletCitation(None),), "identity"))
+
+
+# --- key figures --------------------------------------------------------------------------------------------------
+_MONEY = r"(?:total\s+)?(?:net\s+)?"
+KEY_FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("revenue", re.compile(rf"^{_MONEY}(?:operating\s+)?(?:revenues?|sales)(?:,\s*net)?$")),
+    ("net income", re.compile(r"^net\s+(?:income|earnings)(?:\s+\(loss\))?(?:\s+attributable\s+to\s+[\w .,'&-]+)?$")),
+    ("total assets", re.compile(r"^total\s+assets$")),
+    ("operating cash flow", re.compile(
+        r"^(?:net\s+)?cash\s+(?:\(used\s+in\)\s+)?(?:provided\s+by|from|generated\s+(?:by|from))(?:\s+\(used\s+in\))?"
+        r"\s+operating\s+activities$")),
+    ("operating income", re.compile(r"^(?:total\s+)?operating\s+income(?:\s+\(loss\))?$")),
+)
+"""The key figures of a filing, in briefing order: a name and the pattern a row label matches (lower case)."""
+
+_STATEMENT_RE = re.compile(
+    r"statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive|financial\s+position|cash"
+    r"\s+flows?)|balance\s+sheets?|income\s+statements?", re.IGNORECASE)
+_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+_VALUE_RE = re.compile(r"^\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?$")
+_SYMBOLS = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
+_UNIT_WORDS = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
+
+
+def _norm_label(label: str) -> str:
+    label = re.sub(r"\.{2,}|[$:]|\(\d\)|\*+", " ", label.replace("’", "'"))
+    return " ".join(label.lower().split()).strip(" ,")
+
+
+def _latest_column(columns: Sequence[str], n_cells: int) -> int | None:
+    """Index of the column with the latest year in its header (the first on ties), ``None`` when the headers do not
+    line up with the cells or name no year."""
+    if len(columns) != n_cells or not columns:
+        return None
+    years = [max((int(y) for y in _YEAR_RE.findall(h)), default=0) for h in columns]
+    best = max(years)
+    return years.index(best) if best else None
+
+
+def money(cell: str, currency: str | None, unit: str | None) -> str:
+    """A table cell as an analyst writes it: ``"(1,234)"`` in USD millions → ``"-$1,234 million"``."""
+    value = cell.replace("$", "").strip()
+    negative = value.startswith("(") or value.startswith("-")
+    value = value.strip("()-").strip()
+    symbol = _SYMBOLS.get(currency or "", "")
+    text = f"{'-' if negative else ''}{symbol}{value}"
+    return f"{text} {_UNIT_WORDS[unit]}" if unit in _UNIT_WORDS else text
+
+
+@dataclass(frozen=True)
+class _Figure:
+    name: str
+    label: str
+    value: str
+    period: str
+    title: str | None
+    citation: BulletCitation
+    rank: tuple[int, int, int]
+
+
+def _figures_in_row(row: dict[str, Any]) -> list[_Figure]:
+    table = row.get("table") or {}
+    columns = tuple(str(c) for c in table.get("columns") or ())
+    title = " ".join(str(table.get("title") or "").split()) or None
+    statement = int(bool(title and _STATEMENT_RE.search(title)))
+    cite = BulletCitation(row.get("page_start"), str(row.get("chunk_id", "")))
+    found = []
+    for r in table.get("rows") or ():
+        label = _norm_label(str(r.get("label", "")))
+        name = next((n for n, pattern in KEY_FIGURES if pattern.match(label)), None)
+        cells = [str(c) for c in r.get("cells") or ()]
+        col = _latest_column(columns, len(cells))
+        if name is None or col is None or not _VALUE_RE.match(cells[col].strip()):
+            continue
+        value = money(cells[col], table.get("currency"), table.get("unit"))
+        period = " ".join(columns[col].split())
+        rank = (statement, -int(cite.page or 0), -len(label))
+        found.append(_Figure(name, printed_label(str(r["label"])), value, period, title, cite, rank))
+    kinds = statement_kinds(title or "")
+    if kinds and any((items := line_item_kinds(f.label)) and not items & kinds for f in found):
+        # a summary table under a statement's heading ("Selected Financial Data" with balance-sheet rows): its
+        # title is not the statement's, so it is neither named nor preferred
+        return [replace(f, title=None, rank=(0, *f.rank[1:])) for f in found]
+    return found
+
+
+def _period_phrase(period: str, profile: DocumentProfile | None) -> str:
+    """A column header as a period: the profile's fiscal period when the header names its year (``2015`` in a 10-K
+    for FY2015 → ``FY2015``), else the header itself."""
+    if profile and profile.period and profile.period.startswith("FY") and profile.period[2:] in _YEAR_RE.findall(
+            period) and len(_YEAR_RE.findall(period)) == 1:
+        return profile.period
+    return period
+
+
+_STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+
+
+def _statement_name(title: str | None, label: str) -> str:
+    """`` in the <statement>`` for a figure read from a main statement ("Consolidated Statements of Operations" →
+    " in the income statement"), ``""`` otherwise: a question that names its statement is answered from that
+    statement's page (the statement-kind token, :mod:`prism.index.statements`), not from a page that repeats the
+    figure (MD&A, selected financial data). A line item of another statement ("Total assets" in a table titled
+    "Statement of Operations", a summary table) names none."""
+    kinds = statement_kinds(title or "")
+    kind = next((k for k in _STATEMENT_NAMES if k in kinds), None) if len(kinds) == 1 else None
+    items = line_item_kinds(label)
+    return f" in the {_STATEMENT_NAMES[kind]}" if kind and (not items or kind in items) else ""
+
+
+def _in_sentence(label: str, profile: DocumentProfile | None) -> str:
+    """A row label inside a question: lower case but for names ("Net income attributable to 3M" → "net income
+    attributable to 3M", "NET INCOME ATTRIBUTABLE TO COSTCO" → "net income attributable to Costco"): a word of the
+    document's entity takes the entity's spelling; in a label not all in capitals, a word with a digit or in
+    capitals ("3M", "EPS") keeps its case."""
+    names = {w.lower(): w for w in (profile.entity or "").split()} if profile else {}
+    shouting = label.isupper()
+    return " ".join(names.get(w.lower()) or (w if not shouting and re.search(r"\d|^[A-Z]{2,}\W*$", w) else w.lower())
+                    for w in label.split())
+
+
+def possessive(name: str) -> str:
+    """``name``'s possessive: "Netflix's", "American Water Works'" (a name ending in s takes the apostrophe only,
+    as the AP Stylebook has it)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None) -> list[Fact]:
+    """The :data:`KEY_FIGURES` found, one fact per table they are read from ("Consolidated Statements of Operations
+    (FY2015): Revenues $6,779,511 thousand; Net income $122,641 thousand."), each figure with its question. A
+    figure is read from a statement's row first (a table titled "Consolidated Statements of Operations", "Balance
+    Sheets" …), then from the earliest page, in the cell of the latest period column."""
+    best: dict[str, _Figure] = {}
+    for row in rows:
+        if row.get("table"):
+            for fig in _figures_in_row(row):
+                if fig.name not in best or fig.rank > best[fig.name].rank:
+                    best[fig.name] = fig
+    who = short_entity(profile.entity) if profile and profile.entity else None
+    groups: dict[tuple[str | None, str], list[_Figure]] = {}  # one point per statement, over its chunks
+    for name, _pattern in KEY_FIGURES:
+        if name in best:
+            fig = best[name]
+            groups.setdefault((fig.title, _period_phrase(fig.period, profile)), []).append(fig)
+    facts = []
+    for (title, period), figs in groups.items():
+        values = "; ".join(f"{f.label} {f.value}" for f in figs)
+        text = f"{title or 'Key figures'} ({period}): {values}."
+        questions = tuple(f"What {_verb(f.label)} {possessive(who)} {_in_sentence(f.label, profile)} for {period}"
+                          f"{_statement_name(title, f.label)}?" for f in figs) if who else ()
+        citations = tuple(dict.fromkeys(f.citation for f in figs))
+        facts.append(Fact(BriefingBullet(text, citations, "figure"), questions))
+    return facts
+
+
+_POSTMODIFIER = re.compile(r"\s+(?:provided|used|from|of|attributable|per|in|for|to|before|after|net of)\b.*",
+                           re.IGNORECASE)
+
+
+def _verb(label: str) -> str:
+    """"were" for a plural line item ("Revenues", "Total assets", "Net sales", "Earnings per share"), else "was"
+    ("Net income", "Net loss", "Diluted EPS", "Net cash provided by operating activities", "Cost of sales"): the
+    head noun is the last word before a post-modifier ("provided by …", "of …", "attributable to …")."""
+    head = _POSTMODIFIER.sub("", label.lower()).split()
+    last = head[-1] if head else ""
+    return "were" if last.endswith("s") and not last.endswith(("ss", "us", "is")) and last != "eps" else "was"
+
+
+# --- circular facts -----------------------------------------------------------------------------------------------
+CIRCULAR_FACTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("applies", re.compile(r"^(?:[\d.()a-z]{1,8}\s+)?(?:It|(?:These|This|The)\s+(?:[\w-]+\s+){0,2}(?:directions?|"
+                           r"circular|instructions|guidelines|regulations|provisions|norms|scheme|rules))\s+"
+                           r"(?:[\w-]+\s+){0,3}(?:apply|applies|applicable)\s+to\b", re.IGNORECASE)),
+    ("effective", re.compile(r"\bcome\s+into\s+(?:force|effect)\b|\b(?:directions?|circular|regulations|notification|"
+                             r"instructions|guidelines)\b[^.;]{0,60}?\b(?:effective\s+(?:from|on|immediately)|"
+                             r"take\s+effect)\b", re.IGNORECASE)),
+    ("limit", re.compile(r"(?=.*(?:₹|\bRs\.?\s*\d|\bINR\b|\bper\s+cent\b|%))(?=.*\b(?:limit|ceiling|cap|maximum|not\s+"
+                         r"exceed|up\s*to)\b)", re.IGNORECASE)),
+    ("penalty", re.compile(r"\bpenalt(?:y|ies)\b|\bpenal\s+(?:interest|charges?|action)\b|\bcompensation\b",
+                           re.IGNORECASE)),
+)
+"""What a circular's briefing says, in order, and the pattern of a sentence that says it."""
+
+_QUESTION_FORMS = {
+    "applies": "Who does the {subject} apply to?",
+    "effective": "When does the {subject} come into force?",
+}
+"""The questions a circular fact answers (limits and penalties are asked through the headings that hold them)."""
+
+
+def _fact_sentence(sentence: str) -> bool:
+    """A whole sentence fit for a bullet: 40-400 characters, 6 words or more, opening with a capital, a clause
+    number or a bracket and closing with a stop; not a contents line ("Part B2 ....... 12") or page furniture."""
+    words = sentence.split()
+    return 40 <= len(sentence) <= 400 and len(words) >= 6 and bool(re.search(r"[a-z]{3}", sentence)) \
+        and bool(re.match(r"[\dA-Z(•\"“‘]", sentence)) and bool(re.search(r"[.!?;)][\"'”’]?$", sentence)) \
+        and not re.search(r"Page \d+ of \d+|\.{4,}|…{2,}", sentence)
+
+
+def circular_facts(doc: DocumentText, profile: DocumentProfile | None, subject: str) -> list[Fact]:
+    """The first sentence that says each of :data:`CIRCULAR_FACTS` (applicability, effective date, a limit, a
+    penalty), at its page; none for filings and calls. ``subject`` names the document in the questions ("master
+    direction on digital payments")."""
+    if profile is not None and profile.type in NOT_CIRCULAR_TYPES:
+        return []
+    found: dict[str, Fact] = {}
+    cursor = 0
+    for sentence in split_sentences(doc.text):
+        at = doc.text.find(sentence[:40], cursor)
+        cursor = at if at >= 0 else cursor
+        if not _fact_sentence(sentence):
+            continue
+        for kind, pattern in CIRCULAR_FACTS:
+            if kind not in found and pattern.search(sentence):
+                text = " ".join(sentence.split())
+                question = (_QUESTION_FORMS[kind].format(subject=subject),) if kind in _QUESTION_FORMS else ()
+                found[kind] = Fact(BriefingBullet(text, (doc.citation(cursor),), kind), question)
+                break
+        if len(found) == len(CIRCULAR_FACTS):
+            break
+    return [found[k] for k, _p in CIRCULAR_FACTS if k in found]

@@ -1,0 +1,79 @@
+"""Briefings written at ingest without holding the ingest up (issue 17 §2).
+
+A new document gets its offline briefing right after it is committed (seconds at most: no LLM call). With an LLM
+configured, the LLM's briefing is then written in a background thread and replaces the offline one when it
+arrives: the ingest returns, and the document is searchable, without waiting for the LLM. One thread writes the LLM
+briefings of the whole process, one at a time (the LLM's rate limit is per key).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+
+from prism.answering.briefing.compose import brief_document
+from prism.answering.llm import LLMClient
+from prism.config import Settings
+from prism.index.embedder import PrismEmbedding
+from prism.index.workspaces import Workspace
+from prism.types import IngestResult
+
+logger = logging.getLogger(__name__)
+
+
+def brief_offline_now(workspace: Workspace, result: IngestResult, embedder: PrismEmbedding,
+                      settings: Settings) -> bool:
+    """Write the offline briefing of a committed document; a failure becomes a warning on ``result`` (the document
+    is committed: a briefing bug must not fail its ingest). True when the briefing was written."""
+    try:
+        brief_document(workspace, result.doc_id or "", embedder=embedder, llm=None, settings=settings)
+    except Exception as exc:  # any briefing failure is reported on the result, never raised
+        logger.warning("briefing failed for %s: %s", (result.doc_id or "")[:12], type(exc).__name__)
+        result.warnings.append(f"No briefing was written ({type(exc).__name__}: {exc}).")
+        return False
+    return True
+
+
+class BackgroundBriefings:
+    """LLM briefings written after the ingest, in one background thread (started on first use)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: set[Future[None]] = set()
+
+    def submit(self, workspace: Workspace, doc_id: str, embedder: PrismEmbedding, llm: LLMClient,
+               settings: Settings) -> None:
+        """Write ``doc_id``'s LLM briefing in the background (it replaces the stored one when done; a failure is
+        logged and leaves the stored briefing)."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-briefing")
+            future = self._pool.submit(self._write, workspace, doc_id, embedder, llm, settings)
+            self._pending.add(future)
+        future.add_done_callback(self._done)
+
+    def _done(self, future: Future[None]) -> None:
+        with self._lock:
+            self._pending.discard(future)
+
+    @staticmethod
+    def _write(workspace: Workspace, doc_id: str, embedder: PrismEmbedding, llm: LLMClient,
+               settings: Settings) -> None:
+        try:
+            brief_document(workspace, doc_id, embedder=embedder, llm=llm, settings=settings)
+        except Exception as exc:  # a background failure must not end the thread; logged
+            logger.warning("LLM briefing failed for %s: %s", doc_id[:12], type(exc).__name__)
+
+    def pending(self) -> int:
+        """LLM briefings queued or being written."""
+        with self._lock:
+            return len(self._pending)
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        """Wait until every queued LLM briefing is written (or ``timeout_s`` passes); True when none is left."""
+        with self._lock:
+            futures = set(self._pending)
+        done, not_done = wait(futures, timeout=timeout_s)
+        return not not_done

@@ -1,0 +1,108 @@
+"""The comparison half of the facade: :class:`CompareFacade`, mixed into :class:`prism.service.PrismService`.
+
+It answers grid cells through the service's own ``ask`` (so every cell runs the Chat pipeline) and keeps grids and
+cached cells in the workspace's :class:`~prism.answering.compare.store.GridStore`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from prism import __version__
+from prism.answering.compare.export import grid_csv, grid_markdown, grid_xlsx
+from prism.answering.compare.grid import TEMPLATES, Template, compare_cells, settings_key, template_questions
+from prism.answering.compare.store import GridStore
+from prism.config import Settings
+from prism.errors import DocumentNotFoundError, PrismError
+from prism.index.catalog import WorkspaceCatalog
+from prism.index.workspaces import Workspace
+from prism.types import Answer, CancelToken, CompareCell, CompareGrid
+
+__all__ = ["CompareFacade"]
+
+EXPORTS = {"csv": grid_csv, "xlsx": grid_xlsx, "md": lambda grid: grid_markdown(grid).encode("utf-8")}
+"""Export formats of a grid (file extension → writer of its bytes)."""
+SETTINGS_FIELDS: tuple[str, ...] = ("top_k", "fusion_top_k", "fusion_method", "rrf_k", "dense_weight", "bm25_weight",
+                                    "answer_min_relevance", "llm_model", "chunk_size", "chunk_overlap")
+"""Settings a cell's answer depends on besides the per-run options (part of the cache key)."""
+
+
+class CompareFacade:
+    """Comparison grids, for a class that has ``settings``, ``catalog``, ``ask`` and ``llm_status``."""
+
+    settings: Settings
+    catalog: WorkspaceCatalog
+
+    def ask(self, question: str, workspace: str | None = None, **options: Any) -> Any: ...  # the service's
+
+    def llm_status(self) -> dict[str, Any]: ...  # the service's
+
+    @staticmethod
+    def compare_templates() -> dict[str, tuple[Template, ...]]:
+        """The question template lists by name (:data:`prism.answering.compare.grid.TEMPLATES`)."""
+        return dict(TEMPLATES)
+
+    @staticmethod
+    def template_questions(name: str) -> list[str]:
+        """The questions of one template list; raises ``PrismError`` naming the lists when there is none."""
+        return template_questions(name)
+
+    @staticmethod
+    def export_grid(grid: CompareGrid, fmt: str) -> bytes:
+        """The grid as ``csv``, ``xlsx`` or ``md`` bytes (:mod:`prism.answering.compare.export`; citations as
+        "file p. N"). Raises ``PrismError`` for another format."""
+        if fmt not in EXPORTS:
+            raise PrismError(f"A grid exports as {', '.join(EXPORTS)}, not '{fmt}'.")
+        return EXPORTS[fmt](grid)
+
+    def grids(self, workspace: str | None = None) -> GridStore:
+        """The workspace's saved grids and cell cache; raises ``WorkspaceNotFoundError``."""
+        info = self.catalog.get(workspace or self.settings.default_workspace)
+        return GridStore(Workspace(self.settings.home, info, self.settings.lock_timeout_s),
+                         self.settings.lock_timeout_s)
+
+    def compare(self, documents: Sequence[str], questions: Sequence[str], workspace: str | None = None, *,
+                cancel: CancelToken | None = None, mode: str | None = None, hyde: bool | None = None,
+                multi_query: bool | None = None, rerank: bool = True, auto_scope: bool = True,
+                use_cache: bool = True) -> Iterator[CompareCell]:
+        """Answer a grid of ``documents`` (file names, the columns) × ``questions`` (the rows), each cell from its
+        own document only (:func:`prism.answering.compare.grid.compare_cells`), yielding cells as they are done, row by
+        row. Options as :meth:`ask` (no web search: a cell answers from its document); ``use_cache`` False asks
+        every cell again (and refreshes the cache).
+
+        Raises:
+            WorkspaceNotFoundError: no such workspace.
+            DocumentNotFoundError: a name in ``documents`` is not in the workspace (checked before any cell).
+            PrismError: no document or question, or more than 12 documents.
+        """
+        store = self.grids(workspace)
+        by_name = {d.source: d for d in store.workspace.documents()}
+        missing = [name for name in documents if name not in by_name]
+        if missing:
+            raise DocumentNotFoundError(f"Workspace '{store.workspace.name}' has no document named "
+                                        f"{', '.join(repr(m) for m in missing)}; see python -m prism docs.")
+        options = {"mode": mode or self.settings.retrieval_mode, "hyde": hyde, "multi_query": multi_query,
+                   "rerank": rerank, "auto_scope": auto_scope}
+        key = settings_key({**options, "answers": self.llm_status().get("mode"), "version": __version__,
+                            **{f: getattr(self.settings, f, None) for f in SETTINGS_FIELDS}})
+
+        def ask_one(source: str, question: str) -> Answer:
+            answer = self.ask(question, store.workspace.name, sources=[source], web=False, **options)
+            return answer  # type: ignore[no-any-return]
+
+        records = [by_name[name] for name in dict.fromkeys(documents)]
+        return compare_cells(ask_one, records, questions, key, store if use_cache else _Refresh(store), cancel)
+
+
+class _Refresh:
+    """A cache that is never read but still written: asks every cell again and keeps the new answers."""
+
+    def __init__(self, store: GridStore):
+        self.store = store
+
+    def cached_cell(self, key: str) -> CompareCell | None:
+        return None
+
+    def cache_cell(self, key: str, cell: CompareCell) -> None:
+        self.store.cache_cell(key, cell)

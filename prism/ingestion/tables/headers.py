@@ -1,0 +1,349 @@
+"""Column headers of a PDF table from the positions of its words, for tables whose headers the stored text cannot
+give: two-level headers (``"Plan"`` over ``"Revenue Capital Total"``), headers that are words rather than periods,
+headers the text extraction scrambled.
+
+:func:`prism.ingestion.tables.stored_text.find_tables` reads a table's rows and their values from the stored text; when
+it finds no column headers there, :class:`PdfTableHeaders` looks at the page itself (pypdfium2's character boxes):
+
+1. the page's characters are grouped into words, the words into lines (by vertical overlap) and each line's words
+   into phrases (a gap under :data:`PHRASE_GAP` × the text height joins two words); a header cell wrapped onto a
+   second line (``"Total Plan &"`` over ``"Non-Plan"``, closer than the header's line spacing) is one phrase;
+2. each column's horizontal position is where its values stand: every value of the table's full rows is looked up
+   among the page's words (a value printed once on the page places its column), and a column sits at the median
+   centre of its values;
+3. the header lines are the lines just above the highest placed row (at most :data:`MAX_HEADER_LINES`, none after a
+   vertical gap of :data:`MAX_LINE_GAP` text heights, a sentence, the table's title or a line noting the unit,
+   ``"(In crores of Rupees)"``); a phrase left of the first column belongs to the label column and is left out;
+4. each phrase is anchored at the columns its extent overlaps (the nearest one within half a pitch when it overlaps
+   none), then widened one column on each side at a time (one side at the table's edge) while the columns are
+   still free in its line and have headers in a line below — so a group header centred over three columns
+   (``"Plan"``) covers all three, one over a single column covers only it, and a line's only phrase covers all;
+5. a column's header is the phrases over it, top line first (``"Plan Revenue"``, ``"Total Plan & Non-Plan"``).
+
+This is the usual approach of "stream" table readers (columns from the alignment of words, headers spanning the
+columns beneath them), reduced to headers: rows and values still come from the stored text, so their offsets hold.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import statistics
+import unicodedata
+from dataclasses import dataclass
+
+from prism.ingestion.tables.stored_text import is_unit_line, unit_of
+from prism.types import Table
+
+logger = logging.getLogger(__name__)
+
+_UNIT_NOTE = re.compile(r"\(\s*(?:[₹$]|rs\.?|us\$)?\s*in\s", re.IGNORECASE)
+
+JOIN_GAP = 1.0
+"""Characters with no space between them (pdfium inserts spaces at word gaps) are one word when closer than this
+many text heights (narrow glyphs such as "1" leave wide gaps between their boxes)."""
+TALL = 2.5
+"""A word this many times taller than the page's median word is set across the lines (turned text): in no line."""
+PHRASE_GAP = 0.9
+"""Two words of a line closer than this many text heights are one phrase (a header cell)."""
+MAX_HEADER_LINES = 6
+"""Most lines above a table's first row read as its header."""
+WRAP_GAP = 0.75
+"""A phrase less than this many text heights below a phrase it lies under continues that header cell."""
+MAX_HEADER_WORDS = 12
+"""A phrase above the table with this many words, or with four or more ending in a full stop, is prose: the header
+ends below it."""
+MAX_LINE_GAP = 4.0
+"""A vertical gap of more than this many text heights ends the header (the first gap may be twice as large)."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word on a PDF page: its text and box in PDF points (origin bottom left, ``top > bottom``)."""
+
+    text: str
+    x0: float
+    x1: float
+    bottom: float
+    top: float
+
+    @property
+    def center(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.top - self.bottom
+
+
+def _upright(box: tuple[float, float, float, float], rotation: int) -> tuple[float, float, float, float]:
+    """A character box ``(left, bottom, right, top)`` in the coordinates of the page as displayed (``/Rotate`` 90,
+    180 or 270 turns the page; text read along x, lines stacked along y), up to a shift."""
+    left, bottom, right, top = box
+    if rotation == 90:
+        return bottom, -right, top, -left
+    if rotation == 180:
+        return -right, -top, -left, -bottom
+    if rotation == 270:
+        return -top, left, -bottom, right
+    return left, bottom, right, top
+
+
+def page_words(textpage: object, rotation: int = 0) -> list[Word]:
+    """The words of a pypdfium2 text page (its page turned by ``rotation`` degrees, the page's ``/Rotate``), in the
+    page's character order (whitespace and line breaks split), in displayed coordinates."""
+    words: list[Word] = []
+    chars: list[str] = []
+    box: list[float] = []
+    for i in range(textpage.count_chars()):  # type: ignore[attr-defined]
+        ch = textpage.get_text_range(i, 1)  # type: ignore[attr-defined]
+        left, bottom, right, top = _upright(textpage.get_charbox(i), rotation)  # type: ignore[attr-defined]
+        height = max(top - bottom, box[3] - box[2] if chars else 0.0, 0.1)
+        joins = chars and not ch.isspace() and abs(bottom - box[2]) < height * 0.5 and \
+            -height < left - box[1] < height * JOIN_GAP
+        if chars and not joins:
+            words.append(Word(unicodedata.normalize("NFKC", "".join(chars)), *box))
+            chars, box = [], []
+        if ch.isspace() or not ch:
+            continue
+        if not chars:
+            box = [left, right, bottom, top]
+        else:
+            box = [min(box[0], left), max(box[1], right), min(box[2], bottom), max(box[3], top)]
+        chars.append(ch)
+    if chars:
+        words.append(Word(unicodedata.normalize("NFKC", "".join(chars)), *box))
+    return words
+
+
+def word_lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped into lines (vertical overlap of at least half the smaller height), top line first, each line
+    left to right. Words more than :data:`TALL` times the median height (text set across the lines, such as a
+    margin label turned on its side) belong to no line."""
+    if not words:
+        return []
+    usual = statistics.median(w.height for w in words)
+    lines: list[list[Word]] = []
+    for word in sorted((w for w in words if w.height <= TALL * usual), key=lambda w: -w.top):
+        for line in lines:
+            ref = line[0]
+            overlap = min(ref.top, word.top) - max(ref.bottom, word.bottom)
+            if overlap >= 0.5 * min(ref.height, word.height):
+                line.append(word)
+                break
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w.x0) for line in lines]
+
+
+def phrases_of(line: list[Word]) -> list[Word]:
+    """A line's words joined into phrases where the gap between them is small."""
+    out: list[Word] = []
+    for w in line:
+        prev = out[-1] if out else None
+        if prev and w.x0 - prev.x1 < PHRASE_GAP * max(prev.height, w.height):
+            out[-1] = Word(f"{prev.text} {w.text}", prev.x0, max(prev.x1, w.x1), min(prev.bottom, w.bottom),
+                           max(prev.top, w.top))
+        else:
+            out.append(w)
+    return out
+
+
+def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None:
+    """Each column's box (median of the boxes of its values in the table's full rows) and the top of the highest
+    value of any row, or ``None`` when a column has no value printed once on the page."""
+    by_text: dict[str, list[Word]] = {}
+    for w in words:
+        by_text.setdefault(w.text.lstrip("$₹€£"), []).append(w)
+    n = len(max((r.cells for r in table.rows), key=len, default=()))
+    placed: list[list[Word]] = [[] for _ in range(n)]
+    top = None
+    for row in table.rows:
+        for j, cell in enumerate(row.cells):
+            found = by_text.get(cell, [])
+            if len(found) != 1 or not any(ch.isdigit() for ch in cell):
+                continue
+            top = max(top or found[0].top, found[0].top)
+            if len(row.cells) == n:
+                placed[j].append(found[0])
+    if n < 2 or top is None or any(not p for p in placed):
+        return None
+    cols = [Word(str(j), statistics.median(w.x0 for w in p), statistics.median(w.x1 for w in p),
+                 min(w.bottom for w in p), max(w.top for w in p)) for j, p in enumerate(placed)]
+    if any(a.center >= b.center for a, b in zip(cols, cols[1:], strict=False)):
+        return None
+    return cols, top
+
+
+def _headerword_lines(words: list[Word], top: float, table: Table) -> list[list[Word]]:
+    """The lines above ``top`` that make the header, top line first."""
+    above = [line for line in word_lines([w for w in words if w.bottom > top]) if line]
+    above.sort(key=lambda line: min(w.bottom for w in line))  # nearest first
+    chosen: list[list[Word]] = []
+    edge = top
+    for line in above:
+        height = statistics.median(w.height for w in line)
+        gap = min(w.bottom for w in line) - edge
+        text = " ".join(w.text for w in line)
+        if len(chosen) >= MAX_HEADER_LINES or gap > MAX_LINE_GAP * height * (2 if not chosen else 1):
+            break
+        if any(len(p.text.split()) >= MAX_HEADER_WORDS or len(p.text.split()) > 3 and p.text.endswith(".")
+               for p in phrases_of(line)):  # a sentence: prose above the table
+            break
+        if table.title and " ".join(table.title.split()) in " ".join(text.split()):
+            break
+        if _UNIT_NOTE.search(text) and unit_of(text):  # "(In crores of Rupees)": the caption above the header
+            break
+        chosen.append(line)
+        edge = max(w.top for w in line)
+    return list(reversed(chosen))
+
+
+def anchor_columns(phrase: Word, cols: list[Word]) -> tuple[int, int] | None:
+    """The columns a phrase stands over: those its extent overlaps by a tenth of the narrower (values are
+    right-aligned, headers centred, so extents are compared, not centres), else the two columns whose gap holds its
+    centre, else the nearest column within half a column pitch; ``(first, last)``, or ``None`` outside the
+    columns."""
+    def overlap(c: Word) -> float:
+        return min(phrase.x1, c.x1) - max(phrase.x0, c.x0)
+
+    over = [j for j, c in enumerate(cols) if overlap(c) > 0.1 * min(phrase.x1 - phrase.x0, c.x1 - c.x0)]
+    if over:
+        return over[0], over[-1]
+    if phrase.x1 < cols[0].x0 or phrase.x0 > cols[-1].x1:  # the label column's header, or beyond the table
+        return None
+    between = [j for j in range(len(cols) - 1) if cols[j].x1 <= phrase.center <= cols[j + 1].x0]
+    if between:
+        return between[0], between[0] + 1
+    pitch = (cols[-1].center - cols[0].center) / (len(cols) - 1)
+    dist = [max(c.x0 - phrase.x1, phrase.x0 - c.x1) for c in cols]
+    j = min(range(len(cols)), key=dist.__getitem__)
+    return (j, j) if dist[j] <= pitch / 2 else None
+
+
+def _wrapped(lines: list[list[Word]]) -> tuple[list[list[Word]], set[tuple[int, int]]]:
+    """Header cells that wrap onto a second line joined into one phrase: a phrase of the next line that lies within
+    a phrase's extent, closer below it than :data:`WRAP_GAP` text heights (tighter than the header's line spacing),
+    is its second line. Returns the lines of phrases and the ``(line, phrase)`` indices of the joined cells, which
+    are column headers in their own right and never spread over several columns."""
+    phrased = [phrases_of(line) for line in lines]
+    leaves: set[tuple[int, int]] = set()
+    for i in range(len(phrased) - 1):
+        for k, p in enumerate(phrased[i]):
+            pad = p.height / 2
+            under = [q for q in phrased[i + 1] if min(p.x1, q.x1) - max(p.x0, q.x0) > 0]
+            if len(under) == 1 and under[0].x0 >= p.x0 - pad and under[0].x1 <= p.x1 + pad and \
+                    p.bottom - under[0].top < WRAP_GAP * p.height:
+                q = under[0]
+                phrased[i][k] = Word(f"{p.text} {q.text}", min(p.x0, q.x0), max(p.x1, q.x1), q.bottom, p.top)
+                phrased[i + 1].remove(q)
+                leaves.add((i, k))
+    return phrased, leaves
+
+
+def spread_columns(anchors: dict[int, tuple[int, int]], below: set[int], n: int,
+            leaves: set[int] = frozenset()) -> dict[int, set[int]]:  # type: ignore[assignment]
+    """Each phrase's columns: its anchor widened by one column on each side (on the one side left at the table's
+    edge) while the new columns are free in this line, wanted by no other phrase at the same step, and have headers
+    in a lower line (``below``); ``leaves`` (wrapped cells) are not widened."""
+    cover = {k: set(range(lo, hi + 1)) for k, (lo, hi) in anchors.items()}
+    taken = {j for c in cover.values() for j in c}
+    growing = set(cover) - set(leaves)
+    while growing:
+        wants = {k: {j for j in (min(cover[k]) - 1, max(cover[k]) + 1) if 0 <= j < n} for k in growing}
+        claimed = [j for want in wants.values() for j in want]
+        for k, want in wants.items():
+            if want and want.isdisjoint(taken) and want <= below and all(claimed.count(j) == 1 for j in want):
+                cover[k] |= want
+                taken |= want
+            else:
+                growing.discard(k)
+    return cover
+
+
+def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
+    """The table's column headers from the page's words (see the module docstring), or ``None`` when the columns
+    cannot be placed or fewer than half of them get a header."""
+    placed = _columns(table, words)
+    if placed is None:
+        return None
+    cols, top = placed
+    n = len(cols)
+    lines = []
+    phrased, leaves = _wrapped(_headerword_lines(words, top, table))
+    for i, phrases in enumerate(phrased):
+        anchors = {k: a for k, p in enumerate(phrases)
+                   if not is_unit_line(p.text) and (a := anchor_columns(p, cols)) is not None}
+        lines.append((phrases, anchors, {k for line, k in leaves if line == i}))
+    headers: list[list[str]] = [[] for _ in range(n)]
+    below: set[int] = set()
+    for phrases, anchors, wrapped in reversed(lines):  # bottom line first: what a group header may spread over
+        cover = spread_columns(anchors, below, n, wrapped)
+        for k, columns in cover.items():
+            for j in columns:
+                headers[j].insert(0, phrases[k].text)
+        below |= {j for columns in cover.values() for j in columns}
+    result = tuple(" ".join(" ".join(parts).split()) for parts in headers)
+    if sum(bool(h) for h in result) * 2 < n:
+        return None
+    return result
+
+
+class PdfTableHeaders:
+    """The words of one PDF's pages, for the tables the stored text cannot fully read: column headers of a table
+    whose stored text gave none (``reader(page, table)``, 1-based page) and :meth:`words` for tables of words
+    (:mod:`prism.ingestion.tables.words`).
+
+    The PDF is opened on the first call (pypdfium2) and each page's words are read once; :meth:`close` releases it.
+    Any pdfium failure gives ``None`` / no words (the table keeps no headers), logged at WARNING.
+
+    Args:
+        data: the PDF's bytes.
+    """
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._pdf: object | None = None
+        self._words: dict[int, list[Word]] = {}
+
+    def _page_words(self, page: int) -> list[Word]:
+        if page not in self._words:
+            import pypdfium2 as pdfium
+
+            if self._pdf is None:
+                self._pdf = pdfium.PdfDocument(self.data)
+            pdf_page = self._pdf[page - 1]  # type: ignore[index]
+            textpage = pdf_page.get_textpage()
+            try:
+                self._words[page] = page_words(textpage, pdf_page.get_rotation())
+            finally:
+                textpage.close()
+                pdf_page.close()
+        return self._words[page]
+
+    def words(self, page: int | None) -> list[Word]:
+        """The words of ``page`` in displayed coordinates (``[]`` for no page or when pdfium fails)."""
+        if page is None:
+            return []
+        try:
+            return self._page_words(page)
+        except Exception as exc:  # pdfium raises PdfiumError and ctypes errors; tables of words are a bonus
+            logger.warning("page %s: words not read from the PDF (%s)", page, type(exc).__name__)
+            return []
+
+    def __call__(self, page: int | None, table: Table) -> tuple[str, ...] | None:
+        """The stitched headers of ``table`` on ``page``, or ``None``."""
+        if page is None:
+            return None
+        try:
+            return stitch_headers(self._page_words(page), table)
+        except Exception as exc:  # pdfium raises PdfiumError and ctypes errors; headers are a bonus, never a failure
+            logger.warning("page %s: column headers not read from the PDF (%s)", page, type(exc).__name__)
+            return None
+
+    def close(self) -> None:
+        """Release the PDF."""
+        if self._pdf is not None:
+            self._pdf.close()  # type: ignore[attr-defined]
+            self._pdf = None
+        self._words.clear()

@@ -1,0 +1,371 @@
+"""Tables on a page of stored text: rows with their label, cells, column headers (the periods) and unit.
+
+Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed
+(:mod:`prism.ingestion.parsing.pdf.read`,
+:mod:`prism.ingestion.parsing.normalize`), so a statement row reads ``"Net income $ 122,641 $ 266,799 $ 112,403"``: the
+column alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This
+module reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
+
+* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a page
+  range ``71-72``; a currency sign before a value is skipped); its label is the text before them;
+* a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section
+  labels such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the
+  commonest value count of its rows, a longer row gives its leftmost extra values back to the label
+  (``"2.50% Notes due 2025 500 500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
+* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the
+  lines above the first row, one per column, even when the PDF set them one word per line; a date that spans all
+  columns of a balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows
+  "ended" (``"Year ended December 31,"``) is not;
+* its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``,
+  ``"(In crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest
+  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
+
+Tables whose columns hold words (a list of documents, a payee register) are not found from this text: without the
+alignment nothing tells where one text cell ends. Offsets index the page text, so ``page_text[row.char_start:
+row.char_end]`` is the row's line exactly. Chunking a table at row boundaries is :mod:`prism.ingestion.tables.chunks`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from prism.types import Table, TableRow
+
+logger = logging.getLogger(__name__)
+
+MIN_ROWS = 3
+"""A table needs at least this many rows holding two or more values."""
+MAX_GAP_LINES = 3
+"""Consecutive non-empty lines without values (section labels) a table may contain."""
+MAX_LABEL_LINE_CHARS = 100
+"""A line without values longer than this is prose: it ends a table."""
+MAX_ROW_LABEL_CHARS = 200
+"""A line whose text before its values is longer than this is prose, not a row."""
+HEADER_ZONE_LINES = 14
+"""How many lines above a table's first row are searched for its title, unit and column headers."""
+
+
+# --- vocabulary ----------------------------------------------------------------------------------------------------
+
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_MONTH_DAY = rf"{_MONTH}\s*\d{{1,2}}"
+_YEAR = r"(?:19|20)\d{2}(?:\s?[-–/]\s?(?:\d{4}|\d{2})(?!\d))?"
+_PERIOD = re.compile(
+    rf"(?<![\w.])(?:(?:{_MONTH_DAY}\s*,?\s*)?(?:(?:Q[1-4]|H[12]|[1-4]Q)\s+)?(?:FY\s?|Fiscal\s+)?{_YEAR}"
+    rf"|(?:(?:Q[1-4]|H[12])\s+)?FY\s?'?\d{{2}})(?![\w%])",
+    re.IGNORECASE,
+)
+_SPAN_DATE = re.compile(rf"({_MONTH_DAY})\s*,?\s*$", re.IGNORECASE)
+_VALUE = re.compile(
+    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
+    r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
+    re.IGNORECASE,
+)
+_BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
+"""A line whose values are all bare years is a column-header line, not a row."""
+_CURRENCY_TOKEN = re.compile(r"^(?:[$₹€£]|Rs\.?|US\$)$")
+_SIGN = re.compile(r"^(?:[$₹€£]|Rs\.?)")
+_UNIT_WORDS = re.compile(
+    r"\b(thousands?|millions?|billions?|lakhs?|lacs?|crores?|000s|000's|mn|bn|cr)\b|₹\s*(?:in\s+)?(lakh|crore)",
+    re.IGNORECASE,
+)
+_UNIT_CANON = {
+    "thousand": "thousands", "000s": "thousands", "000's": "thousands", "million": "millions", "mn": "millions",
+    "billion": "billions", "bn": "billions", "lakh": "lakh", "lac": "lakh", "crore": "crore", "cr": "crore",
+}  # fmt: skip
+_UNIT_LINE = re.compile(
+    r"^\(?\s*(?:(?:amounts?|dollars|figures|rupees|all\s+amounts|us\s*\$|\$|₹|rs\.?|inr|usd)\s*)?(?:in\s+)?"
+    r"(?:₹|rs\.?|inr|usd|us\$|\$)?\s*(?:in\s+)?(thousands?|millions?|billions?|lakhs?|lacs?|crores?)\b",
+    re.IGNORECASE,
+)
+_STATEMENT = re.compile(
+    r"\b(?:(?:consolidated|condensed|combined|standalone|interim|unaudited)\s+)*"
+    r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|cash\s+flows?|financial\s+position|"
+    r"comprehensive\s+(?:income|loss)|(?:changes\s+in\s+)?(?:stockholders|shareholders|owners)[’']?\s+equity|"
+    r"profit\s+and\s+loss|assets\s+and\s+liabilities)|balance\s+sheets?)\b",
+    re.IGNORECASE,
+)
+_CAPTION = re.compile(r"^(?:table|schedule|statement|annex(?:ure)?)\s+[\w.-]+\s*[:.–-]", re.IGNORECASE)
+
+
+def is_unit_line(line: str) -> bool:
+    """True when ``line`` says what a table's numbers mean, so running-line removal must keep it.
+
+    Matches short lines (at most 80 characters) that start with a unit phrase marked as one (in parentheses, after
+    "in", with a currency sign, or the unit word alone): ``"(in millions)"``, ``"(In
+    thousands, except per share data)"``, ``"(Dollars in millions, except per share data)"``, ``"(Millions, except
+    per share amounts)"``, ``"Rs. in crore"``, ``"(In crores of Rupees)"``, ``"₹ lakh"``, ``"(₹ in lakh)"``; not
+    ``"Millions of customers"``.
+    """
+    text = " ".join(line.split())
+    match = _UNIT_LINE.match(text) if len(text) <= 80 else None
+    if match is None:
+        return False
+    marked = text.startswith("(") or re.search(r"\bin\b|₹|\brs\b|\$", text[: match.end()], re.IGNORECASE)
+    return bool(marked) or match.end() == len(text)
+
+
+def is_statement_heading(line: str) -> bool:
+    """True when ``line`` is a financial statement's name, which running-line removal must keep.
+
+    Matches lines of at most 80 characters that are a statement name, optionally after the entity's name:
+    ``"CONSOLIDATED BALANCE SHEETS"``, ``"Consolidated Statements of Cash Flows"``, ``"Statement of Profit and
+    Loss"``, ``"NIKE, Inc. Consolidated Statements of Income"``; a sentence that mentions one is not matched.
+    """
+    text = " ".join(line.split())
+    match = _STATEMENT.search(text)
+    return 0 < len(text) <= 80 and match is not None and match.end() >= len(text.rstrip(" .:()-–—"))
+
+
+def unit_of(text: str) -> str | None:
+    """The first unit named in ``text`` (``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``) or None."""
+    match = _UNIT_WORDS.search(text)
+    if not match:
+        return None
+    word = (match.group(1) or match.group(2)).lower()
+    return _UNIT_CANON.get(word, _UNIT_CANON.get(word.rstrip("s")))
+
+
+def currency_of(text: str) -> str | None:
+    """ISO 4217 code of the first currency sign or name in ``text`` (``$``/dollars → USD, ₹/Rs./rupees → INR)."""
+    match = re.search(r"₹|\bRs\.?|\brupees?\b|\bINR\b|US\$|\$|\bdollars?\b|\bUSD\b|€|\bEUR\b|£|\bGBP\b", text, re.I)
+    if not match:
+        return None
+    token = match.group(0).lower()
+    if token in ("₹", "rs", "rs.", "rupee", "rupees", "inr"):
+        return "INR"
+    if token in ("€", "eur"):
+        return "EUR"
+    if token in ("£", "gbp"):
+        return "GBP"
+    return "USD"
+
+
+# --- lines and rows ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Line:
+    start: int
+    end: int
+    text: str
+    label: str
+    cells: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+
+def _lines(page_text: str) -> list[_Line]:
+    """Every line of the page (empty ones too) with its offsets and its trailing value tokens."""
+    out: list[_Line] = []
+    pos = 0
+    for raw in page_text.split("\n"):
+        start, end = pos, pos + len(raw)
+        pos = end + 1
+        tokens = [(m.start() + start, m.end() + start, m.group()) for m in re.finditer(r"\S+", raw)]
+        cells: list[tuple[str, int, int]] = []
+        i = len(tokens)
+        while i > 0:
+            s, e, tok = tokens[i - 1]
+            if _VALUE.match(tok):
+                cells.insert(0, (_SIGN.sub("", tok), s, e))
+            elif _CURRENCY_TOKEN.match(tok) and cells:
+                first, _s, e0 = cells[0]
+                cells[0] = (first, s, e0)  # the sign belongs to the cell after it
+            else:
+                break
+            i -= 1
+        label_end = tokens[i - 1][1] if i > 0 else start
+        label = page_text[start:label_end]
+        if len(label) > MAX_ROW_LABEL_CHARS or cells and all(_BARE_YEAR.match(c) for c, _s, _e in cells):
+            cells = []
+            label = raw
+        out.append(_Line(start, end, raw, label, tuple(c for c, _s, _e in cells), tuple((s, e) for _c, s, e in cells)))
+    return _join_split_labels(out, page_text)
+
+
+_CONNECTORS = frozenset({"to", "of", "and", "for", "in", "on", "from", "by", "with", "the", "a", "an", "or", "at"})
+"""Words a row label does not end with: a label split one word per line goes on after them."""
+
+
+def _open_label(label: str) -> bool:
+    """True when a label split over lines cannot end here: its last connector word is followed only by capitalised
+    words (``"Net income attributable to MGM"`` goes on with ``"Resorts"``) or ends it."""
+    words = label.split()
+    last = max((i for i, w in enumerate(words) if w in _CONNECTORS), default=None)
+    return last is not None and last > 0 and all(w[:1].isupper() for w in words[last + 1 :])
+
+
+def _join_split_labels(lines: list[_Line], page_text: str) -> list[_Line]:
+    """Join a line that ends in a one-word line to the next line when that one starts in lower case, or when the
+    label so far cannot end (:func:`_open_label`).
+
+    pypdf's layout mode sets some bold labels one word per line (``"Net\nincome 583,894 ..."``, ``"Net\nincome\n
+    attributable\nto\nMGM\nResorts\nInternational $ 466,772"``); the joined line spans those lines of the page
+    text and its label reads ``"Net income"``, ``"Net income attributable to MGM Resorts International"``.
+    """
+    out: list[_Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        first = line.text.lstrip("(")[:1]
+        one_word = prev is not None and not prev.cells and len(prev.text.rsplit("\n", 1)[-1].split()) == 1
+        if prev and one_word and (first.islower() or "\n" in prev.text and _open_label(prev.label)):
+            label = f"{' '.join(prev.label.split())} {line.label}".strip()
+            text = page_text[prev.start : line.end]
+            out[-1] = _Line(prev.start, line.end, text, label, line.cells, line.spans)
+        else:
+            out.append(line)
+    return out
+
+
+def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
+    """``(first, last)`` line indices of each run of rows that makes a table (see the module docstring)."""
+    blocks: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        if len(lines[i].cells) < 2:
+            i += 1
+            continue
+        first = last = i
+        gap = 0
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line.cells and (line.label.strip() or len(line.cells) > 1):  # a lone number is a page number
+                last, gap = j, 0
+            elif line.text.strip():
+                gap += 1
+                if gap > MAX_GAP_LINES or len(line.text) > MAX_LABEL_LINE_CHARS:
+                    break
+            j += 1
+        body = lines[first : last + 1]
+        wide = sum(1 for line in body if len(line.cells) >= 2)
+        filled = sum(1 for line in body if line.text.strip())
+        if wide >= MIN_ROWS and wide * 2 >= filled:
+            blocks.append((first, last))
+        i = last + 1
+    return blocks
+
+
+def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
+    """The block's lines as rows of exactly ``n_cols`` cells (section labels: none); blank lines dropped."""
+    rows: list[TableRow] = []
+    for line in lines:
+        if not line.text.strip():
+            continue
+        cells, spans = line.cells, line.spans
+        label_end = spans[0][0] if spans else line.end
+        if len(cells) > n_cols:
+            extra = len(cells) - n_cols
+            label_end = spans[extra - 1][1]
+            cells, spans = cells[extra:], spans[extra:]
+        label = " ".join(line.text[: label_end - line.start].split())
+        rows.append(TableRow(label, cells, spans, line.start, line.end))
+    return tuple(rows)
+
+
+# --- what is above the rows: title, unit, column headers -----------------------------------------------------------
+
+
+def _clean_period(text: str) -> str:
+    text = " ".join(text.split())
+    return re.sub(r",(?=\d)", ", ", text)
+
+
+def _column_headers(zone: str, n_cols: int) -> tuple[str, ...]:
+    """The last ``n_cols`` periods of the header zone's text, a spanning as-of date put in front of bare years."""
+    found = list(_PERIOD.finditer(zone))
+    if len(found) < n_cols:
+        return ()
+    picked = found[-n_cols:]
+    headers = [_clean_period(m.group()) for m in picked]
+    dated = [bool(re.match(_MONTH_DAY, h, re.IGNORECASE)) for h in headers]
+    span: str | None = None
+    ended = re.search(r"\bended\b", zone[max(0, picked[0].start() - 40) : picked[0].start()], re.IGNORECASE)
+    if dated[0] and not any(dated[1:]) and n_cols > 1:  # "December 31, 2018 2017": the date spans the columns
+        span = re.match(rf"{_MONTH_DAY}", headers[0], re.IGNORECASE).group()  # type: ignore[union-attr]
+        headers[0] = headers[0][len(span) :].lstrip(" ,")
+        span = None if ended else span
+    elif not any(dated):
+        before = zone[: picked[0].start()]
+        match = _SPAN_DATE.search(before)
+        if match and not re.search(r"\bended\b", before[max(0, match.start() - 40) : match.start()], re.IGNORECASE):
+            span = match.group(1)
+    if span:
+        headers = [f"{_clean_period(span)}, {h}" for h in headers]
+    return tuple(headers)
+
+
+def _zone(lines: list[_Line], first: int, floor: int) -> int:
+    """Index of the first line of the header zone above line ``first`` (never above ``floor``)."""
+    k = first
+    seen = 0
+    while k > floor and seen < HEADER_ZONE_LINES:
+        line = lines[k - 1]
+        if len(line.text) > MAX_LABEL_LINE_CHARS or len(line.cells) >= 2 and not _PERIOD.search(line.text):
+            break
+        k -= 1
+        seen += bool(line.text.strip())
+    return k
+
+
+def _title(zone_lines: list[_Line]) -> tuple[str | None, int | None]:
+    """The statement heading (or caption) in the zone, which may run over several lines, and its first line."""
+    text, starts = "", []
+    for line in zone_lines:
+        if line.text.strip():
+            starts.append((len(text), line.start))
+            text += line.text.strip() + " "
+    match = _STATEMENT.search(text)
+    if match:
+        where = max(s for s in starts if s[0] <= match.start())
+        return " ".join(match.group().split()), where[1]
+    for line in zone_lines:
+        if _CAPTION.match(line.text.strip()):
+            return " ".join(line.text.split()), line.start
+    return None, None
+
+
+def find_tables(page_text: str, page: int | None = None) -> list[Table]:
+    """Find the tables of figures on one page of stored text.
+
+    Args:
+        page_text: the page's text as Prism stores it (normalised; lines kept, runs of spaces collapsed).
+        page: its 1-based page number, or ``None`` for an unpaged text.
+
+    Returns:
+        The tables in page order (possibly none). Every row satisfies ``page_text[row.char_start:row.char_end] ==``
+        its line, every cell span lies inside its row, and rows of one table have ``len(column_headers)`` cells
+        when headers were found (section labels have none).
+    """
+    lines = _lines(page_text)
+    tables: list[Table] = []
+    floor = 0
+    for first, last in _blocks(lines):
+        counts = Counter(len(line.cells) for line in lines[first : last + 1] if len(line.cells) >= 2)
+        n_cols = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        top = _zone(lines, first, floor)
+        zone_lines = lines[top:first]
+        zone = " ".join(line.text for line in zone_lines)
+        headers = _column_headers(zone, n_cols)
+        title, title_start = _title(zone_lines)
+        unit_line = next((line for line in zone_lines if is_unit_line(line.text)), None)
+        unit = unit_of(unit_line.text if unit_line else zone)
+        rows = _rows(lines[first : last + 1], n_cols)
+        body = " ".join(page_text[s:e] for row in rows for s, e in row.cell_spans)
+        currency = currency_of(zone) or currency_of(body)
+        starts = [rows[0].char_start]
+        if title_start is not None:
+            starts.append(title_start)
+        starts += [line.start for line in zone_lines if line is unit_line or (headers and _PERIOD.search(line.text))]
+        number = len(tables) + 1
+        table_id = f"p{page}-t{number}" if page is not None else f"t{number}"
+        tables.append(Table(table_id, page, title, headers, unit, currency, rows, min(starts), rows[-1].char_end))
+        floor = last + 1
+    logger.debug("page %s: %d tables", page, len(tables))
+    return tables
