@@ -16,11 +16,20 @@ from dataclasses import dataclass, field
 from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.llm import LLMClient
-from prism.answering.prompts import CONDENSE_PROMPT
 from prism.errors import LLMAuthError, LLMError
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types import Turn
+
+CONDENSE_PROMPT = """Rewrite the analyst's follow-up question as one standalone question that can be understood
+without the conversation. Keep names, figures, periods and document references from the conversation that the
+follow-up refers to. If the follow-up is already standalone, return it unchanged. Reply with the question only.
+
+Conversation:
+{history}
+
+Follow-up question: {question}
+Standalone question:"""
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
-"""The LLM layer: Groq clients with retries and error translation (the prompts are in :mod:`prism.answering.prompts`
-and :mod:`prism.retrieval.expansion`).
+"""The LLM layer: Groq clients with retries and error translation (each prompt lives with the code that uses it:
+the answer prompt in :mod:`prism.answering.citations`, expansion's in :mod:`prism.retrieval.expansion`).
 
 Nothing in Prism calls a language model except through :class:`LLMClient`. It wraps any LlamaIndex
 :class:`~llama_index.core.llms.LLM` (Groq in production via ``llama-index-llms-groq``, a scripted fake in tests) and

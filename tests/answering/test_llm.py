@@ -7,8 +7,8 @@ import tenacity
 from llama_index.core.llms import ChatMessage, MessageRole
 from pydantic import SecretStr
 
+from prism.answering.citations import fence
 from prism.answering.llm import NO_LLMS, LLMClient, build_llms, is_transient, translate_error, wrap_llms
-from prism.answering.prompts import fence
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
 
