@@ -9,9 +9,8 @@ from typing import Any
 
 from llama_index.core.llms import ChatMessage
 
-from prism.answering.derived.answer import Derived
 from prism.answering.units import Block
-from prism.types import TIMING_STAGES, Answer, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
+from prism.types import TIMING_STAGES, Answer, Derived, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
 
 
 @dataclass

@@ -24,7 +24,7 @@ from prism.types.answers import (
     WebResult,
 )
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
-from prism.types.calculations import Calculation, CalculationInput
+from prism.types.calculations import Calculation, CalculationInput, Derived
 from prism.types.compare import CellCitation, CellStatus, CompareCell, CompareGrid
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
@@ -87,6 +87,7 @@ __all__ = [
     "BulletCitation",
     "briefing_points",
     "Calculation",
+    "Derived",
     "CalculationInput",
     "CancelToken",
     "CellCitation",

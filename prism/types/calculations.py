@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
+
+from prism.types.retrieval import RetrievedChunk
 
 
 @dataclass(frozen=True)
@@ -62,3 +65,26 @@ class Calculation:
         return {"metric": self.metric, "formula": self.formula, "source": self.source, "periods": list(self.periods),
                 "inputs": [i.to_dict() for i in self.inputs], "result": self.result, "value": self.value,
                 "missing": list(self.missing)}
+
+
+@dataclass(frozen=True)
+class Derived:
+    """One derived figure worked out: the answer's heading and lines, the chunks added, the calculation.
+
+    Attributes:
+        heading: the answer's first line (the label and the result, or why it cannot be computed).
+        lines: ``(text, block n)`` per input and per step of the work (block numbers count ``chunks + extra``).
+        extra: chunks holding inputs that were not among the retrieved ones (appended as sources).
+        calculation: the :class:`Calculation` (citations are the answer's numbers).
+        per_period: each period's raw value (a ratio, not ×100), for the number check.
+        raw: the unrounded result, or ``None`` when an input is missing.
+        kind: the result kind (``ratio``, ``percent``, ``bps`` or ``amount``), for the number check.
+    """
+
+    heading: str
+    lines: list[tuple[str, int]]
+    extra: list[RetrievedChunk]
+    calculation: Calculation
+    per_period: tuple[Decimal, ...] = ()
+    raw: Decimal | None = None
+    kind: str = "ratio"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -46,11 +46,11 @@ from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.figures import Figure, extract_figures
 from prism.index.statements import ITEMS
-from prism.types import Calculation, CalculationInput, NoteKind, RetrievedChunk, SearchScope
+from prism.types import Calculation, CalculationInput, Derived, NoteKind, RetrievedChunk, SearchScope
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DERIVED_LABEL", "Derived", "accept_derived", "derive", "derived_answer", "derived_gate", "derived_text",
+__all__ = ["DERIVED_LABEL", "accept_derived", "derive", "derived_answer", "derived_gate", "derived_text",
            "document_period", "figure_lines", "sub_search"]
 
 DERIVED_LABEL = "Derived figure, computed in code from the cited table cells (extractive, no LLM)"
@@ -58,28 +58,6 @@ _NAMES = {key: item.name for key, item in ITEMS.items()}
 _SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
 _SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
 
-
-@dataclass(frozen=True)
-class Derived:
-    """One derived figure worked out: the answer's heading and lines, the chunks added, the calculation.
-
-    Attributes:
-        heading: the answer's first line (the label and the result, or why it cannot be computed).
-        lines: ``(text, block n)`` per input and per step of the work (block numbers count ``chunks + extra``).
-        extra: chunks holding inputs that were not among the retrieved ones (appended as sources).
-        calculation: the :class:`~prism.types.Calculation` (citations are the answer's numbers).
-        per_period: each period's raw value (a ratio, not ×100), for the number check.
-        raw: the unrounded result, or ``None`` when an input is missing.
-        kind: the result kind (:data:`prism.answering.derived.calc.ResultKind`), for the number check.
-    """
-
-    heading: str
-    lines: list[tuple[str, int]]
-    extra: list[RetrievedChunk]
-    calculation: Calculation
-    per_period: tuple[Decimal, ...] = ()
-    raw: Decimal | None = None
-    kind: str = "ratio"
 
 
 def _plain(value: Decimal) -> str:

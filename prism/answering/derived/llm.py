@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from prism.answering.derived.answer import Derived, derive, derived_text, document_period, sub_search
+from prism.answering.derived.answer import derive, derived_text, document_period, sub_search
 from prism.answering.derived.calc import Plan, needed
 from prism.answering.derived.cells import RowsOf
 from prism.answering.derived.formulas import parse_expression, plan_of
@@ -29,6 +29,7 @@ from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
 from prism.index.statements import ITEMS
+from prism.types import Derived
 
 logger = logging.getLogger(__name__)
 
