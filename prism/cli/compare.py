@@ -17,7 +17,7 @@ from typing import Any
 
 from prism.cli import common
 from prism.errors import PrismError
-from prism.types import CompareCell, CompareGrid
+from prism.types import EXPORT_FORMATS, CompareCell, CompareGrid
 
 
 def format_grid(grid: CompareGrid) -> str:
@@ -51,9 +51,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                        tuple(cells))
     if args.out:
         out = Path(args.out)
-        fmt = out.suffix.lower().lstrip(".")
         try:
-            out.write_bytes(svc.export_grid(grid, "md" if fmt == "markdown" else fmt))
+            out.write_bytes(svc.export_grid(grid, out.suffix))
         except OSError as exc:
             raise PrismError(f"Could not write {out}: {exc.strerror or exc}.") from exc
         sys.stderr.write(f"grid written to {out}\n")
@@ -70,7 +69,8 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     p.add_argument("--question", action="append", metavar="Q", help="a question (a row; repeatable)")
     p.add_argument("--template", metavar="NAME", help="add a template's questions: filings or circulars")
     p.add_argument("--title", help="the grid's title (exports)")
-    p.add_argument("--out", metavar="FILE", help="also write the grid as .csv, .xlsx or .md")
+    p.add_argument("--out", metavar="FILE",
+                   help="also write the grid as " + ", ".join(f".{f.key}" for f in EXPORT_FORMATS))
     p.add_argument("--no-cache", action="store_true", help="ask every cell again")
     p.add_argument("--no-auto-scope", action="store_true",
                    help="do not scope by the entities and periods the question names")

@@ -25,7 +25,7 @@ from prism.types.answers import (
 )
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
 from prism.types.calculations import Calculation, CalculationInput, Derived
-from prism.types.compare import CellCitation, CellStatus, CompareCell, CompareGrid
+from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
     LOCATOR_KEYS,
@@ -94,6 +94,8 @@ __all__ = [
     "CellStatus",
     "CompareCell",
     "CompareGrid",
+    "EXPORT_FORMATS",
+    "ExportFormat",
     "AnswerMode",
     "ChatTurn",
     "Chunk",

@@ -112,6 +112,32 @@ class CompareCell:
 
 
 @dataclass(frozen=True)
+class ExportFormat:
+    """One export format of a comparison grid, as the UI offers it and the CLI writes it.
+
+    Attributes:
+        key: the format's name and file extension (``"csv"``, ``"xlsx"``, ``"md"``).
+        label: the button's word ("CSV", "XLSX", "Markdown").
+        mime: the MIME type of the bytes (RFC 6838 registrations; XLSX per ECMA-376).
+        suffixes: every file extension that selects the format (``("md", "markdown")``), lower case, no dot.
+    """
+
+    key: str
+    label: str
+    mime: str
+    suffixes: tuple[str, ...]
+
+
+EXPORT_FORMATS: tuple[ExportFormat, ...] = (
+    ExportFormat("csv", "CSV", "text/csv", ("csv",)),
+    ExportFormat("xlsx", "XLSX", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ("xlsx",)),
+    ExportFormat("md", "Markdown", "text/markdown", ("md", "markdown")),
+)
+"""The grid's export formats, in the order they are offered: the one registry the Compare page, ``compare --out``
+and the facade's writers (:data:`prism.answering.compare.facade.WRITERS`) read."""
+
+
+@dataclass(frozen=True)
 class CompareGrid:
     """A saved grid: its documents (columns, at most 12), questions (rows) and the cells answered so far.
 

@@ -174,12 +174,10 @@ def _run(service: PrismService, info: WorkspaceInfo, grid: CompareGrid, holders:
 def _exports(service: PrismService, grid: CompareGrid) -> None:
     stem = "".join(ch if ch.isalnum() else "-" for ch in grid.title.lower()).strip("-") or "grid"
     with st.container(horizontal=True):
-        for fmt, label, mime in (("csv", "CSV", "text/csv"),
-                                 ("xlsx", "XLSX", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-                                 ("md", "Markdown", "text/markdown")):
-            st.download_button(f"Export {label}", service.export_grid(grid, fmt), file_name=f"prism-{stem}.{fmt}",
-                               mime=mime, key=f"compare.export.{fmt}", on_click="ignore",
-                               icon=":material/download:")
+        for fmt in service.export_formats():
+            st.download_button(f"Export {fmt.label}", service.export_grid(grid, fmt.key),
+                               file_name=f"prism-{stem}.{fmt.key}", mime=fmt.mime, key=f"compare.export.{fmt.key}",
+                               on_click="ignore", icon=":material/download:")
 
 
 def page(service: PrismService, info: WorkspaceInfo) -> None:

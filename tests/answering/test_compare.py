@@ -191,3 +191,18 @@ def test_cli_compare_json_and_export(svc, grid, monkeypatch, capsys, tmp_path):
     assert out.read_text(encoding="utf-8").startswith("# Comparison\n")
     assert main(["compare", "--workspace", "cmp", "--doc", UPI, "--template", "nope", "--json"]) == EXIT_FAILED
     assert "no question template 'nope'" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_export_formats_come_from_one_registry(svc, grid, tmp_path):
+    """The facade, the Compare page and ``compare --out`` read :data:`prism.types.EXPORT_FORMATS`; every format has
+    a writer, an extension alias selects its format, and another extension is refused naming the formats."""
+    from prism.answering.compare.facade import WRITERS
+    from prism.types import EXPORT_FORMATS
+
+    assert [f.key for f in svc.export_formats()] == ["csv", "xlsx", "md"] == list(WRITERS)
+    assert svc.export_formats() is EXPORT_FORMATS
+    saved = CompareGrid("", "Grid", (UPI, CALL), (NII,), (grid[(UPI, NII)], grid[(CALL, NII)]))
+    assert svc.export_grid(saved, ".markdown") == svc.export_grid(saved, "md") == grid_markdown(saved).encode()
+    assert svc.export_grid(saved, "CSV") == grid_csv(saved)
+    with pytest.raises(PrismError, match="A grid exports as csv, xlsx, md, not '.pdf'"):
+        svc.export_grid(saved, ".pdf")

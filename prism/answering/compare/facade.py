@@ -6,7 +6,7 @@ cached cells in the workspace's :class:`~prism.answering.compare.store.GridStore
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from prism import __version__
@@ -17,12 +17,16 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.workspaces import Workspace
-from prism.types import Answer, CancelToken, CompareCell, CompareGrid
+from prism.types import EXPORT_FORMATS, Answer, CancelToken, CompareCell, CompareGrid, ExportFormat
 
 __all__ = ["CompareFacade"]
 
-EXPORTS = {"csv": grid_csv, "xlsx": grid_xlsx, "md": lambda grid: grid_markdown(grid).encode("utf-8")}
-"""Export formats of a grid (file extension → writer of its bytes)."""
+WRITERS: dict[str, Callable[[CompareGrid], bytes]] = {
+    "csv": grid_csv, "xlsx": grid_xlsx, "md": lambda grid: grid_markdown(grid).encode("utf-8")}
+"""The writer of each export format's bytes, by :attr:`~prism.types.ExportFormat.key` of
+:data:`prism.types.EXPORT_FORMATS`."""
+if set(WRITERS) != {fmt.key for fmt in EXPORT_FORMATS}:
+    raise RuntimeError("every grid export format needs one writer")
 SETTINGS_FIELDS: tuple[str, ...] = ("top_k", "fusion_top_k", "fusion_method", "rrf_k", "dense_weight", "bm25_weight",
                                     "answer_min_relevance", "llm_model", "chunk_size", "chunk_overlap")
 """Settings a cell's answer depends on besides the per-run options (part of the cache key)."""
@@ -49,12 +53,23 @@ class CompareFacade:
         return template_questions(name)
 
     @staticmethod
+    def export_formats() -> tuple[ExportFormat, ...]:
+        """The grid's export formats, in the order they are offered (:data:`prism.types.EXPORT_FORMATS`)."""
+        return EXPORT_FORMATS
+
+    @staticmethod
     def export_grid(grid: CompareGrid, fmt: str) -> bytes:
-        """The grid as ``csv``, ``xlsx`` or ``md`` bytes (:mod:`prism.answering.compare.export`; citations as
-        "file p. N"). Raises ``PrismError`` for another format."""
-        if fmt not in EXPORTS:
-            raise PrismError(f"A grid exports as {', '.join(EXPORTS)}, not '{fmt}'.")
-        return EXPORTS[fmt](grid)
+        """The grid as the bytes of format ``fmt``, a key or file extension of :data:`prism.types.EXPORT_FORMATS`
+        (``csv``, ``xlsx``, ``md`` / ``markdown``; :mod:`prism.answering.compare.export`; citations as "file p. N").
+
+        Raises:
+            PrismError: ``fmt`` names no export format (the message lists them).
+        """
+        wanted = fmt.lower().lstrip(".")
+        for spec in EXPORT_FORMATS:
+            if wanted in spec.suffixes:
+                return WRITERS[spec.key](grid)
+        raise PrismError(f"A grid exports as {', '.join(f.key for f in EXPORT_FORMATS)}, not '{fmt}'.")
 
     def grids(self, workspace: str | None = None) -> GridStore:
         """The workspace's saved grids and cell cache; raises ``WorkspaceNotFoundError``."""
