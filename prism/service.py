@@ -41,6 +41,7 @@ from prism.index.seed import install_seed
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorStore, VectorStores
 from prism.index.workspaces import Workspace
+from prism.ingestion.jobs import IngestJobs, JobView
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.retrieval.fusion import MODES, retrieval_mode
@@ -60,8 +61,9 @@ from prism.types import (
     WorkspaceInfo,
 )
 
-__all__ = ["PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode", "install_seed", "metrics",
-           "published_anchors", "query_terms", "retrieval_modes", "supported_file_types", "upload_names"]
+__all__ = ["IngestJobs", "JobView", "PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode",
+           "install_seed", "metrics", "published_anchors", "query_terms", "retrieval_modes", "supported_file_types",
+           "upload_names"]
 
 logger = logging.getLogger(__name__)
 

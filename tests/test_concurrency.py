@@ -14,9 +14,9 @@ import tenacity
 
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
+from prism.ingestion.jobs import IngestJobs
 from prism.service import PrismService
 from prism.types import Answer, IngestItem
-from prism.ui.jobs import IngestJobs
 
 from .conftest import REPO
 from .fakes_llm import ScriptedLLM

@@ -21,9 +21,8 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from prism.config import Settings
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import IngestJobs, PrismService
 from prism.types import ProgressCallback
-from prism.ui.jobs import IngestJobs
 from prism.ui.preview import PagePreview, render_page_preview
 
 logger = logging.getLogger(__name__)

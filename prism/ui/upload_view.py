@@ -20,12 +20,11 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService, upload_names
+from prism.service import JobView, PrismService, upload_names
 from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.briefing_view import briefing_card
 from prism.ui.explain import literal, shorten, strip_source
-from prism.ui.jobs import JobView
 from prism.ui.resources import ingest_jobs
 
 logger = logging.getLogger(__name__)

@@ -20,6 +20,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from prism.config import Settings
+from prism.ingestion.jobs import IngestJobs, content_key
 from prism.service import PrismService, query_terms
 from prism.types import IngestItem, IngestResult, WorkspaceInfo
 from prism.ui import state as ui_state
@@ -33,7 +34,6 @@ from prism.ui.explain import (
     why_this_chunk,
 )
 from prism.ui.export import conversation_markdown
-from prism.ui.jobs import IngestJobs, content_key
 from prism.ui.preview import locate, render_page_preview
 
 from ..conftest import DATA, REPO

@@ -12,11 +12,11 @@ from pypdf import PdfReader
 from streamlit.testing.v1 import AppTest
 
 from prism.config import Settings
+from prism.ingestion.jobs import JobView
 from prism.service import PrismService, supported_file_types
 from prism.types import IngestResult
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
-from prism.ui.jobs import JobView
 from prism.ui.upload_view import progress_line
 
 from ..conftest import CASES, REPO

@@ -9,11 +9,10 @@ briefings of the whole process, one at a time (the LLM's rate limit is per key).
 from __future__ import annotations
 
 import logging
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from prism.answering.briefing.compose import brief_document
 from prism.answering.llm import LLMClient
+from prism.background import SerialRunner
 from prism.config import Settings
 from prism.index.embedder import PrismEmbedding
 from prism.index.workspaces import Workspace
@@ -36,27 +35,17 @@ def brief_offline_now(workspace: Workspace, result: IngestResult, embedder: Pris
 
 
 class BackgroundBriefings:
-    """LLM briefings written after the ingest, in one background thread (started on first use)."""
+    """LLM briefings written after the ingest, one at a time, by a :class:`~prism.background.SerialRunner` (its
+    thread starts on first use)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._pool: ThreadPoolExecutor | None = None
-        self._pending: set[Future[None]] = set()
+        self._runner = SerialRunner("prism-briefing")
 
     def submit(self, workspace: Workspace, doc_id: str, embedder: PrismEmbedding, llm: LLMClient,
                settings: Settings) -> None:
         """Write ``doc_id``'s LLM briefing in the background (it replaces the stored one when done; a failure is
         logged and leaves the stored briefing)."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prism-briefing")
-            future = self._pool.submit(self._write, workspace, doc_id, embedder, llm, settings)
-            self._pending.add(future)
-        future.add_done_callback(self._done)
-
-    def _done(self, future: Future[None]) -> None:
-        with self._lock:
-            self._pending.discard(future)
+        self._runner.submit(self._write, workspace, doc_id, embedder, llm, settings)
 
     @staticmethod
     def _write(workspace: Workspace, doc_id: str, embedder: PrismEmbedding, llm: LLMClient,
@@ -68,12 +57,8 @@ class BackgroundBriefings:
 
     def pending(self) -> int:
         """LLM briefings queued or being written."""
-        with self._lock:
-            return len(self._pending)
+        return self._runner.pending()
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Wait until every queued LLM briefing is written (or ``timeout_s`` passes); True when none is left."""
-        with self._lock:
-            futures = set(self._pending)
-        done, not_done = wait(futures, timeout=timeout_s)
-        return not not_done
+        return self._runner.wait(timeout_s)

@@ -1,9 +1,9 @@
-"""Background ingestion jobs for the Upload page (no Streamlit here; the registry is cached in resources.py).
+"""Background ingestion jobs for the Upload page (the registry is cached by ``prism/ui/resources.py``).
 
 The Upload page never ingests on the script thread: it submits one job per file to :class:`IngestJobs`, a
-process-wide registry with a single worker thread (two shared CPU cores: one document at a time keeps the answers
-of other sessions responsive, and writes to a workspace are serialised by its lock anyway). Pages read job
-snapshots to draw progress; a session keeps only the job ids in ``st.session_state``.
+process-wide registry run by one :class:`~prism.background.SerialRunner` (two shared CPU cores: one document at a
+time keeps the answers of other sessions responsive, and writes to a workspace are serialised by its lock anyway).
+Pages read job snapshots to draw progress; a session keeps only the job ids in ``st.session_state``.
 
 A job is keyed by ``(workspace id, content hash)`` (a URL is keyed by itself): submitting the same bytes to the same
 workspace while a job for them is queued or running returns that job instead of starting another, so Streamlit
@@ -21,10 +21,10 @@ import re
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
+from prism.background import SerialRunner
 from prism.errors import PrismError
 from prism.types import CancelToken, IngestItem, IngestResult, ProgressCallback, WorkspaceInfo
 
@@ -126,7 +126,7 @@ class IngestJobs:
     """
 
     def __init__(self, max_workers: int = 1):
-        self._executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="prism-ingest")
+        self._runner = SerialRunner("prism-ingest", max_workers=max_workers)
         self._lock = threading.Lock()
         self._jobs: dict[str, JobView] = {}
         self._items: dict[str, IngestItem] = {}
@@ -153,7 +153,7 @@ class IngestJobs:
             self._tokens[job_id] = CancelToken()
             self._active[active_key] = job_id
             self._prune()
-        self._executor.submit(self._run, service, job_id, active_key)
+        self._runner.submit(self._run, service, job_id, active_key)
         logger.info("queued ingest job %s (%s)", job_id, "url" if isinstance(source, str) else f"{len(source)} B")
         return job_id
 
@@ -275,4 +275,4 @@ class IngestJobs:
 
     def shutdown(self) -> None:
         """Stop accepting jobs and wait for the running one (tests)."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._runner.shutdown()
