@@ -40,8 +40,9 @@ from prism.config import Settings  # noqa: E402
 from prism.index.embedder import PrismEmbedding  # noqa: E402
 from prism.index.onnx_backend import MANIFEST_FILE, MODEL_FILE  # noqa: E402
 from prism.ingestion import parsing  # noqa: E402
-from prism.ingestion.chunking import chunk_document, title_from_name, with_title  # noqa: E402
+from prism.ingestion.chunking import chunk_document  # noqa: E402
 from prism.ingestion.parsing.running import strip_running_lines  # noqa: E402
+from prism.ingestion.titles import title_from_name, with_title  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
 PDFS = SHARED / "financebench-dev" / "pdfs"

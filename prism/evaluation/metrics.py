@@ -67,11 +67,6 @@ HEADLINE: tuple[str, ...] = tuple(m.name for m in METRICS if m.headline)
 """The headline metrics, in display order."""
 
 
-def metric_spec(name: str) -> MetricSpec | None:
-    """The registered metric called ``name``, or ``None``."""
-    return next((m for m in METRICS if m.name == name), None)
-
-
 def _ranx_name(metric: str) -> str:
     base, _, cutoff = metric.partition("@")
     if base not in _RANX_NAMES or not cutoff.isdigit():

@@ -15,9 +15,9 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.index.workspaces import Workspace, now_iso
 from prism.ingestion import parsing
-from prism.ingestion.chunking import title_from_text
 from prism.ingestion.commit import CommitOutcome, PreparedDocument, duplicate_result
 from prism.ingestion.prepare import chunk, chunk_rows, index_text, title_for
+from prism.ingestion.titles import title_from_text
 from prism.types import DocumentRecord, IngestResult, ParsedDocument, ProgressCallback
 
 

@@ -1,25 +1,37 @@
-"""Split a parsed document into overlapping character chunks that fit the embedder's window.
+"""Split a parsed document into chunks that fit the embedder's window: its tables cut only between rows, the prose
+around them into overlapping character chunks. The one chunker of every file type (:func:`chunk_document`).
 
-The document text is the pages' texts joined with :data:`PAGE_SEPARATOR`. A chunk is a span ``[char_start,
+The document text is the pages' texts joined with :data:`PAGE_SEPARATOR`. A prose chunk is a span ``[char_start,
 char_end)`` of that text of about ``chunk_size`` characters; the next chunk starts about ``chunk_overlap``
 characters before the previous one ended (at a word start). Each chunk ends at the best boundary of its window,
 preferring a paragraph break (after at least 25% of ``chunk_size``), then a line break (40%), then a sentence end
 (never an abbreviation's full stop such as "Rs.", :mod:`prism.index.sentences`), then a space (50%); a chunk that
 ends at a paragraph break is not overlapped. Only a run of ``chunk_size`` characters with no space at all is cut
 mid-word. A chunk whose word-piece count exceeds the embedder's window is split further at spaces until every piece
-fits.
-"""
+fits. A slide or a sheet is a unit of its own: prose chunks never cross one (PDF pages flow into each other).
 
+Tables (:func:`prism.ingestion.tables.finders.document_tables`) become the spans of
+:func:`prism.ingestion.tables.chunks.table_chunks` (whole rows; a row cut between its cells only when it does not fit
+the window with the table's header), and the prose between tables is chunked as above. Every chunk, table or prose,
+satisfies ``document_text[chunk.char_start:chunk.char_end] == chunk.text``, and chunks never overlap a table's span.
+A table chunk carries a :class:`~prism.types.ChunkTable`: the table's id, title, the headers of the columns it holds,
+unit, currency, the index header that is embedded and BM25-indexed in front of its text, and its rows with offsets
+relative to the chunk's text.
+"""
 from __future__ import annotations
 
 import bisect
+import itertools
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from prism.index.sentences import ends_sentence
-from prism.types import Chunk, ChunkTable, ParsedDocument
+from prism.ingestion.tables.chunks import TableChunkSpan, table_chunks
+from prism.ingestion.tables.finders import document_tables
+from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.types import Chunk, ChunkTable, ParsedDocument, Table, TableRow
 
 logger = logging.getLogger(__name__)
 
@@ -155,50 +167,6 @@ def _page_of(offset: int, page_offsets: Sequence[int]) -> int:
     return bisect.bisect_right(page_offsets, offset) - 1
 
 
-def chunk_document(
-    doc: ParsedDocument,
-    doc_id: str,
-    *,
-    chunk_size: int,
-    chunk_overlap: int,
-    count_tokens: TokenCounter | None = None,
-    max_tokens: int | None = None,
-) -> list[Chunk]:
-    """Chunk a parsed document.
-
-    Args:
-        doc: parsed, normalised document.
-        doc_id: the document's id (sha256 hex of its bytes).
-        chunk_size: target chunk length, characters.
-        chunk_overlap: overlap between neighbours, characters.
-        count_tokens: word pieces of a text *including* special tokens, e.g.
-            :meth:`prism.index.embedder.PrismEmbedding.count_tokens`; when given with ``max_tokens``, longer chunks are
-            split further.
-        max_tokens: the embedder's window (e.g. 256 for all-MiniLM-L6-v2).
-
-    Returns:
-        Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even for
-        repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
-        ``page_start``/``page_end`` (a chunk crossing a PDF page break spans both; slides and sheets are chunked
-        one by one, so their chunks never cross one) with their labels and unit, and rows
-        where the document's tables number them (:class:`SpanLocator`); unpaged ones get no page.
-    """
-    text, page_offsets = document_text(doc)
-    if doc.page_unit in ("slide", "sheet"):  # a slide or a sheet is a unit of its own: chunks never cross one
-        spans = [(s + off, e + off) for page, off in zip(doc.pages, page_offsets, strict=True)
-                 for s, e in split_spans(page.text, chunk_size, chunk_overlap)]
-    else:
-        spans = split_spans(text, chunk_size, chunk_overlap)
-    if count_tokens is not None and max_tokens is not None:
-        fitted: list[tuple[int, int]] = []
-        for span in spans:
-            fitted += fit_window(text, span, count_tokens, max_tokens)
-        if len(fitted) != len(spans):
-            logger.info("split %d over-long chunks to fit %d word pieces", len(fitted) - len(spans), max_tokens)
-        spans = fitted
-    return build_chunks(doc, doc_id, text, page_offsets, [(s, e, None) for s, e in spans])
-
-
 def build_chunks(doc: ParsedDocument, doc_id: str, text: str, page_offsets: Sequence[int],
                  pieces: Sequence[tuple[int, int, ChunkTable | None]],
                  attributes: Mapping[str, str] | None = None) -> list[Chunk]:
@@ -258,48 +226,131 @@ class SpanLocator:
         return fields
 
 
-# --- title headers ----------------------------------------------------------------------------------------------
-_NAME_SPLIT = re.compile(r"[\s_.\-]+")
-_GENERIC_NAMES = frozenset({"document", "documents", "doc", "docs", "file", "upload", "untitled", "download", "scan",
-                            "new", "copy", "img", "image"})
+MIN_TEXT_TOKENS = 16
+"""Word pieces a table chunk's own text may always use, however long its index header (a header that leaves less is
+cut short instead)."""
+
+Piece = tuple[int, int, "ChunkTable | None"]
+"""A chunk before it is numbered: ``(char_start, char_end, table or None)`` in document offsets."""
 
 
-def title_from_name(name: str) -> str | None:
-    """A document title from its file name, or ``None`` when the name says nothing a reader would search for.
+def _prose(text: str, lo: int, hi: int, chunk_size: int, chunk_overlap: int, count_tokens: TokenCounter | None,
+           max_tokens: int | None) -> list[Piece]:
+    """Prose chunks of ``text[lo:hi]`` (:func:`split_spans`, each fitted to the window), in document offsets."""
+    part = text[lo:hi]
+    spans = split_spans(part, chunk_size, chunk_overlap)
+    if count_tokens is not None and max_tokens is not None:
+        spans = [piece for span in spans for piece in fit_window(part, span, count_tokens, max_tokens)]
+    return [(lo + s, lo + e, None) for s, e in spans]
 
-    ``"3M_2022_10K.pdf"`` → ``"3M 2022 10K"``; ``"upi-refund-policy.txt"`` → ``"upi refund policy"``. Opaque names
-    give ``None``: URLs, hashes and reference codes (any part of 12+ characters with a digit, e.g.
-    ``"05MC010420252ED8A7….pdf"``), names with fewer than two letters (``"12345.txt"``, ``"Q3.csv"``), and
-    generic names, numbered or not (``"document.pdf"``, ``"doc01.pdf"``, ``"scan_0003.pdf"``).
+
+def _rows_in(table: Table, start: int, end: int) -> tuple[TableRow, ...]:
+    """The table's rows overlapping page offsets ``[start, end)``, relative to ``start``: cells whose spans lie
+    inside only, row bounds clipped to the span."""
+    rows = []
+    for row in table.rows:
+        if row.char_end <= start or row.char_start >= end:
+            continue
+        kept = [(c, (a - start, b - start)) for c, (a, b) in zip(row.cells, row.cell_spans, strict=True)
+                if a >= start and b <= end]
+        rows.append(TableRow(row.label, tuple(c for c, _ in kept), tuple(s for _, s in kept),
+                             max(row.char_start, start) - start, min(row.char_end, end) - start, row.source_row))
+    return tuple(rows)
+
+
+def _table_pieces(table: Table, page_text: str, base: int, chunk_size: int, count_tokens: TokenCounter | None,
+                  max_tokens: int | None) -> list[Piece]:
+    """The table's chunks (:func:`~prism.ingestion.tables.chunks.table_chunks`) in document offsets. A span still over
+    the window with its header (one cell longer than the window) is cut at spaces like prose, keeping its table."""
+    if count_tokens is None or max_tokens is None:
+        spans = table_chunks(table, page_text, lambda _t: 0, 1, chunk_size)
+    else:
+        spans = table_chunks(table, page_text, count_tokens, max_tokens, chunk_size)
+    pieces: list[Piece] = []
+    for span in spans:
+        ranges = [(span.char_start, span.char_end)]
+        header = span.index_header
+        if count_tokens is not None and max_tokens is not None and count_tokens(span.index_text) > max_tokens:
+            room = max_tokens - count_tokens(header) + 1
+            if room < MIN_TEXT_TOKENS:
+                header, room = _shorten(header, count_tokens, max_tokens - MIN_TEXT_TOKENS), MIN_TEXT_TOKENS
+            ranges = fit_window(page_text, ranges[0], count_tokens, room)
+        for s, e in ranges:
+            info = _chunk_table(table, span, header, s, e)
+            pieces.append((base + s, base + e, info))
+    return pieces
+
+
+def _shorten(header: str, count_tokens: TokenCounter, budget: int) -> str:
+    """``header`` cut at its last ``" | "`` separators until it has at most ``budget`` word pieces (its first part
+    alone, cut at spaces, when even that is too long)."""
+    parts = header.split(" | ")
+    while len(parts) > 1 and count_tokens(" | ".join(parts)) > budget:
+        parts.pop()
+    text = " | ".join(parts)
+    while text and count_tokens(text) > budget:
+        text = text.rsplit(" ", 1)[0] if " " in text else ""
+    return text
+
+
+def _chunk_table(table: Table, span: TableChunkSpan, header: str, start: int, end: int) -> ChunkTable:
+    return ChunkTable(table.table_id, header, table.title, span.column_headers, table.unit, table.currency,
+                      span.row_label, _rows_in(table, start, end))
+
+
+def chunk_document(
+    doc: ParsedDocument,
+    doc_id: str,
+    *,
+    chunk_size: int,
+    chunk_overlap: int,
+    count_tokens: TokenCounter | None = None,
+    max_tokens: int | None = None,
+    attributes: Mapping[str, str] | None = None,
+    find: bool = True,
+    pdf: PdfTableHeaders | None = None,
+) -> list[Chunk]:
+    """Chunk a parsed document: its tables at row boundaries, the prose around them as the module docstring says.
+
+    Args:
+        doc: parsed, normalised document, running lines already removed (table offsets index its page texts).
+        doc_id: the document's id (sha256 hex of its bytes).
+        chunk_size: target chunk length, characters (table spans hold whole rows up to this length).
+        chunk_overlap: overlap between neighbouring prose chunks, characters (table chunks do not overlap).
+        count_tokens: word pieces of a text including special tokens (the embedder's counter); with ``max_tokens``
+            every chunk's index text (table header included) fits the window.
+        max_tokens: the window left for a chunk's index text (the embedder's, less a title header's share).
+        attributes: flat metadata every chunk carries (the document profile's, :meth:`DocumentProfile.metadata`).
+        find: look for tables in the page texts (off: only a loader's tables are chunked as tables).
+        pdf: the PDF's words, for column headers the text lacks and tables of words (:func:`page_tables`).
+
+    Returns:
+        Chunks in document order with ``chunk_index`` 0..n-1 and ids ``"{doc_id[:16]}-{index:05d}"`` (unique even
+        for repeated identical paragraphs; stable across re-ingest with the same settings). Paged documents get
+        ``page_start``/``page_end`` (a chunk crossing a PDF page break spans both; slides and sheets are chunked
+        one by one, so their chunks never cross one) with their labels and unit, and rows where the document's
+        tables number them (:class:`SpanLocator`); unpaged ones get no page. Table chunks have ``table`` set.
     """
-    if "://" in name:
-        return None
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    words = [w for w in _NAME_SPLIT.split(stem) if w]
-    if not words or any(len(w) >= 12 and any(ch.isdigit() for ch in w) for w in words):
-        return None
-    letters = " ".join(re.sub(r"[^a-z]+", " ", " ".join(words).lower()).split())
-    if sum(ch.isalpha() for w in words for ch in w) < 2 or letters in _GENERIC_NAMES:
-        return None
-    return " ".join(words)
+    text, offsets = document_text(doc)
+    # a slide or a sheet is a unit of its own: prose chunks never cross one (PDF pages do flow into each other)
+    breaks = list(offsets[1:]) if doc.page_unit in ("slide", "sheet") else []
 
+    def prose(lo: int, hi: int) -> list[Piece]:
+        cuts = [lo] + [b for b in breaks if lo < b < hi] + [hi]
+        return [p for a, b in itertools.pairwise(cuts)
+                for p in _prose(text, a, b, chunk_size, chunk_overlap, count_tokens, max_tokens)]
 
-def title_from_text(text: str, max_chars: int) -> str | None:
-    """The first paragraph of ``text`` when it is a heading: at most ``max_chars`` characters and not the whole
-    text (BEIR corpora are stored as ``title + "\\n\\n" + text``). ``None`` otherwise."""
-    head, sep, rest = text.strip().partition("\n\n")
-    head = " ".join(head.split())
-    if not sep or not rest.strip() or not head or len(head) > max_chars:
-        return None
-    return head
-
-
-def with_title(title: str | None, chunk_text: str) -> str:
-    """The text to embed and index for a chunk: ``title + "\\n\\n" + chunk_text``, unless there is no title or the
-    chunk already starts with it. A chunk's own words rarely name its document ("Net sales rose 5%" does not say
-    3M or 2022); a header with the title does, for both the dense and the BM25 side (a title-only variant of
-    contextual chunk headers; cf. Anthropic, "Introducing Contextual Retrieval", 2024, which writes the context
-    with an LLM: :mod:`prism.answering.contextual`)."""
-    if not title or chunk_text.startswith(title):
-        return chunk_text
-    return f"{title}\n\n{chunk_text}"
+    pieces: list[Piece] = []
+    pos = 0
+    for i, table in document_tables(doc, find, pdf):
+        start = offsets[i] + table.char_start
+        if start < pos or not table.rows:
+            continue
+        pieces += prose(pos, start)
+        pieces += _table_pieces(table, doc.pages[i].text, offsets[i], chunk_size, count_tokens, max_tokens)
+        pos = offsets[i] + table.char_end
+    pieces += prose(pos, len(text))
+    chunks = build_chunks(doc, doc_id, text, offsets, pieces, attributes)
+    n_tables = sum(1 for _, _, info in pieces if info is not None)
+    logger.debug("%s: %d chunks, %d of them table chunks", doc.source, len(chunks), n_tables)
+    return chunks

@@ -13,11 +13,11 @@ from prism.errors import NoExtractableTextError, PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.index.workspaces import now_iso
-from prism.ingestion.chunking import document_text, title_from_name, with_title
+from prism.ingestion.chunking import chunk_document, document_text
 from prism.ingestion.parsing.running import RunningLines, strip_running_lines
 from prism.ingestion.profiles.read import extract_profile
-from prism.ingestion.tables.finders import structured_chunks
 from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.titles import title_from_name, with_title
 from prism.types import Chunk, DocumentProfile, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
 
 logger = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def index_text(title: str | None, chunk: Chunk) -> str:
 
 def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: PrismEmbedding, settings: Settings,
           attributes: Mapping[str, str] | None = None, pdf: bytes | None = None) -> list[Chunk]:
-    """Chunk ``parsed`` (:func:`~prism.ingestion.tables.finders.structured_chunks`: tables at row boundaries when
+    """Chunk ``parsed`` (:func:`~prism.ingestion.chunking.chunk_document`: tables at row boundaries when
     ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
     :class:`~prism.ingestion.tables.headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
     embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata).
@@ -121,7 +121,7 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
                                 parsed.warnings)
     headers = PdfTableHeaders(pdf) if pdf is not None else None
     try:
-        chunks = structured_chunks(
+        chunks = chunk_document(
             parsed,
             doc_id,
             chunk_size=settings.chunk_size,

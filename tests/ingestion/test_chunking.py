@@ -2,15 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from prism.ingestion.chunking import (
-    PAGE_SEPARATOR,
-    chunk_document,
-    document_text,
-    split_spans,
-    title_from_name,
-    title_from_text,
-    with_title,
-)
+from prism.ingestion.chunking import PAGE_SEPARATOR, chunk_document, document_text, split_spans
+from prism.ingestion.titles import title_from_name, title_from_text, with_title
 from prism.types import Page, ParsedDocument
 
 from ..conftest import CASES

@@ -149,7 +149,10 @@ def test_pptx_slides_are_pages_with_their_notes_and_tables():
     assert (table.table_id, table.page, table.column_headers, [r.label for r in table.rows]) == (
         "p3-t1", 3, ("Revenue (₹ crore)",), ["Retail", "Wholesale"])
     chunks = chunk_document(doc, "cd" * 32, chunk_size=500, chunk_overlap=50)
-    assert [c.locator for c in chunks] == ["Slide 1", "Slide 2", "Slide 3"]
+    # no chunk crosses a slide; slide 3's table is cut at its rows, apart from the slide's title
+    assert [c.locator for c in chunks] == ["Slide 1", "Slide 2", "Slide 3", "Slide 3"]
+    assert [c.table is not None for c in chunks] == [False, False, False, True]
+    assert chunks[3].text.startswith("Segment: Retail")
 
 
 def test_pptx_slide_without_text_is_reported():

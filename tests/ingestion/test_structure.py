@@ -11,10 +11,9 @@ from fpdf import FPDF
 
 from prism.config import Settings
 from prism.ingestion import parsing
-from prism.ingestion.chunking import document_text
+from prism.ingestion.chunking import chunk_document, document_text
 from prism.ingestion.parsing.running import find_running_lines, strip_running_lines
 from prism.ingestion.prepare import chunk, index_text, read_profile, strip_running, title_for
-from prism.ingestion.tables.finders import structured_chunks
 from prism.types import DocumentProfile, IngestItem
 
 from ..conftest import require_data
@@ -92,11 +91,11 @@ def test_a_table_page_is_cut_between_rows_and_indexed_under_its_header(service, 
         assert text[r["char_start"]:r["char_end"]] == r["text"]
 
 
-def test_structured_chunks_keep_every_character_and_never_overlap_a_table(embedder, tmp_path):
+def test_chunks_keep_every_character_and_never_overlap_a_table(embedder, tmp_path):
     pdf = tmp_path / "statement.pdf"
     statement_pdf(pdf)
     doc = parsing.load(pdf, settings=NO_OCR)
-    chunks = structured_chunks(doc, "ab" * 32, chunk_size=500, chunk_overlap=50, count_tokens=embedder.count_tokens,
+    chunks = chunk_document(doc, "ab" * 32, chunk_size=500, chunk_overlap=50, count_tokens=embedder.count_tokens,
                                max_tokens=200)
     text, _ = document_text(doc)
     assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
@@ -108,7 +107,7 @@ def test_structured_chunks_keep_every_character_and_never_overlap_a_table(embedd
     assert all(" ".join((label, *values)) in covered for label, *values in ROWS)
     assert all(c.table.column_headers == ("2015", "2014", "2013") for c in tables)
     # without tables the same text is chunked as prose, across the statement
-    plain = structured_chunks(doc, "ab" * 32, chunk_size=500, chunk_overlap=50, find=False)
+    plain = chunk_document(doc, "ab" * 32, chunk_size=500, chunk_overlap=50, find=False)
     assert not any(c.table for c in plain) and all(text[c.char_start:c.char_end] == c.text for c in plain)
 
 

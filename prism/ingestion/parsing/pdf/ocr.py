@@ -67,14 +67,6 @@ def _get_engine() -> Any:
     return _engine
 
 
-def reset_engine() -> None:
-    """Forget the loaded engine so the next OCR builds a new one (a forked child must not reuse the parent's
-    onnxruntime sessions, whose thread pools were not copied)."""
-    global _engine, _engine_error, _engine_lock, _ocr_lock
-    _engine, _engine_error = None, None
-    _engine_lock, _ocr_lock = threading.Lock(), threading.Lock()
-
-
 def ocr_unavailable_reason() -> str | None:
     """Why OCR cannot run in this process, or ``None`` when the engine is (or can be) loaded. Loads the engine."""
     _get_engine()
