@@ -103,6 +103,21 @@ class Settings(BaseSettings):
     ocr_dpi: int = Field(default=200, ge=72, le=600, description="Render resolution for OCR, dots per inch.")
     url_timeout_s: float = Field(default=15.0, gt=0, description="Timeout for fetching a URL, seconds.")
     url_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024, description="Largest web page fetched, bytes.")
+    url_allow_private: bool = Field(
+        default=False,
+        description="Let URL ingest fetch loopback, private (RFC 1918), link-local (169.254.169.254), unique-local "
+        "and other non-public addresses. Off on a shared deployment (server-side request forgery, OWASP SSRF "
+        "Prevention Cheat Sheet); turn it on only for a single-user local install.",
+    )
+    url_allow_hosts: str = Field(
+        default="",
+        description="Comma-separated host names URL ingest may fetch even though they resolve to non-public "
+        "addresses (an internal documents server on a shared deployment); exact names, case-insensitive. A redirect "
+        "to any other host is checked as usual.",
+    )
+    url_max_redirects: int = Field(
+        default=5, ge=0, le=20, description="Redirects followed per URL; each hop's address is checked again."
+    )
     csv_max_cell_chars: int = Field(
         default=1000, ge=50, description="CSV cells longer than this are split into several pieces of the row text."
     )

@@ -43,6 +43,12 @@ class FetchError(PrismError):
     """A URL could not be fetched (offline, timed out, too large, or not an HTML/text page)."""
 
 
+class UnsafeURLError(FetchError):
+    """A URL was refused before any connection: not http(s), or its host is (or resolves to) a loopback, private,
+    link-local or otherwise non-public address (server-side request forgery, CWE-918); see
+    :mod:`prism.ingestion.parsing.egress`."""
+
+
 class EmbeddingModelMismatchError(PrismError):
     """The workspace was indexed with another embedding model than the one configured now."""
 

@@ -5,7 +5,8 @@ Frozen dataclasses where nothing mutates them (a few records are filled in as th
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
 (citations, notes, turns, the answer), :mod:`~prism.types.calculations` (a derived figure and its inputs),
 :mod:`~prism.types.conversations` (saved chats),
-:mod:`~prism.types.compare` (comparison grids) and
+:mod:`~prism.types.compare` (comparison grids), :mod:`~prism.types.spreadsheets` (CSV/XLSX exports that carry
+no live formula: the one sanitiser every export uses) and
 :mod:`~prism.types.evaluation` (metric descriptions). Import them from
 here. A ground-floor package: it imports only :mod:`prism.fsutil` and :mod:`prism.errors`.
 """
@@ -63,6 +64,7 @@ from prism.types.profiles import (
 )
 from prism.types.questions import AnswerTarget, AnswerType, EntityMatch, PeriodMention, QuestionFacts, SearchScope
 from prism.types.retrieval import SCORE_STAGES, CompletesText, RerankerState, RetrievalMode, RetrievedChunk
+from prism.types.spreadsheets import FORMULA_TRIGGERS, csv_bytes, spreadsheet_text, xlsx_bytes
 from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
@@ -75,6 +77,10 @@ __all__ = [
     "PROFILE_METADATA_KEYS",
     "PROFILE_UNITS",
     "TABLE_METADATA_KEYS",
+    "FORMULA_TRIGGERS",
+    "csv_bytes",
+    "spreadsheet_text",
+    "xlsx_bytes",
     "AnswerTarget",
     "AnswerType",
     "DocumentProfile",

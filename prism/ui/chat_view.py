@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -270,8 +271,8 @@ def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], 
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):
         rank = f" (retrieved #{c['rank']})" if c.get("rank") and c.get("rank") != c["n"] else ""
-        st.markdown(f'<div class="prism-why">Why this passage{rank}: {why_this_chunk(scores, sides)}</div>',
-                    unsafe_allow_html=True)
+        st.markdown(f'<div class="prism-why">Why this passage{html.escape(rank)}: '
+                    f'{html.escape(why_this_chunk(scores, sides))}</div>', unsafe_allow_html=True)
         st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)
         left, right = st.columns([1, 1], gap="medium")

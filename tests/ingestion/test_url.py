@@ -23,7 +23,9 @@ from ..conftest import CASES, DATA
 
 RBI = DATA / "rbi" / "pdfs"
 
-NO_OCR = Settings(ocr_enabled=False)
+LOCAL = {"url_allow_private": True}
+"""The test server listens on 127.0.0.1, which URL ingest refuses unless PRISM_URL_ALLOW_PRIVATE is set."""
+NO_OCR = Settings(ocr_enabled=False, **LOCAL)
 
 
 # --- URLs ----------------------------------------------------------------------------------------------------------
@@ -138,7 +140,7 @@ def test_url_errors(server):
     with pytest.raises(FetchError, match=r"the server sent an empty page"):
         parsing.load(f"{server}/empty", settings=NO_OCR)
     with pytest.raises(FetchError, match=r"the page is 5,000 bytes; the limit is 1,024 bytes"):
-        parsing.load(f"{server}/big.txt", settings=Settings(url_max_bytes=1024, ocr_enabled=False))
+        parsing.load(f"{server}/big.txt", settings=Settings(url_max_bytes=1024, ocr_enabled=False, **LOCAL))
     with pytest.raises(NoExtractableTextError, match=r"blank\.html has no extractable text"):
         parsing.load(f"{server}/blank.html", settings=NO_OCR)
 
@@ -146,7 +148,7 @@ def test_url_errors(server):
 def test_url_timeout(server):
     t0 = time.perf_counter()
     with pytest.raises(FetchError, match=r"^Could not fetch URL: .*/slow \(timed out after 0\.3 s\)$"):
-        parsing.load(f"{server}/slow", settings=Settings(url_timeout_s=0.3, ocr_enabled=False))
+        parsing.load(f"{server}/slow", settings=Settings(url_timeout_s=0.3, ocr_enabled=False, **LOCAL))
     assert time.perf_counter() - t0 < 1.5
 
 
@@ -156,7 +158,7 @@ def test_url_connection_refused():
         port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}/report.html"
     with pytest.raises(FetchError, match=rf"^Could not fetch URL: {re.escape(url)} \(could not connect"):
-        parsing.load(url, settings=Settings(url_timeout_s=2, ocr_enabled=False))
+        parsing.load(url, settings=Settings(url_timeout_s=2, ocr_enabled=False, **LOCAL))
 
 
 def test_strip_tags_fallback():

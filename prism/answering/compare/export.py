@@ -3,14 +3,17 @@
 Each is one table, a row per question and a column per document. A found cell reads
 ``"<short answer> (file p. N; file p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest
 passage as ``"closest: file p. N"``), an error cell ``"Error: <message>"``, a cell not answered yet ``""``.
+
+CSV and XLSX carry no live formula (CWE-1236, OWASP "CSV Injection"): every cell, the headers (file names) and the
+questions go through :mod:`prism.types.spreadsheets`, so an answer quoting ``=HYPERLINK(...)`` from a document is
+written as ``'=HYPERLINK(...)``, and every XLSX cell is a string. Markdown has no formulas and is written as is.
 """
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
-from prism.types import CompareCell, CompareGrid
+from prism.types import CompareCell, CompareGrid, csv_bytes, xlsx_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,19 +42,22 @@ def grid_frame(grid: CompareGrid) -> pd.DataFrame:
     return pd.DataFrame(data, index=pd.Index(list(grid.questions), name="question"))
 
 
+def _table(grid: CompareGrid) -> tuple[list[str], list[list[str]]]:
+    """The header (``question`` then the file names) and one row per question, as exported."""
+    rows = [[q, *(cell_text(grid.cell(doc, q)) for doc in grid.documents)] for q in grid.questions]
+    return ["question", *grid.documents], rows
+
+
 def grid_csv(grid: CompareGrid) -> bytes:
-    """The grid as UTF-8 CSV (with a byte-order mark, so spreadsheet programs read the ₹ sign)."""
-    return grid_frame(grid).to_csv().encode("utf-8-sig")
+    """The grid as UTF-8 CSV (with a byte-order mark, so spreadsheet programs read the ₹ sign); no cell or header
+    is a formula (:func:`prism.types.spreadsheets.csv_bytes`)."""
+    return csv_bytes(*_table(grid))
 
 
 def grid_xlsx(grid: CompareGrid) -> bytes:
-    """The grid as an XLSX workbook: one sheet named "Comparison", the questions in column A."""
-    import pandas as pd
-
-    buffer = io.BytesIO()
-    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
-        grid_frame(grid).to_excel(writer, sheet_name="Comparison")
-    return buffer.getvalue()
+    """The grid as an XLSX workbook: one sheet named "Comparison", the questions in column A, every cell a string
+    and none a formula (:func:`prism.types.spreadsheets.xlsx_bytes`)."""
+    return xlsx_bytes("Comparison", *_table(grid))
 
 
 def _md(text: str) -> str:

@@ -1,11 +1,14 @@
-"""Web pages: fetch with httpx (redirects followed, time and size capped), extract the main text.
+"""Web pages: fetch with httpx (every hop checked and pinned, redirects followed by hand, time and size capped),
+extract the main text.
 
 HTML goes through trafilatura (main content, tables kept); when it finds nothing, a plain tag strip is used.
 ``text/*`` (and JSON) bodies are decoded as text, ``text/csv`` is parsed as CSV. A PDF (by content type or by its
 ``%PDF`` header) is handed to the PDF parser and keeps its page numbers (``kind="pdf"``, ``source`` = the URL).
 
-Note: any http(s) address is fetched, including private and loopback ones; a multi-user deployment must put an
-egress filter in front of this (server-side request forgery).
+Only public http(s) addresses are fetched unless ``PRISM_URL_ALLOW_PRIVATE`` is set: loopback, private, link-local
+(the cloud metadata address) and other non-public targets are refused after DNS resolution and at every redirect
+hop, and the checked address is the one connected to (server-side request forgery:
+:mod:`prism.ingestion.parsing.egress`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,14 @@ import httpx
 
 from prism.config import Settings
 from prism.errors import DecodingError, FetchError, NoExtractableTextError
+from prism.ingestion.parsing.egress import (
+    ALLOWED_SCHEMES,
+    Resolver,
+    Target,
+    allowed_hosts,
+    check_target,
+    system_resolve,
+)
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.pdf.read import load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes
@@ -52,49 +63,106 @@ def _fail(url: str, reason: str) -> FetchError:
     return FetchError(f"Could not fetch URL: {url} ({reason})")
 
 
-def fetch(url: str, settings: Settings) -> Fetched:
-    """GET ``url`` following redirects, streamed under a size cap and an overall deadline.
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+def _hop_target(url: str, settings: Settings, resolve: Resolver) -> tuple[httpx.URL, Target]:
+    """Parse one hop's URL and check its destination (:func:`~prism.ingestion.parsing.egress.check_target`)."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise _fail(url, f"not a valid http(s) address: {exc}") from exc
+    if parsed.scheme.lower() in ALLOWED_SCHEMES and not parsed.host:
+        raise _fail(url, "not a valid http(s) address: it names no host")
+    target = check_target(url, parsed.scheme, parsed.host, parsed.port, allow_private=settings.url_allow_private,
+                          allow_hosts=allowed_hosts(settings.url_allow_hosts), resolve=resolve)
+    return parsed.copy_with(fragment=None), target
+
+
+def _send(client: httpx.Client, parsed: httpx.URL, target: Target) -> httpx.Response:
+    """Open one hop's response stream on the pinned address: the URL's host is replaced by ``target.address``;
+    the Host header and, for https, the TLS server name (SNI and certificate check) keep the URL's host."""
+    extensions = {"sni_hostname": target.host} if parsed.scheme == "https" else {}
+    request = client.build_request("GET", parsed.copy_with(host=target.address),
+                                   headers={"Host": parsed.netloc.decode("ascii")}, extensions=extensions)
+    return client.send(request, stream=True)
+
+
+def _open(client: httpx.Client, url: str, settings: Settings, resolve: Resolver) -> tuple[httpx.Response, str]:
+    """Follow redirects by hand, each hop checked and pinned; the final response is open (the caller closes it)
+    and comes with its URL as the server was addressed (the host name, not the pinned address)."""
+    current = url
+    for hop in range(settings.url_max_redirects + 1):
+        try:
+            parsed, target = _hop_target(current, settings, resolve)
+        except FetchError as exc:
+            if hop == 0:
+                raise
+            raise type(exc)(f"{exc}, reached by a redirect from {url}") from exc
+        response = _send(client, parsed, target)
+        location = response.headers.get("location")
+        if response.status_code not in _REDIRECTS or not location:
+            return response, str(parsed)
+        response.close()
+        current = str(parsed.join(location))
+        logger.info("redirect %d from %s", response.status_code, parsed.host)
+    raise _fail(url, f"too many redirects (more than {settings.url_max_redirects})")
+
+
+def _read_body(response: httpx.Response, url: str, limit: int, deadline: float, timeout: float) -> bytes:
+    if response.status_code >= 400:
+        raise _fail(url, f"HTTP {response.status_code} {response.reason_phrase}".strip())
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _fail(url, f"the page is {int(declared):,} bytes; the limit is {limit:,} bytes")
+    body = bytearray()
+    for part in response.iter_bytes():
+        body += part
+        if len(body) > limit:
+            raise _fail(url, f"the page is larger than the limit of {limit:,} bytes")
+        if time.monotonic() > deadline:
+            raise _fail(url, f"timed out after {timeout:g} s")
+    return bytes(body)
+
+
+def fetch(url: str, settings: Settings, resolve: Resolver = system_resolve) -> Fetched:
+    """GET ``url`` following redirects by hand, streamed under a size cap and an overall deadline.
+
+    Every hop (the URL and each redirect's target, at most ``url_max_redirects``) is checked before it is
+    connected to, and the connection goes to the very address that was checked
+    (:mod:`prism.ingestion.parsing.egress`: SSRF, OWASP SSRF Prevention Cheat Sheet). Proxy variables are ignored
+    (a proxy would resolve the host again, out of reach of the check).
 
     Args:
         url: an ``http://`` or ``https://`` address.
-        settings: ``url_timeout_s`` (connect/read timeout and overall deadline, seconds) and ``url_max_bytes``.
+        settings: ``url_timeout_s`` (connect/read timeout and overall deadline, seconds), ``url_max_bytes``,
+            ``url_max_redirects``, ``url_allow_private`` and ``url_allow_hosts``.
+        resolve: ``(host, port) -> addresses`` (the system resolver; tests pass a stub).
 
     Returns:
-        The body and its media type.
+        The body and its media type; ``final_url`` is the last hop's URL.
 
     Raises:
+        UnsafeURLError: a hop is not http(s) or its host is (or resolves to) a non-public address.
         FetchError: invalid URL, DNS failure, refused connection, time-out, too many redirects, HTTP status ≥ 400,
             an empty body, or a body larger than ``url_max_bytes``; the message names the URL and the reason.
     """
-    limit = settings.url_max_bytes
     timeout = settings.url_timeout_s
     deadline = time.monotonic() + timeout
     t0 = time.perf_counter()
     try:
-        with (
-            httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": USER_AGENT}) as client,
-            client.stream("GET", url) as response,
-        ):
-            if response.status_code >= 400:
-                raise _fail(url, f"HTTP {response.status_code} {response.reason_phrase}".strip())
-            declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > limit:
-                raise _fail(url, f"the page is {int(declared):,} bytes; the limit is {limit:,} bytes")
-            body = bytearray()
-            for part in response.iter_bytes():
-                body += part
-                if len(body) > limit:
-                    raise _fail(url, f"the page is larger than the limit of {limit:,} bytes")
-                if time.monotonic() > deadline:
-                    raise _fail(url, f"timed out after {timeout:g} s")
-            content_type = response.headers.get("content-type", "")
-            final_url = str(response.url)
+        with httpx.Client(follow_redirects=False, trust_env=False, timeout=timeout,
+                          headers={"User-Agent": USER_AGENT}) as client:
+            response, final_url = _open(client, url, settings, resolve)
+            try:
+                body = _read_body(response, url, settings.url_max_bytes, deadline, timeout)
+                content_type = response.headers.get("content-type", "")
+            finally:
+                response.close()
     except httpx.TimeoutException as exc:
         raise _fail(url, f"timed out after {timeout:g} s") from exc
     except httpx.ConnectError as exc:
         raise _fail(url, f"could not connect: {exc}") from exc
-    except httpx.TooManyRedirects as exc:
-        raise _fail(url, "too many redirects") from exc
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         raise _fail(url, f"not a valid http(s) address: {exc}") from exc
     except httpx.HTTPError as exc:
@@ -108,7 +176,7 @@ def fetch(url: str, settings: Settings) -> Fetched:
         if key.lower() == "charset" and value:
             charset = value.strip("\"' ").lower()
     logger.info("fetched %d bytes (%s) in %.2f s", len(body), media.strip() or "no type", time.perf_counter() - t0)
-    return Fetched(bytes(body), media.strip().lower(), charset, final_url)
+    return Fetched(body, media.strip().lower(), charset, final_url)
 
 
 class _TagStripper(HTMLParser):

@@ -8,6 +8,7 @@ stakeholder can be sent straight to one question of one comparison. Clicking a r
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ import streamlit as st
 
 from prism.service import PrismService
 from prism.service import metrics as metric_specs
-from prism.types import SCORE_STAGES, locator_of
+from prism.types import SCORE_STAGES, csv_bytes, locator_of
 from prism.ui.evaluation.tables import compare_frame, display_order, load_run
 from prism.ui.explain import literal
 
@@ -36,6 +37,26 @@ def question_link(dataset: str, run_a: str, run_b: str, question: str) -> str:
     return "eval?" + urlencode({"dataset": dataset, "run_a": run_a, "run_b": run_b, "question": question})
 
 
+def retrieved_heading(r: Mapping[str, Any]) -> str:
+    """The Markdown (with one HTML ``<span>``) heading a retrieved chunk of an evaluation run: rank, file, locator,
+    relevance mark, then its scores in grey.
+
+    A run file is data written from documents: the file name and the locator (a sheet's name, a slide's title) go
+    through :func:`~prism.ui.explain.literal` (Markdown-escaped, so no tag starts), the rank and scores through
+    ``html.escape`` (OWASP XSS Prevention Cheat Sheet, rule 1: HTML-escape what goes into HTML), so an
+    ``unsafe_allow_html`` sink never renders markup of theirs.
+    """
+    mark = "✅ relevant" if r.get("relevant") else "·"
+    scores = r.get("scores") or {}
+    parts = [f"{k} {_score(scores[k])}" for k in SCORE_STAGES if scores.get(k) is not None]
+    return (f"**#{literal(str(r.get('rank')))}** {literal(str(r.get('source')))} {literal(locator_of(r))} — {mark}"
+            f"  \n<span style='color:#64748B;font-size:.85rem'>{html.escape(' · '.join(parts))}</span>")
+
+
+def _score(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, int | float) else str(value)
+
+
 def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
     texts = run.get("chunk_texts") or {}
     if question.get("answer"):
@@ -43,13 +64,7 @@ def _chunks(run: Mapping[str, Any], question: Mapping[str, Any]) -> None:
         st.markdown("**Answer** " + ("(declined)" if ans.get("declined") else ""))
         st.caption(literal(str(ans.get("text", ""))[:1200]))
     for r in question.get("retrieved", []):
-        mark = "✅ relevant" if r.get("relevant") else "·"
-        pages = locator_of(r)
-        scores = r.get("scores") or {}
-        parts = [f"{k} {scores[k]:.3f}" for k in SCORE_STAGES if scores.get(k) is not None]
-        st.markdown(f"**#{r.get('rank')}** {literal(str(r.get('source')))} {pages} — {mark}  \n"
-                    f"<span style='color:#64748B;font-size:.85rem'>{' · '.join(parts)}</span>",
-                    unsafe_allow_html=True)
+        st.markdown(retrieved_heading(r), unsafe_allow_html=True)
         st.caption(literal(texts.get(r.get("chunk_id"), r.get("text", ""))))
 
 
@@ -99,7 +114,8 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     event = st.dataframe(view, hide_index=True, width="stretch", column_config=config, on_select="rerun",
                          selection_mode="single-row", key="prism.eval.compare_table")
     _follow_selection(event, list(view["question"]))
-    st.download_button("Export per-question diff (CSV)", frame.to_csv(index=False).encode("utf-8-sig"),
+    diff_csv = csv_bytes(list(frame.columns), frame.itertuples(index=False, name=None))  # no cell is a formula
+    st.download_button("Export per-question diff (CSV)", diff_csv,
                        file_name=f"prism-diff-{a_id}-vs-{b_id}.csv", mime="text/csv", on_click="ignore",
                        key="prism.eval.compare_csv", icon=":material/download:")
     _question_detail(run_a, run_b, a_id, b_id, list(frame["question"]))
