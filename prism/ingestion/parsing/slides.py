@@ -16,10 +16,11 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
-from prism.config import Settings
+from prism.config import Settings, get_settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder, clean
 from prism.ingestion.parsing.office import open_package_error
+from prism.ingestion.parsing.zipguard import check_package
 from prism.types import Page, ParsedDocument, SkippedPage, Table
 
 logger = logging.getLogger(__name__)
@@ -88,8 +89,9 @@ def _slide_page(number: int, slide: Any) -> tuple[str, tuple[Table, ...]]:
 
 
 def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> ParsedDocument:
-    """Load a presentation (``data``: an OOXML package, as the registry checked; display ``name``; ``settings`` is
-    unused): one page per slide with text, its notes included.
+    """Load a presentation (``data``: an OOXML package, as the registry checked; display ``name``; ``settings``: the
+    ZIP guard's limits, :func:`~prism.config.get_settings` when ``None``): one page per slide with text, its notes
+    included.
 
     Returns:
         ``ParsedDocument(kind="pptx")``: a page per slide with text (``number`` = slide number), ``total_pages`` =
@@ -98,10 +100,12 @@ def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> Parse
     Raises:
         CorruptDocumentError: python-pptx cannot open the package.
         NoExtractableTextError: no slide holds text.
+        FileTooLargeError, UnsupportedFileError: the ZIP guard refused it (:mod:`~prism.ingestion.parsing.zipguard`).
     """
-    del settings
     from pptx import Presentation
     from pptx.exc import PackageNotFoundError
+
+    check_package(data, name, ".pptx", settings or get_settings())
 
     try:
         deck = Presentation(io.BytesIO(data))

@@ -18,11 +18,12 @@ import logging
 import zipfile
 from typing import Any
 
-from prism.config import Settings
+from prism.config import Settings, get_settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder, clean
 from prism.ingestion.parsing.normalize import has_indexable_text
 from prism.ingestion.parsing.office import open_package_error
+from prism.ingestion.parsing.zipguard import check_package
 from prism.types import Page, ParsedDocument
 
 logger = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ def load_docx(data: bytes, name: str, settings: Settings | None = None) -> Parse
     Args:
         data: the file's bytes (an OOXML package; the registry has checked that).
         name: display name (``source``).
-        settings: unused; accepted so every loader has the same signature.
+        settings: the ZIP guard's limits (:func:`~prism.config.get_settings` when ``None``).
 
     Returns:
         ``ParsedDocument(kind="docx", pages=(Page(None, text),), tables=…)``: headings, paragraphs and list items
@@ -101,10 +102,12 @@ def load_docx(data: bytes, name: str, settings: Settings | None = None) -> Parse
     Raises:
         CorruptDocumentError: python-docx cannot open the package (damaged, or not a Word document).
         NoExtractableTextError: the document has no text.
+        FileTooLargeError, UnsupportedFileError: the ZIP guard refused it (:mod:`~prism.ingestion.parsing.zipguard`).
     """
-    del settings
     from docx import Document
     from docx.opc.exceptions import PackageNotFoundError
+
+    check_package(data, name, ".docx", settings or get_settings())
 
     try:
         document = Document(io.BytesIO(data))
