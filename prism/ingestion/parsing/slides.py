@@ -2,7 +2,8 @@
 
 A slide's shapes are read in reading order — top to bottom, then left to right, by their position on the slide
 (shapes inside a group by theirs) — the title first. A text frame is one block (its paragraphs one per line); a
-table becomes rows ``"header: value; …"`` under its first row and a :class:`~prism.types.Table` of that slide; a
+table becomes rows ``"header: value; …"`` under its first row (a merged header cell names every column it spans,
+an empty one is named by its position) and a :class:`~prism.types.Table` of that slide; a
 picture with alternative text gives ``"[image: alt text]"``. The slide's speaker notes close the page as a block
 ``"Notes: …"``. Charts and SmartArt hold no text python-pptx can read and are left out. A slide without any text is
 reported as skipped. Chosen by measurement over markitdown (which itself uses python-pptx): ``bench/formats.py``.
@@ -57,9 +58,21 @@ def _shapes(shapes: Any) -> Iterator[Any]:
             yield shape
 
 
+def _table_rows(table: Any) -> list[list[str]]:
+    """A table's rows as cell texts. A cell covered by a merge gives no text, except in the first row, the header,
+    where it is named by the merged cell that spans it (so no column under a merged header goes unnamed)."""
+    rows: list[list[str]] = []
+    for row in table.rows:
+        values: list[str] = []
+        for cell in row.cells:
+            values.append((values[-1] if values and not rows else "") if cell.is_spanned else cell.text)
+        rows.append(values)
+    return rows
+
+
 def _add_shape(shape: Any, builder: PageBuilder) -> None:
     if getattr(shape, "has_table", False):
-        rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+        rows = _table_rows(shape.table)
         if rows:
             builder.table(rows[0], rows[1:])
         return
