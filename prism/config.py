@@ -125,6 +125,24 @@ class Settings(BaseSettings):
         default=100_000, ge=10, description="Rows read per sheet of an XLSX workbook; the analyst is warned when a "
         "sheet has more."
     )
+    zip_max_total_mb: int = Field(
+        default=100, ge=1, le=4096, description="Largest total a ZIP-based upload (DOCX, XLSX, PPTX) may inflate to, "
+        "MiB: twice the upload limit and twice a 100,000-row sheet (44 MiB measured); checked before parsing.",
+    )
+    zip_max_part_mb: int = Field(
+        default=64, ge=1, le=4096, description="Largest one part of a ZIP-based upload may inflate to, MiB (the "
+        "Office readers hold a part's XML tree in memory, about 10 times its size).",
+    )
+    zip_max_ratio: int = Field(
+        default=100, ge=2, description="Highest inflated/compressed ratio of a part over zip_ratio_min_mb (Office XML "
+        "measured 5-35; a decompression bomb is in the hundreds or more).",
+    )
+    zip_ratio_min_mb: float = Field(
+        default=1.0, ge=0, description="Parts that inflate to less than this many MiB are not ratio-checked.",
+    )
+    zip_max_entries: int = Field(
+        default=10_000, ge=10, description="Most files (parts) a ZIP-based upload may hold (a 60-slide deck has ~300).",
+    )
 
     # --- chunking ------------------------------------------------------------------------------------------
     chunk_size: int = Field(default=500, ge=50, le=8000, description="Target chunk length, characters.")

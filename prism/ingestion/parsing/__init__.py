@@ -41,13 +41,21 @@ from prism.fsutil import sanitize_filename
 from prism.ingestion.parsing.csv import load_csv
 from prism.ingestion.parsing.htmlfile import load_html, looks_like_html
 from prism.ingestion.parsing.normalize import normalize_text
-from prism.ingestion.parsing.office import CFB_MAGIC, OFFICE_NAMES, not_a_package, ooxml_type, refuse_compound_file
+from prism.ingestion.parsing.office import (
+    CFB_MAGIC,
+    OFFICE_NAMES,
+    ZIP_MAGIC,
+    not_a_package,
+    ooxml_type,
+    refuse_compound_file,
+)
 from prism.ingestion.parsing.pdf.read import PageCallback, load_pdf, looks_like_pdf
 from prism.ingestion.parsing.sheets import load_xlsx
 from prism.ingestion.parsing.slides import load_pptx
 from prism.ingestion.parsing.text import decode_bytes, load_text
 from prism.ingestion.parsing.url import load_url, load_url_with_bytes
 from prism.ingestion.parsing.word import load_docx
+from prism.ingestion.parsing.zipguard import check_entry_count
 from prism.types import FileType, ParsedDocument, file_types_phrase
 
 __all__ = [
@@ -141,13 +149,14 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
 
     Raises:
         EmptyFileError: ``data`` is empty.
-        FileTooLargeError: ``data`` is over ``settings.max_upload_bytes``.
+        FileTooLargeError: ``data`` is over ``settings.max_upload_bytes``, or a ZIP-based file would inflate past the
+            ZIP guard's limits (:mod:`~prism.ingestion.parsing.zipguard`: entries, total, part, ratio).
         CorruptDocumentError: a ``.pdf`` without a PDF header, a ``.docx``/``.xlsx``/``.pptx`` that is no Office
             package, or a broken PDF/CSV/Office file.
         EncryptedDocumentError: a password-protected Office file (or PDF, from the PDF loader).
-        UnsupportedFileError: a legacy (97–2003) Office file; the extension is not one of
-            :data:`SUPPORTED_EXTENSIONS` and the bytes are not a PDF or Office package; or a text extension holds a
-            known binary format (ZIP archive, image).
+        UnsupportedFileError: an Office file whose XML declares a DTD; a legacy (97–2003) Office file; the
+            extension is not one of :data:`SUPPORTED_EXTENSIONS` and the bytes are not a PDF or Office package; or a
+            text extension holds a known binary format (ZIP archive, image).
         NoExtractableTextError, DecodingError: from the loaders.
     """
     size = len(data)
@@ -162,11 +171,9 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
         raise CorruptDocumentError(
             f"{name} is not a valid PDF (it has no PDF header); check the file and upload it again"
         )
-    office = ooxml_type(data)
+    office = _load_office(data, name, ext, settings)
     if office is not None:
-        noun = OFFICE_NAMES[office]
-        what = f"{'an' if noun[0] in 'AEIOU' else 'a'} {noun} ({office.lstrip('.').upper()})"
-        return _as_sniffed(_BY_EXTENSION[office].load(data, name, settings, on_page), ext, office, what)
+        return office
     if data.startswith(CFB_MAGIC):
         refuse_compound_file(data, name, ext)
     if ext in OFFICE_NAMES:
@@ -187,6 +194,18 @@ def load_bytes(data: bytes, name: str, settings: Settings, on_page: PageCallback
                     f"{name} is a {what} file, not {ext.lstrip('.').upper()}; upload {supported}"
                 )
     return loader.load(data, name, settings, on_page)
+
+
+def _load_office(data: bytes, name: str, ext: str, settings: Settings) -> ParsedDocument | None:
+    """``data`` read by its Office loader when it is an OOXML package (whatever its name), else ``None``."""
+    if data.startswith(ZIP_MAGIC):
+        check_entry_count(data, name, settings)  # before zipfile parses a directory of a million entries
+    office = ooxml_type(data)
+    if office is None:
+        return None
+    noun = OFFICE_NAMES[office]
+    what = f"{'an' if noun[0] in 'AEIOU' else 'a'} {noun} ({office.lstrip('.').upper()})"
+    return _as_sniffed(_BY_EXTENSION[office].load(data, name, settings, None), ext, office, what)
 
 
 def _as_sniffed(doc: ParsedDocument, ext: str, real: str, what: str) -> ParsedDocument:

@@ -86,24 +86,24 @@ class PageBuilder:
               source_rows: Sequence[int] | None = None) -> None:
         """Add a table: ``header`` names its columns, ``rows`` are its data rows (``source_rows[i]`` the row number
         of ``rows[i]`` in the file, e.g. its spreadsheet row). Rows without any cell text are left out; a table
-        without a header cell or a data row adds nothing.
+        without a data row adds nothing. No column that holds a value is dropped because its header cell is empty:
+        it is named by its position (``"column 3"``, as CSV files name theirs); only columns empty in the header and
+        in every row are left out at the right.
         """
         names = [_cell(h) for h in header]
-        while names and not names[-1]:
-            names.pop()
-        if not any(names):
-            return
-        names = [n or f"column {i}" for i, n in enumerate(names, start=1)]
         kept: list[list[str]] = []
         numbers: list[int] = []
         for i, row in enumerate(rows):
-            values = [_cell(v) for v in list(row)[: len(names)]]
+            values = [_cell(v) for v in row]
             if any(values):
                 kept.append(values)
                 if source_rows is not None:
                     numbers.append(source_rows[i])
-        if not kept:
+        width = max((c + 1 for r in [names, *kept] for c, v in enumerate(r) if v), default=0)
+        if not kept or width == 0:
             return
+        names = [n or f"column {i}" for i, n in enumerate((names + [""] * width)[:width], start=1)]
+        kept = [(r + [""] * width)[:width] for r in kept]
         n = len(self.tables) + 1
         table_id = f"p{self.page}-t{n}" if self.page is not None else f"t{n}"
         text, table = table_from_csv_rows(names, kept, title=_cell(title) or None, table_id=table_id)

@@ -30,6 +30,7 @@ from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder
 from prism.ingestion.parsing.office import open_package_error
+from prism.ingestion.parsing.zipguard import check_package
 from prism.types import Page, ParsedDocument, SkippedPage, Table
 
 logger = logging.getLogger(__name__)
@@ -130,8 +131,11 @@ def load_xlsx(data: bytes, name: str, settings: Settings) -> ParsedDocument:
     Raises:
         CorruptDocumentError: openpyxl cannot open the workbook.
         NoExtractableTextError: no sheet holds any value.
+        FileTooLargeError, UnsupportedFileError: the ZIP guard refused it (:mod:`~prism.ingestion.parsing.zipguard`).
     """
     from openpyxl import load_workbook
+
+    check_package(data, name, ".xlsx", settings)
 
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)

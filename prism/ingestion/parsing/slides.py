@@ -2,7 +2,8 @@
 
 A slide's shapes are read in reading order — top to bottom, then left to right, by their position on the slide
 (shapes inside a group by theirs) — the title first. A text frame is one block (its paragraphs one per line); a
-table becomes rows ``"header: value; …"`` under its first row and a :class:`~prism.types.Table` of that slide; a
+table becomes rows ``"header: value; …"`` under its first row (a merged header cell names every column it spans,
+an empty one is named by its position) and a :class:`~prism.types.Table` of that slide; a
 picture with alternative text gives ``"[image: alt text]"``. The slide's speaker notes close the page as a block
 ``"Notes: …"``. Charts and SmartArt hold no text python-pptx can read and are left out. A slide without any text is
 reported as skipped. Chosen by measurement over markitdown (which itself uses python-pptx): ``bench/formats.py``.
@@ -16,10 +17,11 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
-from prism.config import Settings
+from prism.config import Settings, get_settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder, clean
 from prism.ingestion.parsing.office import open_package_error
+from prism.ingestion.parsing.zipguard import check_package
 from prism.types import Page, ParsedDocument, SkippedPage, Table
 
 logger = logging.getLogger(__name__)
@@ -56,9 +58,21 @@ def _shapes(shapes: Any) -> Iterator[Any]:
             yield shape
 
 
+def _table_rows(table: Any) -> list[list[str]]:
+    """A table's rows as cell texts. A cell covered by a merge gives no text, except in the first row, the header,
+    where it is named by the merged cell that spans it (so no column under a merged header goes unnamed)."""
+    rows: list[list[str]] = []
+    for row in table.rows:
+        values: list[str] = []
+        for cell in row.cells:
+            values.append((values[-1] if values and not rows else "") if cell.is_spanned else cell.text)
+        rows.append(values)
+    return rows
+
+
 def _add_shape(shape: Any, builder: PageBuilder) -> None:
     if getattr(shape, "has_table", False):
-        rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+        rows = _table_rows(shape.table)
         if rows:
             builder.table(rows[0], rows[1:])
         return
@@ -88,8 +102,9 @@ def _slide_page(number: int, slide: Any) -> tuple[str, tuple[Table, ...]]:
 
 
 def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> ParsedDocument:
-    """Load a presentation (``data``: an OOXML package, as the registry checked; display ``name``; ``settings`` is
-    unused): one page per slide with text, its notes included.
+    """Load a presentation (``data``: an OOXML package, as the registry checked; display ``name``; ``settings``: the
+    ZIP guard's limits, :func:`~prism.config.get_settings` when ``None``): one page per slide with text, its notes
+    included.
 
     Returns:
         ``ParsedDocument(kind="pptx")``: a page per slide with text (``number`` = slide number), ``total_pages`` =
@@ -98,10 +113,12 @@ def load_pptx(data: bytes, name: str, settings: Settings | None = None) -> Parse
     Raises:
         CorruptDocumentError: python-pptx cannot open the package.
         NoExtractableTextError: no slide holds text.
+        FileTooLargeError, UnsupportedFileError: the ZIP guard refused it (:mod:`~prism.ingestion.parsing.zipguard`).
     """
-    del settings
     from pptx import Presentation
     from pptx.exc import PackageNotFoundError
+
+    check_package(data, name, ".pptx", settings or get_settings())
 
     try:
         deck = Presentation(io.BytesIO(data))
