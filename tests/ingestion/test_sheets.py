@@ -1,5 +1,6 @@
 """Excel fidelity: merged and two-level headers, no column lost to an empty header cell, formulas without a cached
-value, the used range read from the data, number formats as Excel shows them, hidden sheets, rows and columns.
+value, the used range read from the data, number formats as Excel shows them, hidden sheets, rows and columns; HTML
+tables with colspan / rowspan as tables.
 
 The case files (``tests/fixtures/cases/c5*.xlsx``) are copies of the project's third batch; the other workbooks are
 built here with openpyxl, which writes formulas without a cached value as a program does.
@@ -207,3 +208,33 @@ def test_hidden_sheets_rows_and_columns_are_left_out_and_named():
         "rates.xlsx: hidden sheet 'Workings' left out, as Excel does not show it")
     assert [(s.number, s.reason) for s in doc.skipped_pages] == [(2, "sheet 'Workings' is hidden")]
     assert doc.total_pages == 2 and len(doc.pages) == 1
+
+
+# --- 7. HTML tables -------------------------------------------------------------------------------------------------
+def test_c67_html_table_spans_become_a_table_with_full_column_names():
+    doc = parsing.load((CASES / "c67_segment_results.html").read_bytes(), "c67_segment_results.html", NO_OCR)
+    segments, deposits = doc.tables
+    assert segments.column_headers == ("Product", "Gross advances (Rs. crore) FY2024",
+                                       "Gross advances (Rs. crore) FY2023", "Gross NPA (%) FY2024",
+                                       "Gross NPA (%) FY2023")
+    assert [(r.label, r.cells[0], r.cells[4]) for r in segments.rows] == [
+        ("Retail", "Housing loans", "1.1"), ("Retail", "Vehicle loans", "3.4"), ("MSME", "Term loans", "5.2"),
+        ("MSME", "Working capital", "4.4")]  # the rowspan label carried into each row it covers
+    text = doc.pages[0].text
+    vehicle = segments.rows[1]
+    assert text[vehicle.char_start : vehicle.char_end] == (
+        "Segment: Retail; Product: Vehicle loans; Gross advances (Rs. crore) FY2024: 6,135; Gross advances (Rs. "
+        "crore) FY2023: 5,210; Gross NPA (%) FY2024: 2.7; Gross NPA (%) FY2023: 3.4")
+    assert text[slice(*vehicle.cell_spans[4])] == "Gross NPA (%) FY2023: 3.4"
+    assert deposits.rows[2].cells == ("Domestic: 7,215 Foreign branch: 640", "6,902")  # list items in one cell
+    assert "Vehicle loan asset quality improved" in text and "|" not in text
+
+
+def test_html_colspan_in_a_data_row_is_not_repeated():
+    html = ("<!doctype html><html><body><article><p>Fees for the year under review, by channel and quarter.</p>"
+            "<table><tr><th>Channel</th><th>Q1</th><th>Q2</th></tr>"
+            "<tr><td>Branch</td><td colspan=\"2\">120 (whole half)</td></tr>"
+            "<tr><td>Digital</td><td>40</td><td>55</td></tr></table></article></body></html>")
+    doc = parsing.load(html.encode(), "fees.html", NO_OCR)
+    assert [(r.label, r.cells) for r in doc.tables[0].rows] == [("Branch", ("120 (whole half)", "")),
+                                                                ("Digital", ("40", "55"))]
