@@ -75,6 +75,18 @@ def test_pick_columns_asked_periods_else_the_most_recent():
     assert pick_columns(["Q2 FY2022", "FY2022", "Q4 FY2021"], []) == [1]
 
 
+def test_pick_columns_of_a_two_level_header_takes_the_measure_the_question_names():
+    headers = ["Revenue (Rs. crore) FY2024", "Revenue (Rs. crore) FY2023", "Net profit (Rs. crore) FY2024",
+               "Net profit (Rs. crore) FY2023"]
+    named = column_periods(headers, None)
+    assert named == ["FY2024", "FY2023", "FY2024", "FY2023"]
+    asked = set(tokenize("net profit of the Retail banking segment in FY2023"))
+    assert pick_columns(named, ["FY2023"], headers, asked) == [3]
+    assert pick_columns(named, ["FY2023"], headers, set(tokenize("revenue in FY2023"))) == [1]
+    assert pick_columns(named, [], headers, asked) == [2]  # the most recent net profit column
+    assert pick_columns(named, ["FY2023"]) == [1]  # without headers: the first, as before
+
+
 def test_format_quote_names_row_column_and_unit():
     quote = CellQuote(1, "Net income", "122,641", "2015", "FY2015", "thousands", "USD",
                       "CONSOLIDATED STATEMENTS OF OPERATIONS")

@@ -156,18 +156,26 @@ def _recency(period: str) -> tuple[int, int]:
     return day.year, (day.month - 1) // 3 + 1
 
 
-def pick_columns(periods: Sequence[str | None], wanted: Sequence[str]) -> list[int]:
-    """The columns to quote: for each wanted period in order, the first column named that period (periods without
-    a column are left out); with nothing wanted, the most recent named column (the first of equals). ``[]`` when no
-    column qualifies."""
+def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: Sequence[str] = (),
+                 question_tokens: frozenset[str] | set[str] = frozenset()) -> list[int]:
+    """The columns to quote: for each wanted period in order, a column named that period (periods without a column
+    are left out); with nothing wanted, a most recent named column. ``[]`` when no column qualifies.
+
+    Among the columns of one period (a two-level header: "Revenue FY2023", "Net profit FY2023"), the one whose
+    ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first.
+    """
+    def best(columns: list[int]) -> int:
+        if len(columns) == 1 or not headers:
+            return columns[0]
+        return max(columns, key=lambda i: (len(question_tokens & set(tokenize(headers[i]))), -i))
+
     if wanted:
-        picked = [periods.index(p) for p in dict.fromkeys(wanted) if p in periods]
-        return picked
+        return [best([i for i, q in enumerate(periods) if q == p]) for p in dict.fromkeys(wanted) if p in periods]
     named = [(i, p) for i, p in enumerate(periods) if p is not None]
     if not named:
         return []
     latest = max(_recency(p) for _, p in named)
-    return [next(i for i, p in named if _recency(p) == latest)]
+    return [best([i for i, p in named if _recency(p) == latest])]
 
 
 def format_quote(quote: CellQuote) -> str:
@@ -246,13 +254,15 @@ def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk
     return _sibling(like, row)
 
 
-def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any]
-            ) -> list[CellQuote]:
-    """The row's cells under the asked columns (all asked periods the table has, else the most recent)."""
+def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any],
+            q_tokens: frozenset[str] | set[str] = frozenset()) -> list[CellQuote]:
+    """The row's cells under the asked columns (all asked periods the table has, else the most recent; of several
+    columns of one period, the one the question names best)."""
     fye = chunk.metadata.get("fiscal_year_end") or None
     named = column_periods(table.column_headers, fye)
     wanted = [period_label(m, fye) for m in periods]
-    columns = [j for j in pick_columns(named, wanted) if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
+    picked = pick_columns(named, wanted, table.column_headers, q_tokens)
+    columns = [j for j in picked if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
     return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
@@ -268,7 +278,7 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for k, (table, holder) in enumerate(parts):
         found = match_row(q_tokens, table.rows) if table.column_headers else None
-        quotes = _quotes(n, chunk, table, found[0], periods) if found is not None else []
+        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens) if found is not None else []
         if not quotes or found is None:
             continue
         same_statement = 0 if kinds & statement_kinds(table.title or "") else 1

@@ -8,6 +8,13 @@ boilerplate dropped; a plain tag strip when trafilatura finds no main text). Bef
 cell spanning ``colspan`` columns names each of them, an empty one is named by its position (``"column 3"``), so no
 data column sits under an empty header. Chosen by measurement over markitdown and a BeautifulSoup text dump, which
 keep menus, banners and footers: ``bench/formats.py``.
+
+Each table trafilatura kept is matched (by its cell texts) to the page's own ``<table>``
+(:func:`prism.ingestion.tables.html.parse_tables`: ``colspan`` / ``rowspan`` expanded, spanned labels carried) and
+rendered like a CSV or Word table, one row per line ``"Segment: Retail; Product: Housing loans; Gross advances (Rs.
+crore) FY2024: 18,420; …"``, with a :class:`~prism.types.Table` (row, column: value) for answers; its columns are
+named by their header rows, top to bottom (:func:`prism.ingestion.tables.grid.combine_headers`). A table that
+matches none stays as trafilatura wrote it (``| a | b |``).
 """
 
 from __future__ import annotations
@@ -17,10 +24,16 @@ from typing import Any
 
 from prism.config import Settings
 from prism.errors import NoExtractableTextError
+from prism.ingestion.parsing.blocks import PageBuilder
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.ingestion.parsing.url import html_to_text
-from prism.types import Page, ParsedDocument
+from prism.ingestion.tables.grid import combine_headers
+from prism.ingestion.tables.html import HtmlTable, parse_tables
+from prism.types import Page, ParsedDocument, Table
+
+MATCH = 0.6
+"""Share of a trafilatura table's cell texts a parsed ``<table>`` must hold to stand for it."""
 
 logger = logging.getLogger(__name__)
 
@@ -88,12 +101,59 @@ def name_header_cells(html: str) -> str:
     return lxml.html.tostring(root, encoding="unicode") if changed else html
 
 
+def _blocks(text: str) -> list[tuple[bool, list[str]]]:
+    """``text``'s lines grouped into runs of table lines (``| … |``, ``True``) and of other lines."""
+    out: list[tuple[bool, list[str]]] = []
+    for line in text.split("\n"):
+        is_table = line.lstrip().startswith("|")
+        if out and out[-1][0] == is_table:
+            out[-1][1].append(line)
+        else:
+            out.append((is_table, [line]))
+    return out
+
+
+def _match(lines: list[str], tables: list[HtmlTable], used: set[int]) -> HtmlTable | None:
+    cells = {" ".join(c.split()) for line in lines for c in line.strip().strip("|").split("|")} - {"", "---"}
+    cells = {c for c in cells if set(c) - set("-:")}
+    best, share = None, MATCH
+    for i, table in enumerate(tables):
+        if i in used or not cells:
+            continue
+        held = len(cells & table.cells()) / len(cells)
+        if held >= share:
+            best, share = i, held
+    if best is None:
+        return None
+    used.add(best)
+    return tables[best]
+
+
+def _page(text: str, html: str) -> tuple[str, tuple[Table, ...]]:
+    """The page text with each matched table rendered as rows, and its tables."""
+    tables = parse_tables(html) if "|" in text else []
+    if not tables:
+        return text, ()
+    builder = PageBuilder(None)
+    used: set[int] = set()
+    for is_table, lines in _blocks(text):
+        table = _match(lines, tables, used) if is_table else None
+        if table is None:
+            builder.paragraph("\n".join(lines))
+            continue
+        heads = table.header_rows or table.rows[:1]
+        body = table.rows if table.header_rows else table.rows[1:]
+        builder.table(combine_headers(heads), body)
+    return builder.build()
+
+
 def load_html(data: bytes, name: str, settings: Settings | None = None) -> ParsedDocument:
     """Load an HTML file (``data``, display ``name``; ``settings`` is unused) as one unpaged page of its readable
-    text.
+    text, its tables as rows and :class:`~prism.types.Table` objects (see the module docstring).
 
     Returns:
-        ``ParsedDocument(kind="html", pages=(Page(None, text),))`` with a warning for a non-UTF-8 encoding.
+        ``ParsedDocument(kind="html", pages=(Page(None, text),), tables=…)`` with a warning for a non-UTF-8
+        encoding.
 
     Raises:
         DecodingError: the bytes cannot be decoded.
@@ -101,9 +161,13 @@ def load_html(data: bytes, name: str, settings: Settings | None = None) -> Parse
     """
     del settings
     html, encoding = decode_bytes(data, name)
-    report = normalize_report(html_to_text(name_header_cells(html), name))
+    named = name_header_cells(html)
+    report = normalize_report(html_to_text(named, name))
     if not has_indexable_text(report.text):
         raise NoExtractableTextError(f"{name} has no readable text (only markup, scripts or navigation)")
+    text, tables = _page(report.text, named)
     warnings = [w for w in (encoding_warning(name, encoding),) if w]
-    logger.info("%s: %d characters of text from %d bytes of HTML", name, len(report.text), len(data))
-    return ParsedDocument(source=name, kind="html", pages=(Page(None, report.text),), warnings=tuple(warnings))
+    logger.info("%s: %d characters of text, %d tables from %d bytes of HTML", name, len(text), len(tables),
+                len(data))
+    return ParsedDocument(source=name, kind="html", pages=(Page(None, text),), warnings=tuple(warnings),
+                          tables=tables)
