@@ -78,10 +78,13 @@ def test_html_table_with_empty_and_spanning_header_cells_names_every_column():
             "<tr><td>MSME</td><td>640</td><td>5.1%</td><td>98</td></tr></table>"
             "<p>The retail segment grew the fastest of the segments in the year, helped by its deposits.</p>"
             "</article></body></html>")
-    lines = parsing.load(html.encode(), "segments.html", SETTINGS).pages[0].text.splitlines()
-    head = lines.index("| Segment | Revenue | Revenue | column 4 |")
-    assert lines[head + 1:head + 4] == ["|---|---|---|---|", "| Retail | 1,210 | 8.5% | 231 |",
-                                        "| MSME | 640 | 5.1% | 98 |"]
+    doc = parsing.load(html.encode(), "segments.html", SETTINGS)
+    lines = doc.pages[0].text.splitlines()
+    head = lines.index("Segment: Retail; Revenue: 1,210; Revenue: 8.5%; column 4: 231")
+    assert lines[head + 1] == "Segment: MSME; Revenue: 640; Revenue: 5.1%; column 4: 98"
+    (table,) = doc.tables
+    assert table.column_headers == ("Revenue", "Revenue", "column 4") and [r.label for r in table.rows] == [
+        "Retail", "MSME"]
 
 
 def test_html_tables_without_a_header_row_or_with_full_headers_are_left_as_they_are():
