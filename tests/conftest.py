@@ -78,3 +78,32 @@ def offline_service(home: Path, embedder, **settings):
     from prism.service import PrismService
 
     return PrismService(Settings(home=home, groq_api_key=None, tavily_api_key=None, **settings), embedder=embedder)
+
+
+SLOW_FILES = frozenset({"test_browser.py", "test_browser_feedback.py", "test_browser_xss.py", "test_concurrency.py",
+                        "test_upload_refresh.py"})
+"""Test modules that start real browsers or servers: the whole module is in the slow lane."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """The fast lane (``pytest -m "not slow"``, README): besides the tests marked ``slow`` by hand, every test of a
+    :data:`SLOW_FILES` module and every test that reads the public data in ``../shared/data`` (``require_data``: big
+    filings, SciFact), in the test or in a fixture it uses, is marked ``slow``."""
+    for item in items:
+        if item.get_closest_marker("slow"):
+            continue
+        functions = [getattr(item, "function", None)]
+        info = getattr(item, "_fixtureinfo", None)
+        for defs in (info.name2fixturedefs.values() if info is not None else ()):
+            functions += [d.func for d in defs]
+        if item.path.name in SLOW_FILES or any("require_data(" in _source(f) for f in functions if f is not None):
+            item.add_marker(pytest.mark.slow)
+
+
+def _source(function) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return ""

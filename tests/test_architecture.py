@@ -227,3 +227,53 @@ def test_the_rules_see_a_violation():
     assert _layer("prism.index.bm25") == "index" and "retrieval" not in ALLOWED["index"]
     assert _layer("prism.ui.widgets") == "ui" and "evaluation" not in ALLOWED["ui"]
     assert _layer("pages.chat") == "pages" and _layer("prism.__main__") == "cli"
+
+
+MAX_FAMILY = 2
+"""A flat folder holds at most this many modules sharing a name prefix; a third makes the concept a subpackage."""
+
+
+def _prefix(stem: str) -> str:
+    """The concept a module name starts with: its first word, singular (``table_headers``, ``tables`` → ``table``)."""
+    return stem.split("_")[0].removesuffix("s")
+
+
+def prefix_families(stems_by_folder: dict[str, list[str]]) -> list[str]:
+    """``"folder: prefix (a, b, c)"`` for each folder with more than :data:`MAX_FAMILY` modules of one prefix."""
+    found = []
+    for folder, stems in sorted(stems_by_folder.items()):
+        families: dict[str, list[str]] = {}
+        for stem in sorted(stems):
+            families.setdefault(_prefix(stem), []).append(stem)
+        found += [f"{folder}: {p} ({', '.join(v)})" for p, v in sorted(families.items()) if len(v) > MAX_FAMILY]
+    return found
+
+
+def test_no_prefix_families():
+    """A concept that outgrows a module becomes a subpackage with a re-exporting ``__init__`` (design.md §2), never a
+    family of prefixed siblings (``briefing.py``, ``briefing_facts.py``, ``briefing_llm.py`` …)."""
+    folders: dict[str, list[str]] = {}
+    for p in _prism_files():
+        if p.stem != "__init__":
+            folders.setdefault(str(p.parent.relative_to(REPO)), []).append(p.stem)
+    assert prefix_families(folders) == []
+    # the rule can fail: the flat answering/ folder of issue 27 is reported
+    flat = {"prism/answering": ["briefing", "briefing_facts", "briefing_llm", "engine", "table_words", "tables"]}
+    assert prefix_families(flat) == ["prism/answering: briefing (briefing, briefing_facts, briefing_llm)"]
+
+
+def test_prompts_live_with_the_code_that_uses_them():
+    """One rule for prompts: each ``*_PROMPT`` constant is defined in the module that formats it, never in a module of
+    prompts only."""
+    offenders = []
+    for p in _prism_files():
+        text = p.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        names = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                 if isinstance(t, ast.Name) and t.id.endswith("_PROMPT")]
+        used = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "format"
+                and isinstance(n.value, ast.Name)}
+        offenders += [f"{p.relative_to(REPO)}: {name}" for name in names
+                      if name not in used and name != "ANSWER_SYSTEM_PROMPT"]
+    assert offenders == []
+    assert not (PRISM / "answering" / "prompts.py").exists()
