@@ -24,7 +24,7 @@ from prism.service import PrismService, upload_names
 from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.briefing_view import briefing_card
-from prism.ui.explain import literal, shorten, strip_source
+from prism.ui.explain import injection_flag, literal, shorten, strip_source
 from prism.ui.jobs import JobView
 from prism.ui.resources import ingest_jobs
 
@@ -223,7 +223,7 @@ def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
 
 def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One table row per file: ``File``, ``Result``, ``Pages``, ``Chunks`` (text: ``"—"`` where there is none, never
-    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``."""
+    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``, ``Addressed to an AI`` (:func:`injection_flag`)."""
     rows = []
     for v in views:
         r = v.result
@@ -238,10 +238,11 @@ def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[di
             "Skipped pages": _pages_text(r.skipped_pages),
             "OCR pages": ", ".join(str(p) for p in r.ocr_pages),
             "Details": r.error or "; ".join(strip_source(w, r.file) for w in r.warnings),
+            "Addressed to an AI": injection_flag(r.injections),
         })
     for rej in rejected:
         rows.append({"File": rej["file"], "Result": STATUS_LABELS["rejected"], "Pages": "—", "Chunks": "—",
-                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"]})
+                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"], "Addressed to an AI": ""})
     return rows
 
 

@@ -15,7 +15,7 @@ from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import profile_view, state
-from prism.ui.explain import literal, strip_source
+from prism.ui.explain import injection_flag, literal, strip_source
 
 
 def _when(iso: str) -> str:
@@ -33,7 +33,8 @@ def _size(n: int) -> str:
 
 def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
     """One row per document for the table: name, entity, document type, period (its profile, corrections
-    applied), file type, pages, chunks, date, size, warnings, briefing."""
+    applied), file type, pages, chunks, date, size, warnings, sentences addressed to an AI assistant
+    (:func:`~prism.ui.explain.injection_flag`), briefing."""
     rows = []
     for d in docs:
         notes = [strip_source(w, d.source) for w in d.warnings]
@@ -51,6 +52,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             "Added": _when(d.ingested_at),
             "Size": _size(d.size_bytes),
             "Warnings": "; ".join(notes),
+            "Addressed to an AI": injection_flag(d.injections),
             "Briefing": bullets[0].text if bullets else "—",
         })
     return rows
