@@ -81,7 +81,7 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
             rejected.append({"file": name, "reason": f"{name} is {len(data) / 1024 / 1024:.1f} MB, over the "
                                                      f"{limit_mb} MB upload limit. Split it or compress it."})
             continue
-        job_id = jobs.submit(service, info, name, data)
+        job_id = jobs.submit(service, info, name, data, actor=state.actor())
         if job_id in first_name:  # the same bytes twice in one batch are one job: say so, never drop a row
             rejected.append({"file": name, "reason": f"{name} has the same content as {first_name[job_id]} in this "
                                                      f"batch; it is added once, as {first_name[job_id]}."})
@@ -91,7 +91,7 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
     url = (url or "").strip()
     if url:
         if url.startswith(("http://", "https://")) and " " not in url:
-            job_ids.append(jobs.submit(service, info, url, url))
+            job_ids.append(jobs.submit(service, info, url, url, actor=state.actor()))
         else:
             rejected.append({"file": url, "reason": "That is not a web address: it must start with https://."})
     if not job_ids and not rejected:
