@@ -52,7 +52,9 @@ if conversation and conversation.turns:
         st.download_button("Export chat (Markdown)",
                            conversation_markdown(info.name, conversation.turns, conversation.info.title),
                            file_name=f"prism-chat-{info.id}-{conversation.info.id}.md", mime="text/markdown",
-                           icon=":material/download:", key="chat.export", on_click="ignore",
+                           icon=":material/download:", key="chat.export", on_click=state.record_export,
+                           args=(service, info.name, "conversation",
+                                 f"prism-chat-{info.id}-{conversation.info.id}.md"),
                            help="The questions, how each was searched, the answers and their sources.")
         st.button("New chat", icon=":material/add_comment:", key="chat.clear", on_click=conversations_view.new_chat,
                   args=(info.id,))

@@ -26,3 +26,5 @@ with left:
     workspaces_view.documents(service, info)
     with st.expander("Rename or delete this workspace", icon=":material/settings:"):
         workspaces_view.manage(service, info)
+    with st.expander("Audit trail: who added, deleted, renamed or exported what", icon=":material/history:"):
+        workspaces_view.audit_trail(service, info)

@@ -34,6 +34,7 @@ from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
 from prism.evaluation.feedback_facade import FeedbackFacade
 from prism.fsutil import distinct_names
+from prism.index.audit import AuditFacade
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
 from prism.index.open_workspaces import OpenWorkspace, OpenWorkspaces
@@ -76,8 +77,9 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade):
-    """Everything Prism does, by workspace name.
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade):
+    """Everything Prism does, by workspace name (creating, renaming, deleting workspaces and the audit trail:
+    :class:`prism.index.audit.AuditFacade`).
 
     Args:
         settings: defaults to :func:`prism.config.get_settings`.
@@ -153,21 +155,6 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         """The workspace with this name (names are unique regardless of case), or ``None``."""
         return self.catalog.find(name)
 
-    def create_workspace(self, name: str) -> WorkspaceInfo:
-        """Create a workspace (raises ``WorkspaceExistsError`` if the name is taken)."""
-        return self.catalog.create(name)
-
-    def rename_workspace(self, old: str, new: str) -> WorkspaceInfo:
-        """Rename a workspace (its id, documents and conversations stay)."""
-        info = self.catalog.rename(old, new)
-        self._open.renamed(info)
-        return info
-
-    def delete_workspace(self, name: str) -> WorkspaceInfo:
-        """Delete a workspace with its collection, files, indexes and conversations; waits for a document being
-        committed to it (an ingest still running then stops with a message naming the workspace)."""
-        return self.catalog.remove(name, lambda info: (self._open.close(info.id), self.stores.drop(info.collection)))
-
     def open(self, name: str | None = None, create: bool = False) -> WorkspaceHandle:
         """Open a workspace (recovering interrupted writes on first open in this process); raises
         ``WorkspaceNotFoundError`` (missing and not ``create``) or ``EmbeddingModelMismatchError``."""
@@ -218,15 +205,17 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
     def ingest(self, items: Sequence[IngestItem], workspace: str | None = None,
                progress: ProgressCallback | None = None, *, contextual: bool | None = None,
                briefing: bool | None = None, create: bool = True,
-               cancel: CancelToken | None = None) -> list[IngestResult]:
+               cancel: CancelToken | None = None, actor: str | None = None) -> list[IngestResult]:
         """Ingest files/bytes/URLs into a workspace; one result per item, never raising for a bad file (rules:
         :mod:`prism.ingestion.pipeline`; ``cancel`` stops the batch, committed documents stay). ``contextual``:
         contextual retrieval (default ``settings.contextual_retrieval``; off without an LLM, with a warning).
         ``briefing``: brief each new document (default ``settings.briefing_on_ingest``; progress ``"<file>: briefing"``;
-        a failure is a warning). ``create``: create a missing workspace, else ``WorkspaceNotFoundError``."""
+        a failure is a warning). ``create``: create a missing workspace, else ``WorkspaceNotFoundError``. Each
+        document stored is recorded in the audit log as ``actor``'s (:meth:`~prism.index.audit.AuditFacade.record`)."""
         handle = self.open(workspace, create=create)
         hook, note = Contextualizer.for_batch(contextual, self.llms.cheap, self.settings)
         results = handle.ingestor.ingest(items, progress, contextualize=hook, cancel=cancel)
+        self.record_ingest(handle.workspace.info, results, actor)
         new = [r for r in results if r.status in ("ingested", "replaced")]
         brief = (self.settings.briefing_on_ingest if briefing is None else briefing)
         if new:
@@ -285,11 +274,13 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         handle.retriever.refresh()
         return record
 
-    def delete_document(self, source: str, workspace: str | None = None) -> DocumentRecord:
-        """Delete one document by file name (raises ``DocumentNotFoundError``)."""
+    def delete_document(self, source: str, workspace: str | None = None, *, actor: str | None = None
+                        ) -> DocumentRecord:
+        """Delete one document by file name (raises ``DocumentNotFoundError``); recorded in the audit log."""
         handle = self.open(workspace)
         record = handle.ingestor.delete(source)
         handle.retriever.refresh()
+        self.record(handle.workspace.info, actor, "document.delete", record.source, {"doc_id": record.doc_id})
         return record
 
     def original_path(self, workspace: str | None, source: str) -> Path:

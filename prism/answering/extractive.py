@@ -22,6 +22,7 @@ from typing import Any
 
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
+from prism.index.injection import find_injections
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.types import RetrievedChunk
@@ -61,14 +62,16 @@ def score_sentences(
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
         (chunks overlap) is kept only at its first occurrence; headings and a call's logistics
-        (:data:`_NOT_AN_ANSWER`) only when no other sentence is there.
+        (:data:`_NOT_AN_ANSWER`) only when no other sentence is there; a sentence addressed to an AI assistant
+        (:func:`prism.index.injection.find_injections`, OWASP LLM01:2025) never.
     """
     candidates: list[tuple[int, int, str]] = []
     seen: set[str] = set()
     for n, chunk in enumerate(chunks, start=1):
+        flagged = find_injections(chunk.text)  # text addressed to an AI is never quoted
         for pos, s in enumerate(split_sentences(chunk.text)):
             key = s.lower()
-            if key in seen:
+            if key in seen or any(s in f or f in s for f in flagged):
                 continue
             seen.add(key)
             candidates.append((n, pos, s))

@@ -48,6 +48,17 @@ def service() -> PrismService:
     return PrismService()
 
 
+def actor() -> str:
+    """Who runs this command, for the audit log: ``"cli:<user>"`` (the login name, :func:`getpass.getuser`;
+    ``"cli:unknown"`` when the system names none)."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (OSError, KeyError):
+        return "cli:unknown"
+
+
 def mode_names() -> list[str]:
     """The retrieval modes ``--mode`` accepts, from the retrieval registry (through the service module)."""
     from prism import service as facade

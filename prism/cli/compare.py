@@ -55,6 +55,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             out.write_bytes(svc.export_grid(grid, out.suffix))
         except OSError as exc:
             raise PrismError(f"Could not write {out}: {exc.strerror or exc}.") from exc
+        svc.record_export(args.workspace or svc.settings.default_workspace, "grid", out.name, common.actor())
         sys.stderr.write(f"grid written to {out}\n")
     payload = {"columns": list(grid.documents), "rows": list(grid.questions), "cells": [c.to_dict() for c in cells]}
     common.emit(args, payload, format_grid(grid))

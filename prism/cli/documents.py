@@ -26,7 +26,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     """``ingest FILE_OR_URL...``: one line (or JSON object) per file; exit 1 when any file failed."""
     items = [IngestItem(p) if p.startswith(("http://", "https://")) else IngestItem(p, os.path.basename(p))
              for p in args.paths]
-    results = common.service().ingest(items, args.workspace, progress=common.progress_printer())
+    results = common.service().ingest(items, args.workspace, progress=common.progress_printer(),
+                                      actor=common.actor())
     common.emit(args, [r.to_dict() for r in results], "\n".join(_ingest_line(r) for r in results))
     return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
 
@@ -68,7 +69,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
 
 def cmd_delete(args: argparse.Namespace) -> int:
     """``delete FILE_NAME``: purge one document everywhere."""
-    record = common.service().delete_document(args.file_name, args.workspace)
+    record = common.service().delete_document(args.file_name, args.workspace, actor=common.actor())
     common.emit(args, {"deleted": record.source, "doc_id": record.doc_id}, f"deleted {record.source}")
     return common.EXIT_OK
 

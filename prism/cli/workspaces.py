@@ -28,13 +28,13 @@ def cmd_workspaces(args: argparse.Namespace) -> int:
     if needed is None or len(args.names) != needed:
         raise PrismError(USAGE)
     if action == "create":
-        info = svc.create_workspace(args.names[0])
+        info = svc.create_workspace(args.names[0], actor=common.actor())
         common.emit(args, info.to_dict(), f"created workspace {info.name}")
     elif action == "rename":
-        info = svc.rename_workspace(args.names[0], args.names[1])
+        info = svc.rename_workspace(args.names[0], args.names[1], actor=common.actor())
         common.emit(args, info.to_dict(), f"renamed to {info.name}")
     else:
-        info = svc.delete_workspace(args.names[0])
+        info = svc.delete_workspace(args.names[0], actor=common.actor())
         common.emit(args, {"deleted": info.name}, f"deleted workspace {info.name}")
     return common.EXIT_OK
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -90,11 +90,13 @@ class _WorkspaceFile:
 
 class FeedbackStore(_WorkspaceFile):
     """The append-only feedback log of one workspace (``workspace``: its files; ``lock_timeout_s``: how long an
-    append waits for another)."""
+    append waits for another; ``on_add(line)``: called after each line is appended, e.g. to audit it)."""
 
-    def __init__(self, workspace: Workspace, lock_timeout_s: float = 60.0):
+    def __init__(self, workspace: Workspace, lock_timeout_s: float = 60.0,
+                 on_add: Callable[[dict[str, Any]], Any] | None = None):
         super().__init__(workspace, workspace.dir / "feedback" / "feedback.jsonl", ".lock", "feedback",
                          lock_timeout_s)
+        self.on_add = on_add
 
     def add(self, kind: str, value: str, *, question: str, answer: str = "", settings: dict[str, Any] | None = None,
             chunk_ids: Sequence[str] = (), target: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -122,6 +124,8 @@ class FeedbackStore(_WorkspaceFile):
             with self.path.open("a", encoding="utf-8") as fh:
                 fh.write(text)
         logger.info("workspace %s: %s feedback %s", self.workspace.info.id, kind, value)
+        if self.on_add is not None:
+            self.on_add(line)
         return line
 
     def all(self) -> list[dict[str, Any]]:

@@ -3,6 +3,9 @@ workspace's feedback log, its own ground truth, and that ground truth as a datas
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from prism.config import Settings
 from prism.evaluation.choices import DatasetChoice, dataset_choices
 from prism.evaluation.dataset_types import EvalDataset
@@ -15,10 +18,12 @@ __all__ = ["FeedbackFacade"]
 
 
 class FeedbackFacade:
-    """Feedback and workspace ground truth, for a class that has ``settings`` and ``catalog``."""
+    """Feedback and workspace ground truth, for a class that has ``settings``, ``catalog`` and the audit trail's
+    ``record`` (:meth:`prism.index.audit.AuditFacade.record`)."""
 
     settings: Settings
     catalog: WorkspaceCatalog
+    record: Callable[..., Any]
 
     @staticmethod
     def question_types() -> tuple[str, ...]:
@@ -29,9 +34,17 @@ class FeedbackFacade:
         info = self.catalog.get(workspace or self.settings.default_workspace)
         return Workspace(self.settings.home, info, self.settings.lock_timeout_s)
 
-    def feedback(self, workspace: str | None = None) -> FeedbackStore:
-        """The workspace's append-only feedback log; raises ``WorkspaceNotFoundError``."""
-        return FeedbackStore(self._workspace_files(workspace), self.settings.lock_timeout_s)
+    def feedback(self, workspace: str | None = None, *, actor: str | None = None) -> FeedbackStore:
+        """The workspace's append-only feedback log; each mark added through it is recorded in the audit log as
+        ``actor``'s. Raises ``WorkspaceNotFoundError``."""
+        files = self._workspace_files(workspace)
+
+        def audit(line: dict[str, Any]) -> None:
+            details = {"kind": line["kind"], "value": line["value"], **({"chunk_id": line["target"].get("chunk_id")}
+                                                                      if line.get("target") else {})}
+            self.record(files.info, actor, "feedback", str(line["question"])[:200], details)
+
+        return FeedbackStore(files, self.settings.lock_timeout_s, on_add=audit)
 
     def ground_truth(self, workspace: str | None = None) -> WorkspaceTruth:
         """The workspace's own ground-truth pairs; raises ``WorkspaceNotFoundError``."""

@@ -42,7 +42,7 @@ class Ingests(Protocol):
 
     def ingest(self, items: list[IngestItem], workspace: str | None = None,
                progress: ProgressCallback | None = None, *, create: bool = True,
-               cancel: CancelToken | None = None) -> list[IngestResult]: ...
+               cancel: CancelToken | None = None, actor: str | None = None) -> list[IngestResult]: ...
 
     def workspaces(self) -> list[WorkspaceInfo]: ...
 
@@ -75,6 +75,7 @@ class JobView:
         embed_started_at, embed_base: when the first "embedding N/M chunks" report came and its N (the chunks
             embedded while the file was still parsing), for the embedding rate of :meth:`eta_s`.
         cancel_requested: :meth:`IngestJobs.cancel` was called.
+        actor: who submitted it, for the audit log (the Streamlit session id; ``""``: nobody named).
     """
 
     id: str
@@ -95,6 +96,7 @@ class JobView:
     embed_started_at: float | None = None
     embed_base: int = 0
     cancel_requested: bool = False
+    actor: str = ""
 
     @property
     def done(self) -> bool:
@@ -134,8 +136,10 @@ class IngestJobs:
         self._active: dict[tuple[str, str], str] = {}
 
     # --- submit ---------------------------------------------------------------------------------------------
-    def submit(self, service: Ingests, workspace: WorkspaceInfo, filename: str, source: bytes | str) -> str:
-        """Queue one file (bytes) or URL (str) for ingestion into ``workspace``; returns the job id.
+    def submit(self, service: Ingests, workspace: WorkspaceInfo, filename: str, source: bytes | str,
+               actor: str = "") -> str:
+        """Queue one file (bytes) or URL (str) for ingestion into ``workspace`` on behalf of ``actor`` (recorded in the
+        audit log); returns the job id.
 
         If a job for the same workspace and content is still queued or running, its id is returned and nothing new
         is queued.
@@ -148,7 +152,7 @@ class IngestJobs:
                 return existing
             job_id = uuid.uuid4().hex[:12]
             self._jobs[job_id] = JobView(job_id, workspace.id, workspace.name, filename, key, "queued", 0.0,
-                                         "waiting to start", None, time.time())
+                                         "waiting to start", None, time.time(), actor=actor)
             self._items[job_id] = IngestItem(source, filename if isinstance(source, bytes) else None)
             self._tokens[job_id] = CancelToken()
             self._active[active_key] = job_id
@@ -264,7 +268,7 @@ class IngestJobs:
             return IngestResult(job.filename, "failed", error=(
                 f"{job.filename} was not added: workspace '{job.workspace}' was deleted before it could be added."))
         results = service.ingest([item], current.name, self._progress(job.id, job.filename), create=False,
-                                 cancel=token)
+                                 cancel=token, actor=job.actor or None)
         return results[0] if results else IngestResult(job.filename, "failed", error="Nothing was ingested.")
 
     def _prune(self) -> None:

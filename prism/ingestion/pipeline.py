@@ -290,7 +290,8 @@ class Ingestor(BulkTexts):
         logger.info("%s document %s: %d pages, %d chunks", status, doc_id[:12], parsed.total_pages, len(chunks))
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),
                             skipped_pages=record.skipped_pages, ocr_pages=record.ocr_pages, warnings=record.warnings,
-                            replaced_added_at=old.ingested_at if old is not None else None)
+                            replaced_added_at=old.ingested_at if old is not None else None,
+                            injections=record.injections)
 
     def _checkpoint(self, name: str, cancel: CancelToken | None) -> None:
         """Stop here when the batch was cancelled or the workspace deleted (nothing of ``name`` is written yet).

@@ -11,6 +11,7 @@ from pathlib import Path
 from prism.config import Settings
 from prism.errors import NoExtractableTextError, PrismError
 from prism.index.embedder import PrismEmbedding
+from prism.index.injection import find_injections
 from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.index.workspaces import now_iso
 from prism.ingestion.chunking import chunk_document, document_text
@@ -18,7 +19,16 @@ from prism.ingestion.parsing.running import RunningLines, strip_running_lines
 from prism.ingestion.profiles.read import extract_profile
 from prism.ingestion.tables.headers import PdfTableHeaders
 from prism.ingestion.titles import title_from_name, with_title
-from prism.types import Chunk, DocumentProfile, DocumentRecord, IngestItem, ParsedDocument, ProgressCallback
+from prism.types import (
+    Chunk,
+    DocumentProfile,
+    DocumentRecord,
+    IngestItem,
+    ParsedDocument,
+    ProgressCallback,
+    count_phrase,
+    page_label,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -200,12 +210,30 @@ def read_item(item: IngestItem, name: str) -> bytes | None:
         raise PrismError(f"{name} could not be read: {exc.strerror or exc}") from exc
 
 
+def injection_flags(parsed: ParsedDocument) -> tuple[list[dict[str, object]], str | None]:
+    """The sentences of ``parsed`` addressed to an AI assistant (prompt injection, OWASP LLM01:2025:
+    :func:`prism.index.injection.find_injections`), ``[{"page", "text"}]`` in page order, and the warning that names
+    them for the analyst (``None`` when there is none)."""
+    found = [{"page": p.number, "text": s} for p in parsed.pages for s in find_injections(p.text)]
+    if not found:
+        return [], None
+    first = found[0]
+    where = page_label(first["page"], page_unit=parsed.page_unit)  # type: ignore[arg-type]
+    quote = str(first["text"])
+    quote = quote if len(quote) <= 120 else quote[:119].rstrip() + "…"
+    return found, (f"{parsed.source}: {count_phrase(len(found), 'sentence')} addressed to an AI assistant "
+                   f"(possible prompt injection{', ' + where if where else ''}: “{quote}”). Prism treats it as "
+                   "document text only: it is never a briefing point and never followed as an instruction.")
+
+
 def document_record(parsed: ParsedDocument, doc_id: str, n_chunks: int, size: int, note: str | None,
                     embed_model: str) -> DocumentRecord:
-    """The registry record of a parsed document about to be committed (added now, by ``embed_model``)."""
+    """The registry record of a parsed document about to be committed (added now, by ``embed_model``), with the
+    sentences addressed to an AI assistant it contains (:func:`injection_flags`) and their warning."""
+    injections, flag = injection_flags(parsed)
     return DocumentRecord(
         doc_id=doc_id, source=parsed.source, kind=parsed.kind, pages=parsed.total_pages or None, chunks=n_chunks,
         skipped_pages=[{"page": s.number, "reason": s.reason} for s in parsed.skipped_pages],
-        ocr_pages=parsed.ocr_pages, warnings=list(parsed.warnings) + ([note] if note else []),
-        ingested_at=now_iso(), size_bytes=size, original=doc_id, embed_model=embed_model,
+        ocr_pages=parsed.ocr_pages, warnings=list(parsed.warnings) + [w for w in (flag, note) if w],
+        ingested_at=now_iso(), size_bytes=size, original=doc_id, embed_model=embed_model, injections=injections,
     )

@@ -4,7 +4,7 @@ Frozen dataclasses where nothing mutates them (a few records are filled in as th
 :mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
 (citations, notes, turns, the answer), :mod:`~prism.types.calculations` (a derived figure and its inputs),
-:mod:`~prism.types.conversations` (saved chats),
+:mod:`~prism.types.conversations` (saved chats), :mod:`~prism.types.audit` (the audit trail),
 :mod:`~prism.types.compare` (comparison grids), :mod:`~prism.types.spreadsheets` (CSV/XLSX exports that carry
 no live formula: the one sanitiser every export uses) and
 :mod:`~prism.types.evaluation` (metric descriptions). Import them from
@@ -24,6 +24,7 @@ from prism.types.answers import (
     Turn,
     WebResult,
 )
+from prism.types.audit import AUDIT_ACTIONS, AuditEntry
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
 from prism.types.calculations import Calculation, CalculationInput, Derived
 from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
@@ -68,6 +69,8 @@ from prism.types.spreadsheets import FORMULA_TRIGGERS, csv_bytes, spreadsheet_te
 from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
+    "AUDIT_ACTIONS",
+    "AuditEntry",
     "CORRECTED_SNIPPET",
     "DOCUMENT_TYPE_LABELS",
     "LOCATOR_KEYS",

@@ -321,6 +321,8 @@ class DocumentRecord:
         running_lines: the running header and footer lines removed from its pages, ``[{"text": a line as printed,
             "position": "header"|"footer", "pages": pages it was removed from}]``.
         tables: tables found in its text.
+        injections: sentences addressed to an AI assistant (prompt injection, OWASP LLM01:2025), ``[{"page": n or
+            None, "text": the sentence}]`` (:func:`prism.index.injection.find_injections`); never briefed or obeyed.
     """
 
     doc_id: str
@@ -340,6 +342,7 @@ class DocumentRecord:
     profile_corrections: dict[str, str | None] = field(default_factory=dict)
     running_lines: list[dict[str, Any]] = field(default_factory=list)
     tables: int = 0
+    injections: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-dict form for JSON."""
@@ -370,7 +373,7 @@ class IngestResult:
 
     ``status``: ``ingested``, ``replaced`` (a document of the same name was replaced; ``replaced_added_at`` is when
     that version had been added, ISO-8601 UTC), ``duplicate``, ``failed`` (``error`` says why) or ``cancelled`` (the
-    batch was cancelled before this file was stored).
+    batch was cancelled before this file was stored). ``injections`` as :attr:`DocumentRecord.injections`.
     """
 
     file: str
@@ -383,8 +386,9 @@ class IngestResult:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     replaced_added_at: str | None = None
+    injections: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The CLI JSON object ``{"file", "status", "doc_id", "pages", "chunks", "skipped_pages", "ocr_pages",
-        "error", "warnings", "replaced_added_at"}``."""
+        "error", "warnings", "replaced_added_at", "injections"}``."""
         return asdict(self)

@@ -12,6 +12,7 @@ from prism.service import briefing_markdown
 from prism.types import WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import state
 from prism.ui.explain import literal
+from prism.ui.resources import get_service
 
 
 def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None:
@@ -37,9 +38,10 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
             st.caption("No briefing was written for this document.")
         else:
             st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
-            st.download_button("Download the briefing (Markdown)", briefing_markdown(record),
-                               file_name=f"{record.source.rsplit('.', 1)[0]}_briefing.md", mime="text/markdown",
-                               key=f"briefing-md.{key}", icon=":material/download:")
+            name = f"{record.source.rsplit('.', 1)[0]}_briefing.md"
+            st.download_button("Download the briefing (Markdown)", briefing_markdown(record), file_name=name,
+                               mime="text/markdown", key=f"briefing-md.{key}", icon=":material/download:",
+                               on_click=state.record_export, args=(get_service(), info.name, "briefing", name))
         questions = briefing.get("questions") or []
         if questions:
             st.caption("Ask about it")

@@ -18,7 +18,7 @@ import streamlit as st
 from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import ChatTurn, CompareCell, CompareGrid, WorkspaceInfo
-from prism.ui import chat_view, widgets
+from prism.ui import chat_view, state, widgets
 from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
@@ -171,13 +171,14 @@ def _run(service: PrismService, info: WorkspaceInfo, grid: CompareGrid, holders:
     return grid
 
 
-def _exports(service: PrismService, grid: CompareGrid) -> None:
+def _exports(service: PrismService, grid: CompareGrid, workspace: str) -> None:
     stem = "".join(ch if ch.isalnum() else "-" for ch in grid.title.lower()).strip("-") or "grid"
     with st.container(horizontal=True):
         for fmt in service.export_formats():
-            st.download_button(f"Export {fmt.label}", service.export_grid(grid, fmt.key),
-                               file_name=f"prism-{stem}.{fmt.key}", mime=fmt.mime, key=f"compare.export.{fmt.key}",
-                               on_click="ignore", icon=":material/download:")
+            name = f"prism-{stem}.{fmt.key}"
+            st.download_button(f"Export {fmt.label}", service.export_grid(grid, fmt.key), file_name=name,
+                               mime=fmt.mime, key=f"compare.export.{fmt.key}", on_click=state.record_export,
+                               args=(service, workspace, "grid", name), icon=":material/download:")
 
 
 def page(service: PrismService, info: WorkspaceInfo) -> None:
@@ -205,4 +206,4 @@ def page(service: PrismService, info: WorkspaceInfo) -> None:
     if run:
         grid = _run(service, info, grid, holders, widgets.effective_options())
         st.success(f"Grid '{grid.title}' saved: {len(grid.cells)} cells.", icon=":material/task_alt:")
-    _exports(service, grid)
+    _exports(service, grid, info.name)

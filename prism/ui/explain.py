@@ -10,8 +10,9 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from prism.types import SCORE_STAGES
+from prism.types import SCORE_STAGES, count_phrase
 
 Scores = Mapping[str, float | int | None]
 
@@ -205,6 +206,12 @@ def highlight_html(text: str, query: str, tokenize: Callable[[str], Iterable[str
         pos = m.end()
     out.append(html.escape(text[pos:]))
     return "".join(out).replace("\n\n", "<br><br>")
+
+
+def injection_flag(injections: list[dict[str, Any]]) -> str:
+    """The table flag of a document with sentences addressed to an AI assistant (possible prompt injection, OWASP
+    LLM01:2025; :attr:`prism.types.DocumentRecord.injections`): ``"⚠ 1 sentence"``, or ``""`` for none."""
+    return f"⚠ {count_phrase(len(injections), 'sentence')}" if injections else ""
 
 
 def strip_source(message: str, source: str) -> str:

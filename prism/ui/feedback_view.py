@@ -17,6 +17,7 @@ import streamlit as st
 from prism.errors import PrismError
 from prism.service import PrismService
 from prism.types import ChatTurn, WorkspaceInfo, locator_of
+from prism.ui import state
 from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def _settings(turn: ChatTurn) -> dict[str, Any]:
 def _record(service: PrismService, info: WorkspaceInfo, kind: str, value: str, turn: ChatTurn,
             chunk_ids: list[str], target: Mapping[str, Any] | None = None) -> None:
     try:
-        service.feedback(info.name).add(kind, value, question=turn.question,
+        service.feedback(info.name, actor=state.actor()).add(kind, value, question=turn.question,
                                         answer=str((turn.answer or {}).get("answer", "")), settings=_settings(turn),
                                         chunk_ids=chunk_ids, target=dict(target or {}))
     except PrismError as e:

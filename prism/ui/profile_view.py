@@ -13,9 +13,11 @@ from prism.types import (
     CORRECTED_SNIPPET,
     DOCUMENT_TYPE_LABELS,
     DOCUMENT_TYPES,
+    PAGE_UNITS,
     PROFILE_UNITS,
     DocumentRecord,
     count_phrase,
+    page_label,
 )
 from prism.types import WorkspaceInfo as Info
 from prism.ui import state
@@ -99,13 +101,21 @@ def _save(service: PrismService, info: Info, record: DocumentRecord, fields: dic
 
 
 def details(service: PrismService, info: Info, docs: list[DocumentRecord]) -> None:
-    """Pick a document: its briefing, its profile and sources, the running lines removed from its pages, and the
-    correction form."""
+    """Pick a document: the sentences in it addressed to an AI assistant (flagged), its briefing, its profile and
+    sources, the running lines removed from its pages, and the correction form."""
     by_name = {d.source: d for d in docs}
     chosen = st.selectbox("Document", list(by_name), index=0, key=f"doc.detail.{info.id}")
     record = by_name.get(chosen) if chosen else None
     if record is None:
         return
+    if record.injections:
+        st.warning(f"**This document has {count_phrase(len(record.injections), 'sentence')} addressed to an AI "
+                   "assistant** "
+                   "(possible prompt injection). Prism keeps them as document text only: they are never a briefing "
+                   "point or quoted as an answer, and the LLM is told not to follow them.\n\n"
+                   + "\n".join(f"- {page_label(f.get('page'), page_unit=PAGE_UNITS.get(record.kind))}"
+                                f"{': ' if f.get('page') else ''}“{literal(str(f.get('text', '')))}”"
+                                for f in record.injections), icon=":material/gpp_maybe:")
     briefing_card(info, record, record.source, key=f"details.{record.doc_id[:12]}")
     profile = record.effective_profile()
     if profile is None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import streamlit as st
 
+from prism.errors import PrismError
+
 WORKSPACE = "prism.workspace_id"
 CONVERSATIONS = "prism.conversation_ids"
 BATCHES = "prism.batches"
@@ -146,6 +148,24 @@ def pop_pending_question(ws_id: str) -> dict[str, Any] | None:
         return {"question": str(pending["question"]), "auto_scope": bool(pending.get("auto_scope", True)),
                 "scope_removed": list(pending.get("scope_removed") or [])}
     return None
+
+
+def actor() -> str:
+    """Who this session is in the audit log (:mod:`prism.index.audit`): its Streamlit session id, read from the
+    script run context (``"session:unknown"`` outside a Streamlit run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return str(ctx.session_id) if ctx is not None and ctx.session_id else "session:unknown"
+
+
+def record_export(service: Any, workspace: str | None, what: str, target: str) -> None:
+    """A download button's ``on_click``: record in the audit log that this session exported ``what`` as the file
+    ``target`` (:meth:`prism.service.PrismService.record_export`); a failure to record is shown, never raised."""
+    try:
+        service.record_export(workspace, what, target, actor())
+    except PrismError as e:
+        flash(f"The export was not recorded in the audit log: {e}", "warning")
 
 
 def flash(message: str, kind: str = "success") -> None:

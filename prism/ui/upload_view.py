@@ -24,7 +24,7 @@ from prism.service import JobView, PrismService, upload_names
 from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.briefing_view import briefing_card
-from prism.ui.explain import literal, shorten, strip_source
+from prism.ui.explain import injection_flag, literal, shorten, strip_source
 from prism.ui.resources import ingest_jobs
 
 logger = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
             rejected.append({"file": name, "reason": f"{name} is {len(data) / 1024 / 1024:.1f} MB, over the "
                                                      f"{limit_mb} MB upload limit. Split it or compress it."})
             continue
-        job_id = jobs.submit(service, info, name, data)
+        job_id = jobs.submit(service, info, name, data, actor=state.actor())
         if job_id in first_name:  # the same bytes twice in one batch are one job: say so, never drop a row
             rejected.append({"file": name, "reason": f"{name} has the same content as {first_name[job_id]} in this "
                                                      f"batch; it is added once, as {first_name[job_id]}."})
@@ -90,7 +90,7 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
     url = (url or "").strip()
     if url:
         if url.startswith(("http://", "https://")) and " " not in url:
-            job_ids.append(jobs.submit(service, info, url, url))
+            job_ids.append(jobs.submit(service, info, url, url, actor=state.actor()))
         else:
             rejected.append({"file": url, "reason": "That is not a web address: it must start with https://."})
     if not job_ids and not rejected:
@@ -222,7 +222,7 @@ def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
 
 def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One table row per file: ``File``, ``Result``, ``Pages``, ``Chunks`` (text: ``"—"`` where there is none, never
-    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``."""
+    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``, ``Addressed to an AI`` (:func:`injection_flag`)."""
     rows = []
     for v in views:
         r = v.result
@@ -237,10 +237,11 @@ def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[di
             "Skipped pages": _pages_text(r.skipped_pages),
             "OCR pages": ", ".join(str(p) for p in r.ocr_pages),
             "Details": r.error or "; ".join(strip_source(w, r.file) for w in r.warnings),
+            "Addressed to an AI": injection_flag(r.injections),
         })
     for rej in rejected:
         rows.append({"File": rej["file"], "Result": STATUS_LABELS["rejected"], "Pages": "—", "Chunks": "—",
-                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"]})
+                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"], "Addressed to an AI": ""})
     return rows
 
 

@@ -13,9 +13,9 @@ import streamlit as st
 
 from prism.errors import PrismError
 from prism.service import PrismService
-from prism.types import DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
+from prism.types import AuditEntry, DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import profile_view, state
-from prism.ui.explain import literal, strip_source
+from prism.ui.explain import injection_flag, literal, strip_source
 
 
 def _when(iso: str) -> str:
@@ -33,7 +33,8 @@ def _size(n: int) -> str:
 
 def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
     """One row per document for the table: name, entity, document type, period (its profile, corrections
-    applied), file type, pages, chunks, date, size, warnings, briefing."""
+    applied), file type, pages, chunks, date, size, warnings, sentences addressed to an AI assistant
+    (:func:`~prism.ui.explain.injection_flag`), briefing."""
     rows = []
     for d in docs:
         notes = [strip_source(w, d.source) for w in d.warnings]
@@ -51,6 +52,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             "Added": _when(d.ingested_at),
             "Size": _size(d.size_bytes),
             "Warnings": "; ".join(notes),
+            "Addressed to an AI": injection_flag(d.injections),
             "Briefing": bullets[0].text if bullets else "—",
         })
     return rows
@@ -59,7 +61,7 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
 # --- actions (widget callbacks: they run before the script draws, so the sidebar and every page agree) -------
 def _create(service: PrismService) -> None:
     try:
-        info = service.create_workspace(str(st.session_state.get("ws.create.name") or ""))
+        info = service.create_workspace(str(st.session_state.get("ws.create.name") or ""), actor=state.actor())
     except PrismError as e:
         state.flash(literal(str(e)), "error")
         return
@@ -76,7 +78,7 @@ def _rename(service: PrismService, ws_id: str) -> None:
         state.flash("That is already its name.", "info")
     else:
         try:
-            renamed = service.rename_workspace(info.name, new)
+            renamed = service.rename_workspace(info.name, new, actor=state.actor())
         except PrismError as e:
             state.flash(literal(str(e)), "error")
             return
@@ -91,7 +93,7 @@ def _delete(service: PrismService, ws_id: str) -> None:
         state.flash("That workspace was already deleted.", "info")
         return
     try:
-        service.delete_workspace(info.name)
+        service.delete_workspace(info.name, actor=state.actor())
     except PrismError as e:
         state.flash(literal(str(e)), "error")
         return
@@ -193,7 +195,7 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
         if yes.button("Yes, delete it", type="primary", key="doc.delete.yes"):
             st.session_state.pop(state.CONFIRM, None)
             try:
-                service.delete_document(source, info.name)
+                service.delete_document(source, info.name, actor=state.actor())
             except PrismError as e:
                 st.error(literal(str(e)))
                 return
@@ -212,6 +214,29 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
                      width="stretch"):
             st.session_state[state.CONFIRM] = ("document", info.id, chosen)
             st.rerun()
+
+
+def audit_rows(entries: list[AuditEntry]) -> list[dict[str, str]]:
+    """The audit table's rows, newest first: ``{"Time", "Who", "Action", "Target"}`` (plain text: a data frame
+    shows it literally, so a file name with Markdown or HTML in it stays what it is)."""
+    return [{"Time": _when(e.time), "Who": e.actor, "Action": e.label, "Target": e.target}
+            for e in reversed(entries)]
+
+
+def audit_trail(service: PrismService, info: WorkspaceInfo) -> None:
+    """The workspace's audit log (:meth:`PrismService.audit`): who added, replaced or deleted a document, renamed
+    the workspace, gave feedback or exported something, newest first."""
+    try:
+        entries = service.audit(info.name)
+    except PrismError as e:
+        st.error(literal(str(e)))
+        return
+    if not entries:
+        st.caption("Nothing recorded yet.")
+        return
+    st.caption(f"{count_phrase(len(entries), 'event')} · Who: the browser session or `cli:<user>` that did it.")
+    st.dataframe(audit_rows(entries), hide_index=True, width="stretch", key=f"ws.audit.{info.id}",
+                 column_config={"Target": st.column_config.TextColumn(width="large")})
 
 
 def index_notice(service: PrismService, info: WorkspaceInfo) -> None:

@@ -473,7 +473,7 @@ class _SlowService:
         return list(self.infos)
 
     def ingest(self, items: list[IngestItem], workspace: str | None = None, progress: Any = None, *,
-               create: bool = True, cancel: Any = None) -> list[IngestResult]:
+               create: bool = True, cancel: Any = None, actor: str | None = None) -> list[IngestResult]:
         self.calls += 1
         if progress is not None:
             progress(0.5, f"{items[0].display_name}: embedding 32/64 chunks")

@@ -38,9 +38,10 @@ from prism.answering.briefing.facts import (
     identity_fact,
     key_figures,
 )
-from prism.answering.briefing.llm import briefing_prompt, cite_bullets, parse_briefing
+from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.sections import section_headings, sections_fact
 from prism.answering.briefing.topics import document_subject, key_terms, term_phrase, topic
+from prism.answering.citations import data_messages
 from prism.answering.llm import LLMClient
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, LLMError
@@ -278,7 +279,7 @@ def make_briefing(source: str, rows: Sequence[dict[str, Any]], profile: Document
         return offline
     prompt = briefing_prompt(source, offline.bullets, document_text(rows).text[:max_chars])
     try:
-        reply = llm.complete(prompt)
+        reply = llm.chat(data_messages(BRIEFING_TASK, prompt))
     except LLMError as exc:
         logger.warning("briefing call failed (%s); offline briefing", type(exc).__name__)
         offline.note = f"The LLM briefing failed: {exc}"

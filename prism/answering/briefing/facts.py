@@ -23,6 +23,7 @@ from typing import Any
 
 from prism.answering.briefing.topics import short_entity
 from prism.answering.units import printed_label
+from prism.index.injection import mask_injections
 from prism.index.sentences import split_sentences
 from prism.index.statements import line_item_kinds, statement_kinds
 from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
@@ -70,7 +71,9 @@ class DocumentText:
 
 def document_text(rows: Sequence[dict[str, Any]]) -> DocumentText:
     """Rebuild a document's text from its stored chunk rows (``text``, ``char_start``, ``char_end``, ``page_start``,
-    ``chunk_id``), undoing the chunk overlap; gaps (none in practice) become paragraph breaks."""
+    ``chunk_id``), undoing the chunk overlap; gaps (none in practice) become paragraph breaks. Sentences addressed
+    to an AI assistant are blanked out (:func:`prism.index.injection.mask_injections`, offsets kept), so no bullet,
+    fact, heading, key term or suggested question, and nothing the briefing LLM is shown, comes from them."""
     ordered = sorted(rows, key=lambda r: (int(r.get("char_start", 0)), int(r.get("char_end", 0))))
     parts: list[str] = []
     starts: list[int] = []
@@ -89,7 +92,7 @@ def document_text(rows: Sequence[dict[str, Any]]) -> DocumentText:
         parts.append(piece)
         length += len(piece)
         end = max(end, stop)
-    return DocumentText("".join(parts), tuple(starts), tuple(pieces))
+    return DocumentText(mask_injections("".join(parts)), tuple(starts), tuple(pieces))
 
 
 # --- identity -----------------------------------------------------------------------------------------------------

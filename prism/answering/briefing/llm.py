@@ -37,6 +37,9 @@ Facts of "{source}":
 The document's opening:
 {document}"""
 
+BRIEFING_TASK = "You write briefings of financial and regulatory documents for analysts, as JSON."
+"""The briefing call's system line (with :data:`prism.answering.citations.UNTRUSTED_RULE`)."""
+
 logger = logging.getLogger(__name__)
 
 

@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from prism.answering.citations import fence
 from prism.answering.derived.answer import derive, derived_text, document_period, sub_search
 from prism.answering.derived.calc import Plan, needed
 from prism.answering.derived.cells import RowsOf
@@ -118,4 +119,4 @@ def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Any
     lines = derived_text(derived)
     return ("\n\nCalculation done in code from the blocks' table cells (state its result and cite its blocks; do "
             "not redo the arithmetic; if it says it cannot compute, say which inputs are missing and give no "
-            f"number):\n{lines}")
+            f"number):\n{fence(lines, 'calculation')}")

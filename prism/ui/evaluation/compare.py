@@ -19,6 +19,7 @@ import streamlit as st
 from prism.service import PrismService
 from prism.service import metrics as metric_specs
 from prism.types import SCORE_STAGES, csv_bytes, locator_of
+from prism.ui import state
 from prism.ui.evaluation.tables import compare_frame, display_order, load_run
 from prism.ui.explain import literal
 
@@ -115,8 +116,9 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
                          selection_mode="single-row", key="prism.eval.compare_table")
     _follow_selection(event, list(view["question"]))
     diff_csv = csv_bytes(list(frame.columns), frame.itertuples(index=False, name=None))  # no cell is a formula
-    st.download_button("Export per-question diff (CSV)", diff_csv,
-                       file_name=f"prism-diff-{a_id}-vs-{b_id}.csv", mime="text/csv", on_click="ignore",
+    name = f"prism-diff-{a_id}-vs-{b_id}.csv"
+    st.download_button("Export per-question diff (CSV)", diff_csv, file_name=name, mime="text/csv",
+                       on_click=state.record_export, args=(service, None, "eval table", name),
                        key="prism.eval.compare_csv", icon=":material/download:")
     _question_detail(run_a, run_b, a_id, b_id, list(frame["question"]))
 
