@@ -35,7 +35,6 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
@@ -47,6 +46,7 @@ from prism.answering.derived.llm import llm_derived
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
+from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun, AnswerStream
 from prism.answering.units import Block, blocks_of_chunks
 from prism.answering.websearch import WebSearcher, WebSearchOutcome
@@ -55,6 +55,7 @@ from prism.errors import LLMAuthError, LLMError
 from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.retrieval.expansion import expanded_search
+from prism.retrieval.retriever import SearchResult
 from prism.types import Answer, Citation, Note, RetrievedChunk
 
 __all__ = ["EMPTY_WORKSPACE", "NOT_RELEVANT", "REPHRASE", "AnswerEngine", "AnswerStream"]
@@ -75,12 +76,6 @@ NOT_RELEVANT = (
 LLM_FAILED_LABEL = "extractive answer (the LLM call failed)"
 
 
-class Retriever(Protocol):
-    """What the engine needs of a retriever (:class:`prism.retrieval.retriever.HybridRetriever`)."""
-
-    def search(self, query: str, **kwargs: Any) -> Any: ...
-
-
 @dataclass(frozen=True)
 class _Wanted:
     """The optional stages one question runs: expansions (only with an LLM) and web search (only with a key)."""
@@ -96,9 +91,8 @@ class AnswerEngine:
     """Answers questions over one workspace.
 
     Args:
-        retriever: the workspace's retriever (``search(query, *, mode, top_k, sources, dense_queries,
-            sparse_queries, rerank, rerank_query)``); its ``workspace`` attribute, when present, is checked for
-            emptiness.
+        retriever: the workspace's retriever (:class:`~prism.answering.seams.Retriever`: ``search``, ``idf``, its
+            ``workspace`` and ``settings``).
         embedder: the real embedder (relevance gate, extractive answers).
         settings: thresholds, toggles' defaults, memory size.
         llms: the configured LLMs (default: none, i.e. extractive answers).
@@ -170,13 +164,14 @@ class AnswerEngine:
 
     # --- steps ----------------------------------------------------------------------------------------------
     @property
-    def _workspace(self) -> Any:  # the retriever's workspace (documents(), read_chunks(doc_id), name) or None
-        return getattr(self.retriever, "workspace", None)
+    def _workspace(self) -> WorkspaceReader:
+        """The retriever's workspace (``documents()``, ``read_chunks(doc_id)``, ``name``)."""
+        return self.retriever.workspace
 
     def _guard(self, run: AnswerRun, history: History | None) -> str | None:
         """Why there is nothing to answer before any model runs (an empty workspace, a question with nothing to
         search for), or ``None``."""
-        if self._workspace is not None and not self._workspace.documents():
+        if not self._workspace.documents():
             return EMPTY_WORKSPACE.format(name=self._workspace.name)
         has_history = bool(history_turns(history, self.settings.memory_turns))
         if not run.question:
@@ -218,9 +213,9 @@ class AnswerEngine:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
                                           **run.scope_options())
             self._record_search(run, first)
-            run.scope = getattr(first, "scope", None)
-            if getattr(first, "decline", None):  # a company the workspace does not hold: no passages to show
-                return str(first.decline)
+            run.scope = first.scope
+            if first.decline:  # a company the workspace does not hold: no passages to show
+                return first.decline
             verdict = self._assess(query, first.results)
             if not verdict.answerable:
                 self._collect_web(run, web_future)
@@ -252,13 +247,13 @@ class AnswerEngine:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
         question passes it, :func:`~prism.answering.derived.answer.derived_gate`)."""
         best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
-        idf = getattr(self.retriever, "idf", None) or (lambda _terms: ({}, 0.0))
-        return derived_gate(query, assess(query, chunks, best, idf, lambda word: self.embedder.count_tokens(word) == 3,
+        one_piece = lambda word: self.embedder.count_tokens(word) == 3  # noqa: E731 - a word of one word piece
+        return derived_gate(query, assess(query, chunks, best, self.retriever.idf, one_piece,
                                           min_relevance=self.settings.answer_min_relevance,
                                           min_salient_idf=self.settings.gate_min_salient_idf))
 
-    def _record_search(self, run: AnswerRun, result: Any) -> None:
-        rerank_ms, total = ((getattr(result, "timings_ms", {}) or {}).get(k) for k in ("rerank", "total"))
+    def _record_search(self, run: AnswerRun, result: SearchResult) -> None:
+        rerank_ms, total = (result.timings_ms.get(k) for k in ("rerank", "total"))
         run.add_time("retrieve", None if total is None else total - (rerank_ms or 0.0))
         run.add_time("rerank", rerank_ms)
 
@@ -294,9 +289,9 @@ class AnswerEngine:
                       notes=list(run.notes), declined=True, scope=run.scope)
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
-        run.blocks = blocks_of_chunks(run.chunks, getattr(self._workspace, "read_chunks", None))
+        run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
-            work = llm_derived(run, self.llms.cheap, getattr(self._workspace, "read_chunks", None), self.retriever)
+            work = llm_derived(run, self.llms.cheap, self._workspace.read_chunks, self.retriever)
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
                                         content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]

@@ -267,7 +267,10 @@ class SpyRetriever:
     """Delegates to the real retriever, recording the keyword arguments of each search."""
 
     def __init__(self, real):
-        self.real, self.workspace, self.calls = real, real.workspace, []
+        self.real, self.workspace, self.settings, self.calls = real, real.workspace, real.settings, []
+
+    def idf(self, terms):
+        return self.real.idf(terms)
 
     def search(self, query, **kwargs):
         self.calls.append({"query": query, **kwargs})

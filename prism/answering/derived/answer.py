@@ -27,7 +27,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
 
 from prism.answering.answerability import Answerability
 from prism.answering.derived.calc import (
@@ -45,6 +44,7 @@ from prism.answering.derived.entity_figures import entity_documents, entity_figu
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.figures import Figure, extract_figures
+from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
 from prism.types import Calculation, CalculationInput, Derived, NoteKind, RetrievedChunk, SearchScope
 
@@ -248,11 +248,11 @@ def derived_text(derived: Derived) -> str:
     return f"{derived.heading}\n\n{body}" if body else derived.heading
 
 
-def sub_search(retriever: Any) -> Search:
+def sub_search(retriever: Retriever) -> Search:
     """The focused sub-retrieval through the engine's retriever: ``search(query, sources)`` → chunks of those
     documents (no auto-scope: the sources are the scope), ``settings.fusion_top_k`` of them (the candidates a
-    reranker would see) when the retriever has settings, else its ``top_k``."""
-    top_k = getattr(getattr(retriever, "settings", None), "fusion_top_k", None)
+    reranker would see)."""
+    top_k = retriever.settings.fusion_top_k
 
     def search(query: str, sources: Sequence[str]) -> Sequence[RetrievedChunk]:
         return list(retriever.search(query, sources=list(sources), auto_scope=False, top_k=top_k).results)
@@ -260,7 +260,8 @@ def sub_search(retriever: Any) -> Search:
     return search
 
 
-def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: Any, retriever: Any, *,
+def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: WorkspaceReader | None,
+                 retriever: Retriever | None, *,
                  scope: SearchScope | None = None, note: Callable[[NoteKind, str], None] | None = None
                  ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
     """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a derived figure
@@ -268,7 +269,7 @@ def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: Any
     more companies, one figure per company (:mod:`prism.answering.derived.entity_figures`; ``note`` is told of a company
     none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
-    rows_of = getattr(workspace, "read_chunks", None)
+    rows_of = workspace.read_chunks if workspace is not None else None
     search = sub_search(retriever) if retriever is not None else None
     derived = derived_answer(question, chunks, rows_of, search)
     if derived is not None:

@@ -11,15 +11,15 @@ A company whose documents give no matching row is reported, not left out silentl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from prism.answering.briefing.topics import short_entity
 from prism.answering.derived.cells import RowsOf, format_quote, quote_cells
 from prism.answering.derived.inputs import Search
+from prism.answering.seams import WorkspaceReader
 from prism.types import RetrievedChunk, SearchScope
 
 
-def entity_documents(scope: SearchScope | None, workspace: Any) -> list[tuple[str, list[str]]]:
+def entity_documents(scope: SearchScope | None, workspace: WorkspaceReader | None) -> list[tuple[str, list[str]]]:
     """``[(entity, its documents' file names)]`` for a search scoped to two or more entities, in the order the scope
     names them; ``[]`` for fewer (then one best row answers), or without a workspace.
 

@@ -26,6 +26,7 @@ from prism.answering.derived.calc import Plan, needed
 from prism.answering.derived.cells import RowsOf
 from prism.answering.derived.formulas import parse_expression, plan_of
 from prism.answering.derived.inputs import find_inputs
+from prism.answering.seams import Retriever
 from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
@@ -96,7 +97,7 @@ def _plan(run: AnswerRun, llm: Any, fye: str | None) -> Plan | None:
     return plan
 
 
-def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Any) -> str:
+def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Retriever) -> str:
     """Work out the derived figure for an LLM answer: sets ``run.derived``, appends the chunks holding inputs to
     ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer call's user message ("" when the
     question asks for no derived figure, there is no LLM or no chunk rows)."""

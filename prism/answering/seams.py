@@ -1,0 +1,46 @@
+"""The seams of answering: what the answer engine and the derived figures need of a retriever and its workspace.
+
+:class:`prism.retrieval.retriever.HybridRetriever` and :class:`prism.index.workspaces.Workspace` implement them;
+the engine and :mod:`prism.answering.derived` read only these attributes (no ``getattr`` probing), so a test double
+must implement them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from prism.config import Settings
+from prism.retrieval.retriever import SearchResult
+from prism.types import DocumentRecord
+
+__all__ = ["Retriever", "WorkspaceReader"]
+
+
+class WorkspaceReader(Protocol):
+    """A workspace as answering reads it (:class:`prism.index.workspaces.Workspace`)."""
+
+    name: str
+
+    def documents(self) -> list[DocumentRecord]:
+        """The committed documents, in the registry's order."""
+        ...
+
+    def read_chunks(self, doc_id: str) -> list[dict[str, Any]]:
+        """The stored chunk rows of one document (``{"chunk_id", "text", "metadata" …}``), in chunk order."""
+        ...
+
+
+class Retriever(Protocol):
+    """A workspace's retriever as answering uses it (:class:`prism.retrieval.retriever.HybridRetriever`)."""
+
+    workspace: WorkspaceReader
+    settings: Settings
+
+    def search(self, query: str, **options: Any) -> SearchResult:
+        """Retrieve the best chunks for ``query`` (options as :meth:`HybridRetriever.search` takes them)."""
+        ...
+
+    def idf(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
+        """Each BM25 term's idf and the corpus's highest idf (the answerability gate's rarity of a word)."""
+        ...
