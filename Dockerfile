@@ -26,15 +26,24 @@ RUN useradd --create-home --uid 1000 user
 WORKDIR /app
 
 # Dependencies first (cached while only the code changes). torch comes from the CPU wheel index: the default
-# index would pull several GB of CUDA libraries. Everything else is pinned by the lock file.
+# index would pull several GB of CUDA libraries (its version label, 2.13.0+cpu, wins over PyPI's 2.13.0; torch's own
+# dependencies may come from PyPI). Everything else is pinned by the lock file. TORCH_INDEX_URL: another index that
+# holds the CPU wheel (bench/image.py serves the local one on loopback where download.pytorch.org is unreachable).
+ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 COPY requirements.lock ./
-RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
+RUN pip install torch==2.13.0 --index-url "$TORCH_INDEX_URL" --extra-index-url https://pypi.org/simple \
+    && python -c "import torch, sys; sys.exit(0 if torch.__version__.endswith('+cpu') else 'torch is not the CPU build')" \
     && pip install -r requirements.lock
 
 # The cross-encoder named in Settings, downloaded now into $HF_HOME (the reranker never downloads at run time).
+# RERANKER_AT_BUILD=0 skips it where the Hugging Face Hub is unreachable: the app then runs with the reranker off and
+# says why (the sidebar, search --json); a Space build leaves it at 1.
+ARG RERANKER_AT_BUILD=1
 COPY prism/__init__.py prism/config.py /app/prism/
-RUN python -c "from sentence_transformers import CrossEncoder; from prism.config import Settings; \
-CrossEncoder(Settings().reranker_model, device='cpu')" \
+RUN mkdir -p "$HF_HOME" \
+    && if [ "$RERANKER_AT_BUILD" = 1 ]; then python -c "from sentence_transformers import CrossEncoder; \
+from prism.config import Settings; CrossEncoder(Settings().reranker_model, device='cpu')"; \
+    else echo "RERANKER_AT_BUILD=$RERANKER_AT_BUILD: the cross-encoder is not fetched; the reranker will be off"; fi \
     && chown -R 1000:1000 "$HF_HOME"
 
 COPY --chown=user:user . /app

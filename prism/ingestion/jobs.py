@@ -10,11 +10,14 @@ workspace while a job for them is queued or running returns that job instead of 
 reruns, double clicks and two analysts uploading the same circular never ingest it twice. A job names its workspace
 by id, so a rename while it waits changes nothing and a delete makes it end with a message naming the workspace (it
 never re-creates it). Each job has a :class:`~prism.types.CancelToken`: :meth:`IngestJobs.cancel` stops a queued
-job before it starts and a running one at its next stage (documents already committed stay).
+job before it starts and a running one at its next stage (documents already committed stay). The registry also
+remembers each Upload page batch by its id (:meth:`IngestJobs.remember_batch`): a refresh starts a new session with an
+empty ``st.session_state``, and the page's address (``?b=<batch ids>``) then finds its batches here again.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import logging
 import re
@@ -22,7 +25,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from prism.background import SerialRunner
 from prism.errors import PrismError
@@ -35,6 +38,8 @@ JobStep = Literal["indexing", "briefing"]
 _CHUNKS = re.compile(r"embedding (\d+)/(\d+) chunks")
 MAX_FINISHED_JOBS = 500
 """Finished jobs kept for display; older ones are dropped first."""
+MAX_BATCHES = 500
+"""Upload batches kept for a new session of the same analyst (a refresh); older ones are dropped first."""
 
 
 class Ingests(Protocol):
@@ -134,6 +139,7 @@ class IngestJobs:
         self._items: dict[str, IngestItem] = {}
         self._tokens: dict[str, CancelToken] = {}
         self._active: dict[tuple[str, str], str] = {}
+        self._batches: dict[str, dict[str, Any]] = {}
 
     # --- submit ---------------------------------------------------------------------------------------------
     def submit(self, service: Ingests, workspace: WorkspaceInfo, filename: str, source: bytes | str,
@@ -175,6 +181,22 @@ class IngestJobs:
                 n += 1
         logger.info("cancel requested for %d ingest job(s)", n)
         return n
+
+    # --- batches ------------------------------------------------------------------------------------------
+    def remember_batch(self, batch: dict[str, Any]) -> None:
+        """Keep an Upload page batch (``{"id", "workspace_id", "workspace", "job_ids", "rejected", "created"}``) so
+        that a new session — the same analyst after a refresh, whose address names the batch — can draw it again.
+        At most :data:`MAX_BATCHES` are kept (the oldest are dropped); a copy is stored."""
+        with self._lock:
+            self._batches[str(batch["id"])] = copy.deepcopy(batch)
+            for old in list(self._batches)[: max(0, len(self._batches) - MAX_BATCHES)]:
+                del self._batches[old]
+
+    def batch(self, batch_id: str) -> dict[str, Any] | None:
+        """A copy of the batch remembered under ``batch_id``, or ``None`` (unknown, dropped, or another process)."""
+        with self._lock:
+            found = self._batches.get(batch_id)
+            return copy.deepcopy(found) if found is not None else None
 
     # --- read -----------------------------------------------------------------------------------------------
     def get(self, job_id: str) -> JobView | None:

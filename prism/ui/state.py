@@ -8,11 +8,15 @@ that run agree. The sidebar's workspace picker is set from this state on every r
 through its own ``on_change``.
 
 Conversations themselves are saved on disk (:meth:`prism.service.PrismService.conversations`); the session only
-remembers which one is open in each workspace.
+remembers which one is open in each workspace. The Upload page's batches are named in the address too (``?b=<batch
+ids>``): a refresh during an upload starts a new session, which draws the same batches, progress and briefings again
+from the process-wide job registry (:meth:`prism.ui.jobs.IngestJobs.batch`).
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +37,11 @@ UPLOADER = "prism.uploader_round"
 
 QUERY_WORKSPACE = "ws"
 QUERY_CONVERSATION = "c"
+QUERY_BATCHES = "b"
+BATCHES_RESTORED = "prism.batches_restored"
+BATCH_ID = re.compile(r"[0-9a-f]{16}")
+"""A batch id (:func:`new_batch_id`): 16 hex digits, 64 random bits, so an address cannot be guessed into another
+analyst's batch."""
 
 # Widget keys (drawn in the sidebar on every page, so their values survive page switches).
 PICKER = "prism.picker"
@@ -119,6 +128,28 @@ def batches() -> list[dict[str, Any]]:
     """Upload batches of this session, newest last: ``{"id", "workspace_id", "workspace", "job_ids", "rejected",
     "created"}``."""
     return st.session_state.setdefault(BATCHES, [])
+
+
+def new_batch_id() -> str:
+    """A fresh upload batch id (:data:`BATCH_ID`)."""
+    return secrets.token_hex(8)
+
+
+def address_batch_ids(limit: int) -> list[str]:
+    """The batch ids a new session's address names (``?b=id,id``), at most the last ``limit``; anything that is not
+    a batch id is ignored. Empty after the first call of the session, so batches are restored once."""
+    if st.session_state.get(BATCHES_RESTORED):
+        return []
+    st.session_state[BATCHES_RESTORED] = True
+    ids = [i for i in str(st.query_params.get(QUERY_BATCHES) or "").split(",") if BATCH_ID.fullmatch(i)]
+    return ids[-limit:] if limit > 0 else []
+
+
+def show_batches_in_address(ids: Sequence[str]) -> None:
+    """Name the batches the Upload page draws in its address (``?b=``), so a refresh draws them again."""
+    value = ",".join(ids)
+    if value and st.query_params.get(QUERY_BATCHES) != value:
+        st.query_params[QUERY_BATCHES] = value
 
 
 def uploader_round() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -95,21 +94,38 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
             rejected.append({"file": url, "reason": "That is not a web address: it must start with https://."})
     if not job_ids and not rejected:
         return None
-    batch = {"id": uuid.uuid4().hex[:8], "workspace_id": info.id, "workspace": info.name, "job_ids": job_ids,
+    batch = {"id": state.new_batch_id(), "workspace_id": info.id, "workspace": info.name, "job_ids": job_ids,
              "rejected": rejected, "created": time.time()}
     state.batches().append(batch)
+    jobs.remember_batch(batch)
     logger.info("upload batch %s: %d queued, %d rejected", batch["id"], len(job_ids), len(rejected))
     return batch
 
 
+def restore_batches() -> None:
+    """A new session (a refresh during or after an upload) takes back the batches its address names (``?b=``, see
+    :func:`prism.ui.state.address_batch_ids`) from the job registry, oldest first, so they are drawn as they were.
+    Ids the registry does not know (another process, or dropped) are skipped."""
+    jobs = ingest_jobs()
+    known = {b["id"] for b in state.batches()}
+    for batch_id in state.address_batch_ids(SHOWN_BATCHES):
+        batch = jobs.batch(batch_id)
+        if batch is not None and batch_id not in known:
+            state.batches().append(batch)
+    state.batches().sort(key=lambda b: b["created"])
+
+
 def batches_section(service: PrismService, info: WorkspaceInfo) -> None:
     """Draw this session's recent batches for the workspace (and those whose workspace was deleted meanwhile, so
-    their message is read); refreshes itself every second while any is running."""
+    their message is read), restored after a refresh (:func:`restore_batches`) and named in the address; refreshes
+    itself every second while any is running."""
+    restore_batches()
     alive = {w.id for w in service.workspaces()}
     mine = [b for b in state.batches() if b["workspace_id"] == info.id or b["workspace_id"] not in alive]
     mine = mine[-SHOWN_BATCHES:]
     if not mine:
         return
+    state.show_batches_in_address([b["id"] for b in mine])
     jobs = ingest_jobs()
     drawn = [v.done for b in mine for v in jobs.views(b["job_ids"])]
     running = not all(drawn)
