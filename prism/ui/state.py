@@ -10,7 +10,7 @@ through its own ``on_change``.
 Conversations themselves are saved on disk (:meth:`prism.service.PrismService.conversations`); the session only
 remembers which one is open in each workspace. The Upload page's batches are named in the address too (``?b=<batch
 ids>``): a refresh during an upload starts a new session, which draws the same batches, progress and briefings again
-from the process-wide job registry (:meth:`prism.ui.jobs.IngestJobs.batch`).
+from the process-wide job registry (:meth:`prism.ingestion.jobs.IngestJobs.batch`).
 """
 
 from __future__ import annotations
