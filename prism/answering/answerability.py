@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from prism.answering.evidence import answer_target, holds_evidence
+from prism.answering.evidence import answer_target, duration_periods, holds_evidence
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
 
@@ -187,7 +187,8 @@ def assess(
     terms = list(dict.fromkeys(tokenize(question)))
     weights, unseen = idf(terms) if terms else ({}, 0.0)
     # a passage is read with its document's name: "meridian_q2_fy25_earnings_call.pdf" says "in Q2" means Q2 FY25
-    passages = [f"{Path(c.source).stem.replace('_', ' ')}\n{c.text}" for c in chunks]
+    # … and with the periods its durations name: a 10-Q's "Six Months Ended June 30, 2024" column is H1 FY2024
+    passages = [f"{Path(c.source).stem.replace('_', ' ')}\n{c.text}\n{' '.join(duration_periods(c))}" for c in chunks]
     tokens: set[str] = set()
     for passage in passages:
         tokens.update(tokenize(passage))

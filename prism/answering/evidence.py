@@ -43,7 +43,7 @@ from pathlib import Path
 from prism.index.sentences import split_sentences
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import find_periods
+from prism.retrieval.periods import duration_of, find_periods, period_label
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
 
 logger = logging.getLogger(__name__)
@@ -173,13 +173,28 @@ def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str]) 
     return before is not None or (row and label_row)
 
 
-def _names_period(period: PeriodMention, texts: Sequence[str]) -> bool:
-    """True when one of ``texts`` names ``period``: a quarter or half by its part and fiscal year ("Q3 FY25"); a
-    fiscal year or a bare year ("net income in 2016") by a fiscal year, calendar year or date of that year (a 10-K's
-    column "2018" or "December 31, 2018"; a quarter never stands for its year)."""
+def duration_periods(chunk: RetrievedChunk) -> list[str]:
+    """The periods a chunk's durations name (:func:`prism.retrieval.periods.period_label` with its document's
+    fiscal year end): a 10-Q's columns "Three Months Ended June 30, 2024" / "Six Months Ended June 30, 2024" →
+    ``["Q2 FY2024", "H1 FY2024"]``, in text order without repeats; ``[]`` when its text and table columns state
+    no duration. A question's "H1" or "Q2" is found in them (:mod:`prism.answering.answerability`)."""
+    fye = chunk.metadata.get("fiscal_year_end") or None
+    texts = (str(chunk.metadata.get("table_columns") or ""), chunk.text)
+    return list(dict.fromkeys(period_label(p, fye) for t in texts for p in find_periods(t) if p.months))
+
+
+def _names_period(period: PeriodMention, texts: Sequence[str], fye: str | None = None) -> bool:
+    """True when one of ``texts`` names ``period``: a quarter or half by its part, fiscal year and duration ("Q3
+    FY25"; "Six Months Ended June 30, 2024" is H1 FY2024 of a calendar year, ``fye`` the document's fiscal year
+    end; nine months are not the third quarter); a fiscal year or a bare year ("net income in 2016") by a fiscal
+    year, calendar year or date of that year (a 10-K's column "2018" or "December 31, 2018"; a quarter never stands
+    for its year)."""
     for text in texts:
         for p in find_periods(text) if text else ():
-            if period.kind in ("Q", "H") and (p.kind, p.year, p.part) == (period.kind, period.year, period.part):
+            if period.kind in ("Q", "H") and (p.kind, p.year, p.part) == (period.kind, period.year, period.part) \
+                    and duration_of(p) == duration_of(period):
+                return True
+            if period.kind in ("Q", "H") and p.months and period_label(p, fye) == period_label(period, fye):
                 return True
             if period.kind in ("FY", "year") and p.kind in ("FY", "year", "date") and p.year == period.year:
                 return True
@@ -209,6 +224,7 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
     labels = _line_item_labels(target)
     for chunk in chunks:
         period_texts = [str(chunk.metadata.get(k) or "") for k in ("period", "table_columns")]
+        fye = chunk.metadata.get("fiscal_year_end") or None
         for unit, context, row in evidence_units(chunk):
             tokens = set(tokenize(f"{unit} {context}"))
             named = len(required & tokens) >= needed and not (head and head[0] in required and head[0] not in tokens)
@@ -216,7 +232,7 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
                 continue
             if not _has_value(target, unit, row, own):
                 continue
-            if all(_names_period(p, [unit, context, *period_texts]) for p in target.periods):
+            if all(_names_period(p, [unit, context, *period_texts], fye) for p in target.periods):
                 return True
     return False
 

@@ -3,14 +3,23 @@
 :func:`find_periods` reads the periods of a question, in text order, without knowing any document: period codes
 (the one vocabulary of :mod:`prism.index.period_codes`: "FY2018", "FY24", "FY 2023-24", "Q3 FY24", "Q3FY24",
 "3QFY24", "H1 FY25", "2022 Q2"), "fiscal 2018" / "fiscal year 2018", "the second quarter of fiscal 2022", dates
-("year ended December 31, 2015", "as of March 31, 2024", "30 September 2024") and a bare year ("in 2015"). A range
+("year ended December 31, 2015", "as of March 31, 2024", "30 September 2024") and a bare year ("in 2015"). A
+date after a stated duration keeps it (:attr:`~prism.types.PeriodMention.months`): "three months ended June 30,
+2024", "quarter ended …" (3), "six months ended …" (6), "nine months ended …" (9), a 52/53-week year's "13 / 26 / 39
+/ 52 weeks ended …" (3 / 6 / 9 / 12); so do "first half of 2024" / "second half of fiscal 2023" (``H1`` / ``H2``)
+and "first three / six / nine months of 2024" (Q1 / H1 / nine months), the periods of a 10-Q's columns. A range
 ("FY2018 - FY2020", "from FY2016 to FY2018", "2018-2020") names every year in it (at most
 :data:`MAX_RANGE_YEARS`); "between FY20 and FY21" names its two years.
 
 :func:`period_label` names one mention in the profile convention of :mod:`prism.ingestion.profiles.read` (``FY2024``,
 ``Q3 FY2024``, ``H1 FY2025``, an ISO date) with one document's fiscal year end: "as of March 31, 2024" is
 ``FY2024`` for an Indian bank (its year ends on 31 March) and ``Q1 FY2024`` for a calendar-year company; "2019" is
-``FY2019`` for Amazon and ``FY2020`` for Walmart, whose FY2020 runs from February 2019 to 31 January 2020.
+``FY2019`` for Amazon and ``FY2020`` for Walmart, whose FY2020 runs from February 2019 to 31 January 2020. A
+period with a duration is named by it: the six months ended June 30, 2024 are ``H1 FY2024`` and the three months
+``Q2 FY2024`` of a calendar-year company, the nine months ended September 30 ``9M FY2024``.
+
+:func:`duration_hint` reads the duration a question implies without naming a period ("the quarter", "first half",
+"year to date"), for picking among a 10-Q's three- and six-month columns.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from prism.types import PeriodMention
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_RANGE_YEARS", "find_periods", "period_label"]
+__all__ = ["MAX_RANGE_YEARS", "YEAR_TO_DATE", "duration_hint", "duration_of", "find_periods", "period_label"]
 
 MAX_RANGE_YEARS = 10
 """A range spanning more years than this ("1990-2024") names only its two ends."""
@@ -48,7 +57,62 @@ _WORD_QUARTER_RE = re.compile(
 _FISCAL_RE = re.compile(r"\bfiscal\s+(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<![\w$€£₹.,/])(?P<year>(?:19[7-9]|20[0-9])[0-9])(?![\w%]|[.,][0-9]|-[0-9]{2}-)"
                       r"(?!\s*(?:million|billion|thousand|crore|lakh|bn|mn|cr)\b)", re.IGNORECASE)
+_YEAR4 = r"(?P<year>(?:19|20)[0-9]{2})"
+_DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
+                    "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
+                    "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12, "quarter": 3, "quarterly": 3}
+"""Durations in months: a count of months, a 52/53-week year's weeks (13 a quarter, 26 a half, 39 nine months)."""
+_DURATION_BEFORE_RE = re.compile(
+    r"\b(?:(?P<months>three|six|nine|twelve|3|6|9|12)[\s-]+months?|(?P<weeks>thirteen|twenty[\s-]six|"
+    r"thirty[\s-]nine|fifty[\s-]two|fifty[\s-]three|13|26|39|52|53)[\s-]+weeks?|(?P<quarter>quarter(?:ly)?))"
+    r"(?:\s+period)?\s+end(?:ed|ing)\s*,?\s*(?:on\s+)?$", re.IGNORECASE)
+"""A stated duration right before a date: "three months ended ", "26 weeks ended ", "quarter ended "."""
+_PART_OF_YEAR_RE = re.compile(
+    r"\b(?:(?P<half>first|second|1st|2nd)\s+half|first\s+(?P<count>three|six|nine|3|6|9)\s+months)"
+    rf"\s+(?:of\s+|in\s+)?(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?{_YEAR4}\b", re.IGNORECASE)
+YEAR_TO_DATE = 0
+""":func:`duration_hint` of "year to date" / "YTD": the longest period a filing reports up to its latest date."""
+_HINTS = (
+    (YEAR_TO_DATE, re.compile(r"\b(?:year[\s-]to[\s-]date|ytd)\b", re.IGNORECASE)),
+    (9, re.compile(r"\b(?:nine|9)[\s-]months?\b|\b(?:thirty[\s-]nine|39)[\s-]weeks?\b", re.IGNORECASE)),
+    (6, re.compile(r"\b(?:six|6)[\s-]months?\b|\b(?:twenty[\s-]six|26)[\s-]weeks?\b|\bhalf\b|\bh[12]\b"
+                   r"|\b(?:half[\s-]year(?:ly)?|semi[\s-]?annual)\b", re.IGNORECASE)),
+    (3, re.compile(r"\b(?:three|3)[\s-]months?\b|\b(?:thirteen|13)[\s-]weeks?\b|\bquarter(?:ly)?\b|\bq[1-4]\b",
+                   re.IGNORECASE)),
+)
+"""Duration words of a question, most specific first ("first half of the quarter" is rare; "six months" wins)."""
 _RANGE_RE = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.IGNORECASE)
+
+
+def _date_mention(question: str, m: re.Match[str]) -> PeriodMention | None:
+    """The date one :data:`_DATE_RE` match writes, with the duration stated right before it ("six months ended
+    June 30, 2024": ``months`` 6, the span widened to hold the words); ``None`` for an impossible date."""
+    month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
+    day, year = int(m.group("day") or m.group("day2")), int(m.group("year") or m.group("year2"))
+    try:
+        iso = date(year, month, day).isoformat()
+    except ValueError:
+        return None
+    before = _DURATION_BEFORE_RE.search(question[max(0, m.start() - 40):m.start()])
+    if before is None:
+        return PeriodMention(m.group(), "date", year, None, iso, m.start(), m.end())
+    word = (before.group("months") or before.group("weeks") or before.group("quarter")).lower()
+    start = max(0, m.start() - 40) + before.start()
+    months = _DURATION_MONTHS[re.sub(r"\s+", "-", word)]
+    return PeriodMention(question[start:m.end()], "date", year, None, iso, start, m.end(), months)
+
+
+def _part_of_year(m: re.Match[str]) -> PeriodMention:
+    """"first half of 2024" → H1 2024, "second half of fiscal 2023" → H2 2023, "first nine months of 2024" → nine
+    months (kind ``Q``, part 3, ``months`` 9), "first six / three months" → H1 / Q1."""
+    year = int(m.group("year"))
+    if m.group("half"):
+        part = 1 if m.group("half").lower() in ("first", "1st") else 2
+        return PeriodMention(m.group(), "H", year, part, None, m.start(), m.end(), 6)
+    months = _DURATION_MONTHS[m.group("count").lower()]
+    if months == 6:
+        return PeriodMention(m.group(), "H", year, 1, None, m.start(), m.end(), 6)
+    return PeriodMention(m.group(), "Q", year, months // 3, None, m.start(), m.end(), months)
 
 
 def _mentions(question: str) -> list[PeriodMention]:
@@ -67,14 +131,12 @@ def _mentions(question: str) -> list[PeriodMention]:
         for kind, part, year in code_of(m):
             add(PeriodMention(m.group().strip(), kind, year, part, None, m.start(), m.end()))
     for m in _DATE_RE.finditer(question):
+        dated = _date_mention(question, m) if free(m.start(), m.end()) else None
+        if dated is not None:
+            add(dated)
+    for m in _PART_OF_YEAR_RE.finditer(question):
         if free(m.start(), m.end()):
-            month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
-            day, year = int(m.group("day") or m.group("day2")), int(m.group("year") or m.group("year2"))
-            try:
-                iso = date(year, month, day).isoformat()
-            except ValueError:
-                continue
-            add(PeriodMention(m.group(), "date", year, None, iso, m.start(), m.end()))
+            add(_part_of_year(m))
     for m in _WORD_QUARTER_RE.finditer(question):
         if free(m.start(), m.end()):
             add(PeriodMention(m.group(), "Q", int(m.group("year")), _ORDINALS[m.group("ord").lower()], None,
@@ -114,15 +176,15 @@ def find_periods(question: str) -> tuple[PeriodMention, ...]:
 
     Returns:
         Mentions in text order (a range's inner years right after its first end), without repeats of the same
-        ``(kind, part, year, date)``; ``()`` when the question names no period. Kinds: ``"FY"`` (a fiscal year),
+        ``(kind, part, year, date, months)``; ``()`` when the question names no period. Kinds: ``"FY"`` (a fiscal year),
         ``"Q"`` (quarter ``part`` 1-4 of fiscal year ``year``), ``"H"`` (half ``part`` 1-2), ``"date"`` (``date``
         an ISO date), ``"year"`` (a bare four-digit year 1970-2099, not an amount: "2,015", "$2015", "2015.5",
-        "2015 million" are not years).
+        "2015 million" are not years). ``months`` holds a stated duration (see the module docstring).
     """
-    seen: set[tuple[str, int | None, int, str | None]] = set()
+    seen: set[tuple[str, int | None, int, str | None, int | None]] = set()
     out: list[PeriodMention] = []
     for m in _fill_ranges(question, _mentions(question)):
-        key = (m.kind, m.part, m.year, m.date)
+        key = (m.kind, m.part, m.year, m.date, m.months)
         if key not in seen:
             seen.add(key)
             out.append(m)
@@ -155,6 +217,43 @@ def _date_label(day: date, fye: date) -> str:
     return day.isoformat()
 
 
+def duration_of(mention: PeriodMention) -> int | None:
+    """The months a mention spans: its stated ``months``, else what its kind implies (``Q`` 3, ``H`` 6, ``FY``
+    12); ``None`` for a date or a bare year without a stated duration."""
+    return mention.months or {"Q": 3, "H": 6, "FY": 12}.get(mention.kind)
+
+
+def duration_hint(question: str) -> int | None:
+    """The duration a question implies, in months, when it names one without (or besides) a period: "the quarter",
+    "three months", "Q2", "13 weeks" → 3; "first half", "six months", "H1", "26 weeks" → 6; "nine months" → 9;
+    "year to date" / "YTD" → :data:`YEAR_TO_DATE`; ``None`` when it implies none (then a filing's own period, its
+    first column, is read)."""
+    for months, pattern in _HINTS:
+        if pattern.search(question):
+            return months
+    return None
+
+
+def _duration_label(day: date, months: int, fye: date) -> str:
+    """A period of ``months`` ending on ``day`` in the fiscal calendar ending on ``fye``'s month and day: ``Q2
+    FY2024`` (3), ``H1 FY2024`` (6, ending at the second quarter's end), ``9M FY2024`` (9, at the third's),
+    ``FY2024`` (12, at the year end), else ``"<months>M <ISO date>"``."""
+    label = _date_label(day, fye)
+    m = re.fullmatch(r"(?:Q([1-4]) )?FY(\d{4})", label)
+    if m is None:
+        return f"{months}M {day.isoformat()}"
+    quarter, year = int(m.group(1) or 4), m.group(2)
+    if months == 3:
+        return f"Q{quarter} FY{year}"
+    if months == 6 and quarter in (2, 4):
+        return f"H{quarter // 2} FY{year}"
+    if months == 9 and quarter == 3:
+        return f"9M FY{year}"
+    if months == 12 and quarter == 4:
+        return f"FY{year}"
+    return f"{months}M {day.isoformat()}"
+
+
 def period_label(mention: PeriodMention, fiscal_year_end: str | None) -> str:
     """One mention named as a document with this fiscal year end names its periods.
 
@@ -165,16 +264,24 @@ def period_label(mention: PeriodMention, fiscal_year_end: str | None) -> str:
             ``FY<year>``.
 
     Returns:
-        ``"FY2024"``, ``"Q3 FY2024"``, ``"H1 FY2025"`` or an ISO date. Fiscal years are named by the calendar year
-        they end in; a bare year is the fiscal year that ends in it, except for a year ending in January or
-        February, which is named after the calendar year that holds most of it (Walmart's "2019" is FY2020).
+        ``"FY2024"``, ``"Q3 FY2024"``, ``"H1 FY2025"``, ``"9M FY2024"`` (nine months) or an ISO date. Fiscal years
+        are named by the calendar year they end in; a bare year is the fiscal year that ends in it, except for a
+        year ending in January or February, which is named after the calendar year that holds most of it
+        (Walmart's "2019" is FY2020). A date with a stated duration names that period (:func:`_duration_label`;
+        without a fiscal year end, in the calendar year, the usual one of a 10-Q): "six months ended June 30,
+        2024" → ``H1 FY2024``, never the quarter's ``Q2 FY2024``; one that fits no quarter end keeps its duration,
+        ``"6M 2024-05-15"``.
     """
     if mention.kind == "FY":
         return f"FY{mention.year}"
+    if mention.kind == "Q" and mention.months == 9:
+        return f"9M FY{mention.year}"
     if mention.kind in ("Q", "H"):
         return f"{mention.kind}{mention.part} FY{mention.year}"
     fye = date.fromisoformat(fiscal_year_end) if fiscal_year_end else None
     if mention.kind == "year":
         return f"FY{mention.year + 1}" if fye and fye.month <= 2 and fye.day > 7 else f"FY{mention.year}"
     day = date.fromisoformat(str(mention.date))
+    if mention.months:
+        return _duration_label(day, mention.months, fye or date(day.year, 12, 31))
     return _date_label(day, fye) if fye else day.isoformat()

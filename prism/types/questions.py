@@ -25,6 +25,9 @@ class PeriodMention:
         date: ISO date for ``kind == "date"``, else ``None``.
         start, end: character offsets of ``text`` in the question (``question[start:end]``; a range's inner years
             span the whole range).
+        months: the duration the text states, in months (3 "three months ended", "13 weeks ended", "quarter
+            ended"; 6 "six months ended", "first half of 2024"; 9 "nine months ended", "first nine months of
+            2024"; 12), else ``None`` (a period code's kind implies its own: a quarter 3, a half 6, a year 12).
     """
 
     text: str
@@ -34,6 +37,7 @@ class PeriodMention:
     date: str | None
     start: int
     end: int
+    months: int | None = None
 
 
 @dataclass(frozen=True)

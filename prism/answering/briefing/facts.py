@@ -26,6 +26,7 @@ from prism.answering.units import printed_label
 from prism.index.injection import mask_injections
 from prism.index.sentences import split_sentences
 from prism.index.statements import line_item_kinds, statement_kinds
+from prism.retrieval.periods import find_periods, period_label
 from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
 
 logger = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ _STATEMENT_RE = re.compile(
     r"statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive|financial\s+position|cash"
     r"\s+flows?)|balance\s+sheets?|income\s+statements?", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+_DURATION_PHRASE = re.compile(r"[\w-]+ (?:months|weeks) ended|quarter ended", re.IGNORECASE)
 _VALUE_RE = re.compile(r"^\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?$")
 _SYMBOLS = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
 _UNIT_WORDS = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
@@ -208,11 +210,24 @@ def _figures_in_row(row: dict[str, Any]) -> list[_Figure]:
 
 def _period_phrase(period: str, profile: DocumentProfile | None) -> str:
     """A column header as a period: the profile's fiscal period when the header names its year (``2015`` in a 10-K
-    for FY2015 → ``FY2015``), else the header itself."""
+    for FY2015 → ``FY2015``); a header with a duration named as the period it spans, quarter or half year, with
+    the header ("Three Months Ended June 30, 2024" in a calendar-year 10-Q → ``"Q2 FY2024, three months ended
+    June 30, 2024"``: a quarter is never named as its fiscal year); else the header itself."""
     if profile and profile.period and profile.period.startswith("FY") and profile.period[2:] in _YEAR_RE.findall(
             period) and len(_YEAR_RE.findall(period)) == 1:
         return profile.period
+    mentions = find_periods(period)
+    if len(mentions) == 1 and mentions[0].months and mentions[0].months < 12:
+        label = period_label(mentions[0], profile.fiscal_year_end if profile else None)
+        return f"{label}, {_DURATION_PHRASE.sub(lambda m: m.group().lower(), period, count=1)}"
     return period
+
+
+def _asked_period(phrase: str) -> str:
+    """The period of :func:`_period_phrase` as a question asks it: "the three months ended June 30, 2024" (a
+    duration's header), else the phrase."""
+    label, _, header = phrase.partition(", ")
+    return f"the {header}" if header and _DURATION_PHRASE.match(header) and label[:1] in "QH9" else phrase
 
 
 _STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
@@ -268,7 +283,8 @@ def key_figures(rows: Sequence[dict[str, Any]], profile: DocumentProfile | None)
     for (title, period), figs in groups.items():
         values = "; ".join(f"{f.label} {f.value}" for f in figs)
         text = f"{title or 'Key figures'} ({period}): {values}."
-        questions = tuple(f"What {_verb(f.label)} {possessive(who)} {_in_sentence(f.label, profile)} for {period}"
+        questions = tuple(f"What {_verb(f.label)} {possessive(who)} {_in_sentence(f.label, profile)} for "
+                          f"{_asked_period(period)}"
                           f"{_statement_name(title, f.label)}?" for f in figs) if who else ()
         citations = tuple(dict.fromkeys(f.citation for f in figs))
         facts.append(Fact(BriefingBullet(text, citations, "figure"), questions))

@@ -10,8 +10,11 @@ currency), the figure is read from the cell, not from a sentence:
    of generic words only ("Total", "Other, net") matches nothing.
 2. :func:`column_periods` names each column header as a fiscal period with the document's fiscal year end
    (:func:`prism.retrieval.periods.period_label`: "2015" → ``FY2015``; "August 29, 2021" → ``FY2021`` for Costco,
-   whose year ends then); :func:`pick_columns` takes the columns of the periods the question names, or, when it names
-   none, the most recent column. A table without a column for an asked period gives no quote.
+   whose year ends then; "Six Months Ended June 30, 2024" → ``H1 FY2024`` and "Three Months Ended June 30, 2024" →
+   ``Q2 FY2024``: a 10-Q's columns keep their duration); :func:`pick_columns` takes the columns of the periods the
+   question names, or, when it names none, the most recent column of the duration the question implies ("first
+   half" → six months, "the quarter" → three; any when none). A table without a column for an asked period gives
+   no quote.
 3. :func:`format_quote` writes ``"<row label>, <column header>: <value with unit> (<table title>)"``; a value in
    accounting parentheses is written with a minus sign, so the number check (:mod:`prism.answering.figures`) reads
    it as the same negative figure. Every quote names its own column: a figure is never quoted bare.
@@ -36,13 +39,13 @@ from typing import Any
 from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import find_periods, period_label
+from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.types import ChunkTable, RetrievedChunk, TableRow
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "match_row", "pick_columns", "quote_cells",
-           "table_parts"]
+__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "label_months", "match_row", "pick_columns",
+           "quote_cells", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -146,20 +149,51 @@ def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[
     return out
 
 
+_LABEL_RE = re.compile(r"(?:(Q|H)(\d) |(9M) )?FY(\d{4})")
+_DURATION_LABEL_RE = re.compile(r"(\d{1,2})M (\d{4}-\d\d-\d\d)")
+
+
 def _recency(period: str) -> tuple[int, int]:
-    """Sort key of a period label: later is larger (a fiscal year sorts after its quarters)."""
-    m = re.fullmatch(r"(?:(Q|H)(\d) )?FY(\d{4})", period)
+    """Sort key of a period label: later is larger (a fiscal year sorts after its quarters; a half or nine months
+    sorts with the quarter it ends in)."""
+    m = _LABEL_RE.fullmatch(period)
     if m:
-        part = int(m.group(2)) * (2 if m.group(1) == "H" else 1) if m.group(1) else 5
-        return int(m.group(3)), part
-    day = date.fromisoformat(period)
+        part = 3 if m.group(3) else int(m.group(2)) * (2 if m.group(1) == "H" else 1) if m.group(1) else 5
+        return int(m.group(4)), part
+    d = _DURATION_LABEL_RE.fullmatch(period)
+    day = date.fromisoformat(d.group(2) if d else period)
     return day.year, (day.month - 1) // 3 + 1
 
 
+def label_months(period: str) -> int | None:
+    """The months a period label spans: ``Q2 FY2024`` 3, ``H1 FY2024`` 6, ``9M FY2024`` 9, ``FY2024`` 12,
+    ``"6M 2024-05-15"`` 6; ``None`` for an ISO date (a balance sheet's point in time)."""
+    m = _LABEL_RE.fullmatch(period)
+    if m:
+        return 9 if m.group(3) else {"Q": 3, "H": 6}.get(m.group(1) or "", 12)
+    d = _DURATION_LABEL_RE.fullmatch(period)
+    return int(d.group(1)) if d else None
+
+
+def _of_duration(named: list[tuple[int, str]], months: int | None) -> list[tuple[int, str]]:
+    """The named columns of the duration a question implies (:func:`prism.retrieval.periods.duration_hint`;
+    :data:`~prism.retrieval.periods.YEAR_TO_DATE`: the longest under a year), all when it implies none or no
+    column has it."""
+    if months is None:
+        return named
+    spans = {i: label_months(p) for i, p in named}
+    if months == YEAR_TO_DATE:
+        months = max((m for m in spans.values() if m and m < 12), default=None)
+    kept = [(i, p) for i, p in named if spans[i] == months]
+    return kept or named
+
+
 def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: Sequence[str] = (),
-                 question_tokens: frozenset[str] | set[str] = frozenset()) -> list[int]:
+                 question_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[int]:
     """The columns to quote: for each wanted period in order, a column named that period (periods without a column
-    are left out); with nothing wanted, a most recent named column. ``[]`` when no column qualifies.
+    are left out); with nothing wanted, a most recent named column of the duration the question implies
+    (``months``, :func:`prism.retrieval.periods.duration_hint`: a 10-Q's "first half" is its six-month column,
+    "the quarter" its three-month one), of any duration when it implies none. ``[]`` when no column qualifies.
 
     Among the columns of one period (a two-level header: "Revenue FY2023", "Net profit FY2023"), the one whose
     ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first.
@@ -171,7 +205,7 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
 
     if wanted:
         return [best([i for i, q in enumerate(periods) if q == p]) for p in dict.fromkeys(wanted) if p in periods]
-    named = [(i, p) for i, p in enumerate(periods) if p is not None]
+    named = _of_duration([(i, p) for i, p in enumerate(periods) if p is not None], months)
     if not named:
         return []
     latest = max(_recency(p) for _, p in named)
@@ -255,13 +289,14 @@ def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any],
-            q_tokens: frozenset[str] | set[str] = frozenset()) -> list[CellQuote]:
-    """The row's cells under the asked columns (all asked periods the table has, else the most recent; of several
-    columns of one period, the one the question names best)."""
+            q_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[CellQuote]:
+    """The row's cells under the asked columns (all asked periods the table has, else the most recent of the
+    duration ``months`` the question implies; of several columns of one period, the one the question names
+    best)."""
     fye = chunk.metadata.get("fiscal_year_end") or None
     named = column_periods(table.column_headers, fye)
     wanted = [period_label(m, fye) for m in periods]
-    picked = pick_columns(named, wanted, table.column_headers, q_tokens)
+    picked = pick_columns(named, wanted, table.column_headers, q_tokens, months)
     columns = [j for j in picked if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
@@ -270,7 +305,7 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
 
 
 def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
-               q_tokens: set[str], periods: Sequence[Any], kinds: set[str]
+               q_tokens: set[str], periods: Sequence[Any], kinds: set[str], months: int | None = None
                ) -> tuple[tuple[int, int, int, int, int], list[CellQuote]] | None:
     """The quotes one retrieved table chunk gives (from its own rows or its table's other chunks) with their sort
     key, smaller is better: most label tokens matched, the statement the question names, retrieval rank, the
@@ -278,7 +313,7 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for k, (table, holder) in enumerate(parts):
         found = match_row(q_tokens, table.rows) if table.column_headers else None
-        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens) if found is not None else []
+        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens, months) if found is not None else []
         if not quotes or found is None:
             continue
         same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
@@ -309,12 +344,13 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
         return []
     q_tokens = set(tokenize(question))
     periods = find_periods(question)
+    months = duration_hint(question)
     kinds = statement_kinds(question)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for n, chunk in enumerate(chunks, start=1):
         parts = _tables(chunk, rows_of, cache)
-        found = _candidate(n, chunk, parts, q_tokens, periods, kinds) if parts else None
+        found = _candidate(n, chunk, parts, q_tokens, periods, kinds, months) if parts else None
         if found is not None and (best is None or found[0] < best[0]):
             best = found
     if best is None:

@@ -61,15 +61,20 @@ _LOWER_WORDS = {"and", "of", "the", "for", "&"}
 _SUFFIX_WORDS = {"inc", "inc.", "co", "co.", "corp", "corp.", "ltd", "ltd.", "llc", "plc", "l.p.", "n.v."}
 
 
+_FORM_PERIOD = re.compile(r"\bFORM\s+(10-K|10-Q)\b[\s\-–—:,]{0,12}for\s+the\s+(?:fiscal\s+year|quarterly\s+period)"
+                          r"\s+ended", re.IGNORECASE)
+"""A filing's first line without the SEC's cover: "FORM 10-Q - For the quarterly period ended June 30, 2024"."""
+
+
 def cover_page(pages: Pages) -> tuple[int, Found] | None:
     """``(index into pages, (form, source))`` of the first of the first :data:`COVER_PAGES` pages that names the
-    SEC and a form 10-K, 10-Q or 8-K in its first 3,000 characters; ``None`` for documents that are not SEC
+    SEC and a form 10-K, 10-Q or 8-K in its first 3,000 characters, or a form 10-K / 10-Q followed by its period
+    (:data:`_FORM_PERIOD`: an excerpt of a filing without the cover); ``None`` for documents that are not SEC
     filings."""
     for index, (number, text) in enumerate(pages[:COVER_PAGES]):
-        if _SEC.search(text[:3000]):
-            form = _FORM.search(text[:3000])
-            if form:
-                return index, (form.group(1).upper(), source(number, text, form.start(), form.end()))
+        form = _FORM.search(text[:3000]) if _SEC.search(text[:3000]) else _FORM_PERIOD.search(text[:3000])
+        if form:
+            return index, (form.group(1).upper(), source(number, text, form.start(), form.end()))
     return None
 
 
@@ -147,7 +152,20 @@ def registrant(pages: Pages, cover: int) -> Found | None:
     m = _FILE_NUMBER.search(text)  # covers without the caption (3M): the name follows the file number
     if m and not re.match(r"\s*\(|\s*(?:state|indicate|delaware)", m.group(1), re.IGNORECASE):
         return display_name(_clean_name(m.group(1)), pages), source(number, text, m.start(1), m.end(1))
-    return None
+    return _name_above_form(pages, cover)
+
+
+def _name_above_form(pages: Pages, cover: int) -> Found | None:
+    """A filing without the cover: the company on the line above "FORM 10-Q …" when it ends in a legal suffix
+    ("ORBITAL LOOM PAYMENTS, INC.")."""
+    number, text = pages[cover]
+    form = _FORM_PERIOD.search(text[:3000])
+    lines = [line for line in text[:form.start()].split("\n") if line.strip()] if form else []
+    name = _clean_name(lines[-1]) if lines else ""
+    if not name or name.split()[-1].lower() not in _SUFFIX_WORDS:
+        return None
+    start = text.find(lines[-1])
+    return display_name(name, pages), source(number, text, start, start + len(lines[-1]))
 
 
 def ticker(pages: Pages, cover: int) -> Found | None:

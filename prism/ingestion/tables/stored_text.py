@@ -61,6 +61,12 @@ _PERIOD = re.compile(
     rf"|(?:(?:Q[1-4]|H[12])\s+)?FY\s?'?\d{{2}})(?![\w%])",
     re.IGNORECASE,
 )
+_DURATION_GROUP = re.compile(
+    rf"\b(?P<span>(?:three|six|nine|twelve|3|6|9|12)\s+months|(?:thirteen|twenty[\s-]six|thirty[\s-]nine|"
+    rf"fifty[\s-]two|fifty[\s-]three|13|26|39|52|53)\s+weeks|quarter)\s+ended(?:\s+(?P<day>{_MONTH_DAY})\s*,?)?",
+    re.IGNORECASE,
+)
+"""A 10-Q's column group: "Three Months Ended June 30," over its years (a 52/53-week year's "26 Weeks Ended")."""
 _SPAN_DATE = re.compile(rf"({_MONTH_DAY})\s*,?\s*$", re.IGNORECASE)
 _VALUE = re.compile(
     r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
@@ -298,7 +304,27 @@ def _column_headers(zone: str, n_cols: int) -> tuple[str, ...]:
             span = match.group(1)
     if span:
         headers = [f"{_clean_period(span)}, {h}" for h in headers]
-    return tuple(headers)
+    return _with_durations(zone, picked, headers)
+
+
+def _with_durations(zone: str, picked: list[re.Match[str]], headers: list[str]) -> tuple[str, ...]:
+    """``headers`` under the duration groups above them: "Three Months Ended June 30," and "Six Months Ended June
+    30," over ``2024 2023 2024 2023`` → "Three Months Ended June 30, 2024" … "Six Months Ended June 30, 2023", so
+    each column keeps its duration (a quarter is not its half year). The groups split the columns evenly, left to
+    right; without groups, or when they do not divide the columns, the headers are returned unchanged."""
+    groups = [g for g in _DURATION_GROUP.finditer(zone) if g.start() < picked[-1].start()]
+    if not groups or len(headers) % len(groups):
+        return tuple(headers)
+    per = len(headers) // len(groups)
+    out = []
+    for j, header in enumerate(headers):
+        group = groups[j // per]
+        words = " ".join(zone[group.start():group.start("day") if group.group("day") else group.end()].split())
+        if re.match(_MONTH_DAY, header, re.IGNORECASE) or not group.group("day"):
+            out.append(f"{words} {header}")
+        else:
+            out.append(f"{words} {_clean_period(group.group('day'))}, {header}")
+    return tuple(out)
 
 
 def _zone(lines: list[_Line], first: int, floor: int) -> int:
