@@ -21,6 +21,7 @@ from datetime import date, timedelta
 
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.types import PeriodMention
+from prism.vocabulary import months, units
 
 logger = logging.getLogger(__name__)
 
@@ -29,12 +30,8 @@ __all__ = ["MAX_RANGE_YEARS", "find_periods", "period_label"]
 MAX_RANGE_YEARS = 10
 """A range spanning more years than this ("1990-2024") names only its two ends."""
 
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-_MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?" \
-         r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTHS = months.NUMBER
+_MONTH = rf"(?P<month>{months.ANY_RE})\.?"
 _DATE_RE = re.compile(
     rf"\b(?:{_MONTH}\s+(?P<day>[0-3]?[0-9])(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)[0-9]{{2}})"
     rf"|(?P<day2>[0-3]?[0-9])(?:st|nd|rd|th)?\s+{_MONTH.replace('month', 'month2')}"
@@ -47,7 +44,7 @@ _WORD_QUARTER_RE = re.compile(
     r"(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _FISCAL_RE = re.compile(r"\bfiscal\s+(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<![\w$€£₹.,/])(?P<year>(?:19[7-9]|20[0-9])[0-9])(?![\w%]|[.,][0-9]|-[0-9]{2}-)"
-                      r"(?!\s*(?:million|billion|thousand|crore|lakh|bn|mn|cr)\b)", re.IGNORECASE)
+                      rf"(?!\s*(?:{units.SPOKEN_RE}|{units.ABBREVIATION_RE})\b)", re.IGNORECASE)
 _RANGE_RE = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.IGNORECASE)
 
 
