@@ -134,7 +134,7 @@ def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
     return bool(whole) and whole[0] in tokens
 
 
-_CURRENCY_MARKS = currencies.MENTION_RE
+_CURRENCY_MARKS = currencies.PASSAGE_MENTION_RE
 """ISO 4217 code → how a passage states amounts in it (a question's "in USD millions" asks for a unit)."""
 
 

@@ -32,6 +32,10 @@ MENTION_RE: dict[str, str] = {INR: r"₹|\bRs\b|\bINR\b|\brupees?\b", USD: r"\$|
                               EUR: r"€|\bEUR\b|\beuros?\b", GBP: r"£|\bGBP\b|\bpounds?\s+sterling\b"}
 """ISO 4217 code → how a text mentions amounts in it: symbol, code or name (use with ``re.IGNORECASE``)."""
 
+PASSAGE_MENTION_RE: dict[str, str] = {**MENTION_RE, INR: r"₹|\bRs\.|\bINR\b|\brupees?\b"}
+""":data:`MENTION_RE` for running passages, where "Rs" needs its stop: a bare "rs" there is as often the tail of a
+word that a PDF broke across lines ("custome\\nrs")."""
+
 MARK_RE = r"₹|\bRs\.?|\brupees?\b|\bINR\b|US\$|\$|\bdollars?\b|\bUSD\b|€|\bEUR\b|£|\bGBP\b"
 """Any currency's mark (symbol, code, "Rs.", a name in words); read the code of a match with :func:`code_of`. Use
 with ``re.IGNORECASE``."""

@@ -75,8 +75,10 @@ NAME_END_RE = r"(?:" + "|".join(s.pattern for s in SUFFIXES) + r")\b\.?"
 ENTITY_RE = r"(?:" + "|".join(s.pattern for s in SUFFIXES if s.entity) + r")\b\.?"
 """A suffix that makes a document's entity (see the module docstring), then an optional stop."""
 
-LISTING_RE = r"\b(?:" + "|".join(s.pattern for s in SUFFIXES if s.listing) + r")\.?(?:\W|$)"
-"""A suffix that marks a listed company's line (see the module docstring), as a word."""
+LISTING_RE = r"\b(?:" + "|".join(s.pattern + (r"\." if "." in s.spelling else "")
+                            for s in SUFFIXES if s.listing) + r")(?:\W|$)"
+"""A suffix that marks a listed company's line (see the module docstring), as a word; a dotted initialism with its
+final stop ("L.P.", "S.A.")."""
 
 ABBREVIATIONS: frozenset[str] = frozenset(s.spelling.lower() for s in SUFFIXES if s.stop)
 """Suffixes written with a full stop, lower case without it: ``{"inc", "corp", "co", "ltd", "pvt"}``."""

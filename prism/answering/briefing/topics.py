@@ -81,7 +81,7 @@ def document_subject(text: str, profile: DocumentProfile | None) -> str:
 
 
 _NOT_TOPICS = frozenset({
-    *(form for form, unit in units.CANONICAL.items() if unit in units.TABLE_UNITS and form.isalpha()),
+    *units.SPOKEN.values(), *(f"{word}s" for word in units.INDIAN_UNITS),  # "crores", "lakhs"; not "millions"
     "rupee", "rupees", "cent", "percent",
     "page", "pages", "para", "paragraph", "section", "table", "annex", "annexure", "shall", "also", "such", "would",
     "dated", "date", "year", "years", "month", "months", "days", "total", "series",
