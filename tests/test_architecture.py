@@ -3,7 +3,8 @@
 Layers, by module path (``prism.x.y`` is in the layer of its first two parts):
 
 - ground floor: ``prism`` (the package), ``prism.config``, ``prism.errors``, ``prism.types`` (a package),
-  ``prism.fsutil``, ``prism.background`` (the one background runner); inside it only ``types → fsutil``;
+  ``prism.fsutil``, ``prism.background`` (the one background runner), ``prism.vocabulary`` (a package: the
+  financial words, importing nothing from prism); inside it only ``types → fsutil, errors, vocabulary``;
 - packages: ``index``, ``ingestion``, ``retrieval``, ``answering``, ``evaluation``, with the one-way directions
   ``answering → retrieval → index``, ``ingestion → index`` and ``evaluation → answering, retrieval, index``;
 - ``prism.service``: the facade, above every package;
@@ -13,6 +14,9 @@ The import graph is built from the AST of every module, top-level and nested imp
 and imports inside functions count). ``from a import b`` is an edge to ``a.b`` when ``a/b.py`` or ``a/b/`` exists,
 else to ``a``; importing a submodule is not counted as importing its parent package's ``__init__``.
 
+One home per financial vocabulary (design.md §2): no module outside ``prism/vocabulary/`` defines a unit, currency,
+month, legal-suffix or statement-name list of its own (:func:`vocabulary_copies`).
+
 Sizes: a module has at most :data:`MAX_MODULE_LINES` physical lines; a function or method at most
 :data:`MAX_FUNCTION_LINES`, counted from its ``def`` line to the last line of its body (docstring and comments
 included, decorators not).
@@ -21,6 +25,7 @@ included, decorators not).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,7 +35,8 @@ PRISM = REPO / "prism"
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
-GROUND = {"prism", "prism.config", "prism.errors", "prism.types", "prism.fsutil", "prism.background"}
+GROUND = {"prism", "prism.config", "prism.errors", "prism.types", "prism.fsutil", "prism.background",
+          "prism.vocabulary"}
 PACKAGES = ("index", "ingestion", "retrieval", "answering", "evaluation")
 
 ALLOWED: dict[str, set[str]] = {
@@ -38,8 +44,9 @@ ALLOWED: dict[str, set[str]] = {
     "prism.errors": set(),
     "prism.fsutil": set(),
     "prism.background": set(),
+    "prism.vocabulary": set(),  # the financial words import nothing from prism
     "prism": set(),
-    "prism.types": {"prism.fsutil", "prism.errors"},  # value types validate with domain errors
+    "prism.types": {"prism.fsutil", "prism.errors", "prism.vocabulary"},  # value types validate with domain errors
     "index": GROUND,
     "ingestion": GROUND | {"index"},
     "retrieval": GROUND | {"index"},
@@ -103,6 +110,8 @@ def _layer(module: str) -> str:
         return module
     if module.startswith("prism.types."):
         return "prism.types"
+    if module.startswith("prism.vocabulary."):
+        return "prism.vocabulary"
     parts = module.split(".")
     if parts[0] in ("pages", "app"):
         return "pages"
@@ -208,7 +217,7 @@ def test_modules_and_functions_are_short():
 
 
 def test_every_package_says_what_it_owns_and_may_import():
-    for package in (*PACKAGES, "cli", "types", "ui"):
+    for package in (*PACKAGES, "cli", "types", "ui", "vocabulary"):
         doc = ast.get_docstring(ast.parse((PRISM / package / "__init__.py").read_text(encoding="utf-8"))) or ""
         assert "import" in doc, package
 
@@ -277,3 +286,73 @@ def test_prompts_live_with_the_code_that_uses_them():
                       if name not in used and name != "ANSWER_SYSTEM_PROMPT"]
     assert offenders == []
     assert not (PRISM / "answering" / "prompts.py").exists()
+
+
+# --- one home per vocabulary ----------------------------------------------------------------------------------
+VOCABULARY = PRISM / "vocabulary"
+_INDIAN_UNIT = re.compile(r"(?<![a-z])(?:crore|lakh)", re.IGNORECASE)
+_MONTH = re.compile(r"september", re.IGNORECASE)
+_LEGAL = re.compile(r"(?<![a-z])(?:llc|ltd)(?![a-z])", re.IGNORECASE)
+_GAP = r"(?:\s|\\s)[*+?]?\s*"  # a space, or a regex's \s, \s*, \s+, \s?
+_STATEMENT = re.compile(rf"balance{_GAP}sheet|statements?\??{_GAP}of{_GAP}(?:\(\?:[^)]*\)\*?|\{{\w+\}})?\s*operations"
+                        rf"|cash{_GAP}flows", re.IGNORECASE)
+_CURRENCY_KEYS = {"GBP", "USD", "£"}
+
+
+def _prose(text: str) -> bool:
+    """A sentence, not a definition: twelve words or more and no regex syntax (a prompt, a setting's description
+    mentions "₹1 lakh" or "the balance sheet"; it defines neither)."""
+    return len(text.split()) >= 12 and not re.search(r"\\|\(\?|\|", text)
+
+
+def vocabulary_copies(source: str, name: str) -> list[str]:
+    """The definitions of a financial vocabulary in module ``source`` (its text; ``name`` labels the findings):
+    a string constant that names "crore" or "lakh" (as a word), holds "september", "LLC" or "Ltd" (as a word), or a
+    statement name ("balance sheet", "statements of operations", "cash flows", regex spellings included); and a
+    dict, set, tuple or list literal holding "GBP", "USD" or "£". Docstrings (and other bare string statements) and
+    prose (:func:`_prose`) are not definitions; f-string parts are checked as the constants they are. In line
+    order."""
+    tree = ast.parse(source)
+    docstrings = {id(n.value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+            for what, pattern in (("unit", _INDIAN_UNIT), ("month", _MONTH), ("legal suffix", _LEGAL),
+                                  ("statement name", _STATEMENT)):
+                if pattern.search(text) and not _prose(text):
+                    found.append((node.lineno, f"{name}:{node.lineno} {what} {text[:60]!r}"))
+        elif isinstance(node, ast.Dict | ast.Set | ast.Tuple | ast.List):
+            items = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+            if any(isinstance(e, ast.Constant) and e.value in _CURRENCY_KEYS for e in items if e is not None):
+                found.append((node.lineno, f"{name}:{node.lineno} currency literal"))
+    return [message for _, message in sorted(found)]
+
+
+def test_each_vocabulary_has_one_home():
+    """Units, currencies, months, legal suffixes and statement names are defined only in prism/vocabulary/; every
+    other module builds its patterns from the vocabulary's words and fragments."""
+    copies = [c for p in _prism_files() if VOCABULARY not in p.parents
+              for c in vocabulary_copies(p.read_text(encoding="utf-8"), str(p.relative_to(REPO)))]
+    assert copies == []
+
+
+def test_the_vocabulary_check_sees_a_copy():
+    """The check can fail: a module with its own crore scale, currency symbols, months, suffixes or statement
+    pattern is reported, line by line; the vocabulary itself holds them all; a docstring or prompt prose is not."""
+    fake = (
+        '"""Units: crore, lakh, balance sheet (a docstring)."""\n'
+        '_SCALE = {"crore": 1e7}\n'
+        '_SYMBOL = {"GBP": "£"}\n'
+        '_MONTHS = "january september".split()\n'
+        '_SUFFIX = r"(?:Inc|Ltd)\\.?"\n'
+        '_STATEMENT = re.compile(r"balance\\s*sheets?")\n'
+        'PROMPT = "Copy figures exactly as the blocks state them, e.g. the limit is one lakh rupees."\n'
+    )
+    assert [c.split(" ", 1)[0] for c in vocabulary_copies(fake, "fake.py")] == [
+        "fake.py:2", "fake.py:3", "fake.py:4", "fake.py:5", "fake.py:6"]
+    assert vocabulary_copies(fake, "fake.py")[0] == "fake.py:2 unit 'crore'"
+    held = {c.split(" ", 1)[1].split(" ")[0] for p in VOCABULARY.glob("*.py")
+            for c in vocabulary_copies(p.read_text(encoding="utf-8"), p.name)}
+    assert {"unit", "currency", "month", "legal", "statement"} <= held

@@ -46,6 +46,7 @@ from pathlib import Path
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
+from prism.vocabulary import currencies
 
 logger = logging.getLogger(__name__)
 
@@ -133,8 +134,7 @@ def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
     return bool(whole) and whole[0] in tokens
 
 
-_CURRENCY_MARKS = {"USD": r"\$|\busd\b|\bdollars?\b", "INR": r"₹|\brs\.|\binr\b|\brupees?\b",
-                   "EUR": r"€|\beur\b|\beuros?\b", "GBP": r"£|\bgbp\b|\bpounds? sterling\b"}
+_CURRENCY_MARKS = currencies.PASSAGE_MENTION_RE
 """ISO 4217 code → how a passage states amounts in it (a question's "in USD millions" asks for a unit)."""
 
 
@@ -143,7 +143,7 @@ def _states_currency(code: str, chunks: Sequence[RetrievedChunk], texts: str) ->
     profile's ``currency``) says so, or its text marks amounts that way ("$", "₹", "Rs.", "€", "£")."""
     if any(code in (c.metadata.get("table_currency"), c.metadata.get("currency")) for c in chunks):
         return True
-    return re.search(_CURRENCY_MARKS[code], texts) is not None
+    return re.search(_CURRENCY_MARKS[code], texts, re.IGNORECASE) is not None
 
 
 def _quarter_missing(question: str, texts: str) -> list[str]:

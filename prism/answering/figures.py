@@ -32,31 +32,18 @@ from dataclasses import dataclass, replace
 
 from prism.answering.citations import sentences_with_refs
 from prism.answering.units import Block
+from prism.vocabulary import currencies
+from prism.vocabulary import units as vocab
 
 logger = logging.getLogger(__name__)
 
-UNIT_VALUES: dict[str, float] = {
-    "thousand": 1e3,
-    "lakh": 1e5,
-    "crore": 1e7,
-    "million": 1e6,
-    "billion": 1e9,
-    "trillion": 1e12,
-}
-_UNIT_ALIASES: dict[str, str] = {
-    "thousand": "thousand", "thousands": "thousand", "k": "thousand",
-    "lakh": "lakh", "lakhs": "lakh", "lac": "lakh", "lacs": "lakh",
-    "crore": "crore", "crores": "crore", "cr": "crore",
-    "million": "million", "millions": "million", "mn": "million", "m": "million",
-    "billion": "billion", "billions": "billion", "bn": "billion", "b": "billion",
-    "trillion": "trillion", "trillions": "trillion", "tn": "trillion",
-}
-_CURRENCIES: dict[str, str] = {"₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR", "$": "USD", "usd": "USD",
-                               "us$": "USD", "€": "EUR", "eur": "EUR"}
+UNIT_VALUES: dict[str, float] = {u.spoken: float(u.scale) for u in vocab.UNITS}
+"""Spoken unit word → its scale (``"crore"`` → 1e7, ``"trillion"`` → 1e12)."""
+_UNIT_ALIASES: dict[str, str] = {**{f: w for f, w in vocab.SPOKEN_OF.items() if f[0].isalpha()}, **vocab.LETTERS}
 
 _CUR = r"(?P<cur>₹|\bRs\.?|\bINR|\bUS\$|\bUSD|\$|€|\bEUR)"
 _NUM = r"(?P<num>\d{1,3}(?:,\d{2}(?=,))*(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_UNIT_WORD = r"(?:thousands?|lakhs?|lacs?|crores?|cr|millions?|mn|billions?|bn|trillions?|tn)"
+_UNIT_WORD = rf"(?:{vocab.FIGURE_WORD_RE})"
 _ATTACHED = r"(?P<abbr>(?-i:[KMB])|bn|mn|cr|tn)?"  # "$5.2B", "₹5cr" (one capital letter only: "5 m" is metres)
 _UNITS = rf"(?P<units>(?:[ \t]*-?[ \t]*{_UNIT_WORD}\b)*)"
 _PCT = r"(?P<pct>[ \t]*(?:%|per[ \t]?cent\b|percent\b|bps\b|basis points\b))?"
@@ -123,7 +110,7 @@ def _figure(m: re.Match[str]) -> Figure | None:
         kind = "percent"
         if re.search(r"bps|basis", pct_raw, re.IGNORECASE):
             scale /= 100.0  # basis points → percent points
-    currency = _CURRENCIES.get(cur_raw.lower()) if cur_raw else None
+    currency = currencies.code_of(cur_raw)
     sign = "-" if m.group("minus") else ("()" if m.group("inner") or (m.group("open") and m.group("close")) else "")
     text = m.group(0).strip()
     if m.group("open") and not m.group("close"):
@@ -191,8 +178,6 @@ def _as_block(source: Block | str) -> Block:
 
 
 _UNIT_RUN_RE = re.compile(rf"\b{_UNIT_WORD}\b(?:[ \t]*-?[ \t]*{_UNIT_WORD}\b)*", re.IGNORECASE)
-_CURRENCY_MARKS: dict[str, str] = {"INR": r"₹|\bRs\b|\bINR\b|\brupees?\b", "USD": r"\$|\bUSD\b|\bdollars?\b",
-                                   "EUR": r"€|\bEUR\b|\beuros?\b"}
 
 
 def _unit_runs(text: str) -> set[tuple[str, ...]]:
@@ -228,7 +213,7 @@ def _column_unit_match(figure: Figure, source_text: str) -> bool:
         return False
     if figure.units and figure.units not in _unit_runs(source_text):
         return False
-    if figure.currency and not re.search(_CURRENCY_MARKS[figure.currency], source_text, re.IGNORECASE):
+    if figure.currency and not re.search(currencies.MENTION_RE[figure.currency], source_text, re.IGNORECASE):
         return False
     step = figure.tolerance / (figure.value / figure.mantissa) if figure.mantissa and figure.value else 0.0
     text = _MARKER_RE.sub(" ", source_text)

@@ -21,22 +21,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from prism.vocabulary import currencies
+from prism.vocabulary import units as vocab
+
 logger = logging.getLogger(__name__)
 
-UNIT_SCALE: dict[str, float] = {"thousands": 1e3, "millions": 1e6, "billions": 1e9, "lakh": 1e5, "crore": 1e7,
-                                "lakh crore": 1e12}
-"""Scale of each unit (the house words: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``)."""
+UNIT_SCALE: dict[str, float] = {**{name: float(scale) for name, scale in vocab.SCALE.items()},
+                                vocab.LAKH_CRORE: float(vocab.LAKH_CRORE_SCALE)}
+"""Scale of each unit (the house words of :data:`prism.vocabulary.units.TABLE_UNITS`, and ``"lakh crore"``)."""
 
-_UNIT_NAME = {"thousand": "thousands", "thousands": "thousands", "million": "millions", "millions": "millions",
-              "mn": "millions", "billion": "billions", "billions": "billions", "bn": "billions", "lakh": "lakh",
-              "lakhs": "lakh", "lac": "lakh", "lacs": "lakh", "crore": "crore", "crores": "crore", "cr": "crore"}
-_SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore",
-           "lakh crore": "lakh crore"}
-_SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€"}
+_UNIT_NAME = {form: name for form, name in vocab.CANONICAL.items() if name in vocab.TABLE_UNITS and form[0].isalpha()}
+_SPOKEN = {**vocab.SPOKEN, vocab.LAKH_CRORE: vocab.LAKH_CRORE}
 
 _MONEY_MARKS = r"₹|\bRs\.?|\bINR\b|\bUS\$|\bUSD\b|\$|€|\bEUR\b|\bdollars\b|\brupees\b"
 _MONEY = rf"(?P<cur>{_MONEY_MARKS})"
-_UNIT = r"(?P<unit>lakhs?\s+crores?|thousands?|millions?|billions?|lakhs?|lacs?|crores?)\b"
+_UNIT = rf"(?P<unit>{vocab.LAKH_CRORE_RE}|{vocab.WORD_RE})\b"
 _STATEMENTS = (
     # (In millions, except per share amounts) · (in ₹ crore) · (Amounts in $ thousands) · (Dollars in millions)
     re.compile(rf"\(\s*(?:(?:amounts?|figures|values?|all\s+amounts)\s+|(?P<cur1>{_MONEY_MARKS})\s+)?in\s+"
@@ -48,21 +47,10 @@ _STATEMENTS = (
 )
 
 
-def _currency(mark: str | None) -> str | None:
-    if not mark:
-        return None
-    mark = mark.lower().rstrip(".")
-    if mark in ("₹", "rs", "inr", "rupees"):
-        return "INR"
-    if mark in ("€", "eur"):
-        return "EUR"
-    return "USD"
-
-
 def _unit_name(word: str) -> str:
     words = word.lower().split()
     if len(words) == 2:
-        return "lakh crore"
+        return vocab.LAKH_CRORE
     return _UNIT_NAME[words[0]]
 
 
@@ -79,7 +67,7 @@ def stated_unit(text: str, last: bool = False) -> tuple[str, str | None] | None:
     "(In millions)", ``("crore", "INR")`` for "Rs. in crore"), or ``None``. ``unit`` is a key of
     :data:`UNIT_SCALE`; ``currency`` an ISO 4217 code or ``None`` when the statement names none."""
     m = _statement(text, last)
-    return (_unit_name(m.group("unit")), _currency(m.group("cur") or m.groupdict().get("cur1"))) if m else None
+    return (_unit_name(m.group("unit")), currencies.code_of(m.group("cur") or m.groupdict().get("cur1"))) if m else None
 
 
 _CURRENCY_MARK = re.compile(r"₹|\bRs\.?(?=\s?\d)|\bINR\b|\$|\bUSD\b|€|\bEUR\b")
@@ -110,7 +98,7 @@ class Block:
             unit = None
         currency = currency or (found[1] if found else None)
         if currency is None:
-            marks = {_currency(m.group(0)) for m in _CURRENCY_MARK.finditer(text)}
+            marks = {currencies.code_of(m.group(0)) for m in _CURRENCY_MARK.finditer(text)}
             currency = marks.pop() if len(marks) == 1 else None
         return cls(text, unit, currency)
 
@@ -170,11 +158,10 @@ def blocks_of_chunks(chunks: Sequence[Any], rows_of: Callable[[str], Sequence[Ma
 # --- quoting a table figure with its unit -------------------------------------------------------------------------
 _CELL = re.compile(r"[-−]?(?:₹|\$|Rs\.?)?\(?\d{1,3}(?:,\d{2,3})*(?:\.\d+)?\)?|[-−]?(?:₹|\$|Rs\.?)?\(?\d+(?:\.\d+)?\)?")
 _YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
-_OWN_UNIT = re.compile(r"%|\b(?:number|nos?|count|crore|lakh|thousand|million|billion|x|times|days?|months?|years?|"
+_OWN_UNIT = re.compile(rf"%|\b(?:number|nos?|count|{vocab.SPOKEN_RE}|x|times|days?|months?|years?|"
                        r"bps|basis|ratio|per\s?cent|percent)\b|₹|\$|\brs\b", re.IGNORECASE)
 _FOLLOWING_UNIT = re.compile(r"^(?:%|per\b|bps\b|basis\b|x\b|times\b|days?\b|months?\b|years?\b|hours?\b|"
-                             r"crores?\b|lakhs?\b|lacs?\b|thousands?\b|millions?\b|billions?\b|mn\b|bn\b|cr\b)",
-                             re.IGNORECASE)
+                             rf"(?:{vocab.WORD_RE}|{vocab.ABBREVIATION_RE})\b)", re.IGNORECASE)
 _CURRENCY_ONLY = re.compile(r"(?:₹|\$|Rs\.?)")
 
 
@@ -236,7 +223,7 @@ def _cell_with_unit(cell: str, block: Block) -> str:
     mark = _CURRENCY_ONLY.match(cell.lstrip("-−"))
     sign = "-" if cell[:1] in "-−" else ""
     number = cell.lstrip("-−")[mark.end():] if mark else cell.lstrip("-−")
-    symbol = mark.group(0) if mark else _SYMBOL.get(block.currency or "", "")
+    symbol = mark.group(0) if mark else currencies.SYMBOL.get(block.currency or "", "")
     return f"{sign}{symbol}{number} {_SPOKEN[block.unit or '']}"
 
 

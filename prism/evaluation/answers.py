@@ -11,8 +11,8 @@ with ₹ /
   same kind (amount or percent), currencies not conflicting, values equal within the larger of the reference's
   rounding (half a unit of its last digit) and a relative :data:`NUMERIC_REL_TOL`. ``₹2.52 lakh crore`` matches
   ``₹2,52,000 crore``. ``None`` when the reference has no figure. A question that asks for its figures in a scale
-  ("Answer in USD millions", FinanceBench's style) puts its reference's bare amounts in that scale: the reference
-  "$11588.00" then matches "$11,588 million" (and not "$11,588").
+  ("Answer in USD millions", FinanceBench's style; "in ₹ crore", "in lakh") puts its reference's bare amounts in
+  that scale: the reference "$11588.00" then matches "$11,588 million" (and not "$11,588").
 - **declined**: the answer says the documents do not answer (Prism's "not relevant" message, or phrases such as
   "the documents do not say"). For negative questions declining is the right behaviour.
 
@@ -39,6 +39,7 @@ import numpy as np
 
 from prism.answering.figures import Figure, extract_figures
 from prism.types import CompletesText
+from prism.vocabulary import units
 
 logger = logging.getLogger(__name__)
 
@@ -98,14 +99,20 @@ def figures_match(reference: Figure, stated: Figure, rel_tol: float = NUMERIC_RE
     return abs(reference.value - stated.value) <= tolerance
 
 
-_ASKED_SCALE = re.compile(r"\bin\s+(?:(?:USD|US\$|\$|INR|Rs\.?|₹)\s*)?(thousands|millions|billions)\b", re.IGNORECASE)
-_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+_ASKED_SCALE = re.compile(rf"\bin\s+(?:(?:USD|US\$|\$|INR|Rs\.?|₹)\s*)?(?:(?P<compound>{units.LAKH_CRORE_RE})"
+                          rf"|(?P<unit>{units.WORD_RE}))\b", re.IGNORECASE)
 
 
 def asked_scale(question: str) -> float:
-    """The scale a question asks its amounts in ("… Answer in USD millions." → ``1e6``), else ``1.0``."""
+    """The scale a question asks its amounts in, else ``1.0``: "… Answer in USD millions." → ``1e6``, "in ₹ crore"
+    → ``1e7``, "in lakh" → ``1e5``, "in ₹ lakh crore" → ``1e12`` (any written form of a unit of
+    :data:`prism.vocabulary.units.TABLE_UNITS`: "million", "millions", "lakhs", "lacs", "crores")."""
     found = _ASKED_SCALE.search(question or "")
-    return _SCALE[found.group(1).lower()] if found else 1.0
+    if not found:
+        return 1.0
+    if found.group("compound"):
+        return float(units.LAKH_CRORE_SCALE)
+    return float(units.SCALE[units.CANONICAL[found.group("unit").lower()]])
 
 
 def numeric_match(answer: str, reference: str, rel_tol: float = NUMERIC_REL_TOL, question: str = "") -> float | None:

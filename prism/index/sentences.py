@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import re
 
+from prism.vocabulary import legal
+
 ABBREVIATIONS: frozenset[str] = frozenset(
-    "rs no nos ltd co dr mr mrs ms st viz i.e e.g etc vs art sec secs para paras cl reg govt dept approx cf fig vol "
-    "pp p incl ref sr jr inc corp bros pvt u.s cr crs hon prof amt".split()
-)
-"""Words that a full stop abbreviates (lower case, without the final stop; ``i.e`` keeps its inner one)."""
+    "rs no nos dr mr mrs ms st viz i.e e.g etc vs art sec secs para paras cl reg govt dept approx cf fig vol "
+    "pp p incl ref sr jr bros u.s cr crs hon prof amt".split()
+) | legal.ABBREVIATIONS
+"""Words that a full stop abbreviates (lower case, without the final stop; ``i.e`` keeps its inner one); the legal
+suffixes among them ("Ltd.", "Inc.") are :data:`prism.vocabulary.legal.ABBREVIATIONS`."""
 
 # Candidate boundaries of document text: sentence punctuation followed by space, a numbered clause / bullet at a line
 # start, or a blank line.

@@ -53,6 +53,7 @@ import Stemmer
 
 from prism.index.period_codes import PERIOD_CODE_PATTERN, code_of, code_tokens
 from prism.index.statements import statement_tokens
+from prism.vocabulary import currencies, units
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ _NON_ASCII_DIGIT = regex.compile(r"(?V1)[\p{Nd}--[0-9]]")
 # Bounded, non-overlapping repetitions keep every pattern linear in the text length (no catastrophic backtracking).
 _GROUPED = r"[0-9]{1,3}(?:,[0-9]{2}(?![0-9])){0,4}(?:,[0-9]{3}(?![0-9])){1,6}"  # 10,00,000 and 1,000,000
 _NUM = rf"(?:{_GROUPED}|[0-9]+)(?:\.[0-9]+)?"
-_UNIT = r"lakhs?|lacs?|crores?|cr\.?|millions?|mn|billions?|bn|thousands?"
+_UNIT = rf"(?:{units.WORD_RE}|{units.ABBREVIATION_RE})\.?"  # "cr." as "cr": the stop is stripped by _unit
 _NOT_AFTER = r"(?<![\p{L}\p{M}\p{N}.])"
 _RUN = r"[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[./\-_&@'][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*"
 # Alternatives are tried in order at each position; the first two only skip work (punctuation runs; words that
@@ -115,12 +116,11 @@ _TOKEN_RE = regex.compile(
     """,
     regex.VERBOSE | regex.V1,
 )
-_UNIT_CANON = {"lac": "lakh", "cr": "crore", "mn": "million", "bn": "billion"}
 _ATOM_SPLIT = regex.compile(r"[.\-_&@]")
 _SEPARATORS = frozenset("./-_&@'")
 _LATIN_WORD = regex.compile(r"[\p{Latin}\p{M}]+")
 _NO_BEFORE_DIGIT = regex.compile(r"(?<=\.)no\.(?=[0-9])")
-_CURRENCY = {"$": "$", "€": "€", "£": "£"}  # every other marker (₹, rs, rs., inr, rupee, rupees) means ₹
+_CURRENCY = {mark: currencies.SYMBOL[code] for mark, code in currencies.MARKS.items()}  # any other marker means ₹
 
 MAX_TOKEN_CHARS = 100
 """Longer terms (base64 blobs, runs of digits) are dropped, as Lucene's StandardTokenizer caps its tokens."""
@@ -167,8 +167,7 @@ def _word(word: str, in_compound: bool = False) -> tuple[str, ...]:
 def _unit(unit: str) -> str:
     """``"lakhs"``/``"lacs"`` → ``"lakh"``; ``"cr."`` → ``"crore"``; ``"mn"`` → ``"million"``."""
     unit = unit.rstrip(".")
-    unit = unit[:-1] if unit.endswith("s") else unit
-    return _UNIT_CANON.get(unit, unit)
+    return units.SPOKEN_OF.get(unit, unit)
 
 
 def _dedup(tokens: list[str]) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from datetime import date, timedelta
 
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.types import PeriodMention
+from prism.vocabulary import months, units
 
 logger = logging.getLogger(__name__)
 
@@ -38,12 +39,8 @@ __all__ = ["MAX_RANGE_YEARS", "YEAR_TO_DATE", "duration_hint", "duration_of", "f
 MAX_RANGE_YEARS = 10
 """A range spanning more years than this ("1990-2024") names only its two ends."""
 
-_MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-_MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?" \
-         r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTHS = months.NUMBER
+_MONTH = rf"(?P<month>{months.ANY_RE})\.?"
 _DATE_RE = re.compile(
     rf"\b(?:{_MONTH}\s+(?P<day>[0-3]?[0-9])(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)[0-9]{{2}})"
     rf"|(?P<day2>[0-3]?[0-9])(?:st|nd|rd|th)?\s+{_MONTH.replace('month', 'month2')}"
@@ -56,7 +53,7 @@ _WORD_QUARTER_RE = re.compile(
     r"(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _FISCAL_RE = re.compile(r"\bfiscal\s+(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<![\w$€£₹.,/])(?P<year>(?:19[7-9]|20[0-9])[0-9])(?![\w%]|[.,][0-9]|-[0-9]{2}-)"
-                      r"(?!\s*(?:million|billion|thousand|crore|lakh|bn|mn|cr)\b)", re.IGNORECASE)
+                      rf"(?!\s*(?:{units.SPOKEN_RE}|{units.ABBREVIATION_RE})\b)", re.IGNORECASE)
 _YEAR4 = r"(?P<year>(?:19|20)[0-9]{2})"
 _DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
                     "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
@@ -228,9 +225,9 @@ def duration_hint(question: str) -> int | None:
     "three months", "Q2", "13 weeks" → 3; "first half", "six months", "H1", "26 weeks" → 6; "nine months" → 9;
     "year to date" / "YTD" → :data:`YEAR_TO_DATE`; ``None`` when it implies none (then a filing's own period, its
     first column, is read)."""
-    for months, pattern in _HINTS:
+    for hinted, pattern in _HINTS:
         if pattern.search(question):
-            return months
+            return hinted
     return None
 
 

@@ -38,6 +38,7 @@ from rapidfuzz.distance import Levenshtein
 
 from prism.retrieval.periods import find_periods
 from prism.types import DocumentProfile, EntityMatch, QuestionFacts
+from prism.vocabulary import legal, months
 
 logger = logging.getLogger(__name__)
 
@@ -66,14 +67,14 @@ GENERIC_WORDS = frozenset(
 """Words that never stand alone for a name (the first word of "American Water Works", "Reserve Bank of India"), nor
 make an unknown entity ("the Board's", "India's", "Basel III's")."""
 
-_MONTHS = frozenset("january february march april may june july august september october november december".split())
+_MONTHS = frozenset(months.NAMES)
 _OPENERS = frozenset("what which who whom whose when where why how is are was were do does did can could should "
                      "would will has have had please using based basing given if in on for of by as at to here there "
                      "it that this today tomorrow yesterday everyone someone one let year quarter period compare list "
                      "show tell give describe explain summarise summarize calculate compute find identify estimate "
                      "according "
                      "and or vs versus".split())
-_LEGAL = r"(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|plc|PLC|LLC|LLP|N\.V|AG|S\.A|SE|Holdings)\b\.?"
+_LEGAL = rf"(?:{legal.NAME_END_RE}|Holdings\b\.?)"  # "Holdings" is no legal form but ends names the same way
 _SUFFIX_NAME_RE = re.compile(rf"\b(?P<name>(?:[A-Z][\w&.-]*\s+){{0,3}}[A-Z][\w&.-]*),?\s+{_LEGAL}")
 _POSSESSIVE_RE = re.compile(r"(?<![\w.])(?P<name>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})['’]s\b")
 _LEGAL_SUFFIX_RE = re.compile(rf"(?:,?\s+{_LEGAL}|\s+&\s+Co\b\.?)$", re.IGNORECASE)

@@ -9,6 +9,7 @@ from datetime import date as date_type
 from typing import Any, Literal
 
 from prism.errors import PrismError
+from prism.vocabulary.units import TABLE_UNITS
 
 DocumentType = Literal[
     "10-K",
@@ -26,8 +27,9 @@ DocumentType = Literal[
 DOCUMENT_TYPES: tuple[str, ...] = DocumentType.__args__
 """Every document type a :class:`DocumentProfile` may carry (the vocabulary's one home)."""
 
-PROFILE_UNITS: tuple[str, ...] = ("thousands", "millions", "billions", "lakh", "crore")
-"""Every unit a :class:`DocumentProfile` may carry: what one reported figure is counted in."""
+PROFILE_UNITS: tuple[str, ...] = TABLE_UNITS
+"""Every unit a :class:`DocumentProfile` may carry: what one reported figure is counted in (the table units of
+:mod:`prism.vocabulary.units`)."""
 
 PROFILE_FIELDS: tuple[str, ...] = (
     "entity",

@@ -28,6 +28,9 @@ from prism.index.sentences import split_sentences
 from prism.index.statements import line_item_kinds, statement_kinds
 from prism.retrieval.periods import find_periods, period_label
 from prism.types import DOCUMENT_TYPE_LABELS, BriefingBullet, BulletCitation, DocumentProfile
+from prism.vocabulary import statements
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
@@ -124,26 +127,15 @@ def identity_fact(profile: DocumentProfile | None) -> Fact | None:
 
 
 # --- key figures --------------------------------------------------------------------------------------------------
-_MONEY = r"(?:total\s+)?(?:net\s+)?"
-KEY_FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("revenue", re.compile(rf"^{_MONEY}(?:operating\s+)?(?:revenues?|sales)(?:,\s*net)?$")),
-    ("net income", re.compile(r"^net\s+(?:income|earnings)(?:\s+\(loss\))?(?:\s+attributable\s+to\s+[\w .,'&-]+)?$")),
-    ("total assets", re.compile(r"^total\s+assets$")),
-    ("operating cash flow", re.compile(
-        r"^(?:net\s+)?cash\s+(?:\(used\s+in\)\s+)?(?:provided\s+by|from|generated\s+(?:by|from))(?:\s+\(used\s+in\))?"
-        r"\s+operating\s+activities$")),
-    ("operating income", re.compile(r"^(?:total\s+)?operating\s+income(?:\s+\(loss\))?$")),
-)
-"""The key figures of a filing, in briefing order: a name and the pattern a row label matches (lower case)."""
+KEY_FIGURES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(statements.ITEMS[key].row)) for name, key in statements.KEY_FIGURES)
+"""The key figures of a filing, in briefing order: a name and the pattern a row label matches (lower case); a view
+over :data:`prism.vocabulary.statements.ITEMS` (:data:`prism.vocabulary.statements.KEY_FIGURES`)."""
 
-_STATEMENT_RE = re.compile(
-    r"statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive|financial\s+position|cash"
-    r"\s+flows?)|balance\s+sheets?|income\s+statements?", re.IGNORECASE)
+_STATEMENT_RE = re.compile(statements.FIGURE_SOURCE_RE, re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _DURATION_PHRASE = re.compile(r"[\w-]+ (?:months|weeks) ended|quarter ended", re.IGNORECASE)
 _VALUE_RE = re.compile(r"^\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?$")
-_SYMBOLS = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
-_UNIT_WORDS = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
 
 
 def _norm_label(label: str) -> str:
@@ -166,9 +158,9 @@ def money(cell: str, currency: str | None, unit: str | None) -> str:
     value = cell.replace("$", "").strip()
     negative = value.startswith("(") or value.startswith("-")
     value = value.strip("()-").strip()
-    symbol = _SYMBOLS.get(currency or "", "")
+    symbol = SYMBOL.get(currency or "", "")
     text = f"{'-' if negative else ''}{symbol}{value}"
-    return f"{text} {_UNIT_WORDS[unit]}" if unit in _UNIT_WORDS else text
+    return f"{text} {SPOKEN[unit]}" if unit in SPOKEN else text
 
 
 @dataclass(frozen=True)
@@ -230,7 +222,7 @@ def _asked_period(phrase: str) -> str:
     return f"the {header}" if header and _DURATION_PHRASE.match(header) and label[:1] in "QH9" else phrase
 
 
-_STATEMENT_NAMES = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}
+_STATEMENT_NAMES = statements.SPOKEN
 
 
 def _statement_name(title: str | None, label: str) -> str:

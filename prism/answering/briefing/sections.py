@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from prism.answering.briefing.facts import FILING_TYPES, DocumentText, Fact
 from prism.index.tokenizer import STOP_WORDS
 from prism.types import BriefingBullet, BulletCitation, DocumentProfile
+from prism.vocabulary import legal
 
 _HEADING_RE = re.compile(
     r"^[ \t]*(?P<number>\d+(?:\.\d+)*\.?|Annex(?:ure)?\s+[A-Z0-9]+|Appendix\s+[A-Z0-9]+|Table\s+\d+|Chapter\s+[A-Z0-9]+"
@@ -23,7 +24,7 @@ _HEADING_RE = re.compile(
 _EXHIBIT_RE = re.compile(r"\bXBRL\b|\bLinkbase\b|Interactive Data|(?:\*|\s[xX]|\(a\)|†)$")
 _ADDRESS_RE = re.compile(
     r"^Avenida\b|\b(?:Avenue|Street|Way|Road|Boulevard|Drive|Lane|Parkway|Plaza)(?:\s+(?:North|South|East|West))?$")
-_COMPANY_RE = re.compile(r"\b(?:LLC|L\.L\.C\.|Inc|Ltd|L\.P\.|LLP|S\.A\.|GmbH|B\.V\.)(?:\W|$)")
+_COMPANY_RE = re.compile(legal.LISTING_RE)
 _EXHIBIT_NUMBER_RE = re.compile(r"\d+\.\d+")
 # A filing's signature page ends the filing proper; what follows it is the exhibits filed with it (agreements, plans).
 _SIGNATURES_RE = re.compile(r"^[ \t]*(?:SIGNATURES?|Signatures?)[ \t]*$", re.MULTILINE)

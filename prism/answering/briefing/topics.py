@@ -9,6 +9,7 @@ from collections import Counter
 
 from prism.index.tokenizer import STOP_WORDS, tokenize
 from prism.types import DOCUMENT_TYPE_LABELS, DocumentProfile
+from prism.vocabulary import legal, units
 
 logger = logging.getLogger(__name__)
 
@@ -16,7 +17,7 @@ logger = logging.getLogger(__name__)
 def short_entity(entity: str) -> str:
     """``entity`` without legal suffixes or a leading "The" (``"Netflix, Inc."`` → ``"Netflix"``)."""
     name = re.sub(r"^The\s+", "", entity.strip())
-    suffix = r"(?:,?\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|plc|LLC|N\.V|S\.A)\.?)$"
+    suffix = rf"(?:,?\s+{legal.NAME_END_RE})$"
     while (shorter := re.sub(suffix, "", name, flags=re.IGNORECASE).strip(" ,")) != name and shorter:
         name = shorter
     return name
@@ -80,7 +81,8 @@ def document_subject(text: str, profile: DocumentProfile | None) -> str:
 
 
 _NOT_TOPICS = frozenset({
-    "crore", "crores", "lakh", "lakhs", "rupee", "rupees", "cent", "percent", "million", "billion", "thousand",
+    *units.SPOKEN.values(), *(f"{word}s" for word in units.INDIAN_UNITS),  # "crores", "lakhs"; not "millions"
+    "rupee", "rupees", "cent", "percent",
     "page", "pages", "para", "paragraph", "section", "table", "annex", "annexure", "shall", "also", "such", "would",
     "dated", "date", "year", "years", "month", "months", "days", "total", "series",
 })

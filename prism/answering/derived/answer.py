@@ -47,6 +47,8 @@ from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
 from prism.types import Calculation, CalculationInput, Derived, NoteKind, RetrievedChunk, SearchScope
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +57,6 @@ __all__ = ["DERIVED_LABEL", "accept_derived", "derive", "derived_answer", "deriv
 
 DERIVED_LABEL = "Derived figure, computed in code from the cited table cells (extractive, no LLM)"
 _NAMES = {key: item.name for key, item in ITEMS.items()}
-_SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
-_SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
 
 
 
@@ -73,8 +73,8 @@ def _shown(plan: Plan, value: Decimal, currency: str | None, unit: str | None) -
         return f"{value} bps"
     if plan.kind == "amount":
         shown_unit = plan.unit or unit
-        spoken = f" {_SPOKEN[shown_unit]}" if shown_unit in _SPOKEN else ""
-        return f"{_SYMBOL.get(currency or '', '')}{_plain(value)}{spoken}"
+        spoken = f" {SPOKEN[shown_unit]}" if shown_unit in SPOKEN else ""
+        return f"{SYMBOL.get(currency or '', '')}{_plain(value)}{spoken}"
     return str(value)
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, DivisionByZero, InvalidOperation, localcontext
 from typing import Literal, Union
 
+from prism.vocabulary.units import SCALE
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["Expr", "Mean", "Op", "Plan", "Ref", "aggregate", "evaluate", "present", "refs", "render",
@@ -183,10 +185,6 @@ def aggregate(plan: Plan, values: Mapping[tuple[str, str], Decimal]) -> tuple[De
     return per[-1], per
 
 
-_SCALE = {"thousands": Decimal(10) ** 3, "millions": Decimal(10) ** 6, "billions": Decimal(10) ** 9,
-          "lakh": Decimal(10) ** 5, "crore": Decimal(10) ** 7}
-
-
 def present(value: Decimal, kind: ResultKind, decimals: int, *, unit: str | None = None,
             from_unit: str | None = None) -> Decimal:
     """``value`` as shown: ×100 for a percent, ×10,000 for basis points, an amount converted from ``from_unit`` to
@@ -196,14 +194,14 @@ def present(value: Decimal, kind: ResultKind, decimals: int, *, unit: str | None
         value *= 100
     elif kind == "bps":
         value *= 10000
-    elif kind == "amount" and unit in _SCALE and from_unit in _SCALE:
-        value = value * _SCALE[from_unit] / _SCALE[unit]
+    elif kind == "amount" and unit in SCALE and from_unit in SCALE:
+        value = value * SCALE[from_unit] / SCALE[unit]
     return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 def unit_scale(unit: str | None) -> Decimal:
     """The multiplier of a table unit (``"thousands"`` → 1,000); 1 for ``None`` or an unknown unit."""
-    return _SCALE.get(unit or "", Decimal(1))
+    return SCALE.get(unit or "", Decimal(1))
 
 
 def render(expr: Expr, names: Mapping[str, str], *, top: bool = True) -> str:
@@ -245,5 +243,5 @@ def needed(plan: Plan) -> list[tuple[str, str]]:
 def common_unit(units: Sequence[str | None]) -> str | None:
     """The smallest of the inputs' units (every input converts to it exactly): ``["millions", "thousands"]`` →
     ``"thousands"``; ``None`` when no input states one."""
-    known = [u for u in units if u in _SCALE]
-    return min(known, key=lambda u: _SCALE[u]) if known else None
+    known = [u for u in units if u in SCALE]
+    return min(known, key=lambda u: SCALE[u]) if known else None

@@ -41,6 +41,8 @@ from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.types import ChunkTable, RetrievedChunk, TableRow
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +52,6 @@ __all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "label
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
 
-_SPOKEN = {"thousands": "thousand", "millions": "million", "billions": "billion", "lakh": "lakh", "crore": "crore"}
-_SYMBOL = {"USD": "$", "INR": "₹", "EUR": "€", "GBP": "£"}
 _NUMBER = re.compile(r"^\(?-?[\d,]*\d(?:\.\d+)?\)?%?$")
 
 
@@ -227,8 +227,8 @@ def format_quote(quote: CellQuote) -> str:
     if number.endswith("%") or not re.search(r"\d", number) or PERCENT_LABEL.search(quote.label):
         written = value
     else:
-        unit = f" {_SPOKEN[quote.unit]}" if quote.unit in _SPOKEN and not per_unit_label(quote.label) else ""
-        written = f"{'-' if negative else ''}{_SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+        unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit_label(quote.label) else ""
+        written = f"{'-' if negative else ''}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
     title = f" ({quote.title})" if quote.title else ""
     return f"{printed_label(quote.label)}, {quote.column}: {written}{title}"
 

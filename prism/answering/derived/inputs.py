@@ -26,15 +26,14 @@ from typing import Any
 from prism.answering.derived.cells import RowsOf, as_retrieved, column_periods, table_parts
 from prism.index.statements import ITEMS, statement_kinds
 from prism.types import ChunkTable, RetrievedChunk
+from prism.vocabulary.statements import SEARCH_WORDS
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["FoundInput", "cell_number", "find_inputs", "label_rank", "normalise_label"]
 
-_STATEMENT_WORDS = {"income": "consolidated statements of income operations", "balance": "consolidated balance sheets",
-                    "cash_flow": "consolidated statements of cash flows"}
-"""The statement headings as filings print them: a sub-retrieval's query names the statement in its own words (the
-table chunks are indexed under their heading), which finds the statement far better than "balance sheet"."""
+_STATEMENT_WORDS = SEARCH_WORDS
+"""The statement headings as filings print them (:data:`prism.vocabulary.statements.SEARCH_WORDS`)."""
 _MAGNITUDE = frozenset({"capex", "da", "cogs"})
 """Items reported as outflows in a cash flow statement ("(1,486,843)"): their size is the figure."""
 

@@ -16,6 +16,7 @@ import re
 
 from prism.ingestion.profiles.text import Found, Pages, collapse, find_dates, source
 from prism.types import ProfileSource
+from prism.vocabulary import months
 
 logger = logging.getLogger(__name__)
 
@@ -68,10 +69,7 @@ _RBI_TYPES = (
 )
 _NPCI_NAME = re.compile(r"NATIONAL\s*PAYMENTS\s*CORPORATION\s*OF\s*INDIA", re.IGNORECASE)
 _NPCI_REF = re.compile(r"\bNPC[I1l]\s*/[^\n]{3,80}")
-_MONTH_TAIL = re.compile(
-    r"\s+\S{0,5}\s*(?=(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
-    re.IGNORECASE,
-)
+_MONTH_TAIL = re.compile(rf"\s+\S{{0,5}}\s*(?=(?:{months.NAME_RE})\b)", re.IGNORECASE)
 
 
 def _squeeze_ref(raw: str) -> str:

@@ -25,13 +25,14 @@ from prism.ingestion.profiles.text import (
     source,
 )
 from prism.types import ProfileSource
+from prism.vocabulary import legal
 
 logger = logging.getLogger(__name__)
 
 HEAD_PAGES = 3
 """Pages read for the entity, type, period and date of a company document."""
 
-_SUFFIX = r"(?:Ltd|Limited|Inc|Incorporated|Corporation|Corp|Company|Co|plc|PLC|LLC|L\.P|N\.V|AG|S\.A)\b\.?"
+_SUFFIX = legal.ENTITY_RE
 _COMPANY = re.compile(rf"\b((?:(?:[A-Z]|\d+[A-Za-z])[\w&.'’-]*\s+){{1,5}}{_SUFFIX})")
 """One to five capitalised words ("3M" counts as one) and a legal suffix: "Meridian Bank Ltd", "Acme Corp."."""
 _LEADING_WORDS = {"On", "Of", "For", "At", "By", "In", "To", "From", "And", "With", "As", "This", "Our", "Dear"}

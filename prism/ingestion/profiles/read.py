@@ -57,18 +57,14 @@ from prism.ingestion.profiles import other as profile_other
 from prism.ingestion.profiles import sec as profile_sec
 from prism.ingestion.profiles.text import Found, Pages, find_currency, find_unit, source
 from prism.types import PROFILE_FIELDS, DocumentProfile, ProfileSource
+from prism.vocabulary import legal, units
 
 logger = logging.getLogger(__name__)
 
-_LEGAL_SUFFIX = re.compile(
-    r"(?:,?\s+(?:Inc|Incorporated|Corporation|Corp|Company|Co|Ltd|Limited|plc|PLC|LLC|L\.P|N\.V|AG|S\.A|SE)\.?"
-    r"|\s+&\s+Co\.?)$"
-)
+_LEGAL_SUFFIX = re.compile(rf"(?:,?\s+{legal.NAME_END_RE}|\s+&\s+Co\.?)$")
 _INLINE_UNIT = re.compile(
-    r"(?:₹|\bRs\.?|\bINR|US\$|\$)\s?\d[\d,.]*\s*(lakh crore|lakh|crore|thousand|million|billion)\b", re.IGNORECASE
+    rf"(?:₹|\bRs\.?|\bINR|US\$|\$)\s?\d[\d,.]*\s*({units.LAKH_CRORE}|{units.SPOKEN_RE})\b", re.IGNORECASE
 )
-_INLINE_UNITS = {"lakh": "lakh", "crore": "crore", "thousand": "thousands", "million": "millions",
-                 "billion": "billions"}
 MIN_INLINE_UNIT_HITS = 3
 """Fewest amounts with a unit word ("₹2,146 crore") a document without statement headers needs for a unit (the
 unit most of them use)."""
@@ -146,10 +142,10 @@ def _inline_unit(pages: Pages) -> Found | None:
     first: dict[str, ProfileSource] = {}
     for number, text in pages:
         for m in _INLINE_UNIT.finditer(text):
-            word = m.group(1).lower()
-            if word in _INLINE_UNITS:
-                counts[_INLINE_UNITS[word]] += 1
-                first.setdefault(_INLINE_UNITS[word], source(number, text, m.start(), m.end()))
+            unit = units.CANONICAL.get(m.group(1).lower())  # "lakh crore" counts for no unit
+            if unit:
+                counts[unit] += 1
+                first.setdefault(unit, source(number, text, m.start(), m.end()))
     if sum(counts.values()) < MIN_INLINE_UNIT_HITS:
         return None
     unit = counts.most_common(1)[0][0]

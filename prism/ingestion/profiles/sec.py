@@ -24,6 +24,7 @@ from prism.ingestion.profiles.text import (
     fiscal_year_of,
     source,
 )
+from prism.vocabulary import currencies, legal
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +52,13 @@ _EXCHANGE = (
     r"Boston\s+Stock\s+Exchange|Pacific\s+Exchange)"
 )
 _SYMBOL_ROW = re.compile(rf"(?<![A-Za-z$.\-])([A-Z]{{1,5}}(?:\.[A-Z]{{1,2}})?)\s+{_EXCHANGE}\b")
-_NOT_SYMBOLS = {"LLC", "INC", "THE", "NYSE", "PAR", "USD", "CO", "LP"}
+_NOT_SYMBOLS = {"THE", "NYSE", "PAR", currencies.USD, *legal.NOT_TICKERS}
 _UNDER_SYMBOL = re.compile(
     r"common\s+stock[^.]{0,200}?under\s+the\s+(?:ticker\s+|trading\s+)?symbols?\s+[\"“”']?([A-Z]{1,5}(?:\.[A-Z])?)\b",
     re.IGNORECASE,
 )
 _SPLIT_SMALL_CAPS = re.compile(r"\b([A-Z]) ([A-Z]{3,})\b")
 _LOWER_WORDS = {"and", "of", "the", "for", "&"}
-_SUFFIX_WORDS = {"inc", "inc.", "co", "co.", "corp", "corp.", "ltd", "ltd.", "llc", "plc", "l.p.", "n.v."}
 
 
 _FORM_PERIOD = re.compile(r"\bFORM\s+(10-K|10-Q)\b[\s\-–—:,]{0,12}for\s+the\s+(?:fiscal\s+year|quarterly\s+period)"
@@ -87,11 +87,15 @@ def _clean_name(name: str) -> str:
 
 
 def _title_case(name: str) -> str:
+    """A name in capitals in title case: a legal suffix in its spelling ("INC." → "Inc.", "L.P." → "L.P.",
+    :data:`prism.vocabulary.legal.SPELLING`), a short word or one with a digit kept ("IBM", "3M")."""
     words = []
     for i, word in enumerate(name.split()):
         low = word.lower()
-        if any(ch.isdigit() for ch in word) or (len(word.strip(".,")) <= 3 and low.strip(".,") not in
-                                                 {w.strip(".") for w in _SUFFIX_WORDS | _LOWER_WORDS}):
+        core = word.strip(".,")
+        if core.lower() in legal.SPELLING:
+            words.append(word.replace(core, legal.SPELLING[core.lower()], 1))
+        elif any(ch.isdigit() for ch in word) or (len(core) <= 3 and low.strip(".,") not in _LOWER_WORDS):
             words.append(word)
         elif i and low in _LOWER_WORDS:
             words.append(low)
@@ -162,7 +166,7 @@ def _name_above_form(pages: Pages, cover: int) -> Found | None:
     form = _FORM_PERIOD.search(text[:3000])
     lines = [line for line in text[:form.start()].split("\n") if line.strip()] if form else []
     name = _clean_name(lines[-1]) if lines else ""
-    if not name or name.split()[-1].lower() not in _SUFFIX_WORDS:
+    if not name or name.split()[-1].lower().rstrip(".") not in legal.SPELLING:
         return None
     start = text.find(lines[-1])
     return display_name(name, pages), source(number, text, start, start + len(lines[-1]))

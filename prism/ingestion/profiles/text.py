@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from datetime import date
 
 from prism.types import ProfileSource
+from prism.vocabulary import currencies, statements, units
+from prism.vocabulary.months import NUMBER as _MONTHS
 
 logger = logging.getLogger(__name__)
 
@@ -26,10 +28,6 @@ Found = tuple[str, ProfileSource]
 SNIPPET_CHARS = 160
 """Longest provenance snippet, characters."""
 
-_MONTH_NAMES = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTH_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-               "oct": 10, "nov": 11, "dec": 12}
-_MONTHS = {**_MONTH_ABBR, **_MONTH_NAMES}
 
 
 def _spaced(word: str) -> str:
@@ -129,22 +127,18 @@ def add_months_end(day: date, months: int) -> date:
 
 # --- currency and unit -------------------------------------------------------------------------------------------
 
-_CURRENCY_PATTERNS = {
-    "USD": re.compile(r"US\$|\$\s?\d|\bUSD\b|\bU\.S\. dollars?\b"),
-    "INR": re.compile(r"₹|\bRs\.?\s?(?:\d|in\b|lakh|crore)|\bINR\b", re.IGNORECASE),
-    "EUR": re.compile(r"€|\bEUR\b"),
-    "GBP": re.compile(r"£|\bGBP\b"),
-}
+_CURRENCY_PATTERNS = {code: re.compile(pattern) for code, pattern in currencies.AMOUNT_MARK_RE.items()}
 MIN_CURRENCY_HITS = 3
 """Fewest currency marks a document needs before a currency is named."""
 
-_UNIT_WORD = r"(?P<unit>thousands|millions|billions|lakhs?|crores?)"
+_UNIT_WORD = rf"(?P<unit>{units.HEADER_WORD_RE})"
+_NOT_LAKH_CRORE = rf"(?!\s+(?:{units.CRORE_RE}))"  # "₹ lakh crore" is no lakh
 _MONEY_PREFIX = r"(?:(?:in|of|dollars|amounts?|figures|all|us|u\.s\.|usd|rs\.?|inr|₹|\$|us\$|€|£)\s*)*"
 UNIT_PATTERNS = (
     # (In millions, except per share data) · (Dollars in millions) · (₹ in lakh) · (Rs. in Crore ...) · (MILLIONS)
-    re.compile(rf"\(\s*{_MONEY_PREFIX}{_UNIT_WORD}\b(?!\s+crore)(?P<rest>[^()]{{0,60}})", re.IGNORECASE),
+    re.compile(rf"\(\s*{_MONEY_PREFIX}{_UNIT_WORD}\b{_NOT_LAKH_CRORE}(?P<rest>[^()]{{0,60}})", re.IGNORECASE),
     # ₹ crore unless stated · Amount in ₹ lakh · Rs. in crore
-    re.compile(rf"(?:₹|\bRs\.?|\bINR)\s*(?:in\s+)?{_UNIT_WORD}\b(?!\s+crore)(?=\s*(?:unless|except|\)|$))",
+    re.compile(rf"(?:₹|\bRs\.?|\bINR)\s*(?:in\s+)?{_UNIT_WORD}\b{_NOT_LAKH_CRORE}(?=\s*(?:unless|except|\)|$))",
                re.IGNORECASE | re.MULTILINE),
     re.compile(rf"\b(?:amounts?|figures|values?)\s+(?:are\s+)?in\s+(?:₹|Rs\.?|INR|\$|US\$)\s*{_UNIT_WORD}\b",
                re.IGNORECASE),
@@ -152,14 +146,11 @@ UNIT_PATTERNS = (
 """Statement headers that say what the figures are counted in (not "(Shares in thousands)")."""
 _STATEMENT_TITLE = re.compile(
     r"(?:[^\n]{0,60}\s)?\s*(?:(?:condensed\s+)?consolidated\s+|standalone\s+)?"
-    r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|cash\s+flows|comprehensive\s+income|"
-    r"financial\s+position|profit\s+and\s+loss)|balance\s+sheets?)(?:\s*\(unaudited\))?\s*",
+    rf"(?:{statements.NAMES_RE})(?:\s*\(unaudited\))?\s*",
     re.IGNORECASE,
 )
 STATEMENT_WEIGHT = 3
 """A unit header on a page whose first lines name a financial statement counts this many times."""
-_UNIT_NAMES = {"thousands": "thousands", "millions": "millions", "billions": "billions", "lakh": "lakh",
-               "lakhs": "lakh", "crore": "crore", "crores": "crore"}
 
 
 def _is_statement_page(text: str) -> bool:
@@ -186,7 +177,7 @@ def find_unit(pages: Pages) -> Found | None:
         weight = STATEMENT_WEIGHT if _is_statement_page(text) else 1
         for pattern in UNIT_PATTERNS:
             for m in pattern.finditer(text):
-                unit = _UNIT_NAMES[m.group("unit").lower()]
+                unit = units.CANONICAL[m.group("unit").lower()]
                 counts[unit] += weight
                 first.setdefault(unit, source(number, text, m.start(), m.end()))
                 if weight > 1:

@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from prism.types import Table, TableRow
+from prism.vocabulary import currencies, statements, units
 
 logger = logging.getLogger(__name__)
 
@@ -75,28 +76,19 @@ _VALUE = re.compile(
 )
 _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 """A line whose values are all bare years is a column-header line, not a row."""
-_CURRENCY_TOKEN = re.compile(r"^(?:[$₹€£]|Rs\.?|US\$)$")
-_SIGN = re.compile(r"^(?:[$₹€£]|Rs\.?)")
+_CURRENCY_TOKEN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?|US\$)$")
+_SIGN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?)")
 _UNIT_WORDS = re.compile(
-    r"\b(thousands?|millions?|billions?|lakhs?|lacs?|crores?|000s|000's|mn|bn|cr)\b|₹\s*(?:in\s+)?(lakh|crore)",
+    rf"\b({units.WORD_RE}|{units.abbreviations_re(column_notes=True)})\b"
+    rf"|₹\s*(?:in\s+)?({units.words_re(units.INDIAN_UNITS, spoken_only=True)})",
     re.IGNORECASE,
 )
-_UNIT_CANON = {
-    "thousand": "thousands", "000s": "thousands", "000's": "thousands", "million": "millions", "mn": "millions",
-    "billion": "billions", "bn": "billions", "lakh": "lakh", "lac": "lakh", "crore": "crore", "cr": "crore",
-}  # fmt: skip
 _UNIT_LINE = re.compile(
     r"^\(?\s*(?:(?:amounts?|dollars|figures|rupees|all\s+amounts|us\s*\$|\$|₹|rs\.?|inr|usd)\s*)?(?:in\s+)?"
-    r"(?:₹|rs\.?|inr|usd|us\$|\$)?\s*(?:in\s+)?(thousands?|millions?|billions?|lakhs?|lacs?|crores?)\b",
+    rf"(?:₹|rs\.?|inr|usd|us\$|\$)?\s*(?:in\s+)?({units.WORD_RE})\b",
     re.IGNORECASE,
 )
-_STATEMENT = re.compile(
-    r"\b(?:(?:consolidated|condensed|combined|standalone|interim|unaudited)\s+)*"
-    r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|cash\s+flows?|financial\s+position|"
-    r"comprehensive\s+(?:income|loss)|(?:changes\s+in\s+)?(?:stockholders|shareholders|owners)[’']?\s+equity|"
-    r"profit\s+and\s+loss|assets\s+and\s+liabilities)|balance\s+sheets?)\b",
-    re.IGNORECASE,
-)
+_STATEMENT = re.compile(statements.HEADING_RE, re.IGNORECASE)
 _CAPTION = re.compile(r"^(?:table|schedule|statement|annex(?:ure)?)\s+[\w.-]+\s*[:.–-]", re.IGNORECASE)
 
 
@@ -134,23 +126,13 @@ def unit_of(text: str) -> str | None:
     match = _UNIT_WORDS.search(text)
     if not match:
         return None
-    word = (match.group(1) or match.group(2)).lower()
-    return _UNIT_CANON.get(word, _UNIT_CANON.get(word.rstrip("s")))
+    return units.CANONICAL.get((match.group(1) or match.group(2)).lower())
 
 
 def currency_of(text: str) -> str | None:
     """ISO 4217 code of the first currency sign or name in ``text`` (``$``/dollars → USD, ₹/Rs./rupees → INR)."""
-    match = re.search(r"₹|\bRs\.?|\brupees?\b|\bINR\b|US\$|\$|\bdollars?\b|\bUSD\b|€|\bEUR\b|£|\bGBP\b", text, re.I)
-    if not match:
-        return None
-    token = match.group(0).lower()
-    if token in ("₹", "rs", "rs.", "rupee", "rupees", "inr"):
-        return "INR"
-    if token in ("€", "eur"):
-        return "EUR"
-    if token in ("£", "gbp"):
-        return "GBP"
-    return "USD"
+    match = re.search(currencies.MARK_RE, text, re.I)
+    return currencies.code_of(match.group(0)) if match else None
 
 
 # --- lines and rows ------------------------------------------------------------------------------------------------

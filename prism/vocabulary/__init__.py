@@ -1,0 +1,20 @@
+"""The financial vocabulary, one home per vocabulary: units and scales, currencies, months, legal suffixes,
+statement names and line items.
+
+Each module holds the words of one vocabulary as data (tuples, mappings, dataclasses) and the regular-expression
+fragments built from those words, so that every module that reads or writes a unit, a currency, a month, a company
+name or a statement uses the same words and no second list can drift from the first:
+
+* :mod:`~prism.vocabulary.units` — thousands / millions / billions / trillions / lakh / crore, their scales,
+  spoken words, written forms and abbreviations, and the unit-statement phrases ("in millions", "except per
+  share", "unless stated");
+* :mod:`~prism.vocabulary.currencies` — ISO 4217 codes, their symbols and written marks;
+* :mod:`~prism.vocabulary.months` — month names, abbreviations and numbers;
+* :mod:`~prism.vocabulary.legal` — legal suffixes of company names and the views each purpose needs;
+* :mod:`~prism.vocabulary.statements` — financial statement kinds and names, and the line items read from them.
+
+A ground-floor package: it imports nothing from prism (only the standard library), and every layer may import it
+(``prism.types`` included). Import the modules, not the package: ``from prism.vocabulary import units``.
+"""
+
+from __future__ import annotations
