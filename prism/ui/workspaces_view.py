@@ -234,7 +234,8 @@ def audit_trail(service: PrismService, info: WorkspaceInfo) -> None:
     if not entries:
         st.caption("Nothing recorded yet.")
         return
-    st.caption(f"{count_phrase(len(entries), 'event')} · Who: the browser session or `cli:<user>` that did it.")
+    st.caption(f"{count_phrase(len(entries), 'event')} · Who: the browser session that did it, or cli and the shell "
+               "user for the command line.")
     st.dataframe(audit_rows(entries), hide_index=True, width="stretch", key=f"ws.audit.{info.id}",
                  column_config={"Target": st.column_config.TextColumn(width="large")})
 
