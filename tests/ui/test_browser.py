@@ -390,6 +390,7 @@ def test_a_new_workspace_is_where_uploads_go(app_url, driver):
     _open_app(d, app_url)
     _nav(d, "Upload")
     _wait_text(d, "Add files to Sample workspace.")
+    _wait_text(d, "Sample workspace holds ", 60)  # the summary line is drawn after the uploader (slow on busy cores)
     _idle(d)
     before = re.search(r"Sample workspace holds (\d+) documents?", _text(d))
     assert before, _text(d)
