@@ -8,15 +8,7 @@ kind, and :func:`statement_tokens` writes each kind as one index token (``statem
 questions alike, so BM25 bridges the two wordings. The names and the line items are data of
 :mod:`prism.vocabulary.statements` (:data:`STATEMENT_KINDS`, :data:`ITEMS`, :class:`LineItem`, re-exported here).
 
-==================  ==========================================================================================
-kind                names (case-insensitive; "consolidated", "condensed", "standalone" may stand between)
-==================  ==========================================================================================
-``income``          income statement, statement(s) of (consolidated) operations / income / earnings,
-                    profit and loss (statement / account), P&L, P/L
-``balance``         balance sheet(s) (not "off-balance sheet"), statement(s) of financial position / condition,
-                    statement of assets and liabilities
-``cash_flow``       cash flow statement, statement(s) of cash flows
-==================  ==========================================================================================
+The statement names each kind stands for are listed, with their spellings, in :mod:`prism.vocabulary.statements`.
 
 "Statements of comprehensive income" and "of stockholders' equity" are other statements and map to no kind.
 
