@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from .conftest import REPO
+from tests.conftest import REPO
 
 PRISM = REPO / "prism"
 MAX_MODULE_LINES = 400
@@ -269,6 +269,16 @@ def test_no_prefix_families():
     # the rule can fail: the flat answering/ folder of issue 27 is reported
     flat = {"prism/answering": ["briefing", "briefing_facts", "briefing_llm", "engine", "table_words", "tables"]}
     assert prefix_families(flat) == ["prism/answering: briefing (briefing, briefing_facts, briefing_llm)"]
+
+
+def test_tests_mirror_the_packages():
+    """The tests mirror ``prism/`` (issue 27): every package of ``prism`` with modules of its own has a test package
+    of the same path under ``tests/`` (``prism/answering/derived`` → ``tests/answering/derived``)."""
+    packages = {p.parent.relative_to(REPO / "prism") for p in _prism_files() if p.name == "__init__.py"}
+    packages = {pk for pk in packages
+                if str(pk) != "." and any(f.stem != "__init__" for f in (REPO / "prism" / pk).glob("*.py"))}
+    missing = sorted(str(pk) for pk in packages if not (REPO / "tests" / pk / "__init__.py").is_file())
+    assert missing == []
 
 
 def test_prompts_live_with_the_code_that_uses_them():

@@ -18,8 +18,8 @@ from prism.ingestion.jobs import IngestJobs
 from prism.service import PrismService
 from prism.types import Answer, IngestItem
 
-from .conftest import REPO
-from .fakes_llm import ScriptedLLM
+from tests.conftest import REPO
+from tests.fakes_llm import ScriptedLLM
 
 SAMPLE = REPO / "data" / "sample"
 NEW_PDF = SAMPLE / "meridian_fee_schedule_tables.pdf"  # 4 pages

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO
+from tests.conftest import REPO
 
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;#]+)")
 

@@ -17,8 +17,8 @@ from prism.answering.llm import wrap_llms
 from prism.service import PrismService
 from prism.types import IngestItem, SearchScope
 
-from ..conftest import REPO, offline_service
-from ..fakes_llm import ScriptedLLM, route
+from tests.conftest import REPO, offline_service
+from tests.fakes_llm import ScriptedLLM, route
 
 SAMPLE = REPO / "data" / "sample"
 TRUTH = {q["id"]: q["query"] for q in json.loads((REPO / "data" / "ground_truth" / "eval_pairs.json").read_text())}

@@ -12,8 +12,8 @@ from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import Chunk, IngestItem
 
-from ..conftest import CASES
-from ..fakes_llm import ScriptedLLM, auth_error, server_error
+from tests.conftest import CASES
+from tests.fakes_llm import ScriptedLLM, auth_error, server_error
 
 DOC = CASES / "19_fact_after_256_wordpieces.txt"
 CONTEXT = "This chunk is from the zephyrcontext operations note. It covers the annual access codes."

@@ -18,7 +18,7 @@ from prism.config import Settings
 from prism.errors import LLMAuthError
 from prism.types import Turn
 
-from ..fakes_llm import ScriptedLLM, auth_error, server_error
+from tests.fakes_llm import ScriptedLLM, auth_error, server_error
 
 P2P = "What is the P2P limit for UPI?"
 

@@ -18,7 +18,7 @@ from prism.errors import ConversationNotFoundError, WorkspaceDeletedError, Works
 from prism.service import PrismService
 from prism.types import ChatTurn, IngestItem
 
-from ..conftest import CASES, REPO
+from tests.conftest import CASES, REPO
 
 
 def _turn(q: str) -> ChatTurn:

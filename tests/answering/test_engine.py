@@ -17,8 +17,8 @@ from prism.index.bm25 import BM25Index
 from prism.service import PrismService
 from prism.types import TIMING_STAGES, IngestItem, Turn
 
-from ..conftest import CASES, DATA, REPO, require_data
-from ..fakes_llm import ScriptedLLM, auth_error, route, server_error
+from tests.conftest import CASES, DATA, REPO, require_data
+from tests.fakes_llm import ScriptedLLM, auth_error, route, server_error
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 MASTER_PDF = REPO / "data" / "sample" / "rbi_style_master_circular_digital_payments.pdf"

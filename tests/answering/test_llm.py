@@ -12,7 +12,7 @@ from prism.answering.llm import NO_LLMS, LLMClient, build_llms, is_transient, tr
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
 
-from ..fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
+from tests.fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
 
 NO_WAIT = tenacity.wait_none()
 USER = [ChatMessage(role=MessageRole.USER, content="What is the P2P limit?")]

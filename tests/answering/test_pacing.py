@@ -13,7 +13,7 @@ from prism.answering.pacing import CallPacer, RetryAfterWait, estimate_tokens, p
 from prism.config import Settings
 from prism.errors import LLMRateLimitError
 
-from ..fakes_llm import ScriptedLLM, rate_limit_error, server_error
+from tests.fakes_llm import ScriptedLLM, rate_limit_error, server_error
 
 
 def test_token_estimate_counts_prompt_and_max_completion():

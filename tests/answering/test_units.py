@@ -11,7 +11,7 @@ from prism.answering.figures import extract_figures, same_quantity, supported, u
 from prism.answering.units import Block, blocks_of_chunks, page_head, stated_unit, with_units
 from prism.types import RetrievedChunk
 
-from ..conftest import CASES
+from tests.conftest import CASES
 
 MILLIONS = (CASES / "41_income_statement_in_millions.txt").read_text(encoding="utf-8")
 CRORE = (CASES / "41b_results_in_crore.txt").read_text(encoding="utf-8")

@@ -15,8 +15,8 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import CASES
-from ..fakes_llm import ScriptedLLM, route
+from tests.conftest import CASES
+from tests.fakes_llm import ScriptedLLM, route
 
 CASE_FILES = ["40a_circular_with_reference_markers.txt", "40b_unrelated_branch_hours.txt",
               "41_income_statement_in_millions.txt", "41b_results_in_crore.txt", "49_penalty_in_rs.txt"]

@@ -16,8 +16,8 @@ from prism.answering.websearch import WebSearcher, trim
 from prism.config import Settings
 from prism.types import IngestItem
 
-from ..conftest import REPO
-from ..fakes_llm import ScriptedLLM, route
+from tests.conftest import REPO
+from tests.fakes_llm import ScriptedLLM, route
 
 LONG = "RBI raised the UPI Lite wallet limit. " * 60  # ~2,300 characters
 

@@ -11,7 +11,7 @@ from prism.cli.main import main
 from prism.config import Settings
 from prism.types import IngestItem
 
-from ..conftest import REPO, offline_service
+from tests.conftest import REPO, offline_service
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"

@@ -40,8 +40,8 @@ from prism.evaluation.relevance import (
 from prism.evaluation.runner import ablation_variants, run_evaluation
 from prism.evaluation.runs import RUN_KEYS, RunStore, settings_snapshot
 
-from ..conftest import DATA, REPO, needs_data
-from ..fakes_llm import ScriptedLLM, route
+from tests.conftest import DATA, REPO, needs_data
+from tests.fakes_llm import ScriptedLLM, route
 
 SAMPLE = REPO / "data" / "sample"
 GROUND_TRUTH = REPO / "data" / "ground_truth" / "eval_pairs.json"

@@ -17,7 +17,7 @@ from prism.evaluation.relevance import contains_evidence
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import REPO, offline_service
+from tests.conftest import REPO, offline_service
 
 UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 QUESTION = "What is the maximum amount of a P2P collect request?"

@@ -20,7 +20,7 @@ from prism.errors import StoreError
 from prism.index.bm25 import BM25Index
 from prism.index.tokenizer import MAX_TOKEN_CHARS, STOP_WORDS, tokenize
 
-from ..conftest import CASES, DATA, REPO, needs_data, require_data
+from tests.conftest import CASES, DATA, REPO, needs_data, require_data
 
 RBI = DATA / "rbi" / "pdfs"
 CIRCULAR_13 = "13MC01042025792E33CF094B46F2B838E6409777438D.PDF"  # RBI/2025-26/13, income recognition / NPAs

@@ -10,7 +10,7 @@ from prism.answering.contextual import clean_context
 from prism.index.sentences import ends_sentence, is_abbreviation, split_sentences
 from prism.ingestion.chunking import split_spans
 
-from ..conftest import CASES
+from tests.conftest import CASES
 
 ABBREVIATED = ["Rs.", "No.", "Sec.", "Cr.", "Ltd.", "Co.", "Inc.", "Corp.", "Mr.", "Dr.", "vs.", "e.g.", "i.e.",
                "approx.", "viz."]

@@ -15,7 +15,7 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import CancelToken, IngestItem
 
-from ..conftest import CASES, REPO
+from tests.conftest import CASES, REPO
 
 LONG = CASES / "45_long_minutes.txt"
 

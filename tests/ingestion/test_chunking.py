@@ -6,7 +6,7 @@ from prism.ingestion.chunking import PAGE_SEPARATOR, chunk_document, document_te
 from prism.ingestion.titles import title_from_name, title_from_text, with_title
 from prism.types import Page, ParsedDocument
 
-from ..conftest import CASES
+from tests.conftest import CASES
 
 
 def _doc(pages: list[str], kind: str = "pdf") -> ParsedDocument:

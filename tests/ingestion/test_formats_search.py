@@ -13,9 +13,9 @@ from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.preview import render_page_preview
 
-from ..conftest import CASES, offline_service
-from . import office_files as files
-from .test_reading_order import NOTE, margin_note_pdf
+from tests.conftest import CASES, offline_service
+from tests.ingestion import office_files as files
+from tests.ingestion.parsing.pdf.test_reading_order import NOTE, margin_note_pdf
 
 WS = "formats"
 

@@ -22,7 +22,7 @@ from prism.ingestion.parsing.csv import sniff_delimiter
 from prism.ingestion.parsing.text import decode_bytes
 from prism.types import Page
 
-from ..conftest import CASES
+from tests.conftest import CASES
 
 NO_OCR = Settings(ocr_enabled=False)
 

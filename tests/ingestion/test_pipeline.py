@@ -14,8 +14,8 @@ import pytest
 from prism.errors import DocumentNotFoundError
 from prism.types import IngestItem
 
-from ..builders import long_circular
-from ..conftest import CASES, REPO
+from tests.builders import long_circular
+from tests.conftest import CASES, REPO
 
 SAMPLE = REPO / "data" / "sample"
 

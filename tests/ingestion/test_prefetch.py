@@ -14,9 +14,9 @@ from prism.ingestion.prefetch import NextParse
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..builders import long_circular
-from ..conftest import CASES, offline_service
-from .test_parse_worker import UPI, _stored
+from tests.builders import long_circular
+from tests.conftest import CASES, offline_service
+from tests.ingestion.parsing.test_parse_worker import UPI, _stored
 
 
 def _id(path) -> str:

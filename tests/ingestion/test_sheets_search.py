@@ -8,7 +8,7 @@ import pytest
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import CASES, offline_service
+from tests.conftest import CASES, offline_service
 
 WS = "tables"
 QUESTION = "net profit of the Retail banking segment in FY2023"

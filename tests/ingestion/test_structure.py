@@ -16,7 +16,7 @@ from prism.ingestion.parsing.running import find_running_lines, strip_running_li
 from prism.ingestion.prepare import chunk, index_text, read_profile, strip_running, title_for
 from prism.types import DocumentProfile, IngestItem
 
-from ..conftest import require_data
+from tests.conftest import require_data
 
 NO_OCR = Settings(ocr_enabled=False, parse_in_subprocess=False)
 ROWS = [(f"Item {i} expense", f"{1000 + i * 37:,}", f"{900 + i * 31:,}", f"{800 + i * 29:,}") for i in range(1, 41)]

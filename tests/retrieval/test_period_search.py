@@ -12,7 +12,7 @@ from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import CASES
+from tests.conftest import CASES
 
 Q3, Q2 = "47a_q3fy24_update.txt", "47b_q2fy24_update.txt"
 

@@ -14,7 +14,7 @@ from prism.ingestion.profiles.read import extract_profile
 from prism.retrieval.query import find_doc_types, find_entities, understand
 from prism.types import DocumentProfile
 
-from ..conftest import REPO, require_data
+from tests.conftest import REPO, require_data
 
 SAMPLE = REPO / "data" / "sample"
 TRUTH = REPO / "data" / "ground_truth"

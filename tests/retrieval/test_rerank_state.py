@@ -6,8 +6,8 @@ from __future__ import annotations
 from prism.config import Settings
 from prism.retrieval.rerank import Reranker, unavailable_reason
 
-from ..conftest import offline_service
-from .test_retriever import tiny_cross_encoder_path  # noqa: F401 (a fixture)
+from tests.conftest import offline_service
+from tests.retrieval.test_retriever import tiny_cross_encoder_path  # noqa: F401 (a fixture)
 
 
 def test_unavailable_reason_decides_from_the_files_alone(tmp_path):

@@ -32,7 +32,7 @@ from prism.retrieval.retriever import HybridRetriever
 from prism.service import PrismService
 from prism.types import IngestItem
 
-from ..conftest import CASES, DATA, REPO, require_data
+from tests.conftest import CASES, DATA, REPO, require_data
 
 RBI = DATA / "rbi" / "pdfs"
 SAMPLE = REPO / "data" / "sample"

@@ -14,7 +14,7 @@ from prism.index.workspaces import Workspace
 from prism.retrieval.scope import catalog_of, covered_periods, plan_scope
 from prism.types import DocumentProfile, DocumentRecord
 
-from ..conftest import REPO, require_data
+from tests.conftest import REPO, require_data
 
 TRUTH = REPO / "data" / "ground_truth"
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
-from ..conftest import REPO
+from tests.conftest import REPO
 
 SAMPLE = REPO / "data" / "sample"
 UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"

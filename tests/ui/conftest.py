@@ -17,8 +17,8 @@ from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui import resources
 
-from ..fakes_llm import ScriptedLLM
-from .apptest_helpers import MASTER, UPI
+from tests.fakes_llm import ScriptedLLM
+from tests.ui.apptest_helpers import MASTER, UPI
 
 
 @pytest.fixture(scope="session")

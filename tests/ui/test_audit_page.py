@@ -8,8 +8,8 @@ from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui import state as ui_state
 
-from ..conftest import FIXTURES
-from .apptest_helpers import MASTER, UPI, app, click, no_exception, texts
+from tests.conftest import FIXTURES
+from tests.ui.apptest_helpers import MASTER, UPI, app, click, no_exception, texts
 
 CASE = FIXTURES / "cases" / "c66_injected_circular.md"
 TRICKY = "**bold** <b>tag [x](y) notes.txt"

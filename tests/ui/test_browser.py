@@ -23,8 +23,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from ..conftest import CASES, DATA, REPO, needs_data
-from .test_literal_text import HOSTILE
+from tests.conftest import CASES, DATA, REPO, needs_data
+from tests.ui.test_literal_text import HOSTILE
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

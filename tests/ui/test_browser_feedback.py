@@ -15,8 +15,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from ..conftest import REPO
-from .test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
+from tests.conftest import REPO
+from tests.ui.test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
     SERVER_DIRS,
     _ask,
     _click,

@@ -10,8 +10,8 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from ..conftest import CASES
-from .test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
+from tests.conftest import CASES
+from tests.ui.test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
     _ask,
     _create_workspace,
     _flat,

@@ -14,10 +14,10 @@ from prism.ui import conversations_view
 from prism.ui import state as ui_state
 from prism.ui.explain import literal, shorten
 
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 Q1 = "What is the P2P collect request limit?"
 Q2 = "What is the MDR for RuPay credit cards on UPI?"

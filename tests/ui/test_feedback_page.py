@@ -8,9 +8,9 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.ui.explain import literal
 
-from .apptest_helpers import app as _app
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 QUESTION = "What is the P2P collect request limit?"
 

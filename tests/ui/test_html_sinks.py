@@ -10,7 +10,7 @@ import pytest
 
 from prism.ui.evaluation.compare import retrieved_heading
 
-from ..conftest import REPO
+from tests.conftest import REPO
 
 markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py (a dependency of rich) is not installed")
 

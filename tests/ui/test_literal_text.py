@@ -22,12 +22,12 @@ from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.explain import literal
 
-from ..conftest import CASES
-from ..fakes_llm import ScriptedLLM
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import run_until
+from tests.conftest import CASES
+from tests.fakes_llm import ScriptedLLM
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import run_until
 
 HOSTILE = [
     "Credit cost is guided at 5~10 bps in FY25 and 20~30 bps in FY26.",

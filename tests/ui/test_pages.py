@@ -36,13 +36,13 @@ from prism.ui.explain import (
 from prism.ui.export import conversation_markdown
 from prism.ui.preview import locate, render_page_preview
 
-from ..conftest import DATA, REPO
-from ..fakes_llm import ScriptedLLM
-from .apptest_helpers import MASTER, UPI, run_until
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.conftest import DATA, REPO
+from tests.fakes_llm import ScriptedLLM
+from tests.ui.apptest_helpers import MASTER, UPI, run_until
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 RBI_PDF = DATA / "rbi" / "pdfs" / "NT7871494C59CE3B455BBD0D18770BBB1408.pdf"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from prism.config import Settings
 from prism.service import PrismService
 
-from .apptest_helpers import MASTER, UPI
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.ui.apptest_helpers import MASTER, UPI
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 
 def _mark_built_by(home, embedder, backend: str) -> None:

@@ -3,7 +3,7 @@ the question again without it (AppTest on the sample workspace, real ingest, rea
 
 from __future__ import annotations
 
-from .apptest_helpers import app, no_exception, texts
+from tests.ui.apptest_helpers import app, no_exception, texts
 
 QUESTION = "What is Meridian Bank's P2P collect request limit?"
 

@@ -11,11 +11,11 @@ from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.explain import literal
 
-from ..ingestion import office_files as files
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception, texts
-from .apptest_helpers import run_until as _run_until
+from tests.ingestion import office_files as files
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception, texts
+from tests.ui.apptest_helpers import run_until as _run_until
 
 
 @pytest.mark.usefixtures("empty_sample_dir", "service_factory")

@@ -19,12 +19,12 @@ from prism.ui import state as ui_state
 from prism.ui.explain import literal
 from prism.ui.upload_view import progress_line
 
-from ..conftest import CASES, REPO
-from .apptest_helpers import UPI, run_until
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.conftest import CASES, REPO
+from tests.ui.apptest_helpers import UPI, run_until
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 FEES = REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf"  # not in the sample home
 LONG = CASES / "45_long_minutes.txt"

@@ -9,11 +9,11 @@ from streamlit.testing.v1 import AppTest
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
 
-from ..conftest import CASES, REPO
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import run_until
+from tests.conftest import CASES, REPO
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import run_until
 
 FEES = REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf"  # not in the sample home
 LONG = CASES / "45_long_minutes.txt"

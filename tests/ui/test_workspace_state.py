@@ -11,11 +11,11 @@ from prism.service import PrismService
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
 
-from .apptest_helpers import MASTER, UPI
-from .apptest_helpers import app as _app
-from .apptest_helpers import click as _click
-from .apptest_helpers import no_exception as _no_exception
-from .apptest_helpers import texts as _texts
+from tests.ui.apptest_helpers import MASTER, UPI
+from tests.ui.apptest_helpers import app as _app
+from tests.ui.apptest_helpers import click as _click
+from tests.ui.apptest_helpers import no_exception as _no_exception
+from tests.ui.apptest_helpers import texts as _texts
 
 
 def _shown(at: AppTest) -> tuple[str, list[str]]:
