@@ -17,7 +17,6 @@ from prism.config import Settings
 from prism.ingestion.jobs import IngestJobs
 from prism.service import PrismService
 from prism.types import Answer, IngestItem
-
 from tests.conftest import REPO
 from tests.fakes_llm import ScriptedLLM
 

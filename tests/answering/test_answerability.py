@@ -16,7 +16,6 @@ from prism.answering.extractive import relevance
 from prism.answering.llm import wrap_llms
 from prism.service import PrismService
 from prism.types import IngestItem, SearchScope
-
 from tests.conftest import REPO, offline_service
 from tests.fakes_llm import ScriptedLLM, route
 

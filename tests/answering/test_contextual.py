@@ -11,7 +11,6 @@ from prism.answering.llm import LLMClient, wrap_llms
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import Chunk, IngestItem
-
 from tests.conftest import CASES
 from tests.fakes_llm import ScriptedLLM, auth_error, server_error
 

@@ -17,7 +17,6 @@ from prism.answering.llm import LLMClient
 from prism.config import Settings
 from prism.errors import LLMAuthError
 from prism.types import Turn
-
 from tests.fakes_llm import ScriptedLLM, auth_error, server_error
 
 P2P = "What is the P2P limit for UPI?"

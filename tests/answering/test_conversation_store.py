@@ -17,7 +17,6 @@ from prism.config import Settings
 from prism.errors import ConversationNotFoundError, WorkspaceDeletedError, WorkspaceNotFoundError
 from prism.service import PrismService
 from prism.types import ChatTurn, IngestItem
-
 from tests.conftest import CASES, REPO
 
 

@@ -16,7 +16,6 @@ from prism.errors import DocumentNotFoundError, LLMAuthError
 from prism.index.bm25 import BM25Index
 from prism.service import PrismService
 from prism.types import TIMING_STAGES, IngestItem, Turn
-
 from tests.conftest import CASES, DATA, REPO, require_data
 from tests.fakes_llm import ScriptedLLM, auth_error, route, server_error
 

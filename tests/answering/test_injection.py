@@ -16,7 +16,6 @@ from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import FIXTURES
 from tests.fakes_llm import ScriptedLLM
 

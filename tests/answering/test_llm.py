@@ -11,7 +11,6 @@ from prism.answering.citations import fence
 from prism.answering.llm import NO_LLMS, LLMClient, build_llms, is_transient, translate_error, wrap_llms
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError, LLMRateLimitError, LLMTimeoutError
-
 from tests.fakes_llm import ScriptedLLM, auth_error, rate_limit_error, server_error, timeout_error
 
 NO_WAIT = tenacity.wait_none()

@@ -12,7 +12,6 @@ from prism.answering.llm import LLMClient, build_llms, wrap_llms
 from prism.answering.pacing import CallPacer, RetryAfterWait, estimate_tokens, pacer_for, retry_after_s
 from prism.config import Settings
 from prism.errors import LLMRateLimitError
-
 from tests.fakes_llm import ScriptedLLM, rate_limit_error, server_error
 
 

@@ -10,7 +10,6 @@ from prism.answering.citations import sentences_with_refs
 from prism.answering.figures import extract_figures, same_quantity, supported, unsupported_numbers
 from prism.answering.units import Block, blocks_of_chunks, page_head, stated_unit, with_units
 from prism.types import RetrievedChunk
-
 from tests.conftest import CASES
 
 MILLIONS = (CASES / "41_income_statement_in_millions.txt").read_text(encoding="utf-8")

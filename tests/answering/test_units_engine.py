@@ -14,7 +14,6 @@ from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import CASES
 from tests.fakes_llm import ScriptedLLM, route
 

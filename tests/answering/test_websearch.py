@@ -15,7 +15,6 @@ from prism.answering.llm import wrap_llms
 from prism.answering.websearch import WebSearcher, trim
 from prism.config import Settings
 from prism.types import IngestItem
-
 from tests.conftest import REPO
 from tests.fakes_llm import ScriptedLLM, route
 

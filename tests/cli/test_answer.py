@@ -10,7 +10,6 @@ from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
 from prism.config import Settings
 from prism.types import IngestItem
-
 from tests.conftest import REPO, offline_service
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"

@@ -39,7 +39,6 @@ from prism.evaluation.relevance import (
 )
 from prism.evaluation.runner import ablation_variants, run_evaluation
 from prism.evaluation.runs import RUN_KEYS, RunStore, settings_snapshot
-
 from tests.conftest import DATA, REPO, needs_data
 from tests.fakes_llm import ScriptedLLM, route
 

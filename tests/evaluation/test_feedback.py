@@ -16,7 +16,6 @@ from prism.evaluation.feedback import evidence_of, question_key
 from prism.evaluation.relevance import contains_evidence
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import REPO, offline_service
 
 UPI = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"

@@ -19,7 +19,6 @@ import prism.index.bm25 as sparse_index
 from prism.errors import StoreError
 from prism.index.bm25 import BM25Index
 from prism.index.tokenizer import MAX_TOKEN_CHARS, STOP_WORDS, tokenize
-
 from tests.conftest import CASES, DATA, REPO, needs_data, require_data
 
 RBI = DATA / "rbi" / "pdfs"

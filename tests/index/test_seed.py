@@ -14,7 +14,6 @@ from prism.cli.main import main
 from prism.config import Settings
 from prism.index.seed import INCOMING_NAME, home_is_empty, install_seed
 from prism.service import PrismService
-
 from tests.conftest import REPO, offline_service
 
 SAMPLE_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"

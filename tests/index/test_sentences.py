@@ -9,7 +9,6 @@ from prism.answering.citations import sentences_with_refs
 from prism.answering.contextual import clean_context
 from prism.index.sentences import ends_sentence, is_abbreviation, split_sentences
 from prism.ingestion.chunking import split_spans
-
 from tests.conftest import CASES
 
 ABBREVIATED = ["Rs.", "No.", "Sec.", "Cr.", "Ltd.", "Co.", "Inc.", "Corp.", "Mr.", "Dr.", "vs.", "e.g.", "i.e.",

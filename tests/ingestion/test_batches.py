@@ -14,7 +14,6 @@ import threading
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import CancelToken, IngestItem
-
 from tests.conftest import CASES, REPO
 
 LONG = CASES / "45_long_minutes.txt"

@@ -5,7 +5,6 @@ import pytest
 from prism.ingestion.chunking import PAGE_SEPARATOR, chunk_document, document_text, split_spans
 from prism.ingestion.titles import title_from_name, title_from_text, with_title
 from prism.types import Page, ParsedDocument
-
 from tests.conftest import CASES
 
 

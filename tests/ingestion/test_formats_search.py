@@ -12,7 +12,6 @@ from prism.cli.main import main
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.preview import render_page_preview
-
 from tests.conftest import CASES, offline_service
 from tests.ingestion import office_files as files
 from tests.ingestion.parsing.pdf.test_reading_order import NOTE, margin_note_pdf

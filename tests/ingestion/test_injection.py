@@ -12,7 +12,6 @@ from prism.cli.common import EXIT_OK
 from prism.cli.main import main
 from prism.index.injection import find_injections, injection_spans, is_injection, mask_injections
 from prism.types import IngestItem
-
 from tests.builders import text_pdf
 from tests.conftest import FIXTURES
 

@@ -21,7 +21,6 @@ from prism.ingestion import parsing
 from prism.ingestion.parsing.csv import sniff_delimiter
 from prism.ingestion.parsing.text import decode_bytes
 from prism.types import Page
-
 from tests.conftest import CASES
 
 NO_OCR = Settings(ocr_enabled=False)

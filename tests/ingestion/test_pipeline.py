@@ -13,7 +13,6 @@ import pytest
 
 from prism.errors import DocumentNotFoundError
 from prism.types import IngestItem
-
 from tests.builders import long_circular
 from tests.conftest import CASES, REPO
 

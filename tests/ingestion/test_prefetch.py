@@ -13,7 +13,6 @@ from prism.ingestion.parsing import worker
 from prism.ingestion.prefetch import NextParse
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.builders import long_circular
 from tests.conftest import CASES, offline_service
 from tests.ingestion.parsing.test_parse_worker import UPI, _stored

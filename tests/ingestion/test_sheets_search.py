@@ -7,7 +7,6 @@ import pytest
 
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import CASES, offline_service
 
 WS = "tables"

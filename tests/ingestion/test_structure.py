@@ -15,7 +15,6 @@ from prism.ingestion.chunking import chunk_document, document_text
 from prism.ingestion.parsing.running import find_running_lines, strip_running_lines
 from prism.ingestion.prepare import chunk, index_text, read_profile, strip_running, title_for
 from prism.types import DocumentProfile, IngestItem
-
 from tests.conftest import require_data
 
 NO_OCR = Settings(ocr_enabled=False, parse_in_subprocess=False)

@@ -11,7 +11,6 @@ from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import CASES
 
 Q3, Q2 = "47a_q3fy24_update.txt", "47b_q2fy24_update.txt"

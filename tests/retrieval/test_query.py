@@ -13,7 +13,6 @@ from prism.ingestion import parsing
 from prism.ingestion.profiles.read import extract_profile
 from prism.retrieval.query import find_doc_types, find_entities, understand
 from prism.types import DocumentProfile
-
 from tests.conftest import REPO, require_data
 
 SAMPLE = REPO / "data" / "sample"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from prism.config import Settings
 from prism.retrieval.rerank import Reranker, unavailable_reason
-
 from tests.conftest import offline_service
 from tests.retrieval.test_retriever import tiny_cross_encoder_path  # noqa: F401 (a fixture)
 

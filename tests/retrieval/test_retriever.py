@@ -31,7 +31,6 @@ from prism.retrieval.rerank import Reranker
 from prism.retrieval.retriever import HybridRetriever
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.conftest import CASES, DATA, REPO, require_data
 
 RBI = DATA / "rbi" / "pdfs"

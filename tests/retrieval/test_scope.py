@@ -13,7 +13,6 @@ from prism.index.catalog import WorkspaceCatalog
 from prism.index.workspaces import Workspace
 from prism.retrieval.scope import catalog_of, covered_periods, plan_scope
 from prism.types import DocumentProfile, DocumentRecord
-
 from tests.conftest import REPO, require_data
 
 TRUTH = REPO / "data" / "ground_truth"

@@ -16,7 +16,6 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui import resources
-
 from tests.fakes_llm import ScriptedLLM
 from tests.ui.apptest_helpers import MASTER, UPI
 

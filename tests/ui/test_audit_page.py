@@ -7,7 +7,6 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui import state as ui_state
-
 from tests.conftest import FIXTURES
 from tests.ui.apptest_helpers import MASTER, UPI, app, click, no_exception, texts
 

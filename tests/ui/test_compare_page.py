@@ -5,7 +5,6 @@ exported and reopened from the saved-grid picker in a new session."""
 from __future__ import annotations
 
 from prism.ui.explain import literal
-
 from tests.ui.apptest_helpers import MASTER, UPI
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click

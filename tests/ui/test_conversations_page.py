@@ -13,7 +13,6 @@ from prism.types import ChatTurn
 from prism.ui import conversations_view
 from prism.ui import state as ui_state
 from prism.ui.explain import literal, shorten
-
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click
 from tests.ui.apptest_helpers import no_exception as _no_exception

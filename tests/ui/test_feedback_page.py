@@ -7,7 +7,6 @@ from __future__ import annotations
 from prism.config import Settings
 from prism.service import PrismService
 from prism.ui.explain import literal
-
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import no_exception as _no_exception
 from tests.ui.apptest_helpers import texts as _texts

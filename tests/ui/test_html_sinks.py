@@ -9,7 +9,6 @@ import re
 import pytest
 
 from prism.ui.evaluation.compare import retrieved_heading
-
 from tests.conftest import REPO
 
 markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py (a dependency of rich) is not installed")

@@ -21,7 +21,6 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.explain import literal
-
 from tests.conftest import CASES
 from tests.fakes_llm import ScriptedLLM
 from tests.ui.apptest_helpers import app as _app

@@ -35,7 +35,6 @@ from prism.ui.explain import (
 )
 from prism.ui.export import conversation_markdown
 from prism.ui.preview import locate, render_page_preview
-
 from tests.conftest import DATA, REPO
 from tests.fakes_llm import ScriptedLLM
 from tests.ui.apptest_helpers import MASTER, UPI, run_until

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from prism.config import Settings
 from prism.service import PrismService
-
 from tests.ui.apptest_helpers import MASTER, UPI
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click

@@ -10,7 +10,6 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
 from prism.ui.explain import literal
-
 from tests.ingestion import office_files as files
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click

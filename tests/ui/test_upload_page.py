@@ -18,7 +18,6 @@ from prism.types import IngestResult
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
 from prism.ui.upload_view import progress_line
-
 from tests.conftest import CASES, REPO
 from tests.ui.apptest_helpers import UPI, run_until
 from tests.ui.apptest_helpers import app as _app

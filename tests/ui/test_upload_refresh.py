@@ -8,7 +8,6 @@ from streamlit.testing.v1 import AppTest
 
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
-
 from tests.conftest import CASES, REPO
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click

@@ -10,7 +10,6 @@ from prism.config import Settings
 from prism.service import PrismService
 from prism.ui import state as ui_state
 from prism.ui.explain import literal
-
 from tests.ui.apptest_helpers import MASTER, UPI
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click

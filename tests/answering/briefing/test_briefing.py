@@ -36,7 +36,6 @@ from prism.types import (
     TableRow,
     briefing_points,
 )
-
 from tests.conftest import REPO
 from tests.fakes_llm import ScriptedLLM, rate_limit_error
 

@@ -12,9 +12,8 @@ import tenacity
 from prism.answering.llm import wrap_llms
 from prism.service import PrismService
 from prism.types import IngestItem
-
-from tests.fakes_llm import ScriptedLLM, rate_limit_error
 from tests.answering.briefing.test_briefing import UPI_PDF
+from tests.fakes_llm import ScriptedLLM, rate_limit_error
 
 POINTS = ["UPI transaction limits are set per merchant category.", "Disputes and chargebacks follow NPCI's "
           "timelines.", "Fraud must be reported to the Bank at once."]

@@ -21,7 +21,6 @@ from prism.cli.main import main
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.service import PrismService
 from prism.types import CellCitation, CompareCell, CompareGrid, DocumentRecord, IngestItem
-
 from tests.conftest import REPO, offline_service
 from tests.fakes_llm import ScriptedLLM, rate_limit_error
 

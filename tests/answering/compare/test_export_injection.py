@@ -14,7 +14,6 @@ import pytest
 from prism.answering.compare.export import cell_text, grid_csv, grid_xlsx
 from prism.service import PrismService
 from prism.types import FORMULA_TRIGGERS, CompareGrid, IngestItem
-
 from tests.conftest import CASES, offline_service
 
 FEE, INTERCHANGE, SETTLEMENT = "c62_fee_terms.txt", "c62_interchange_terms.txt", "c62_settlement_terms.txt"

@@ -19,7 +19,6 @@ from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import ChunkTable, IngestItem, RetrievedChunk, TableRow, Turn
-
 from tests.builders import STATEMENT_ROWS, statement_pdf
 from tests.conftest import require_data
 

@@ -21,7 +21,6 @@ from prism.answering.derived.llm import plan_from_reply
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.types import IngestItem
-
 from tests.builders import statements_pdf
 from tests.conftest import offline_service, require_data
 from tests.fakes_llm import ScriptedLLM, route

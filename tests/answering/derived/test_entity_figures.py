@@ -8,7 +8,6 @@ import pytest
 
 from prism.answering.derived.entity_figures import entity_documents
 from prism.types import IngestItem, SearchScope
-
 from tests.builders import bolt_statement_pdf, statements_pdf
 from tests.conftest import offline_service
 

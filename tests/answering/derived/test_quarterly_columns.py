@@ -14,7 +14,6 @@ from prism.answering.derived.cells import column_periods, label_months, pick_col
 from prism.ingestion.tables.stored_text import find_tables
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.types import IngestItem
-
 from tests.conftest import CASES, offline_service
 
 C65 = CASES / "c65_orbital_loom_10q.pdf"

@@ -19,7 +19,6 @@ from prism.ingestion import parsing
 from prism.ingestion.parsing.egress import check_target, literal_address, refusal
 from prism.ingestion.parsing.url import fetch
 from prism.types import IngestItem
-
 from tests.conftest import CASES, offline_service
 
 ADMIN = (CASES / "c64_internal" / "admin.html").read_bytes()

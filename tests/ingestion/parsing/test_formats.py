@@ -16,7 +16,6 @@ from prism.ingestion.chunking import chunk_document
 from prism.ingestion.parsing.datauri import replace_data_uris
 from prism.ingestion.parsing.sheets import format_cell
 from prism.types import Page
-
 from tests.conftest import CASES
 from tests.ingestion import office_files as files
 

@@ -21,7 +21,6 @@ from prism.ingestion.parsing import worker
 from prism.ingestion.parsing.worker import ParseJob
 from prism.service import PrismService
 from prism.types import IngestItem
-
 from tests.builders import image_only_pdf, long_circular, text_pdf
 from tests.conftest import CASES, REPO
 

@@ -7,7 +7,6 @@ from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.parsing.running import line_key, strip_running_lines
 from prism.types import IngestItem, Page, ParsedDocument
-
 from tests.conftest import DATA, REPO, needs_data
 
 NO_OCR = Settings(ocr_enabled=False)

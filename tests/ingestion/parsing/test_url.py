@@ -18,7 +18,6 @@ from prism.errors import (
 from prism.ingestion import parsing
 from prism.ingestion.parsing.normalize import normalize_text
 from prism.ingestion.parsing.url import strip_tags
-
 from tests.conftest import CASES, DATA
 
 RBI = DATA / "rbi" / "pdfs"

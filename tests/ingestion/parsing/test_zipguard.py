@@ -17,7 +17,6 @@ from prism.errors import CorruptDocumentError, FileTooLargeError, UnsupportedFil
 from prism.ingestion import parsing
 from prism.ingestion.parsing.zipguard import check_package, declares_dtd
 from prism.types import IngestItem
-
 from tests.conftest import CASES
 from tests.ingestion import office_files as files
 

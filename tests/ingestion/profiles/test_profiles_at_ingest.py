@@ -12,7 +12,6 @@ import pytest
 from prism.cli.common import EXIT_FAILED, EXIT_OK
 from prism.cli.main import main
 from prism.types import PROFILE_METADATA_KEYS, IngestItem
-
 from tests.conftest import REPO
 
 MASTER = REPO / "data" / "sample" / "rbi_style_master_circular_digital_payments.pdf"

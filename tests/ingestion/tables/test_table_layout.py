@@ -14,7 +14,6 @@ from prism.ingestion.tables.headers import PdfTableHeaders
 from prism.ingestion.tables.lists import find_numbered_tables
 from prism.ingestion.tables.stored_text import find_tables
 from prism.types import Table
-
 from tests.conftest import require_data
 
 NO_OCR = Settings(ocr_enabled=False, parse_in_subprocess=False)

@@ -20,7 +20,6 @@ from prism.ui.evaluation.compare import question_link
 from prism.ui.evaluation.tables import by_type_frame, compare_frame
 from prism.ui.evaluation.view import runs_frame
 from prism.ui.explain import literal
-
 from tests.conftest import REPO
 from tests.ui.apptest_helpers import no_exception as _no_exception
 from tests.ui.apptest_helpers import run_until

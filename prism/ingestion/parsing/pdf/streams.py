@@ -8,7 +8,8 @@ tokenising is over half of the parser's CPU time (``bench/ingest.py``; 3M's 252 
 :func:`parsed_once` is a context in which a content stream whose bytes (and forced encoding) were already tokenised
 in this thread reuses that token list. Outside it (any other thread, or after it ends), ``ContentStream.operations``
 behaves exactly as pypdf's own. Text extraction only reads the operations (it never changes an operand in place),
-which ``tests/ingestion/parsing/pdf/test_pdf_streams.py`` checks by comparing every page's text with and without the context.
+which ``tests/ingestion/parsing/pdf/test_pdf_streams.py`` checks by comparing every page's text with and without the
+context.
 Should pypdf's internals change (no ``_parse_content_stream``), the context does nothing.
 """
 

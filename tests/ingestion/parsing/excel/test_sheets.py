@@ -16,7 +16,6 @@ from openpyxl import Workbook
 from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.parsing.excel import format_number
-
 from tests.conftest import CASES
 from tests.ingestion import office_files as files
 

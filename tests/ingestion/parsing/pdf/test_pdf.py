@@ -24,7 +24,6 @@ from prism.errors import (
 )
 from prism.ingestion import parsing
 from prism.types import IngestItem, Page, SkippedPage
-
 from tests.builders import image_only_pdf, text_pdf
 from tests.conftest import CASES, DATA, REPO, needs_data
 

@@ -13,7 +13,6 @@ from pypdf.generic import ContentStream
 
 import prism.ingestion.parsing.pdf.text as pdf_text
 from prism.ingestion.parsing.pdf.streams import parsed_once
-
 from tests.conftest import CASES, DATA, needs_data
 from tests.ingestion.parsing.pdf.test_reading_order import NOTE, margin_note_pdf
 

@@ -16,7 +16,6 @@ from prism.ingestion import parsing
 from prism.ingestion.chunking import chunk_document
 from prism.ingestion.parsing.pdf.columns import column_blocks
 from prism.ingestion.parsing.pdf.hyphens import dehyphenate, keeps_hyphen, vocabulary
-
 from tests.conftest import CASES, DATA, needs_data
 
 NO_OCR = Settings(ocr_enabled=False)

@@ -11,7 +11,6 @@ import zipfile
 from prism.config import Settings
 from prism.ingestion import parsing
 from prism.types import IngestItem
-
 from tests.conftest import CASES
 
 SETTINGS = Settings(ocr_enabled=False)
