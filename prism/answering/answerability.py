@@ -45,6 +45,7 @@ from pathlib import Path
 
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
 from prism.index.tokenizer import tokenize
+from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
 from prism.vocabulary import currencies
 
@@ -158,8 +159,19 @@ def _quarter_missing(question: str, texts: str) -> list[str]:
     return missing
 
 
+def _passages(chunks: Sequence[RetrievedChunk]) -> tuple[set[str], str]:
+    """The passages' index tokens and their lower-cased text. A passage is read with its document's name
+    ("meridian_q2_fy25_earnings_call.pdf" says "in Q2" means Q2 FY25) and with the periods its durations name (a
+    10-Q's "Six Months Ended June 30, 2024" column is H1 FY2024)."""
+    passages = [f"{Path(c.source).stem.replace('_', ' ')}\n{c.text}\n{' '.join(duration_periods(c))}" for c in chunks]
+    tokens: set[str] = set()
+    for passage in passages:
+        tokens.update(tokenize(passage))
+    return tokens, "\n".join(p.lower() for p in passages)
+
+
 def assess(
-    question: str,
+    question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
     relevance: float,
     idf: Callable[[Sequence[str]], tuple[Mapping[str, float], float]],
@@ -171,7 +183,8 @@ def assess(
     """Score whether ``chunks`` (the top passages of a plain retrieval) answer ``question``.
 
     Args:
-        question: the standalone query.
+        question: the standalone query, or its :class:`~prism.retrieval.understanding.Understanding` (the answer
+            target is then read once per question).
         chunks: the retrieved passages, best first.
         relevance: :func:`prism.answering.extractive.relevance` of the question and ``chunks``.
         idf: tokens → (token → BM25 IDF in the workspace, the largest possible IDF, which a token in no chunk gets)
@@ -184,15 +197,11 @@ def assess(
     Returns:
         :class:`Answerability`.
     """
+    understood = Understanding.of(question)
+    question = understood.text
     terms = list(dict.fromkeys(tokenize(question)))
     weights, unseen = idf(terms) if terms else ({}, 0.0)
-    # a passage is read with its document's name: "meridian_q2_fy25_earnings_call.pdf" says "in Q2" means Q2 FY25
-    # … and with the periods its durations name: a 10-Q's "Six Months Ended June 30, 2024" column is H1 FY2024
-    passages = [f"{Path(c.source).stem.replace('_', ' ')}\n{c.text}\n{' '.join(duration_periods(c))}" for c in chunks]
-    tokens: set[str] = set()
-    for passage in passages:
-        tokens.update(tokenize(passage))
-    texts = "\n".join(p.lower() for p in passages)
+    tokens, texts = _passages(chunks)
     total = sum(weights.get(t, 0.0) for t in terms)
     coverage = sum(weights.get(t, 0.0) for t in terms if t in tokens) / total if total > 0 else 1.0
     salient: list[str] = []
@@ -212,7 +221,7 @@ def assess(
             missing.append(word)
     if not judgement:
         missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
-    target = None if judgement else answer_target(question)
+    target = None if judgement else answer_target(understood)
     evidence = holds_evidence(target, chunks) if target is not None else None
     answerable = relevance >= min_relevance and not missing and evidence is not False
     verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable, target, evidence)

@@ -56,6 +56,7 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.retrieval.expansion import expanded_search
 from prism.retrieval.retriever import SearchResult
+from prism.retrieval.understanding import Understanding
 from prism.types import Answer, Citation, Note, RetrievedChunk
 
 __all__ = ["EMPTY_WORKSPACE", "NOT_RELEVANT", "REPHRASE", "AnswerEngine", "AnswerStream"]
@@ -185,6 +186,7 @@ class AnswerEngine:
         t = time.perf_counter()
         condensed = condense(run.question, history, self.llms.cheap, self.settings.memory_turns)
         run.condensed = condensed.query
+        run.understood = Understanding(run.condensed)
         if condensed.method != "none":
             run.add_time("condense", (time.perf_counter() - t) * 1000)
         run.note("degraded", condensed.warning)
@@ -211,12 +213,12 @@ class AnswerEngine:
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
-                                          **run.scope_options())
+                                          understanding=run.understood, **run.scope_options())
             self._record_search(run, first)
             run.scope = first.scope
             if first.decline:  # a company the workspace does not hold: no passages to show
                 return first.decline
-            verdict = self._assess(query, first.results)
+            verdict = self._assess(run.understood, first.results)
             if not verdict.answerable:
                 self._collect_web(run, web_future)
                 if not run.web:
@@ -228,7 +230,8 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank, **run.scope_options())
+                                           mode=mode, sources=sources, rerank=rerank, understanding=run.understood,
+                                           **run.scope_options())
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
                     run.note("degraded", warning)
@@ -243,7 +246,7 @@ class AnswerEngine:
             run.note("no_match", result.message)
         return None
 
-    def _assess(self, query: str, chunks: Sequence[RetrievedChunk]) -> Answerability:
+    def _assess(self, query: Understanding, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
         question passes it, :func:`~prism.answering.derived.answer.derived_gate`)."""
         best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
@@ -319,11 +322,11 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        run.derived, cells, extra = figure_lines(run.condensed, run.chunks, self._workspace, self.retriever,
+        run.derived, cells, extra = figure_lines(run.understood, run.chunks, self._workspace, self.retriever,
                                                  scope=run.scope, note=run.note)
         run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
         run.lines = cells if run.derived else cells or extractive_lines(
-            run.condensed, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
+            run.understood, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"

@@ -38,12 +38,14 @@ import logging
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from prism.index.sentences import split_sentences
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_of, find_periods, period_label
+from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
 
 logger = logging.getLogger(__name__)
@@ -107,16 +109,27 @@ def _target(answer_type: AnswerType, head_part: str, complement: str, periods: t
     return AnswerTarget(answer_type, tuple(focus), words[-1], periods)
 
 
-def answer_target(question: str) -> AnswerTarget | None:
+def answer_target(question: str | Understanding) -> AnswerTarget | None:
     """The expected answer type and focus of a factoid ``question``, or ``None`` when it has none that one typed value
     answers (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).
 
     Examples: "How many ATMs does Meridian Bank operate?" → ``count``, focus ``("ATMs",)``; "Which firm is Meridian
     Bank's statutory auditor?" → ``person_or_org``, ``("statutory", "auditor")``; "What was Meridian Bank's net
     profit in Q3 FY25?" → ``quantity``, ``("net", "profit")``, period Q3 FY25.
+
+    ``question`` may be an :class:`~prism.retrieval.understanding.Understanding`: then its periods are reused and the
+    target is read once per question.
     """
-    q = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]  # the question, not the instructions after it
-    periods = tuple(p for p in find_periods(q) if p.kind in ("FY", "Q", "H", "year"))
+    understood = Understanding.of(question)
+    return understood.memo("answer_target", lambda: _answer_target(understood))
+
+
+def _answer_target(understood: Understanding) -> AnswerTarget | None:
+    text = understood.text
+    lead = len(text) - len(text.lstrip())
+    q = re.split(r"(?<=\?)\s", text.strip(), maxsplit=1)[0]  # the question, not the instructions after it
+    periods = tuple(replace(p, start=p.start - lead, end=p.end - lead) for p in understood.periods
+                    if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
     if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
         head, complement = _noun_phrase(m.group("np"), periods)
         return _target("count", head, complement, periods)

@@ -25,6 +25,7 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
+from prism.retrieval.understanding import Understanding
 from prism.types import RetrievedChunk
 
 logger = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ there."""
 
 
 def score_sentences(
-    question: str,
+    question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
     embedder: PrismEmbedding,
     lexical_weight: float = 0.3,
@@ -78,9 +79,10 @@ def score_sentences(
     candidates = [c for c in candidates if not _NOT_AN_ANSWER.match(c[2])] or candidates
     if not candidates:
         return []
-    vectors = embedder.embed([question] + [s for _, _, s in candidates])
-    cosines = vectors[1:] @ vectors[0]
-    q_tokens = set(tokenize(question))
+    understood = Understanding.of(question)
+    vectors = embedder.embed([s for _, _, s in candidates])
+    cosines = vectors @ understood.vector(embedder)
+    q_tokens = set(tokenize(understood.text))
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(s))) / len(q_tokens) if q_tokens else 0.0
@@ -101,7 +103,7 @@ def _mark_fragment(sentence: ScoredSentence, chunk_text: str) -> str:
 
 
 def extractive_lines(
-    question: str,
+    question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
     embedder: PrismEmbedding,
     *,
@@ -162,19 +164,22 @@ def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder:
 
 
 def relevance(
-    question: str, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, lexical_weight: float = 0.3
+    question: str | Understanding, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding,
+    lexical_weight: float = 0.3,
 ) -> float:
     """How well the best chunk matches the question: ``max over chunks of cosine + lexical_weight · overlap``.
 
     ``cosine`` ∈ [-1, 1] is between the question and the chunk's text (real embedder), ``overlap`` ∈ [0, 1] the share
     of the question's index tokens found in the chunk, so the result is in [-1, 1 + lexical_weight]; ``-1.0``
     without chunks. The lexical term rescues table chunks whose wording embeds poorly ("locker rent" vs a fee table).
+    An :class:`~prism.retrieval.understanding.Understanding` brings the question's vector (embedded once per
+    question, by the first search).
     """
     if not chunks:
         return -1.0
-    vectors = embedder.embed([question] + [c.text for c in chunks])
-    cosines = vectors[1:] @ vectors[0]
-    q_tokens = set(tokenize(question))
+    understood = Understanding.of(question)
+    cosines = embedder.embed([c.text for c in chunks]) @ understood.vector(embedder)
+    q_tokens = set(tokenize(understood.text))
     best = -1.0
     for chunk, cos in zip(chunks, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(chunk.text))) / len(q_tokens) if q_tokens else 0.0

@@ -10,6 +10,7 @@ from typing import Any
 from llama_index.core.llms import ChatMessage
 
 from prism.answering.units import Block
+from prism.retrieval.understanding import Understanding
 from prism.types import TIMING_STAGES, Answer, Derived, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
 
 
@@ -35,6 +36,8 @@ class AnswerRun:
         scope_removed: the entities and periods the scope must not use (the analyst removed them).
         scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
         derived: the derived figure worked out for the answer (:mod:`prism.answering.derived.answer`), or ``None``.
+        understood: the standalone query read once (:class:`~prism.retrieval.understanding.Understanding`), which
+            search, the answerability gate, the cell reading and the derived figure all read; set with ``condensed``.
     """
 
     question: str
@@ -53,6 +56,7 @@ class AnswerRun:
     scope_removed: tuple[str, ...] = ()
     scope: SearchScope | None = None
     derived: Derived | None = None
+    understood: Understanding = field(default_factory=lambda: Understanding(""))
 
     def scope_options(self) -> dict[str, Any]:
         """The retriever's scope keywords for this run: ``{"auto_scope", "scope_removed"}``."""

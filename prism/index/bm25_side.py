@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Collection
 
 from prism.config import Settings
 from prism.index.bm25 import BM25Index
@@ -53,6 +54,20 @@ class SparseSide:
                 return loaded
             self._index = self._build(fingerprint)
             return self._index
+
+    def doc_prefixes_with(self, token: str) -> set[str]:
+        """The 16-character id prefixes of the documents whose chunks hold BM25 ``token`` (chunk ids start with
+        them)."""
+        index = self.index()
+        hits = index.get_scores([token]) > 0
+        return {index.chunk_ids[i].split("-", 1)[0] for i in hits.nonzero()[0]}
+
+    def chunk_ids_of(self, doc_ids: Collection[str] | None) -> set[str] | None:
+        """The index's chunk ids of the documents ``doc_ids`` (``None``: no restriction, ``None`` back)."""
+        if doc_ids is None:
+            return None
+        prefixes = {d[:16] for d in doc_ids}
+        return {c for c in self.index().chunk_ids if c.split("-", 1)[0] in prefixes}
 
     def _build(self, fingerprint: str) -> BM25Index:
         t0 = time.perf_counter()

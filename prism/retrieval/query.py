@@ -37,7 +37,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Levenshtein
 
 from prism.retrieval.periods import find_periods
-from prism.types import DocumentProfile, EntityMatch, QuestionFacts
+from prism.types import DocumentProfile, EntityMatch, PeriodMention, QuestionFacts
 from prism.vocabulary import legal, months
 
 logger = logging.getLogger(__name__)
@@ -264,12 +264,15 @@ def find_doc_types(question: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def understand(question: str, profiles: Mapping[str, DocumentProfile]) -> QuestionFacts:
+def understand(question: str, profiles: Mapping[str, DocumentProfile],
+               periods: tuple[PeriodMention, ...] | None = None) -> QuestionFacts:
     """Entities, unknown entities, periods and document types of one question (pure; no model, no index).
 
     Args:
         question: the analyst's (standalone) question.
         profiles: document id → its profile, for the workspace the question is asked in.
+        periods: the question's periods when already read (:class:`prism.retrieval.understanding.Understanding`),
+            else ``None`` to read them here.
 
     Returns:
         :class:`~prism.types.QuestionFacts`.
@@ -278,6 +281,6 @@ def understand(question: str, profiles: Mapping[str, DocumentProfile]) -> Questi
     return QuestionFacts(
         entities=entities,
         unknown_entities=find_unknown_entities(question, entities, profiles),
-        periods=find_periods(question),
+        periods=find_periods(question) if periods is None else periods,
         doc_types=find_doc_types(question),
     )

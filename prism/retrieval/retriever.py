@@ -33,6 +33,7 @@ from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.rerank import Reranker
 from prism.retrieval.scope import ScopePlan, catalog_of, plan_scope
+from prism.retrieval.understanding import Understanding
 from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, SearchScope, locator_of
 
 logger = logging.getLogger(__name__)
@@ -88,8 +89,10 @@ class _Scope:
 
 @dataclass
 class _Search:
-    """The working state of one search: texts seen on the dense side, stage timings (ms) and the message."""
+    """The working state of one search: the query read once, texts seen on the dense side, stage timings (ms) and
+    the message."""
 
+    understanding: Understanding
     texts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     message: str | None = None
@@ -174,22 +177,22 @@ class HybridRetriever(BaseRetriever):
         self, query: str, *, mode: str | None = None, top_k: int | None = None, sources: Sequence[str] | None = None,
         dense_queries: Sequence[str] | None = None, sparse_queries: Sequence[str] | None = None, rerank: bool = True,
         rerank_query: str | None = None, auto_scope: bool = True, scope_removed: Sequence[str] = (),
+        understanding: Understanding | None = None,
     ) -> SearchResult:
         """Retrieve the best chunks for a query.
 
         Args:
             query: the analyst's (standalone) question.
             mode: a name in :data:`prism.retrieval.fusion.MODES` (default ``settings.retrieval_mode``).
-            top_k: chunks returned (default ``settings.top_k``).
-            sources: restrict to these document file names (applied to both sides).
-            dense_queries: strings embedded for the dense side (default ``[query]``; e.g. a HyDE text, phrasings).
-            sparse_queries: strings searched on the BM25 side (default ``[query]``).
-            rerank: use the cross-encoder when it is available.
-            rerank_query: what the cross-encoder scores against (default ``query``).
+            top_k, sources: chunks returned (default ``settings.top_k``); the document file names searched (all).
+            dense_queries, sparse_queries: strings embedded for the dense side (e.g. a HyDE text, phrasings) and
+                searched on the BM25 side (default ``[query]``).
+            rerank, rerank_query: use the cross-encoder when available; what it scores against (default ``query``).
             auto_scope: scope by the entities and periods ``query`` names (:mod:`prism.retrieval.scope`); ignored
                 when ``sources`` is given (the explicit filter wins).
-            scope_removed: entity names and period labels named by ``query`` that the scope must not use (the
-                analyst removed them; :func:`prism.retrieval.scope.plan_scope`).
+            scope_removed: entities and period labels ``query`` names that the analyst removed from the scope.
+            understanding: ``query`` already read (:class:`~prism.retrieval.understanding.Understanding`: entities,
+                periods, vector; :meth:`~prism.retrieval.understanding.Understanding.for_text`).
 
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
@@ -215,8 +218,8 @@ class HybridRetriever(BaseRetriever):
         docs = self.workspace.snapshot()
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
-        run = _Search()
-        scope = self._scope(docs, sources, query, auto_scope, scope_removed, run)
+        run = _Search(understanding=Understanding.for_text(understanding, query))
+        scope = self._scope(docs, sources, run.understanding, auto_scope, scope_removed, run)
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
                                   statement_kinds(query) or line_item_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
@@ -239,7 +242,7 @@ class HybridRetriever(BaseRetriever):
             state = {**state, "enabled": False, "reason": "switched off for this search"}
         return rerank and self.reranker.enabled, state
 
-    def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: str, auto: bool,
+    def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: Understanding, auto: bool,
                removed: Sequence[str], run: _Search) -> _Scope:
         """The documents this search may return and prefers (:func:`prism.retrieval.scope.plan_scope`).
 
@@ -255,15 +258,9 @@ class HybridRetriever(BaseRetriever):
         by_prefix = catalog.by_prefix
         plan = plan_scope(query, docs, workspace=self.workspace.name, sources=sources, auto=auto,
                           removed=removed, docs_with_token=lambda token: {
-                              by_prefix[p] for p in self._docs_with_token(token) if p in by_prefix})
+                              by_prefix[p] for p in self.sparse.doc_prefixes_with(token) if p in by_prefix})
         run.timed("scope", t)
         return _Scope(set(plan.allowed) if plan.allowed is not None else None, catalog.id_set, plan)
-
-    def _docs_with_token(self, token: str) -> set[str]:
-        """The 16-character id prefixes of the documents whose chunks hold BM25 ``token``."""
-        index = self.sparse.index()
-        hits = index.get_scores([token]) > 0
-        return {index.chunk_ids[i].split("-", 1)[0] for i in hits.nonzero()[0]}
 
     def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
                   sparse_queries: list[str], statements: set[str] | None = None) -> dict[str, Ranking]:
@@ -285,7 +282,7 @@ class HybridRetriever(BaseRetriever):
         """The dense ranking: each query string embedded and searched (``dense_top_k`` deep, cosine), hits of
         uncommitted or out-of-scope documents dropped, the rankings pooled by best rank (``dense_score``)."""
         t = time.perf_counter()
-        vectors = self.embedder.embed(queries, threads=self.settings.query_threads)
+        vectors = run.understanding.vectors(self.embedder, queries, threads=self.settings.query_threads)
         run.timed("embed", t)
         t = time.perf_counter()
         per_query = []
@@ -305,17 +302,10 @@ class HybridRetriever(BaseRetriever):
         restricted to the scope's chunks, the rankings pooled by best rank (``bm25_score``)."""
         t = time.perf_counter()
         index = self.sparse.index()
-        allowed_chunks = self._allowed_chunks(scope)
+        allowed_chunks = self.sparse.chunk_ids_of(scope.allowed)
         ranking = pool_best_rank([index.search(q, self.settings.bm25_top_k, allowed_chunks) for q in queries])
         run.timed("bm25", t)
         return ranking
-
-    def _allowed_chunks(self, scope: _Scope) -> set[str] | None:
-        """The BM25 index's chunk ids of the scope's documents (``None``: no restriction)."""
-        if scope.allowed is None:
-            return None
-        prefixes = {d[:16] for d in scope.allowed}
-        return {c for c in self.sparse.index().chunk_ids if c.split("-", 1)[0] in prefixes}
 
     def _statement(self, queries: list[str], scope: _Scope, run: _Search, kinds: set[str]) -> Ranking:
         """The statement ranking: BM25 over the chunks of the tables titled as one of the statements the question
@@ -329,7 +319,7 @@ class HybridRetriever(BaseRetriever):
         index = self.sparse.index()
         tokens = [f"statement:{kind}" for kind in sorted(kinds)]
         held = {index.chunk_ids[i] for i in (index.get_scores(tokens) > 0).nonzero()[0]}
-        allowed = self._allowed_chunks(scope)
+        allowed = self.sparse.chunk_ids_of(scope.allowed)
         if allowed is not None:
             held &= allowed
         depth = self.settings.bm25_top_k

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from prism.retrieval.periods import period_label
-from prism.retrieval.query import understand
+from prism.retrieval.understanding import Understanding
 from prism.types import DocumentProfile, DocumentRecord, PeriodMention, QuestionFacts, SearchScope
 
 logger = logging.getLogger(__name__)
@@ -238,13 +238,14 @@ def catalog_of(docs: Sequence[DocumentRecord], workspace: str = "") -> DocumentC
     return catalog
 
 
-def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str, sources: Sequence[str] | None = None,
-               auto: bool = True, docs_with_token: Callable[[str], set[str]] | None = None,
-               removed: Sequence[str] = ()) -> ScopePlan:
+def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *, workspace: str,
+               sources: Sequence[str] | None = None, auto: bool = True,
+               docs_with_token: Callable[[str], set[str]] | None = None, removed: Sequence[str] = ()) -> ScopePlan:
     """Decide the scope of one search (rules in the module docstring).
 
     Args:
-        question: the (standalone) question.
+        question: the (standalone) question, or its :class:`~prism.retrieval.understanding.Understanding` (read once
+            per question: its entities and periods are not parsed again).
         docs: the workspace's committed documents.
         workspace: its name (for the decline message).
         sources: the analyst's document filter (file names, all in ``docs``), or ``None``.
@@ -265,7 +266,7 @@ def plan_scope(question: str, docs: Sequence[DocumentRecord], *, workspace: str,
         return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
     catalog = catalog_of(docs, workspace)
     profiles = catalog.profiles
-    facts = understand(question, catalog.known)
+    facts = Understanding.of(question).facts(catalog.known)
     if removed:
         facts = _without(facts, removed, profiles)
     allowed: set[str] | None = None

@@ -46,6 +46,7 @@ from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
+from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, NoteKind, RetrievedChunk, SearchScope
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
@@ -183,15 +184,32 @@ def document_period(chunks: Sequence[RetrievedChunk]) -> str | None:
     return None
 
 
-def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None,
-                   search: Callable[[str, Sequence[str]], Sequence[RetrievedChunk]] | None) -> Derived | None:
-    """The derived figure the question asks for, worked out from the chunks' tables, or ``None`` when it asks for
-    none or no table holds any of its inputs (then the figure lookup and the extractive answer run as before: a
-    passage may state the figure). With some inputs found and others not, the answer names the missing ones."""
+def derived_answer(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None,
+                   search: Callable[[str, Sequence[str]], Sequence[RetrievedChunk]] | None, *,
+                   choose: Callable[[Plan, str | None], Plan] | None = None, renumber: bool = True) -> Derived | None:
+    """The one derived-figure pipeline, offline and with an LLM: plan → period → inputs → derive.
+
+    Args:
+        question: the (standalone) question or its :class:`~prism.retrieval.understanding.Understanding`.
+        chunks: the retrieved chunks, best first.
+        rows_of: the workspace's ``read_chunks(doc_id)`` (``None``: no tables, no derived figure).
+        search: the focused sub-retrieval for inputs no retrieved table holds (:func:`sub_search`), or ``None``.
+        choose: the optional step that may replace the plan read from the question, given it and the documents'
+            fiscal year end (the LLM's formula, :func:`prism.answering.derived.llm.llm_derived`).
+        renumber: number the inputs' blocks for an extractive answer (``False``: keep the retrieval ranks, for the
+            LLM's block numbers).
+
+    Returns:
+        The derived figure worked out from the chunks' tables, or ``None`` when the question asks for none or no
+        table holds any of its inputs (then the figure lookup and the extractive answer run as before: a passage may
+        state the figure). With some inputs found and others not, the answer names the missing ones.
+    """
     fye = next((str(c.metadata["fiscal_year_end"]) for c in chunks if c.metadata.get("fiscal_year_end")), None)
     plan = plan_of(question, fye)
     if plan is None or rows_of is None:
         return None
+    if choose is not None:
+        plan = choose(plan, fye)
     if not plan.periods:
         latest = document_period(chunks)
         if latest is None:
@@ -205,7 +223,7 @@ def derived_answer(question: str, chunks: Sequence[RetrievedChunk], rows_of: Row
     if not found:  # no table holds any input (a circular, prose): the passages may state the figure itself
         logger.info("derived figure %s: no input in a table; answering from the passages", plan.metric)
         return None
-    return derive(plan, found, missing, chunks)
+    return derive(plan, found, missing, chunks, renumber=renumber)
 
 
 def _rounding(figure: Figure) -> float:
@@ -248,19 +266,20 @@ def derived_text(derived: Derived) -> str:
     return f"{derived.heading}\n\n{body}" if body else derived.heading
 
 
-def sub_search(retriever: Retriever) -> Search:
+def sub_search(retriever: Retriever, understood: Understanding | None = None) -> Search:
     """The focused sub-retrieval through the engine's retriever: ``search(query, sources)`` → chunks of those
     documents (no auto-scope: the sources are the scope), ``settings.fusion_top_k`` of them (the candidates a
-    reranker would see)."""
+    reranker would see). A search for the question itself reuses ``understood`` (its vector)."""
     top_k = retriever.settings.fusion_top_k
 
     def search(query: str, sources: Sequence[str]) -> Sequence[RetrievedChunk]:
-        return list(retriever.search(query, sources=list(sources), auto_scope=False, top_k=top_k).results)
+        return list(retriever.search(query, sources=list(sources), auto_scope=False, top_k=top_k,
+                                     understanding=understood).results)
 
     return search
 
 
-def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: WorkspaceReader | None,
+def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], workspace: WorkspaceReader | None,
                  retriever: Retriever | None, *,
                  scope: SearchScope | None = None, note: Callable[[NoteKind, str], None] | None = None
                  ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
@@ -270,7 +289,8 @@ def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: Wor
     none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
     rows_of = workspace.read_chunks if workspace is not None else None
-    search = sub_search(retriever) if retriever is not None else None
+    question = Understanding.of(question)
+    search = sub_search(retriever, question) if retriever is not None else None
     derived = derived_answer(question, chunks, rows_of, search)
     if derived is not None:
         return derived, derived.lines, derived.extra
@@ -285,7 +305,7 @@ def figure_lines(question: str, chunks: Sequence[RetrievedChunk], workspace: Wor
     return None, *cell_lines(question, chunks, rows_of)
 
 
-def derived_gate(question: str, verdict: Answerability) -> Answerability:
+def derived_gate(question: str | Understanding, verdict: Answerability) -> Answerability:
     """The answerability verdict, passed for a question that asks for a derived figure: its metric's words
     ("unadjusted EBITDA", "turnover") are never printed in a statement, so the gate would decline on them; the
     derived step then computes the figure from cited cells or names the inputs it cannot find."""

@@ -40,6 +40,7 @@ from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
+from prism.retrieval.understanding import Understanding
 from prism.types import ChunkTable, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
@@ -323,11 +324,13 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
     return best
 
 
-def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None) -> list[CellQuote]:
+def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+                ) -> list[CellQuote]:
     """The figures the question asks for, read from the best-matching table row of the retrieved chunks' tables.
 
     Args:
-        question: the (standalone) question.
+        question: the (standalone) question, or its :class:`~prism.retrieval.understanding.Understanding` (its periods
+            are reused).
         chunks: the retrieved chunks, best first (chunk ``i`` is block ``i + 1``).
         rows_of: the workspace's ``read_chunks(doc_id)``; ``None`` gives no quotes.
 
@@ -342,10 +345,11 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
     """
     if rows_of is None or not chunks:
         return []
-    q_tokens = set(tokenize(question))
-    periods = find_periods(question)
-    months = duration_hint(question)
-    kinds = statement_kinds(question)
+    understood = Understanding.of(question)
+    q_tokens = set(tokenize(understood.text))
+    periods = understood.periods
+    months = duration_hint(understood.text)
+    kinds = statement_kinds(understood.text)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for n, chunk in enumerate(chunks, start=1):
@@ -359,7 +363,7 @@ def quote_cells(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf
     return best[1]
 
 
-def cell_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
                ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
     """:func:`quote_cells` as extractive answer lines ``[(format_quote(q), n)]`` and the chunks to add to
     ``chunks`` so that every line cites the chunk holding its figure: a quote from another chunk of a retrieved

@@ -16,6 +16,7 @@ from prism.answering.briefing.topics import short_entity
 from prism.answering.derived.cells import RowsOf, format_quote, quote_cells
 from prism.answering.derived.inputs import Search
 from prism.answering.seams import WorkspaceReader
+from prism.retrieval.understanding import Understanding
 from prism.types import RetrievedChunk, SearchScope
 
 
@@ -40,13 +41,13 @@ def entity_documents(scope: SearchScope | None, workspace: WorkspaceReader | Non
     return out if len(out) >= 2 else []
 
 
-def entity_figure_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None,
+def entity_figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None,
                         search: Search | None, entities: Sequence[tuple[str, Sequence[str]]]
                         ) -> tuple[list[tuple[str, int]], list[RetrievedChunk], list[str]]:
     """The figure lines of each entity, each naming its company, and the chunks they cite.
 
     Args:
-        question: the (standalone) question.
+        question: the (standalone) question (or its :class:`~prism.retrieval.understanding.Understanding`).
         chunks: the retrieved chunks, best first (chunk ``i`` is block ``i + 1``).
         rows_of: the workspace's ``read_chunks(doc_id)``.
         search: a focused search within given documents (:func:`prism.answering.derived.answer.sub_search`), or
@@ -61,10 +62,11 @@ def entity_figure_lines(question: str, chunks: Sequence[RetrievedChunk], rows_of
     lines: list[tuple[str, int]] = []
     extra: list[RetrievedChunk] = []
     missing: list[str] = []
+    text = question.text if isinstance(question, Understanding) else question
     for name, sources in entities:
         own = [c for c in chunks if c.source in sources]
         seen = {c.chunk_id for c in own}
-        found = [c for c in (search(question, sources) if search is not None else []) if c.chunk_id not in seen]
+        found = [c for c in (search(text, sources) if search is not None else []) if c.chunk_id not in seen]
         pool = own + found
         quotes = quote_cells(question, pool, rows_of)
         if not quotes:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from prism.answering.derived.calc import Expr, Mean, Op, Plan, Ref, shifted
 from prism.index.statements import ITEMS
 from prism.retrieval.periods import find_periods, period_label
+from prism.retrieval.understanding import Understanding
+from prism.types import PeriodMention
 
 logger = logging.getLogger(__name__)
 
@@ -208,8 +211,8 @@ def _kind(q: str, default: str) -> str:
     return default
 
 
-def _periods(q: str, fye: str | None) -> list[str]:
-    labels = [period_label(m, fye) for m in find_periods(q) if m.kind in ("FY", "year")]
+def _periods(mentions: Sequence[PeriodMention], fye: str | None) -> list[str]:
+    labels = [period_label(m, fye) for m in mentions if m.kind in ("FY", "year")]
     return sorted(dict.fromkeys(labels), key=lambda p: int(p[2:]) if p[2:].isdigit() else 0)
 
 
@@ -265,21 +268,27 @@ def _change(expr: Expr) -> Expr:
     return Op("-", expr, shifted(expr, -1))
 
 
-def plan_of(question: str, fiscal_year_end: str | None = None) -> Plan | None:
+def plan_of(question: str | Understanding, fiscal_year_end: str | None = None) -> Plan | None:
     """The derived figure a question asks for, or ``None`` when it asks for none.
 
     Args:
-        question: the (standalone) question.
+        question: the (standalone) question, or its :class:`~prism.retrieval.understanding.Understanding` (its periods
+            are reused and the plan is read once per fiscal year end).
         fiscal_year_end: the scoped document's fiscal year end (ISO date) for naming periods, or ``None``.
 
     Returns:
         A :class:`Plan` with periods oldest first (the most recent year asked when the question names one period;
         ``()`` when it names none: the caller picks the document's latest year).
     """
-    q = " ".join(question.lower().split())
+    understood = Understanding.of(question)
+    return understood.memo(("plan", fiscal_year_end), lambda: _plan(understood, fiscal_year_end))
+
+
+def _plan(understood: Understanding, fiscal_year_end: str | None) -> Plan | None:
+    q = " ".join(understood.text.lower().split())
     if _WHY.search(q):
         return None
-    periods = _periods(q, fiscal_year_end)
+    periods = _periods(understood.periods, fiscal_year_end)
     growth = _growth(q)
     metric = None if growth else _metric(q, fiscal_year_end)
     if growth is None and metric is None:

@@ -5,7 +5,8 @@ small LLM is asked for the formula as a small JSON reply (:data:`FORMULA_PROMPT`
 the line items of :data:`prism.index.statements.ITEMS` in words, the periods, how they combine and the rounding.
 The reply is parsed by the same expression reader as a definition in a question
 (:func:`prism.answering.derived.formulas.parse_expression`); a reply that does not parse (or a failed call) falls back
-to the plan read from the question, with a note. The inputs are read from table cells
+to the plan read from the question, with a note. The rest is the one pipeline the offline answer runs
+(:func:`prism.answering.derived.answer.derived_answer`): the inputs are read from table cells
 (:mod:`prism.answering.derived.inputs`), the result computed in code (:mod:`prism.answering.derived.calc`), and the work
 (inputs with their block numbers, the formula, the result) is put in front of the answer call as a block the LLM
 must state and cite. The LLM's final figure goes through the number check, which accepts a figure only when it
@@ -21,17 +22,15 @@ from dataclasses import replace
 from typing import Any
 
 from prism.answering.citations import fence
-from prism.answering.derived.answer import derive, derived_text, document_period, sub_search
-from prism.answering.derived.calc import Plan, needed
+from prism.answering.derived.answer import derived_answer, derived_text, sub_search
+from prism.answering.derived.calc import Plan
 from prism.answering.derived.cells import RowsOf
-from prism.answering.derived.formulas import parse_expression, plan_of
-from prism.answering.derived.inputs import find_inputs
+from prism.answering.derived.formulas import parse_expression
 from prism.answering.seams import Retriever
 from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
 from prism.index.statements import ITEMS
-from prism.types import Derived
 
 logger = logging.getLogger(__name__)
 
@@ -79,11 +78,8 @@ def plan_from_reply(reply: str, fallback: Plan, fiscal_year_end: str | None = No
                    kind=kind, decimals=decimals, source="the LLM's formula (arithmetic in code)")
 
 
-def _plan(run: AnswerRun, llm: Any, fye: str | None) -> Plan | None:
-    """The plan: the LLM's formula when it gives a usable one, else the one read from the question."""
-    fallback = plan_of(run.condensed, fye)
-    if fallback is None:
-        return None
+def _plan(run: AnswerRun, llm: Any, fallback: Plan, fye: str | None) -> Plan:
+    """The plan: the LLM's formula when it gives a usable one, else ``fallback``, the one read from the question."""
     items = ", ".join(item.name for item in ITEMS.values())
     try:
         reply = llm.complete(FORMULA_PROMPT.format(items=items, question=run.condensed))
@@ -98,23 +94,17 @@ def _plan(run: AnswerRun, llm: Any, fye: str | None) -> Plan | None:
 
 
 def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Retriever) -> str:
-    """Work out the derived figure for an LLM answer: sets ``run.derived``, appends the chunks holding inputs to
-    ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer call's user message ("" when the
-    question asks for no derived figure, there is no LLM or no chunk rows)."""
+    """Work out the derived figure for an LLM answer through the one pipeline
+    (:func:`prism.answering.derived.answer.derived_answer`, the LLM choosing the formula): sets ``run.derived``,
+    appends the chunks holding inputs to ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer
+    call's user message ("" when the question asks for no derived figure, no table holds any input, there is no LLM
+    or no chunk rows)."""
     if llm is None or rows_of is None or not run.chunks:
         return ""
-    fye = next((str(c.metadata["fiscal_year_end"]) for c in run.chunks if c.metadata.get("fiscal_year_end")), None)
-    plan = _plan(run, llm, fye)
-    period = document_period(run.chunks)
-    if plan is not None and not plan.periods and period is not None:
-        plan = replace(plan, periods=(period,))
-    if plan is None or not plan.periods:
+    derived = derived_answer(run.understood, run.chunks, rows_of, sub_search(retriever, run.understood),
+                             choose=lambda plan, fye: _plan(run, llm, plan, fye), renumber=False)
+    if derived is None:
         return ""
-    try:
-        found, missing = find_inputs(needed(plan), run.chunks, rows_of, sub_search(retriever), None)
-    except ValueError:
-        return ""
-    derived: Derived = derive(plan, found, missing, run.chunks, renumber=False)
     run.derived = derived
     run.chunks, run.blocks = run.chunks + derived.extra, run.blocks + blocks_of_chunks(derived.extra)
     lines = derived_text(derived)
