@@ -249,7 +249,8 @@ class AnswerEngine:
     def _assess(self, query: Understanding, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
         question passes it, :func:`~prism.answering.derived.answer.derived_gate`)."""
-        best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight)
+        best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight,
+                         stored=self.retriever.vectors([c.chunk_id for c in chunks]))
         one_piece = lambda word: self.embedder.count_tokens(word) == 3  # noqa: E731 - a word of one word piece
         return derived_gate(query, assess(query, chunks, best, self.retriever.idf, one_piece,
                                           min_relevance=self.settings.answer_min_relevance,

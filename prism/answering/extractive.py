@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -165,7 +167,7 @@ def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder:
 
 def relevance(
     question: str | Understanding, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding,
-    lexical_weight: float = 0.3,
+    lexical_weight: float = 0.3, stored: Mapping[str, np.ndarray] | None = None,
 ) -> float:
     """How well the best chunk matches the question: ``max over chunks of cosine + lexical_weight · overlap``.
 
@@ -173,12 +175,17 @@ def relevance(
     of the question's index tokens found in the chunk, so the result is in [-1, 1 + lexical_weight]; ``-1.0``
     without chunks. The lexical term rescues table chunks whose wording embeds poorly ("locker rent" vs a fee table).
     An :class:`~prism.retrieval.understanding.Understanding` brings the question's vector (embedded once per
-    question, by the first search).
+    question, by the first search); ``stored`` (chunk id → the vector the store holds,
+    :meth:`prism.retrieval.retriever.HybridRetriever.vectors`) is used instead of embedding a chunk again.
     """
     if not chunks:
         return -1.0
     understood = Understanding.of(question)
-    cosines = embedder.embed([c.text for c in chunks]) @ understood.vector(embedder)
+    stored = stored or {}
+    missing = [c.text for c in chunks if c.chunk_id not in stored]
+    fresh = iter(embedder.embed(missing)) if missing else iter(())
+    vectors = np.stack([stored[c.chunk_id] if c.chunk_id in stored else next(fresh) for c in chunks])
+    cosines = vectors @ understood.vector(embedder)
     q_tokens = set(tokenize(understood.text))
     best = -1.0
     for chunk, cos in zip(chunks, cosines, strict=True):

@@ -41,6 +41,10 @@ class Retriever(Protocol):
         """Retrieve the best chunks for ``query`` (options as :meth:`HybridRetriever.search` takes them)."""
         ...
 
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, Any]:
+        """The stored embedding of each chunk id that exists (``{chunk_id: array (dim,)}``)."""
+        ...
+
     def idf(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
         """Each BM25 term's idf and the corpus's highest idf (the answerability gate's rarity of a word)."""
         ...

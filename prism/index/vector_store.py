@@ -175,6 +175,21 @@ class VectorStore:
         got = self._col.get(ids=list(chunk_ids), include=["documents", "metadatas"])
         return {i: (d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)}
 
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """``{chunk_id: stored embedding}`` (float32, shape ``(dim,)``, as embedded at ingest) for the ids that
+        exist: answering reads these instead of embedding chunks again.
+
+        Raises:
+            StoreError: the collection could not be read.
+        """
+        if not chunk_ids:
+            return {}
+        try:
+            got = self._col.get(ids=list(chunk_ids), include=["embeddings"])
+        except Exception as exc:
+            raise StoreError(f"Could not read vectors in workspace '{self.workspace}': {exc}") from exc
+        return {i: np.asarray(e, dtype=np.float32) for i, e in zip(got["ids"], got["embeddings"], strict=True)}
+
     def query(
         self, embedding: np.ndarray, top_k: int, doc_ids: Collection[str] | None = None
     ) -> list[DenseHit]:
@@ -239,6 +254,8 @@ class VectorIndex(Protocol):
     def document_chunk_ids(self, doc_id: str) -> list[str]: ...
 
     def get(self, chunk_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]: ...
+
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
     def query(self, embedding: np.ndarray, top_k: int, doc_ids: Collection[str] | None = None) -> list[DenseHit]: ...
 

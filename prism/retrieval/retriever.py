@@ -147,6 +147,11 @@ class HybridRetriever(BaseRetriever):
         """Bring the BM25 index up to date now (e.g. right after an ingest, so the next query does not wait)."""
         self.sparse.index()
 
+    def vectors(self, chunk_ids: Sequence[str]) -> dict[str, Any]:
+        """The stored embeddings of chunks (``{chunk_id: array (dim,)}``; :meth:`prism.index.vector_store.VectorStore
+        .vectors`), so answering scores chunks without embedding them again."""
+        return self.store.vectors(chunk_ids)
+
     def idf(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
         """The BM25 IDF of index tokens (:func:`prism.index.tokenizer.tokenize`) in the workspace's current index,
         ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (:class:`~prism.index.bm25.BM25Index`), and the largest possible value

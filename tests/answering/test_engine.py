@@ -271,6 +271,9 @@ class SpyRetriever:
     def idf(self, terms):
         return self.real.idf(terms)
 
+    def vectors(self, chunk_ids):
+        return self.real.vectors(chunk_ids)
+
     def search(self, query, **kwargs):
         self.calls.append({"query": query, **kwargs})
         return self.real.search(query, **kwargs)

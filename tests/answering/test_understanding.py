@@ -14,6 +14,7 @@ import tenacity
 
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.index.sentences import split_sentences
 from prism.retrieval import periods as periods_module
 from prism.retrieval import query as query_module
 from prism.retrieval.understanding import Understanding
@@ -77,6 +78,10 @@ def test_an_offline_question_is_parsed_and_embedded_once(acme, counted, question
     assert counted["periods"][question] == 1
     assert counted["entities"][question] == 1
     assert counted["embedded"][question] == 1
+    # no retrieved chunk is embedded at answer time: the gate reads the vectors the store holds (a chunk of one
+    # sentence may still be embedded as an extractive answer's candidate sentence)
+    chunks = [c.text for c in (*answer.citations, *answer.retrieved)]
+    assert chunks and not [c for c in chunks if counted["embedded"][c] and len(split_sentences(c)) > 1]
 
 
 def test_with_expansions_the_query_is_still_parsed_and_embedded_once(acme, counted):
