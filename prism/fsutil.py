@@ -45,6 +45,35 @@ def atomic_write_json(path: Path, data: Any, compact: bool = False) -> None:
     atomic_write(path, lambda fh: fh.write((text + "\n").encode("utf-8")))
 
 
+def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The JSON objects of a JSON Lines file (https://jsonlines.org), in file order, and how many non-blank lines
+    were not a JSON object (a crash mid-write leaves a torn last line; such lines are skipped, the caller logs them).
+    Undecodable bytes are replaced, so one bad byte costs one line, not the file.
+
+    Returns:
+        ``(objects, skipped)``; ``([], 0)`` when the file does not exist.
+
+    Raises:
+        OSError: the file exists but cannot be read.
+    """
+    try:
+        raw = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return [], 0
+    out: list[dict[str, Any]] = []
+    skipped = 0
+    for line in raw:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            out.append(data)
+        elif line.strip():
+            skipped += 1
+    return out, skipped
+
+
 def sha256_file(path: Path) -> str:
     """Hex sha256 of a file's bytes, read in 1 MiB blocks (memory stays flat for any size).
 

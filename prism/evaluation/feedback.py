@@ -31,7 +31,7 @@ from filelock import FileLock
 from prism.errors import PrismError
 from prism.evaluation.dataset_types import EvalDataset, EvalDocument, files_hash
 from prism.evaluation.datasets import QUESTION_TYPES, parse_pair
-from prism.fsutil import atomic_write_json, sha256_file
+from prism.fsutil import atomic_write_json, read_json_lines, sha256_file
 from prism.index.workspace_locks import guarded
 from prism.index.workspaces import Workspace
 
@@ -131,18 +131,12 @@ class FeedbackStore(_WorkspaceFile):
     def all(self) -> list[dict[str, Any]]:
         """Every feedback line, oldest first (a line that is not valid JSON — a crash mid-write — is skipped)."""
         try:
-            raw = self.path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return []
+            lines, skipped = read_json_lines(self.path)
         except OSError as exc:
             raise PrismError(f"The feedback of workspace '{self.workspace.name}' is unreadable ({exc}).") from exc
-        out = []
-        for line in raw:
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                logger.warning("workspace %s: a feedback line is not JSON; skipped", self.workspace.info.id)
-        return out
+        if skipped:
+            logger.warning("workspace %s: %d feedback line(s) not JSON; skipped", self.workspace.info.id, skipped)
+        return lines
 
     def latest(self, question: str) -> dict[str, str]:
         """The last value given for each target of ``question``: ``{"answer": "up", "<chunk_id>": "relevant"}``."""

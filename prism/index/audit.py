@@ -28,6 +28,7 @@ from filelock import FileLock, Timeout
 
 from prism.config import Settings
 from prism.errors import PrismError, StoreError, WorkspaceDeletedError
+from prism.fsutil import read_json_lines
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.open_workspaces import OpenWorkspaces
 from prism.index.vector_store import VectorStores
@@ -98,22 +99,12 @@ class AuditLog:
             StoreError: the file exists but cannot be read.
         """
         try:
-            raw = self.path.read_bytes().decode("utf-8", errors="replace").splitlines()
-        except FileNotFoundError:
-            return []
+            lines, skipped = read_json_lines(self.path)
         except OSError as exc:
             raise StoreError(f"The audit log {self.path} is unreadable ({exc.strerror or exc}).") from exc
-        out = []
-        for line in raw:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                data = None
-            if isinstance(data, dict):
-                out.append(AuditEntry.from_dict(data))
-            elif line.strip():
-                logger.warning("audit log %s: a line is not a JSON object; skipped", self.path.name)
-        return out
+        if skipped:
+            logger.warning("audit log %s: %d line(s) not a JSON object; skipped", self.path.name, skipped)
+        return [AuditEntry.from_dict(data) for data in lines]
 
 
 def _plain(lock: FileLock, busy: str) -> AbstractContextManager[Any]:
