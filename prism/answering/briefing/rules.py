@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from prism.answering.briefing.facts import NOT_CIRCULAR_TYPES, DocumentText, Fact
 from prism.index.sentences import split_sentences
+from prism.types import BriefingBullet, DocumentProfile
 from prism.vocabulary import months, units
 
 MAX_RULES = 3
@@ -84,15 +86,18 @@ _AMOUNT = re.compile(
 _MONTH = rf"(?:{months.ANY_RE})\.?"
 _DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+"
                    r"(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d\b", re.IGNORECASE)
+_REFERENCE_DATE = re.compile(r"\b(?:dated|issued\s+on|of|till|up\s*to|since)\s*$", re.IGNORECASE)
+"""What precedes a date that names a document or a past span, not a deadline."""
 _ENUMERATOR = re.compile(r"^\s*(?:\(?[ivxlc]{1,5}\)|\(?[a-z]\)|\(?\d{1,3}(?:\.\d{1,3})*\)?\.?)\s+", re.IGNORECASE)
 
 
 def figure_spans(sentence: str) -> list[tuple[int, int, int]]:
     """``(start, end, strength)`` of each figure in ``sentence``, in order: an amount, rate or period (digits or
-    words: "8 per cent", "seventy five per cent", "fifteen crore rupees", "30 days") is strength 2, a date 1."""
+    words: "8 per cent", "seventy five per cent", "fifteen crore rupees", "30 days") is strength 2, a date 1; the
+    date of a document referred to ("circular … dated April 26, 2018", "issued on …") is no figure."""
     spans = [(m.start(), m.end(), 2) for m in _AMOUNT.finditer(sentence)]
     spans += [(m.start(), m.end(), 1) for m in _DATE.finditer(sentence)
-              if not any(s <= m.start() < e for s, e, _k in spans)]
+              if not any(s <= m.start() < e for s, e, _k in spans) and not _REFERENCE_DATE.search(sentence[:m.start()])]
     return sorted(spans)
 
 
@@ -121,16 +126,19 @@ def rule_score(sentence: str) -> int:
 
 
 def _shortened(sentence: str, max_chars: int = MAX_RULE_CHARS) -> str:
-    """``sentence`` whole when at most ``max_chars``; else cut at the first clause boundary (", ", "; ", " and ")
-    at least 60 characters after the end of its first strong figure (or of its first figure), ending in "…"."""
+    """``sentence`` whole when at most ``max_chars``; else cut, ending in " …", at the first clause boundary (", ",
+    "; ", " and ", " which " …) at least 40 characters after the end of its first strong figure (or of its first
+    figure) and before ``max_chars``, else at the last such boundary after the figure, else at the last space
+    before ``max_chars``."""
     if len(sentence) <= max_chars:
         return sentence
     figures = figure_spans(sentence)
     strong = [e for _s, e, k in figures if k == 2] or [e for _s, e, _k in figures] or [0]
-    after = min(strong[0] + 60, len(sentence))
-    cut = re.search(r",\s|;\s|\s(?:and|which|so\s+that|in\s+respect)\s", sentence[after:])
-    end = after + cut.start() if cut else len(sentence)
-    return sentence if end >= len(sentence) - 1 else sentence[:end].rstrip(" ,;") + " …"
+    limit = max_chars - 2
+    cuts = [m.start() for m in re.finditer(r",\s|;\s|\s(?:and|which|so\s+that|in\s+respect|without)\s", sentence)
+            if strong[0] <= m.start() <= limit]
+    end = next((c for c in cuts if c >= strong[0] + 40), cuts[-1] if cuts else sentence.rfind(" ", 0, limit))
+    return sentence[: max(end, strong[0])].rstrip(" ,;") + " …"
 
 
 _JOINS = re.compile(r"(?:[,(/-]|\b(?:and|or|the|of|to|for|in|at|by|with|from|on|a|an|as|be|is|are|shall|should|"
@@ -153,6 +161,14 @@ def rule_sentences(text: str, max_chars: int = 1200) -> list[str]:
     return out
 
 
+def _locate(text: str, sentence: str, cursor: int) -> int:
+    """Where ``sentence`` (its inner white space joined) starts in ``text`` at ``cursor`` or later; ``cursor`` when
+    it is not found."""
+    pattern = r"\s+".join(re.escape(w) for w in sentence.split()[:6])
+    m = re.compile(pattern).search(text, cursor) if pattern else None
+    return m.start() if m else cursor
+
+
 def find_rules(text: str, limit: int = MAX_RULES) -> list[Rule]:
     """The ``limit`` best rule sentences of ``text`` (:func:`rule_sentences`) by :func:`rule_score` (ties: earlier
     first), each 40 to 1,200 characters and 6 words or more; a sentence repeated word for word is taken once."""
@@ -160,8 +176,7 @@ def find_rules(text: str, limit: int = MAX_RULES) -> list[Rule]:
     seen: set[str] = set()
     cursor = 0
     for sentence in rule_sentences(text):
-        at = text.find(sentence[:30], cursor)
-        cursor = at if at >= 0 else cursor
+        cursor = _locate(text, sentence, cursor)
         flat = " ".join(sentence.split())
         if not 40 <= len(flat) <= 1200 or len(flat.split()) < 6 or flat.lower() in seen:
             continue
@@ -178,3 +193,18 @@ def find_rules(text: str, limit: int = MAX_RULES) -> list[Rule]:
 def is_boilerplate(sentence: str) -> bool:
     """True for a covering letter's, a preamble's or an address's sentence (:data:`BOILERPLATE`)."""
     return bool(BOILERPLATE.search(sentence))
+
+
+def is_circular(profile: DocumentProfile | None) -> bool:
+    """True for a document read as a circular (every type but a filing's or a call's, and a document without a
+    profile), as :func:`prism.answering.briefing.facts.circular_facts` reads them."""
+    return profile is None or profile.type not in NOT_CIRCULAR_TYPES
+
+
+def rule_facts(doc: DocumentText, profile: DocumentProfile | None, limit: int = MAX_RULES) -> list[Fact]:
+    """The circular's best ``limit`` rules (:func:`find_rules`) as facts of kind ``rule``, best first, each cited at
+    the page where its sentence starts; none for filings and calls (:func:`is_circular`)."""
+    if not is_circular(profile):
+        return []
+    rules = find_rules(doc.text, limit)
+    return [Fact(BriefingBullet(rule.text, (doc.citation(rule.offset),), "rule")) for rule in rules]
