@@ -42,7 +42,7 @@ from prism.answering.briefing.facts import (
     key_figures,
 )
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
-from prism.answering.briefing.rules import is_boilerplate, is_circular, rule_facts
+from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
 from prism.answering.briefing.topics import document_subject, key_terms, term_phrase, topic
 from prism.answering.citations import data_messages
@@ -138,16 +138,18 @@ _FRAGMENT = re.compile(r"[a-z]|\d+\s+(?![A-Z])")
 but a capital ("2016 (as updated from time to time) shall …", "21 and Section 35A …")."""
 
 
-def candidate_sentences(text: str, max_sentences: int) -> list[str]:
+def candidate_sentences(text: str, max_sentences: int, rejoin: bool = False) -> list[str]:
     """Sentences fit for a bullet: 40-400 characters, at least 6 words, with lower-case letters, not opening as a
     fragment cut by a line wrap does (:data:`_FRAGMENT`), ending in a full
     stop (or ``!``/``?``), at most 15 % digits (not a table row or reference list), no "Page n of m"; lines repeated
-    on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly."""
+    on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly.
+    ``rejoin`` (a circular's): a long sentence that the splitter cut at its line breaks is joined again first
+    (:func:`prism.answering.briefing.rules.rule_sentences`), so its pieces are not lost as fragments."""
     lines = Counter(line.strip() for line in text.splitlines() if len(line.strip()) > 20)
     repeated = {line for line, n in lines.items() if n > 1}
     if repeated:  # running headers / footers, removed before they glue onto the next sentence
         text = "\n".join(line for line in text.splitlines() if line.strip() not in repeated)
-    sentences = split_sentences(text)
+    sentences = rule_sentences(text) if rejoin else split_sentences(text)
     counts = Counter(s.lower() for s in sentences)
     picked = []
     seen: set[str] = set()
@@ -184,10 +186,12 @@ def _with_points(bullets: list[BriefingBullet], doc: DocumentText, embedder: Pri
     document's most central sentences (in document order, each cited at its page; for a ``circular``, none that is
     boilerplate: :func:`prism.answering.briefing.rules.is_boilerplate`); one embedding call for all."""
     identity = int(any(b.kind == "identity" for b in bullets))
-    sentences = candidate_sentences(doc.text, max_sentences) if len(bullets) < MIN_BULLETS + identity else []
+    enough = len(bullets) >= MIN_BULLETS + identity
+    sentences = [] if enough else candidate_sentences(doc.text, max_sentences, rejoin=circular)
     if circular:  # a covering letter's lines ("A copy of the revised Master Circular is enclosed …")
         sentences = [s for s in sentences if not is_boilerplate(s)]
-    found = [(s, doc.text.find(s)) for s in sentences]
+    # a circular's sentence that spans lines is found across its line breaks (the splitter joined them)
+    found = [(s, locate(doc.text, s, 0) if circular and s not in doc.text else doc.text.find(s)) for s in sentences]
     found = [(s, at) for s, at in found if at >= 0]
     if len(bullets) + len(found) < 2:
         return bullets + [BriefingBullet(" ".join(s.split()), (doc.citation(at),)) for s, at in found]

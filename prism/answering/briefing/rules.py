@@ -161,12 +161,13 @@ def rule_sentences(text: str, max_chars: int = 1200) -> list[str]:
     return out
 
 
-def _locate(text: str, sentence: str, cursor: int) -> int:
-    """Where ``sentence`` (its inner white space joined) starts in ``text`` at ``cursor`` or later; ``cursor`` when
-    it is not found."""
+def locate(text: str, sentence: str, cursor: int) -> int:
+    """Where ``sentence`` (its inner white space joined, as the sentence splitter joins a sentence's lines) starts
+    in ``text`` at ``cursor`` or later, matching its first six words across any white space; -1 when it is not
+    found."""
     pattern = r"\s+".join(re.escape(w) for w in sentence.split()[:6])
     m = re.compile(pattern).search(text, cursor) if pattern else None
-    return m.start() if m else cursor
+    return m.start() if m else -1
 
 
 def find_rules(text: str, limit: int = MAX_RULES) -> list[Rule]:
@@ -176,7 +177,8 @@ def find_rules(text: str, limit: int = MAX_RULES) -> list[Rule]:
     seen: set[str] = set()
     cursor = 0
     for sentence in rule_sentences(text):
-        cursor = _locate(text, sentence, cursor)
+        at = locate(text, sentence, cursor)
+        cursor = at if at >= 0 else cursor
         flat = " ".join(sentence.split())
         if not 40 <= len(flat) <= 1200 or len(flat.split()) < 6 or flat.lower() in seen:
             continue

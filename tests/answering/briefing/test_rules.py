@@ -132,3 +132,5 @@ def test_the_pension_circulars_briefing_names_its_8_per_cent_compensation_rule(t
     assert "compensate the pensioner" in rule.text and rule.pages() == [6]
     assert brief.bullets[1] is rule  # it leads, after the identity line
     assert not any("enclosed" in b.text for b in brief.bullets)
+    # its central sentences span lines; they are found across the line breaks, so the briefing has its five points
+    assert len(brief.bullets) >= 5 and all(b.pages() for b in brief.bullets)
