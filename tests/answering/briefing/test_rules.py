@@ -134,3 +134,27 @@ def test_the_pension_circulars_briefing_names_its_8_per_cent_compensation_rule(t
     assert not any("enclosed" in b.text for b in brief.bullets)
     # its central sentences span lines; they are found across the line breaks, so the briefing has its five points
     assert len(brief.bullets) >= 5 and all(b.pages() for b in brief.bullets)
+
+
+@pytest.mark.parametrize("name", ["circular.txt", "circular.md", "circular.html"])
+def test_text_html_and_markdown_circulars_lead_with_their_rule_too(tmp_path, embedder, name):
+    body = ["Meridian Bank Ltd - Circular MB/2025/14 on Locker Rent", "All Branches",
+            "Please acknowledge receipt of this circular.",
+            "1. The locker committee reviews the allotment register every quarter with the branch head.",
+            "2. Branches shall refund the advance locker rent within seven working days of the surrender of a "
+            "locker, and shall pay interest at seventy five per cent of the savings rate on any delay.",
+            "3. The branch head keeps the keys of vacant lockers in the strong room.", "Yours faithfully"]
+    text = ("<html><body>" + "".join(f"<p>{line}</p>" for line in body) + "</body></html>"
+            if name.endswith(".html") else "\n\n".join(body))
+    svc = offline_service(tmp_path / "home", embedder)
+    [result] = svc.ingest([IngestItem(text.encode(), name)], "t", briefing=False)
+    assert result.status == "ingested", result
+    brief = svc.brief(name, "t")
+    rule = next(b for b in brief.bullets if b.kind == "rule")
+    assert rule.text.startswith("Branches shall refund the advance locker rent within seven working days")
+    assert "seventy five per cent" in rule.text
+    [cite] = rule.citations  # a text file has no pages: the point cites the chunk that holds the rule
+    chunk = next(r for r in svc.open("t").workspace.read_chunks(svc.documents("t")[0].doc_id)
+                 if r["chunk_id"] == cite.chunk_id)
+    assert "seventy five per cent" in chunk["text"]
+    assert not any("acknowledge" in b.text or "faithfully" in b.text for b in brief.bullets)
