@@ -59,6 +59,44 @@ def long_circular(path: Path, pages: int, seed: int = 7) -> Path:
     return text_pdf(path, texts, font_size=9)
 
 
+RULE_COVER = ("Reserve Bank of India, Department of Regulation, Central Office, Mumbai 400 001\n"
+              "Telephone: (022) 2260 1000, e-mail: cgmdor@rbi.org.in\n"
+              "RBI/2025-26/77 April 01, 2025\n\nAll Scheduled Commercial Banks\n\nMadam/Dear Sir\n\n"
+              "Master Circular - Repayment of Deposits of Deceased Customers\n\n"
+              "Please refer to our Master Circular RBI/2024-25/77 dated April 01, 2024 on the above subject. We have "
+              "revised and updated the Master Circular which consolidates important instructions issued till "
+              "March 31, 2025.\n\n2. A copy of the revised Master Circular is enclosed for your information. "
+              "Please acknowledge receipt of this circular to our Regional Office.\n\nYours faithfully\n\n"
+              "(A. Sharma)\nChief General Manager")
+"""The covering letter of :func:`rule_circular`: every sentence boilerplate (addresses, "a copy is enclosed" …)."""
+BURIED_RULE = ("3.4 Banks shall settle the claim of the nominee not later than fifteen days from the date of "
+               "receipt of the claim, and shall pay compensation at the rate of 9 per cent per annum for the delay "
+               "beyond that period.")
+"""The operative rule of :func:`rule_circular`, buried on page 3 among clauses without a figure."""
+WORDS_RULE = ("4.2 A bank whose deposits of deceased customers exceed fifteen crore rupees shall report them to the "
+              "Regional Office every quarter.")
+"""A rule of :func:`rule_circular` whose figure is written in words (page 4)."""
+
+
+def rule_circular(path: Path, injection: str = "") -> Path:
+    """A five-page master circular: the covering letter (:data:`RULE_COVER`), then pages of numbered clauses of
+    varied words that oblige no one with a figure, with :data:`BURIED_RULE` in the middle of page 3 and
+    :data:`WORDS_RULE` on page 4; ``injection`` (a sentence addressed to an AI) is put on page 2."""
+    rng = random.Random(11)
+    pages = [RULE_COVER]
+    for page in range(2, 6):
+        clauses = [f"{page}.{c} The {rng.choice(WORDS)} {rng.choice(WORDS)} of the bank is reviewed with care by the "
+                   f"{rng.choice(WORDS)} committee in each {rng.choice(WORDS)} review." for c in range(1, 7)]
+        if page == 2 and injection:
+            clauses.insert(3, injection)
+        if page == 3:
+            clauses.insert(3, BURIED_RULE)
+        if page == 4:
+            clauses.insert(2, WORDS_RULE)
+        pages.append("\n".join(clauses))
+    return text_pdf(path, pages, font_size=10)
+
+
 STATEMENT_ROWS = (
     ("Revenues", "$ 812,400", "$ 745,120", "$ 690,005"),
     ("Cost of revenues", "501,220", "468,310", "433,870"),

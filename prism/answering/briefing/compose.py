@@ -2,12 +2,15 @@
 and three questions it answers.
 
 Offline (no LLM), the bullets are, in order (:mod:`prism.answering.briefing.facts`): the document's identity (its
-profile), the key figures of a filing's statements (table rows: label, latest period, unit), a circular's
-applicability, effective date, a key limit and a penalty, its section headings, and then, up to
+profile), the key figures of a filing's statements (table rows: label, latest period, unit), a circular's operative
+rules (:mod:`prism.answering.briefing.rules`: who must do what, with its figure or date, best first), its
+applicability, effective date, a key limit and a penalty (the last two left out first when there are more than
+:data:`MAX_BULLETS` facts), its section headings, and then, up to
 :data:`MAX_BULLETS`, its most *central* sentences: each candidate sentence is embedded (real embedder,
 L2-normalised) and scored by its mean cosine to the document's other candidates, ``(v_i · Σ_j v_j − 1) / (n − 1)``
 (degree centrality on the cosine graph, as in LexRank without the threshold: Erkan & Radev, JAIR 2004). No two
 bullets say the same thing: a bullet whose cosine to an earlier one is :data:`DUPLICATE_COSINE` or more is dropped.
+A circular's central sentences skip its boilerplate (a covering letter's "a copy is enclosed", addresses).
 
 The questions are asked as the analyst would ask them in the Chat (the whole workspace): a filing's key figures
 ("What were Netflix's revenues for FY2015?"), a circular's applicability and effective date and its headings ("What
@@ -39,6 +42,7 @@ from prism.answering.briefing.facts import (
     key_figures,
 )
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
+from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
 from prism.answering.briefing.topics import document_subject, key_terms, term_phrase, topic
 from prism.answering.citations import data_messages
@@ -134,16 +138,18 @@ _FRAGMENT = re.compile(r"[a-z]|\d+\s+(?![A-Z])")
 but a capital ("2016 (as updated from time to time) shall …", "21 and Section 35A …")."""
 
 
-def candidate_sentences(text: str, max_sentences: int) -> list[str]:
+def candidate_sentences(text: str, max_sentences: int, rejoin: bool = False) -> list[str]:
     """Sentences fit for a bullet: 40-400 characters, at least 6 words, with lower-case letters, not opening as a
     fragment cut by a line wrap does (:data:`_FRAGMENT`), ending in a full
     stop (or ``!``/``?``), at most 15 % digits (not a table row or reference list), no "Page n of m"; lines repeated
-    on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly."""
+    on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly.
+    ``rejoin`` (a circular's): a long sentence that the splitter cut at its line breaks is joined again first
+    (:func:`prism.answering.briefing.rules.rule_sentences`), so its pieces are not lost as fragments."""
     lines = Counter(line.strip() for line in text.splitlines() if len(line.strip()) > 20)
     repeated = {line for line, n in lines.items() if n > 1}
     if repeated:  # running headers / footers, removed before they glue onto the next sentence
         text = "\n".join(line for line in text.splitlines() if line.strip() not in repeated)
-    sentences = split_sentences(text)
+    sentences = rule_sentences(text) if rejoin else split_sentences(text)
     counts = Counter(s.lower() for s in sentences)
     picked = []
     seen: set[str] = set()
@@ -175,12 +181,17 @@ def centrality_order(vectors: np.ndarray) -> list[int]:
 
 
 def _with_points(bullets: list[BriefingBullet], doc: DocumentText, embedder: PrismEmbedding,
-                 max_sentences: int) -> list[BriefingBullet]:
+                 max_sentences: int, circular: bool = False) -> list[BriefingBullet]:
     """``bullets`` (duplicates dropped) topped up to :data:`MIN_BULLETS` besides the identity line with the
-    document's most central sentences (in document order, each cited at its page); one embedding call for all."""
+    document's most central sentences (in document order, each cited at its page; for a ``circular``, none that is
+    boilerplate: :func:`prism.answering.briefing.rules.is_boilerplate`); one embedding call for all."""
     identity = int(any(b.kind == "identity" for b in bullets))
-    sentences = candidate_sentences(doc.text, max_sentences) if len(bullets) < MIN_BULLETS + identity else []
-    found = [(s, doc.text.find(s)) for s in sentences]
+    enough = len(bullets) >= MIN_BULLETS + identity
+    sentences = [] if enough else candidate_sentences(doc.text, max_sentences, rejoin=circular)
+    if circular:  # a covering letter's lines ("A copy of the revised Master Circular is enclosed …")
+        sentences = [s for s in sentences if not is_boilerplate(s)]
+    # a circular's sentence that spans lines is found across its line breaks (the splitter joined them)
+    found = [(s, locate(doc.text, s, 0) if circular and s not in doc.text else doc.text.find(s)) for s in sentences]
     found = [(s, at) for s, at in found if at >= 0]
     if len(bullets) + len(found) < 2:
         return bullets + [BriefingBullet(" ".join(s.split()), (doc.citation(at),)) for s, at in found]
@@ -235,7 +246,8 @@ def offline_briefing(rows: Sequence[dict[str, Any]], profile: DocumentProfile | 
                      max_sentences: int = 60, note: str | None = None) -> Briefing:
     """A briefing without an LLM (see the module docstring) from a document's chunk rows and profile."""
     facts, doc, subject, headings = briefing_facts(rows, profile)
-    bullets = _with_points([f.bullet for f in facts][:MAX_BULLETS], doc, embedder, max_sentences)
+    bullets = _with_points([f.bullet for f in facts][:MAX_BULLETS], doc, embedder, max_sentences,
+                           is_circular(profile))
     terms = []
     if len(headings) < N_QUESTIONS:
         terms = [(t, doc.citation(max(0, doc.text.find(t)))) for t in key_terms(doc.text, 2 * N_QUESTIONS)]
@@ -251,9 +263,20 @@ def briefing_facts(rows: Sequence[dict[str, Any]], profile: DocumentProfile | No
     doc = document_text(rows)
     subject = document_subject(doc.text, profile)
     found = section_headings(doc, profile)
-    facts = [identity_fact(profile), *key_figures(rows, profile), *circular_facts(doc, profile, subject),
-             sections_fact(found)]
-    return [f for f in facts if f is not None], doc, subject, found
+    rules = rule_facts(doc, profile)
+    said = {f.bullet.text for f in rules}
+    circular = [f for f in circular_facts(doc, profile, subject) if f.bullet.text not in said
+                and not any(f.bullet.text.endswith(r.bullet.text.rstrip(" …")) for r in rules)]
+    facts = [f for f in (identity_fact(profile), *key_figures(rows, profile), *rules, *circular, sections_fact(found))
+             if f is not None]
+    while len(facts) > MAX_BULLETS and any(f.bullet.kind in _SPARE_KINDS for f in facts):
+        spare = max(i for i, f in enumerate(facts) if f.bullet.kind in _SPARE_KINDS)
+        facts.pop(spare)  # a circular's limit or penalty, which its rule points say better
+    return facts, doc, subject, found
+
+
+_SPARE_KINDS = ("penalty", "limit")
+"""The circular facts left out first when a circular's facts are more than :data:`MAX_BULLETS`."""
 
 
 def make_briefing(source: str, rows: Sequence[dict[str, Any]], profile: DocumentProfile | None, *,
