@@ -84,11 +84,24 @@ SLOW_FILES = frozenset({"test_browser.py", "test_browser_feedback.py", "test_bro
                         "test_upload_refresh.py"})
 """Test modules that start real browsers or servers: the whole module is in the slow lane."""
 
+SLOW_TESTS = frozenset({
+    "test_two_processes_appending_to_one_conversation_lose_no_turn",  # two real processes
+    "test_metrics_match_hand_computed_values", "test_ablation_run_files_schema_and_index",  # whole eval runs
+    "test_run_with_llm_judges_and_never_writes_the_key",
+    "test_cli_search_json", "test_cli_search_on_an_empty_workspace_exits_0",  # CLI subprocesses
+    "test_retriever_sees_a_document_ingested_by_another_process",
+    "test_cancel_stops_the_batch_and_keeps_what_was_committed", "test_web_blocks_reach_the_prompt_and_the_answer",
+    "test_a_batch_parsed_ahead_stores_what_one_parsed_document_by_document_stores",
+    "test_texts_split_across_cores_come_back_in_order_with_the_same_vectors",
+})
+"""Single tests that take over 10 s on 2 busy cores (``pytest --durations``, 2026-12-02): in the slow lane."""
+
 
 def pytest_collection_modifyitems(config, items):
     """The fast lane (``pytest -m "not slow"``, README): besides the tests marked ``slow`` by hand, every test of a
-    :data:`SLOW_FILES` module and every test that reads the public data in ``../shared/data`` (``require_data``: big
-    filings, SciFact), in the test or in a fixture it uses, is marked ``slow``."""
+    :data:`SLOW_FILES` module, every test of :data:`SLOW_TESTS` and every test that reads the public data in
+    ``../shared/data`` (``needs_data``, or ``require_data`` in the test or a fixture it uses: big filings, SciFact) is
+    marked ``slow``."""
     for item in items:
         if item.get_closest_marker("slow"):
             continue
@@ -96,7 +109,9 @@ def pytest_collection_modifyitems(config, items):
         info = getattr(item, "_fixtureinfo", None)
         for defs in (info.name2fixturedefs.values() if info is not None else ()):
             functions += [d.func for d in defs]
-        if item.path.name in SLOW_FILES or any("require_data(" in _source(f) for f in functions if f is not None):
+        reads_data = any(m.name == "skipif" and m.kwargs.get("reason") == MISSING_DATA for m in item.iter_markers())
+        if (item.path.name in SLOW_FILES or item.originalname in SLOW_TESTS or reads_data
+                or any("require_data(" in _source(f) for f in functions if f is not None)):
             item.add_marker(pytest.mark.slow)
 
 
