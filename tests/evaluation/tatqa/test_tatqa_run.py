@@ -5,6 +5,7 @@ scoped offline answers, the first-line metric by type and source, and the run fi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,28 @@ def test_fixture_through_real_ingest_and_scoped_answers(service, tmp_path) -> No
     assert aggregate(run["queries"]) == (run["metrics"], run["metrics_by_type"])
     stored = RunStore(tmp_path / "eval").list()[-1]
     assert stored["format"] == "tatqa" and stored["metrics"]["tatqa_first_line"] == pytest.approx(4 / 12)
+
+
+def test_cli_eval_run_tatqa_sample(embedder, prism_home, tmp_path, monkeypatch, capsys) -> None:
+    import prism.service as service_module
+    from prism.cli.main import main
+    from prism.config import Settings
+
+    service = service_module.PrismService(Settings(eval_dir=tmp_path / "default_eval"), embedder=embedder)
+    monkeypatch.setattr(service_module, "PrismService", lambda *a, **k: service)
+    args = ["eval", "run", str(FIXTURE), "--format", "tatqa", "--sample", "3", "--seed", "10", "--docs",
+            str(tmp_path / "html"), "--eval-dir", str(tmp_path / "eval"), "--tag", "cli", "--json"]
+    code = main(args)
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["dataset"]["split"] == "fixture, sample 3 seed 10"
+    run = out["runs"][0]
+    stored = json.loads(Path(run["file"]).read_text(encoding="utf-8"))
+    ids = [q.id for q in load_tatqa(FIXTURE, tmp_path, 3, 10).queries]
+    assert [q["id"] for q in stored["queries"]] == ids and run["counts"]["queries"] == 3
+    # scoped answers do not depend on the other pages: the same baseline matches as the full fixture run
+    matched = {"fx-q-1", "fx-q-7", "fx-q-8", "fx-q-9"}
+    assert ids == ["fx-q-1", "fx-q-7", "fx-q-10"]  # pages of both contexts
+    assert run["metrics"]["tatqa_first_line"] == pytest.approx(len(matched & set(ids)) / 3) == pytest.approx(2 / 3)
+    assert sorted(p.name for p in (tmp_path / "html").iterdir()) == sorted({q["source"] for q in stored["queries"]})
+    code = main(["eval", "run", str(REPO / "data" / "ground_truth" / "eval_pairs.json"), "--sample", "2", "--json"])
+    assert code == 1 and "--sample applies to TAT-QA" in json.loads(capsys.readouterr().out)["error"]
