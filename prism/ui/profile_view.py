@@ -27,7 +27,7 @@ from prism.ui.explain import literal
 FIELD_LABELS: dict[str, str] = {
     "entity": "Entity", "ticker": "Ticker", "type": "Document type", "period": "Period",
     "fiscal_year_end": "Fiscal year end", "currency": "Currency", "unit": "Unit", "reference": "Reference",
-    "date": "Date",
+    "date": "Date", "title": "Title",
 }
 """Profile fields in display order, with their labels."""
 
