@@ -384,7 +384,7 @@ def upload_names(names: Sequence[str]) -> list[str]:
 def briefing_markdown(record: DocumentRecord) -> str:
     """A document's briefing as Markdown to download: its name, profile, points with their pages and questions
     (:func:`prism.answering.briefing.compose.briefing_markdown`)."""
-    return _briefing_markdown(record)
+    return _briefing_markdown(record, document_title(record))
 
 
 def document_title(record: DocumentRecord) -> str:
