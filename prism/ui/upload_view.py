@@ -222,7 +222,7 @@ def staged_status() -> None:
     """:func:`staged_line` of this round's picker and address field, as a caption (nothing when nothing is chosen)."""
     line = staged_line(list(st.session_state.get(files_key()) or []), str(st.session_state.get(url_key()) or ""))
     if line:
-        st.markdown(f":orange[:material/pending: **{line}**]")
+        st.markdown(f":material/pending: **{line}**")
 
 
 def _when(iso: str | None) -> str:
