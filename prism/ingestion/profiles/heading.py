@@ -3,8 +3,9 @@ Government Pension by Agency Banks"), not its file name ("05MC0104…5016A33587F
 
 RBI circulars and directions print the title after the salutation or as a line that starts with the kind of
 instrument ("Master Circular - …", "Master Direction – …", "Reserve Bank of India (…) Directions, 2025"); a title
-that wraps is joined while a bracket is open or the line ends with a joining word. A Markdown document's first
-``# heading`` is its title. Other documents give ``None`` here (the display rule then falls back to the file name).
+that wraps is joined while a bracket is open, the line ends with a joining word or a long line ran on (a labelled
+line such as "Supersedes: …" ends it). A ``# heading`` on a document's first line is its title. Other documents
+give ``None`` here (the display rule then falls back to the file name).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ _SALUTATION = re.compile(r"^(?:madam|dear\s+sir|sir)\b[\s/,a-z]*$", re.IGNORECAS
 _BODY_START = re.compile(r"^(?:please|the|we|this|in\s+exercise|attached|\d+\.|table\s+of\s+contents)\b", re.I)
 _JOINING = frozenset({"and", "of", "on", "for", "the", "to", "in", "by", "with", "under", "-", "–", ",", "&"})
 _MD_HEADING = re.compile(r"^#\s+(\S.*)$")
+_LABEL = re.compile(r"^[A-Z][A-Za-z ]{2,20}:")  # "Supersedes: …", "Encl: …": a labelled line is not the title
+_WRAPPED_CHARS = 55
+"""A title line this long (characters) most likely wrapped onto the next line."""
 
 
 def _lines(text: str) -> list[tuple[str, int, int]]:
@@ -46,11 +50,13 @@ def _continues(title: str) -> bool:
 
 def _joined(lines: list[tuple[str, int, int]], i: int) -> tuple[str, int]:
     """The title starting at ``lines[i]`` with its wrapped lines (at most three more), and the end offset."""
-    title, end = lines[i][0], lines[i][2]
+    title, end, prev = lines[i][0], lines[i][2], lines[i][0]
     for line, _start, line_end in lines[i + 1 : i + 4]:
-        if not (_continues(title) or _TAIL.match(line)) or _BODY_START.match(line) or _SALUTATION.match(line):
+        wrapped = len(prev) >= _WRAPPED_CHARS or line[:1].islower()  # a long line ran on to this one
+        if not (_continues(title) or _TAIL.match(line) or wrapped) or _BODY_START.match(line) \
+                or _SALUTATION.match(line) or _LABEL.match(line):
             break
-        title, end = f"{title} {line}", line_end
+        title, end, prev = f"{title} {line}", line_end, line
     return title, end
 
 
@@ -79,7 +85,7 @@ def find_title(pages: Pages) -> Found | None:
     number, text = pages[0]
     lines = _lines(text)[:_LINES_SCANNED]
     for i, (line, start, _end) in enumerate(lines):
-        heading = _MD_HEADING.match(line)
+        heading = _MD_HEADING.match(line) if i == 0 else None  # a Markdown title opens its document
         after_salutation = i > 0 and _SALUTATION.match(lines[i - 1][0]) and not _BODY_START.match(line)
         if heading or after_salutation or _INSTRUMENT.match(line):
             raw, end = (heading.group(1), lines[i][2]) if heading else _joined(lines, i)

@@ -65,3 +65,15 @@ def test_titles_of_the_real_rbi_circulars():
     assert titles["MD_10201_Archives.pdf"] == "Master Direction – Import of Goods and Services"
     assert titles["Accessibility20012026.pdf"] is None
     assert sum(t is not None for t in titles.values()) >= 10
+
+
+def test_a_long_wrapped_subject_is_joined_and_a_labelled_line_ends_it():
+    text = ("To: All Branches\nSubject: Unified Payments Interface (UPI) – transaction limits, merchant charges, "
+            "dispute\nresolution, fraud reporting and customer liability\n"
+            "Supersedes: Circular MBL/2024-25/OPS/042\n1. Purpose")
+    assert find_title([(1, text)])[0] == ("Unified Payments Interface (UPI) – transaction limits, merchant charges, "
+                                          "dispute resolution, fraud reporting and customer liability")
+
+
+def test_a_markdown_heading_counts_only_on_the_first_line():
+    assert find_title([(None, "Credit cost is guided at 5 bps.\n\n# 1 priority is liquidity")]) is None
