@@ -67,7 +67,10 @@ def test_ask_text_lists_sources_and_passes_options(cli_service, capsys):
     text = capsys.readouterr().out
     assert code == EXIT_OK
     assert text.startswith("Extractive answer (no LLM configured):")
-    assert "Sources:\n  [1] meridian_bank_upi_operating_circular.pdf, page" in text
+    # a cited document by its title, the file name in brackets (issue 31 §4)
+    assert ("Sources:\n  [1] Unified Payments Interface (UPI) – transaction limits, merchant charges, dispute "
+            "resolution, fraud reporting and customer liability "
+            "(meridian_bank_upi_operating_circular.pdf), page") in text
     assert "Note: extractive answer (no LLM configured). Web search is off: no Tavily API key" in text
     assert "(searched for:" not in text  # the standalone query equals the question
     call = cli_service[0]
