@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from prism.errors import PrismError
+from prism.service import document_title
 from prism.ui import chat_view, conversations_view, state, widgets
 from prism.ui.explain import literal
 from prism.ui.export import conversation_markdown
@@ -50,7 +51,8 @@ if conversation and conversation.turns:
     st.divider()
     with st.container(horizontal=True):
         st.download_button("Export chat (Markdown)",
-                           conversation_markdown(info.name, conversation.turns, conversation.info.title),
+                           conversation_markdown(info.name, conversation.turns, conversation.info.title,
+                                                 titles={d.source: document_title(d) for d in docs}),
                            file_name=f"prism-chat-{info.id}-{conversation.info.id}.md", mime="text/markdown",
                            icon=":material/download:", key="chat.export", on_click=state.record_export,
                            args=(service, info.name, "conversation",

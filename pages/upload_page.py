@@ -20,15 +20,17 @@ widgets.page_header(
 )
 
 file_types = supported_file_types()
-with st.form("upload.form", clear_on_submit=True, border=True):
+with st.container(border=True):  # no form: choosing files reruns the page, so the "not added yet" line shows
     st.file_uploader(
         file_types_phrase(file_types), type=[ext.lstrip(".") for t in file_types for ext in t.extensions],
         accept_multiple_files=True, key=upload_view.files_key(),
         help=f"Up to {limit} MB per file. Scanned PDF pages are read with OCR.",
     )
     st.text_input("…or a web page", placeholder="https://www.rbi.org.in/…", key=upload_view.url_key())
-    st.form_submit_button(f"Add to {literal(info.name)}", type="primary", icon=":material/add:",
-                          on_click=upload_view.on_submit, args=(service, info))
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(f"Add to {literal(info.name)}", type="primary", icon=":material/add:", key="upload.add",
+                  on_click=upload_view.on_submit, args=(service, info))
+        upload_view.staged_status()
 
 upload_view.batches_section(service, info)
 upload_view.workspace_summary(service, info)

@@ -45,6 +45,8 @@ from prism.index.workspaces import Workspace
 from prism.ingestion.jobs import IngestJobs, JobView
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
+from prism.ingestion.prepare import profile_title
+from prism.ingestion.titles import display_title
 from prism.retrieval.fusion import MODES, retrieval_mode
 from prism.retrieval.models_facade import ModelsFacade
 from prism.retrieval.rerank import Reranker
@@ -259,6 +261,10 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         info = self.catalog.get(workspace or self.settings.default_workspace)
         return Workspace(self.settings.home, info, self.settings.lock_timeout_s).documents()
 
+    def document_titles(self, workspace: str | None = None) -> dict[str, str]:
+        """``{file name: display title}`` of the workspace's documents (:func:`document_title`)."""
+        return {d.source: document_title(d) for d in self.documents(workspace)}
+
     def chunk_rows(self, workspace: str | None = None) -> list[tuple[DocumentRecord, list[dict[str, Any]]]]:
         """Every committed document with its stored chunk rows (``chunk_id``, ``text``, page and offset keys)."""
         handle = self.open(workspace)
@@ -378,7 +384,14 @@ def upload_names(names: Sequence[str]) -> list[str]:
 def briefing_markdown(record: DocumentRecord) -> str:
     """A document's briefing as Markdown to download: its name, profile, points with their pages and questions
     (:func:`prism.answering.briefing.compose.briefing_markdown`)."""
-    return _briefing_markdown(record)
+    return _briefing_markdown(record, document_title(record))
+
+
+def document_title(record: DocumentRecord) -> str:
+    """The name a document is shown by everywhere (pages, CLI, exports): its profile's title, falling back to the
+    file name (:func:`prism.ingestion.titles.display_title`; a title that is only a hash or number is no title)."""
+    profile = record.effective_profile()
+    return display_title(record.source, profile.title if profile else None, profile_title(profile))
 
 
 def query_terms(text: str) -> list[str]:

@@ -198,3 +198,21 @@ def statements_pdf(path: Path) -> Path:
          ("2023", "2022", "2021"), CASH_FLOW_ROWS),
     ]).output(str(path))
     return path
+
+
+PENSION_TITLE = "Master Circular - Disbursement of Government Pension by Agency Banks"
+"""The title line :func:`hash_named_circular` prints (shown with an en dash: :data:`PENSION_DISPLAY`)."""
+PENSION_DISPLAY = "Master Circular – Disbursement of Government Pension by Agency Banks"
+HASH_NAME = "05MC010420252ED8A74EE428468287D815016A33587F.pdf"
+"""A file name as RBI serves it: a hash that names nothing."""
+
+
+def hash_named_circular(folder: Path, name: str = HASH_NAME) -> Path:
+    """A two-page RBI-style master circular saved under a hash name: the title after the salutation on page 1, a
+    figure-bearing rule (compensation at 8 % per annum for delayed pension) on page 2."""
+    page1 = ("RESERVE BANK OF INDIA\nRBI/2025-26/05\nCO.DGBA.GBD.No.S1/31.02.007/2025-26 April 01, 2025\n"
+             f"All Agency Banks\nMadam/Dear Sir\n{PENSION_TITLE}\nPlease refer to our Master Circular on the above "
+             "subject. We have revised and updated the Master Circular which consolidates important instructions.")
+    page2 = ("Compensation for delayed pension\nAgency banks shall pay compensation at 8 % per annum for any delay in "
+             "crediting the revised pension or arrears beyond the due date, to the pensioner's account.")
+    return text_pdf(folder / name, [page1, page2])

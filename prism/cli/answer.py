@@ -18,13 +18,14 @@ def _scores(c: Citation) -> str:
     return ", ".join(f"{key} {c.scores[key]:.3f}" for key in SCORE_STAGES if c.scores.get(key) is not None)
 
 
-def _where(c: Citation) -> str:
-    return c.source + (f", {c.locator}" if c.locator else "")
+def _where(c: Citation, titles: dict[str, str]) -> str:
+    return common.titled(c.source, titles) + (f", {c.locator}" if c.locator else "")
 
 
-def format_answer(answer: Answer, question: str = "") -> str:
+def format_answer(answer: Answer, question: str = "", titles: dict[str, str] | None = None) -> str:
     """The plain-text rendering of an answer for the terminal (the standalone query is shown when it differs from
-    the question)."""
+    the question); a cited document by its title and file name (``titles``: ``{file name: display title}``)."""
+    titles = titles or {}
     lines = [answer.answer.strip()]
     if answer.condensed_query.strip() and answer.condensed_query.strip() != question.strip():
         lines += ["", f"(searched for: {answer.condensed_query})"]
@@ -32,13 +33,13 @@ def format_answer(answer: Answer, question: str = "") -> str:
         lines += ["", line]
     if answer.citations:
         lines += ["", "Sources:"]
-        lines += [f"  [{c.n}] {_where(c)}  ({_scores(c)})" for c in answer.citations]
+        lines += [f"  [{c.n}] {_where(c, titles)}  ({_scores(c)})" for c in answer.citations]
     if answer.web:
         lines += ["", "Web sources:"]
         lines += [f"  [W{w.n}] {w.title} <{w.url}>" for w in answer.web]
     if answer.retrieved:
         lines += ["", "Closest passages (they do not answer it):" if answer.declined else "Also retrieved (not cited):"]
-        lines += [f"  [{c.n}] {_where(c)}" for c in answer.retrieved]
+        lines += [f"  [{c.n}] {_where(c, titles)}" for c in answer.retrieved]
     if answer.unsupported_numbers:
         lines += ["", "Figures not found in their cited sources: " + ", ".join(answer.unsupported_numbers)]
     if answer.message and answer.message.strip() != answer.answer.strip():
@@ -58,7 +59,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
         web=True if args.web else None,
         auto_scope=not args.no_auto_scope,
     )
-    common.emit(args, {**answer.to_dict(), "embedder": svc.embedder_state()}, format_answer(answer, args.question))
+    titles = svc.document_titles(args.workspace)
+    data = answer.to_dict()
+    for key in ("citations", "retrieved"):
+        data[key] = common.add_titles(data.get(key) or [], titles)
+    common.emit(args, {**data, "embedder": svc.embedder_state()}, format_answer(answer, args.question, titles))
     return common.EXIT_OK
 
 

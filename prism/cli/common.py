@@ -29,6 +29,19 @@ def emit(args: argparse.Namespace, payload: Any, text: str) -> None:
         sys.stdout.write(text + "\n")
 
 
+def titled(source: str, titles: dict[str, str]) -> str:
+    """``"title (file name)"`` for the terminal, or the file name when it is its own title (``titles`` from
+    :meth:`prism.service.PrismService.document_titles`)."""
+    title = titles.get(source, source)
+    return source if title == source else f"{title} ({source})"
+
+
+def add_titles(rows: list[dict[str, Any]], titles: dict[str, str], key: str = "source") -> list[dict[str, Any]]:
+    """``rows`` (JSON objects keyed by the file name under ``key``) each with a ``"title"`` field: the display title,
+    the file name when the document has none or is gone."""
+    return [{**row, "title": titles.get(str(row.get(key, "")), str(row.get(key, "")))} for row in rows]
+
+
 def progress_printer() -> Callable[[float, str], None]:
     """A progress callback writing ``[ 42.0%] message`` to stderr whenever the message changes."""
     last = {"msg": ""}

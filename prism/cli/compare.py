@@ -20,8 +20,10 @@ from prism.errors import PrismError
 from prism.types import EXPORT_FORMATS, CompareCell, CompareGrid
 
 
-def format_grid(grid: CompareGrid) -> str:
-    """The plain-text rendering: per question, one line per document with its answer and citations."""
+def format_grid(grid: CompareGrid, titles: dict[str, str] | None = None) -> str:
+    """The plain-text rendering: per question, one line per document (by its title and file name, ``titles``:
+    ``{file name: display title}``) with its answer and citations."""
+    titles = titles or {}
     lines: list[str] = []
     for q in grid.questions:
         lines += ["", q]
@@ -29,9 +31,9 @@ def format_grid(grid: CompareGrid) -> str:
             cell = grid.cell(doc, q)
             if cell is None:
                 continue
-            where = cell.citation_labels() or (f"closest: {cell.closest.label()}" if cell.closest else "")
+            where = cell.citation_labels(titles) or (f"closest: {cell.closest.label(titles)}" if cell.closest else "")
             period = f" [{cell.period}]" if cell.period else ""
-            lines.append(f"  {doc}{period}: {cell.answer}" + (f"  ({where})" if where else ""))
+            lines.append(f"  {common.titled(doc, titles)}{period}: {cell.answer}" + (f"  ({where})" if where else ""))
     return "\n".join(lines).strip()
 
 
@@ -49,16 +51,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         show(len(cells) / total, f"{cell.document}: {cell.status}" + (" (cached)" if cell.cached else ""))
     grid = CompareGrid("", args.title or "Comparison", tuple(docs), tuple(q.strip() for q in questions if q.strip()),
                        tuple(cells))
+    titles = svc.document_titles(args.workspace)
     if args.out:
         out = Path(args.out)
         try:
-            out.write_bytes(svc.export_grid(grid, out.suffix))
+            out.write_bytes(svc.export_grid(grid, out.suffix, titles))
         except OSError as exc:
             raise PrismError(f"Could not write {out}: {exc.strerror or exc}.") from exc
         svc.record_export(args.workspace or svc.settings.default_workspace, "grid", out.name, common.actor())
         sys.stderr.write(f"grid written to {out}\n")
-    payload = {"columns": list(grid.documents), "rows": list(grid.questions), "cells": [c.to_dict() for c in cells]}
-    common.emit(args, payload, format_grid(grid))
+    payload = {"columns": list(grid.documents), "titles": {d: titles.get(d, d) for d in grid.documents},
+               "rows": list(grid.questions),
+               "cells": common.add_titles([c.to_dict() for c in cells], titles, "document")}
+    common.emit(args, payload, format_grid(grid, titles))
     return common.EXIT_OK
 
 

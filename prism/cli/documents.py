@@ -39,17 +39,21 @@ def _profile_line(record: DocumentRecord) -> str:
 
 def cmd_docs(args: argparse.Namespace) -> int:
     """``docs``: the workspace's documents, each with its profile (corrections applied)."""
-    docs = common.service().documents(args.workspace)
+    svc = common.service()
+    docs = svc.documents(args.workspace)
+    titles = svc.document_titles(args.workspace)
     text = "\n".join(
-        f"{d.source}  pages={d.pages if d.pages is not None else '-'}  chunks={d.chunks}  tables={d.tables}  "
+        f"{common.titled(d.source, titles)}  pages={d.pages if d.pages is not None else '-'}  chunks={d.chunks}  "
+        f"tables={d.tables}  "
         f"{_profile_line(d)}  {d.ingested_at}"
         for d in docs
     ) or "(no documents)"
-    common.emit(args, [d.to_public_dict() for d in docs], text)
+    common.emit(args, common.add_titles([d.to_public_dict() for d in docs], titles), text)
     return common.EXIT_OK
 
 
-TAG_FIELDS = ("entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date")
+TAG_FIELDS = ("entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
+              "title")
 """The profile fields ``tag`` can correct (``--fiscal-year-end`` for ``fiscal_year_end``)."""
 
 

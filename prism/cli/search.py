@@ -10,14 +10,15 @@ from prism.cli import common
 from prism.types import SCORE_STAGES
 
 
-def _result_lines(result: Any) -> list[str]:
+def _result_lines(result: Any, titles: dict[str, str]) -> list[str]:
     lines = []
     for r in result.results:
         pages = r.locator
         s = r.scores()
         parts = [f"{k} {s[k]:.3f} (#{s[k + '_rank']})" for k in SCORE_STAGES
                  if s[k] is not None and s.get(k + "_rank") is not None]
-        lines.append(f"[{r.rank}] {r.source}{', ' + pages if pages else ''}  " + ", ".join(parts))
+        name = common.titled(r.source, titles)
+        lines.append(f"[{r.rank}] {name}{', ' + pages if pages else ''}  " + ", ".join(parts))
         lines.append("    " + " ".join(r.text.split())[:300])
     return lines
 
@@ -32,8 +33,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         lines.append(f"(rerank off: {result.reranker['reason']})")
     if result.message:
         lines.append(result.message)
-    lines += _result_lines(result)
-    common.emit(args, {**result.to_dict(), "embedder": svc.embedder_state()}, "\n".join(lines) or "(no results)")
+    titles = svc.document_titles(args.workspace)
+    lines += _result_lines(result, titles)
+    data = result.to_dict()
+    data["results"] = common.add_titles(data.get("results") or [], titles)
+    common.emit(args, {**data, "embedder": svc.embedder_state()}, "\n".join(lines) or "(no results)")
     return common.EXIT_OK
 
 

@@ -33,6 +33,15 @@ class DatasetChoice:
     present: bool
     reason: str = ""
 
+    def run_dataset(self, workspace: str | None = None) -> str:
+        """The ``dataset`` name its runs are recorded under: a prism file's stem (``"eval_pairs"``), a BEIR or
+        FinanceBench folder's name (``"scifact"``, ``"financebench-dev"``), ``"workspace-<name>"`` for a workspace's
+        ground truth (:mod:`prism.evaluation.datasets`, :mod:`prism.evaluation.feedback`)."""
+        if self.format == "workspace":
+            return f"workspace-{workspace}"
+        path = Path(self.path)
+        return path.stem if self.format == "prism" else path.name
+
 
 PUBLIC_DATASETS: tuple[tuple[str, str, str], ...] = (
     ("FinanceBench dev: 16 filings, their questions", "financebench-dev", "financebench"),

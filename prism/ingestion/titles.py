@@ -52,3 +52,37 @@ def with_title(title: str | None, chunk_text: str) -> str:
     if not title or chunk_text.startswith(title):
         return chunk_text
     return f"{title}\n\n{chunk_text}"
+
+
+def is_opaque(text: str | None) -> bool:
+    """True when ``text`` names nothing a reader recognises: empty, or every word a number, a hash or a code
+    (a word of 12+ characters with a digit, ``"05MC0104…87F"``; a hex run of 8+, ``"2ed8a74e"``; a word with fewer
+    than two letters in all, ``"2024"``, ``"13"``)."""
+    letters = 0
+    for word in (w for w in _NAME_SPLIT.split(text or "") if w):
+        hexlike = len(word) >= 8 and all(ch in "0123456789abcdefABCDEF" for ch in word)
+        coded = len(word) >= 12 and any(ch.isdigit() for ch in word)
+        letters += 0 if hexlike or coded else sum(ch.isalpha() for ch in word)
+    return letters < 2
+
+
+def display_title(source: str, title: str | None, profile_line: str | None = None) -> str:
+    """The one name a document is shown by on every page, in the CLI and in exports (the display rule).
+
+    Args:
+        source: the document's file name (or URL) in its workspace; always the fallback.
+        title: the profile's title as printed in the document, or ``None``.
+        profile_line: the profile's short line (entity, type, period, reference), or ``None``.
+
+    Returns:
+        ``title`` whitespace-collapsed when it is not opaque (:func:`is_opaque`); else ``source`` when its name is
+        informative (:func:`title_from_name`); else ``profile_line`` when it is not opaque; else ``source``. The
+        text is the document's own and must be treated as hostile (escape it in any HTML sink).
+    """
+    title = " ".join((title or "").split())
+    if title and not is_opaque(title):
+        return title
+    if title_from_name(source) is not None:
+        return source
+    line = " ".join((profile_line or "").split())
+    return line if line and not is_opaque(line) else source

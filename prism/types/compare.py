@@ -7,6 +7,7 @@ the saved grid files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -26,11 +27,13 @@ class CellCitation:
     chunk_id: str = ""
     n: int = 0
 
-    def label(self) -> str:
-        """``"file p. N"`` (the export form), ``"file, Slide 3"`` for a locator without a page, or the file name."""
+    def label(self, titles: Mapping[str, str] | None = None) -> str:
+        """``"file p. N"`` (the export form), ``"file, Slide 3"`` for a locator without a page, or the file name;
+        the file named by its display title when ``titles`` (``{file name: title}``) has one."""
+        name = (titles or {}).get(self.file, self.file)
         if self.page is not None:
-            return f"{self.file} p. {self.page}"
-        return f"{self.file}, {self.locator}" if self.locator else self.file
+            return f"{name} p. {self.page}"
+        return f"{name}, {self.locator}" if self.locator else name
 
     def to_dict(self) -> dict[str, Any]:
         """``{"file", "page", "locator", "chunk_id", "n"}``."""
@@ -80,9 +83,10 @@ class CompareCell:
     cached: bool = field(default=False, compare=False)
     note: str | None = None
 
-    def citation_labels(self) -> str:
-        """The citations as ``"file p. N; file p. M"`` (distinct, in order), ``""`` without any."""
-        return "; ".join(dict.fromkeys(c.label() for c in self.citations))
+    def citation_labels(self, titles: Mapping[str, str] | None = None) -> str:
+        """The citations as ``"file p. N; file p. M"`` (distinct, in order; files by their ``titles``, see
+        :meth:`CellCitation.label`), ``""`` without any."""
+        return "; ".join(dict.fromkeys(c.label(titles) for c in self.citations))
 
     def as_cached(self) -> CompareCell:
         """The same cell marked as read from the cache."""

@@ -41,6 +41,7 @@ PROFILE_FIELDS: tuple[str, ...] = (
     "unit",
     "reference",
     "date",
+    "title",
 )
 """The profile's value fields, in display order; each may have a :class:`ProfileSource` in ``sources``."""
 
@@ -96,6 +97,8 @@ class DocumentProfile:
         reference: the document's own number: an RBI reference ("RBI/2025-26/13"), a notification or circular
             number ("NPCI/UPI/OC No. 116A/2021-22"), or ``None``.
         date: ISO date the document is dated (circular, call, current report), or ``None``.
+        title: the document's own title as printed on its first page ("Master Circular – Disbursement of
+            Government Pension by Agency Banks"), or ``None`` (:mod:`prism.ingestion.profiles.heading`).
     """
 
     entity: str | None
@@ -109,6 +112,7 @@ class DocumentProfile:
     aliases: tuple[str, ...] = ()
     reference: str | None = None
     date: str | None = None
+    title: str | None = None
 
     def metadata(self) -> dict[str, str]:
         """The flat chunk metadata of the document (:data:`PROFILE_METADATA_KEYS`): ``entity``, ``doc_type``,
@@ -129,7 +133,7 @@ class DocumentProfile:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
-        "aliases", "sources": {field: {"page", "snippet"}}}`` (JSON-serialisable)."""
+        "title", "aliases", "sources": {field: {"page", "snippet"}}}`` (JSON-serialisable)."""
         out: dict[str, Any] = {name: getattr(self, name) for name in PROFILE_FIELDS}
         out["aliases"] = list(self.aliases)
         out["sources"] = {name: src.to_dict() for name, src in self.sources.items()}

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from prism.service import briefing_markdown
+from prism.service import briefing_markdown, document_title
 from prism.types import WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import state
 from prism.ui.explain import literal
@@ -19,7 +19,10 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
     """One document's briefing: its identity line, its points with their pages, 3 question buttons that open the Chat
     with that question, and a Markdown download."""
     with st.container(border=True):
-        st.markdown(f"**:material/description: {literal(name)}**")
+        title = document_title(record) if record is not None else name
+        st.markdown(f"**:material/description: {literal(title)}**")
+        if title != name:
+            st.caption(f"File: {literal(name)}")
         if record is None:
             st.caption("This document is no longer in the workspace.")
             return

@@ -11,7 +11,7 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import ConversationNotFoundError, PrismError
-from prism.service import PrismService, find_retrieval_mode, query_terms
+from prism.service import PrismService, document_title, find_retrieval_mode, query_terms
 from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, locator_of
 from prism.ui import feedback_view, state
 from prism.ui.calculation_view import calculation_details
@@ -185,7 +185,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
         with st.expander(label, icon=":material/manage_search:", expanded=is_declined(answer)):
             for c in retrieved:
                 pages = locator_of(c)
-                st.markdown(f"**[{c['n']}] {literal(c['source'])}**" + (f" · {pages}" if pages else "")
+                st.markdown(f"**[{c['n']}] {literal(_title(c, doc_ids))}**" + (f" · {pages}" if pages else "")
                             + (f" · {literal(c['profile'])}" if c.get("profile") else ""))
                 st.caption(why_this_chunk(c.get("scores") or {}, sides))
                 st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
@@ -255,21 +255,32 @@ def _notes(answer: Mapping[str, Any]) -> str:
     return literal(" ".join(notes))
 
 
-def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, str]:
+def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, tuple[str | None, str]]:
+    """``{file name: (doc_id of a PDF or None, display title)}`` (:func:`prism.service.document_title`)."""
     try:
-        return {d.source: d.doc_id for d in service.documents(info.name) if d.kind == "pdf"}
+        return {d.source: (d.doc_id if d.kind == "pdf" else None, document_title(d))
+                for d in service.documents(info.name)}
     except PrismError:
         return {}
 
 
+def _title(c: Mapping[str, Any], doc_ids: Mapping[str, tuple[str | None, str]]) -> str:
+    """The display title of a citation's document (its file name when the document is gone)."""
+    return doc_ids.get(c["source"], (None, c["source"]))[1]
+
+
 def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
-              ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, str], key: str) -> None:
+              ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, tuple[str | None, str]],
+              key: str) -> None:
     pages = locator_of(c)
     profile = f" · {literal(c['profile'])}" if c.get("profile") else ""
-    label = f"[{c['n']}] {literal(c['source'])}" + (f" · {pages}" if pages else "") + profile
+    title = _title(c, doc_ids)
+    label = f"[{c['n']}] {literal(title)}" + (f" · {pages}" if pages else "") + profile
     label += f" — “{literal(snippet(c.get('text', ''), 70))}”"
     scores = c.get("scores") or {}
     with st.expander(label, icon=":material/format_quote:"):
+        if title != c["source"]:
+            st.caption(f":material/description: File: {literal(c['source'])}")
         rank = f" (retrieved #{c['rank']})" if c.get("rank") and c.get("rank") != c["n"] else ""
         st.markdown(f'<div class="prism-why">Why this passage{html.escape(rank)}: '
                     f'{html.escape(why_this_chunk(scores, sides))}</div>', unsafe_allow_html=True)
@@ -287,9 +298,9 @@ def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], 
 
 
 def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any],
-                  doc_ids: Mapping[str, str]) -> None:
+                  doc_ids: Mapping[str, tuple[str | None, str]]) -> None:
     page = c.get("page_start")
-    doc_id = doc_ids.get(c["source"])
+    doc_id = doc_ids.get(c["source"], (None, ""))[0]
     if page is None or doc_id is None:  # no page image: the passage in the text of its slide, sheet or document
         _passage_preview(service, info, c)
         return
@@ -305,7 +316,7 @@ def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, An
         return
     where = locator_of(c) or f"page {page}"
     if preview.crop:
-        st.image(preview.crop, caption=f"{c['source']}, {where}: the passage, highlighted", width="content")
+        st.image(preview.crop, caption=f"{_title(c, doc_ids)}, {where}: the passage, highlighted", width="content")
         with st.popover(f"Whole page ({where})", icon=":material/description:"):
             st.image(preview.image, width="stretch")
     else:

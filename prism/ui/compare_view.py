@@ -69,8 +69,9 @@ def _add_template(service: PrismService, info: WorkspaceInfo) -> None:
     st.session_state[key] = "\n".join(dict.fromkeys([*have, *service.template_questions(name)]))
 
 
-def _editor(service: PrismService, info: WorkspaceInfo, sources: list[str]) -> tuple[list[str], list[str], str]:
-    """The grid's inputs: saved grids, documents, questions (and templates), title. Returns them."""
+def _editor(service: PrismService, info: WorkspaceInfo, titles: dict[str, str]) -> tuple[list[str], list[str], str]:
+    """The grid's inputs: saved grids, documents (by their display titles), questions (and templates), title."""
+    sources = list(titles)
     saved = service.grids(info.name).list()
     names = {g.id: f"{g.title} ({len(g.documents)} × {len(g.questions)}, {g.updated_at[:16].replace('T', ' ')})"
              for g in saved}
@@ -80,7 +81,7 @@ def _editor(service: PrismService, info: WorkspaceInfo, sources: list[str]) -> t
     if docs_key in st.session_state:
         st.session_state[docs_key] = [d for d in st.session_state[docs_key] if d in sources]
     docs = st.multiselect("Documents (columns, up to 12)", sources, key=docs_key, max_selections=MAX_COLUMNS,
-                          placeholder="Choose documents to compare")
+                          placeholder="Choose documents to compare", format_func=lambda s: titles.get(s, s))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     templates = service.compare_templates()
     with right:
@@ -101,19 +102,21 @@ def _editor(service: PrismService, info: WorkspaceInfo, sources: list[str]) -> t
     return docs, questions, title
 
 
-def draw_cell(service: PrismService, info: WorkspaceInfo, cell: CompareCell | None, key: str) -> None:
-    """One cell: the short answer (or "not found" / the error) with its citations and a Sources panel."""
+def draw_cell(service: PrismService, info: WorkspaceInfo, cell: CompareCell | None, key: str,
+              titles: dict[str, str] | None = None) -> None:
+    """One cell: the short answer (or "not found" / the error) with its citations (documents by their ``titles``,
+    ``{file name: display title}``) and a Sources panel."""
     if cell is None:
         st.caption("…")
         return
     period = f"**{literal(cell.period)}** · " if cell.period else ""
     if cell.status == "found":
         st.markdown(period + literal(cell.answer))
-        st.caption(literal(cell.citation_labels()))
+        st.caption(literal(cell.citation_labels(titles)))
     elif cell.status == "not_found":
         st.markdown(f"{period}:material/search_off: *Not found in this document.*")
         if cell.closest is not None:
-            st.caption(f"Closest passage: {literal(cell.closest.label())}")
+            st.caption(f"Closest passage: {literal(cell.closest.label(titles))}")
     else:
         st.error(literal(cell.answer), icon=STATUS_ICONS["error"])
     if cell.note:
@@ -125,13 +128,16 @@ def draw_cell(service: PrismService, info: WorkspaceInfo, cell: CompareCell | No
             chat_view.answer_details(service, info, turn, key=key)
 
 
-def _draw(service: PrismService, info: WorkspaceInfo, grid: CompareGrid) -> dict[tuple[str, str], Any]:
-    """The grid as rows of columns; returns each cell's placeholder by (document, question)."""
+def _draw(service: PrismService, info: WorkspaceInfo, grid: CompareGrid,
+          titles: dict[str, str]) -> dict[tuple[str, str], Any]:
+    """The grid as rows of columns, each headed by its document's title (its file name in the tooltip); returns
+    each cell's placeholder by (document, question)."""
     widths = [2] + [3] * len(grid.documents)
     head = st.columns(widths)
     head[0].markdown("**Question**")
     for col, doc in zip(head[1:], grid.documents, strict=True):
-        col.markdown(f"**{literal(doc)}**")
+        title = titles.get(doc, doc)
+        col.markdown(f"**{literal(title)}**", help=None if title == doc else f"File: {literal(doc)}")
     holders: dict[tuple[str, str], Any] = {}
     for r, q in enumerate(grid.questions):
         st.divider()
@@ -140,12 +146,12 @@ def _draw(service: PrismService, info: WorkspaceInfo, grid: CompareGrid) -> dict
         for c, (col, doc) in enumerate(zip(cols[1:], grid.documents, strict=True)):
             holders[(doc, q)] = col.empty()
             with holders[(doc, q)].container():
-                draw_cell(service, info, grid.cell(doc, q), key=f"cmp-{r}-{c}")
+                draw_cell(service, info, grid.cell(doc, q), key=f"cmp-{r}-{c}", titles=titles)
     return holders
 
 
 def _run(service: PrismService, info: WorkspaceInfo, grid: CompareGrid, holders: dict[tuple[str, str], Any],
-         options: dict[str, Any]) -> CompareGrid:
+         options: dict[str, Any], titles: dict[str, str]) -> CompareGrid:
     """Answer the grid's cells (cached ones at once), filling each placeholder and the progress bar as cells finish;
     the grid is saved after every cell, so a cancelled run keeps what it did."""
     total = len(grid.documents) * len(grid.questions)
@@ -165,18 +171,19 @@ def _run(service: PrismService, info: WorkspaceInfo, grid: CompareGrid, holders:
         holder = holders.get((cell.document, cell.question))
         if holder is not None:
             with holder.container():
-                draw_cell(service, info, cell, key=f"cmp-new-{len(cells)}")
+                draw_cell(service, info, cell, key=f"cmp-new-{len(cells)}", titles=titles)
         bar.progress(len(cells) / total, text=f"{len(cells)} of {total} cells"
                      + (f" · {sum(c.cached for c in cells)} from the cache" if any(c.cached for c in cells) else ""))
     return grid
 
 
-def _exports(service: PrismService, grid: CompareGrid, workspace: str) -> None:
+def _exports(service: PrismService, grid: CompareGrid, workspace: str, titles: dict[str, str]) -> None:
     stem = "".join(ch if ch.isalnum() else "-" for ch in grid.title.lower()).strip("-") or "grid"
     with st.container(horizontal=True):
         for fmt in service.export_formats():
             name = f"prism-{stem}.{fmt.key}"
-            st.download_button(f"Export {fmt.label}", service.export_grid(grid, fmt.key), file_name=name,
+            st.download_button(f"Export {fmt.label}", service.export_grid(grid, fmt.key, titles),
+                               file_name=name,
                                mime=fmt.mime, key=f"compare.export.{fmt.key}", on_click=state.record_export,
                                args=(service, workspace, "grid", name), icon=":material/download:")
 
@@ -185,8 +192,8 @@ def page(service: PrismService, info: WorkspaceInfo) -> None:
     """The Compare page body for the workspace in use."""
     if message := st.session_state.pop("compare.error", None):
         st.error(literal(message))
-    sources = [d.source for d in service.documents(info.name)]
-    docs, questions, title = _editor(service, info, sources)
+    titles = service.document_titles(info.name)
+    docs, questions, title = _editor(service, info, titles)
     with st.container(horizontal=True):
         run = st.button("Run grid", type="primary", key="compare.run", icon=":material/grid_on:",
                         disabled=not docs or not questions)
@@ -202,8 +209,8 @@ def page(service: PrismService, info: WorkspaceInfo) -> None:
         st.info("Choose documents and questions, then **Run grid**. Each cell is answered from its own document "
                 "only, with the same pipeline as Chat.", icon=":material/grid_on:")
         return
-    holders = _draw(service, info, grid)
+    holders = _draw(service, info, grid, titles)
     if run:
-        grid = _run(service, info, grid, holders, widgets.effective_options())
+        grid = _run(service, info, grid, holders, widgets.effective_options(), titles)
         st.success(f"Grid '{grid.title}' saved: {len(grid.cells)} cells.", icon=":material/task_alt:")
-    _exports(service, grid, info.name)
+    _exports(service, grid, info.name, titles)

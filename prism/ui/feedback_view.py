@@ -90,30 +90,37 @@ def _add_to_truth(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, st
 
 
 def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str) -> None:
-    """👍 / 👎 for the answer and a "Feedback" popover: relevant / not relevant per passage, the question type, an
-    optional reference answer and "Add to ground truth". Nothing is drawn for an answer without passages."""
+    """👍 / 👎 for the answer and, in an expander inside the message, the marks: relevant / not relevant per
+    passage, the question type, an optional reference answer and "Add to ground truth". Nothing is drawn for an
+    answer without passages."""
     passages = _passages(turn)
     if not turn.answer or not passages:
         return
     stem = _key(turn, key)
     if message := st.session_state.pop("prism.fb.error", None):
         st.error(literal(message))
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.feedback("thumbs", key=f"{stem}.thumbs", on_change=_thumbs_changed,
-                    args=(service, info, turn, f"{stem}.thumbs"))
-        with st.popover("Mark passages · add to ground truth", icon=":material/rule:"):
-            for c in passages:
-                where = locator_of(c)
-                st.segmented_control(literal(f"[{c['n']}] {c['source']}" + (f" · {where}" if where else "")),
-                                     list(MARKS), format_func=MARKS.get, key=f"{stem}.m.{c.get('chunk_id')}",
-                                     on_change=_mark_changed,
-                                     args=(service, info, turn, f"{stem}.m.{c.get('chunk_id')}", c))
-            st.selectbox("Question type", service.question_types(), key=f"{stem}.type")
-            st.text_area("Reference answer (optional)", key=f"{stem}.ref", height=80)
-            st.button("Add to ground truth", key=f"{stem}.add", icon=":material/playlist_add_check:",
-                      on_click=_add_to_truth, args=(service, info, turn, stem),
-                      help="The question and the passages marked relevant become a pair of this workspace's ground "
-                           "truth (Evaluation page). A question added again updates its pair.")
-            done = st.session_state.get(f"{stem}.done")
-            if done:
-                (st.success if done[0] == "success" else st.error)(literal(done[1]))
+    try:
+        titles = service.document_titles(info.name)
+    except PrismError:
+        titles = {}
+    st.feedback("thumbs", key=f"{stem}.thumbs", on_change=_thumbs_changed,
+                args=(service, info, turn, f"{stem}.thumbs"))
+    # an expander inside the message, not a popover: a popover floats over the page and covered the chat input
+    # at 1440×900 (issue 31 §5d); an expander opens in the flow of the answer
+    with st.expander("Mark passages · add to ground truth", icon=":material/rule:"):
+        for c in passages:
+            where = locator_of(c)
+            name = titles.get(c["source"], c["source"])
+            st.segmented_control(literal(f"[{c['n']}] {name}" + (f" · {where}" if where else "")),
+                                 list(MARKS), format_func=MARKS.get, key=f"{stem}.m.{c.get('chunk_id')}",
+                                 on_change=_mark_changed,
+                                 args=(service, info, turn, f"{stem}.m.{c.get('chunk_id')}", c))
+        st.selectbox("Question type", service.question_types(), key=f"{stem}.type")
+        st.text_area("Reference answer (optional)", key=f"{stem}.ref", height=80)
+        st.button("Add to ground truth", key=f"{stem}.add", icon=":material/playlist_add_check:",
+                  on_click=_add_to_truth, args=(service, info, turn, stem),
+                  help="The question and the passages marked relevant become a pair of this workspace's ground "
+                       "truth (Evaluation page). A question added again updates its pair.")
+        done = st.session_state.get(f"{stem}.done")
+        if done:
+            (st.success if done[0] == "success" else st.error)(literal(done[1]))

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import PrismService, document_title
 from prism.types import (
     CORRECTED_SNIPPET,
     DOCUMENT_TYPE_LABELS,
@@ -27,7 +27,7 @@ from prism.ui.explain import literal
 FIELD_LABELS: dict[str, str] = {
     "entity": "Entity", "ticker": "Ticker", "type": "Document type", "period": "Period",
     "fiscal_year_end": "Fiscal year end", "currency": "Currency", "unit": "Unit", "reference": "Reference",
-    "date": "Date",
+    "date": "Date", "title": "Title",
 }
 """Profile fields in display order, with their labels."""
 
@@ -104,7 +104,8 @@ def details(service: PrismService, info: Info, docs: list[DocumentRecord]) -> No
     """Pick a document: the sentences in it addressed to an AI assistant (flagged), its briefing, its profile and
     sources, the running lines removed from its pages, and the correction form."""
     by_name = {d.source: d for d in docs}
-    chosen = st.selectbox("Document", list(by_name), index=0, key=f"doc.detail.{info.id}")
+    chosen = st.selectbox("Document", list(by_name), index=0, key=f"doc.detail.{info.id}",
+                          format_func=lambda s: f"{document_title(by_name[s])}" if s in by_name else s)
     record = by_name.get(chosen) if chosen else None
     if record is None:
         return

@@ -35,6 +35,7 @@ STATUS_LABELS = {  # plain words: the table is drawn on a canvas, where emoji ne
     "failed": "Failed",
     "cancelled": "Cancelled",
     "rejected": "Not uploaded",
+    "same_in_batch": "Same file twice in batch",
 }
 SHOWN_BATCHES = 5
 """Batches drawn on the page, newest first."""
@@ -81,8 +82,9 @@ def submit(service: PrismService, info: WorkspaceInfo, files: Sequence[Any], url
             continue
         job_id = jobs.submit(service, info, name, data, actor=state.actor())
         if job_id in first_name:  # the same bytes twice in one batch are one job: say so, never drop a row
-            rejected.append({"file": name, "reason": f"{name} has the same content as {first_name[job_id]} in this "
-                                                     f"batch; it is added once, as {first_name[job_id]}."})
+            rejected.append({"file": name, "kind": "duplicate",
+                             "reason": f"{name} has the same content as {first_name[job_id]} in this batch; it is "
+                                       f"added once, as {first_name[job_id]}."})
             continue
         first_name[job_id] = name
         job_ids.append(job_id)
@@ -177,6 +179,7 @@ def _batch(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any], vi
                        icon=":material/check_circle:")
         for r in bad:
             st.error(literal(r["Details"]), icon=":material/error:")
+        _duplicates(views, batch["rejected"])
         for v in views:
             if v.result is not None and v.result.status == "replaced":
                 st.info(f"**{literal(v.result.file)}** replaced the version added on "
@@ -188,6 +191,38 @@ def _batch(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any], vi
                                     "Chunks": st.column_config.TextColumn(width="small")})
         if batch["workspace_id"] == info.id and (newest or len(views) <= 3):
             _briefings(service, info, batch, views)
+
+
+def _duplicates(views: list[JobView], rejected: list[dict[str, str]]) -> None:
+    """Handled duplicates as a neutral status (``st.info``, never red): a file already in the workspace with the same
+    content, and a second copy of the same bytes in the batch. Nothing went wrong; nothing needs doing."""
+    same = [literal(v.result.file) for v in views if v.result is not None and v.result.status == "duplicate"]
+    if same:
+        st.info(f"Already in the workspace with the same content, so nothing was added again: **{', '.join(same)}**.",
+                icon=":material/content_copy:")
+    for rej in rejected:
+        if rej.get("kind") == "duplicate":
+            st.info(literal(rej["reason"]), icon=":material/content_copy:")
+
+
+def staged_line(files: Sequence[Any], url: str) -> str:
+    """What is chosen but not added yet, for beside the "Add to …" button: ``"3 files chosen — not added yet"``,
+    ``"1 file and a web page chosen — not added yet"``, ``"a web page entered — not added yet"``, or ``""`` when
+    nothing is (issue 31 §5: staged files are not added files)."""
+    has_url = bool((url or "").strip())
+    if not files and not has_url:
+        return ""
+    if not files:
+        return "a web page entered — not added yet"
+    page = " and a web page" if has_url else ""
+    return f"{count_phrase(len(files), 'file')}{page} chosen — not added yet"
+
+
+def staged_status() -> None:
+    """:func:`staged_line` of this round's picker and address field, as a caption (nothing when nothing is chosen)."""
+    line = staged_line(list(st.session_state.get(files_key()) or []), str(st.session_state.get(url_key()) or ""))
+    if line:
+        st.markdown(f":material/pending: **{line}**")
 
 
 def _when(iso: str | None) -> str:
@@ -256,7 +291,8 @@ def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[di
             "Addressed to an AI": injection_flag(r.injections),
         })
     for rej in rejected:
-        rows.append({"File": rej["file"], "Result": STATUS_LABELS["rejected"], "Pages": "—", "Chunks": "—",
+        result = STATUS_LABELS["same_in_batch" if rej.get("kind") == "duplicate" else "rejected"]
+        rows.append({"File": rej["file"], "Result": result, "Pages": "—", "Chunks": "—",
                      "Skipped pages": "", "OCR pages": "", "Details": rej["reason"], "Addressed to an AI": ""})
     return rows
 

@@ -201,10 +201,11 @@ def sidebar(service: PrismService) -> WorkspaceInfo | None:
 
 def _document_filter(service: PrismService, info: WorkspaceInfo) -> None:
     try:
-        sources = [d.source for d in service.documents(info.name)]
+        titles = service.document_titles(info.name)
     except PrismError as e:
         st.error(literal(str(e)))
         return
+    sources = list(titles)
     if not sources:
         st.caption("This workspace has no documents yet.")
         return
@@ -215,11 +216,22 @@ def _document_filter(service: PrismService, info: WorkspaceInfo) -> None:
     label = "Limit answers to"
     help_text = "Pick documents to search only those; none picked searches the whole workspace."
     if len(sources) <= MAX_PILLS:
-        st.pills(label, sources, selection_mode="multi", format_func=lambda s: literal(shorten(s, 30)), key=key,
-                 help=help_text)  # a chip's label is Markdown: "notes_*v2*.txt" must not lose its stars
+        st.pills(label, sources, selection_mode="multi", format_func=lambda s: literal(shorten(titles[s], 30)),
+                 key=key, help=help_text)  # a chip's label is Markdown: "notes_*v2*.txt" must not lose its stars
     else:
-        st.multiselect(label, sources, format_func=lambda s: shorten(s, 40), key=key, help=help_text,
+        st.multiselect(label, sources, format_func=lambda s: shorten(titles[s], 40), key=key, help=help_text,
                        placeholder="All documents")
+    file_names(titles)
+
+
+def file_names(titles: dict[str, str]) -> None:
+    """The file name behind each title, one click away: an expander listing ``title — file name`` for the
+    documents whose title is not their file name (nothing when none is). Both are Markdown-escaped."""
+    renamed = {source: title for source, title in titles.items() if title != source}
+    if renamed:
+        with st.expander("File names", icon=":material/description:"):
+            for source, title in renamed.items():
+                st.caption(f"{literal(shorten(title, 60))} — file {literal(source)}")
 
 
 def _retrieval_settings(service: PrismService) -> None:

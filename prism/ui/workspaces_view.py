@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import PrismError
-from prism.service import PrismService
+from prism.service import PrismService, document_title
 from prism.types import AuditEntry, DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
 from prism.ui import profile_view, state
 from prism.ui.explain import injection_flag, literal, strip_source
@@ -44,7 +44,8 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             notes.append(f"{count_phrase(len(d.ocr_pages), 'page')} read by OCR")
         _identity, bullets = briefing_points(d.briefing)
         rows.append({
-            "Document": d.source,
+            "Document": document_title(d),
+            "File": d.source,
             **profile_view.profile_columns(d),
             "Type": d.kind.upper(),
             "Pages": str(d.pages) if d.pages else "—",
@@ -56,6 +57,12 @@ def document_rows(docs: list[DocumentRecord]) -> list[dict[str, Any]]:
             "Briefing": bullets[0].text if bullets else "—",
         })
     return rows
+
+
+def _titled(titles: dict[str, str], source: str) -> str:
+    """``"title (file name)"``, or the file name alone when it is the title."""
+    title = titles.get(source, source)
+    return source if title == source else f"{title} ({source})"
 
 
 # --- actions (widget callbacks: they run before the script draws, so the sidebar and every page agree) -------
@@ -207,8 +214,9 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
         return
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     with left:
+        titles = {d.source: document_title(d) for d in docs}
         chosen = st.selectbox("Remove a document", sources, index=None, placeholder="Choose a document…",
-                              key=f"doc.pick.{info.id}")
+                              key=f"doc.pick.{info.id}", format_func=lambda s: _titled(titles, s))
     with right:
         if st.button("Delete…", key="doc.delete", icon=":material/delete:", disabled=chosen is None,
                      width="stretch"):

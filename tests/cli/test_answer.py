@@ -16,7 +16,8 @@ UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
                "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation"}
-BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile"}
+BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile",
+              "title"}
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,10 @@ def test_ask_text_lists_sources_and_passes_options(cli_service, capsys):
     text = capsys.readouterr().out
     assert code == EXIT_OK
     assert text.startswith("Extractive answer (no LLM configured):")
-    assert "Sources:\n  [1] meridian_bank_upi_operating_circular.pdf, page" in text
+    # a cited document by its title, the file name in brackets (issue 31 §4)
+    assert ("Sources:\n  [1] Unified Payments Interface (UPI) – transaction limits, merchant charges, dispute "
+            "resolution, fraud reporting and customer liability "
+            "(meridian_bank_upi_operating_circular.pdf), page") in text
     assert "Note: extractive answer (no LLM configured). Web search is off: no Tavily API key" in text
     assert "(searched for:" not in text  # the standalone query equals the question
     call = cli_service[0]

@@ -26,7 +26,7 @@ def test_workspaces_page_shows_the_audit_trail_and_the_injection_flag(with_sampl
     at = app().run().switch_page("pages/workspaces_page.py").run()
     no_exception(at)
     docs = at.dataframe[0].value
-    flags = dict(zip(docs["Document"], docs["Addressed to an AI"], strict=True))
+    flags = dict(zip(docs["File"], docs["Addressed to an AI"], strict=True))
     assert flags[CASE.name] == "⚠ 1 sentence" and flags[UPI.name] == ""
 
     ws_id = at.session_state[ui_state.WORKSPACE]

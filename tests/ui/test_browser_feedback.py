@@ -10,9 +10,7 @@ import os
 import subprocess
 import sys
 
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.conftest import REPO
@@ -38,7 +36,9 @@ QUESTIONS = ("What is the P2P collect request limit?",
 
 
 def _feedback_buttons(d: WebDriver) -> list:
-    return [b for b in d.find_elements(By.TAG_NAME, "button") if "Mark passages" in b.text and b.is_displayed()]
+    """The answers' "Mark passages" expanders (their summaries; an expander inside the message since issue 31 §5d)."""
+    return [b for b in d.find_elements(By.CSS_SELECTOR, "button, summary")
+            if "Mark passages" in b.text and b.is_displayed()]
 
 
 def _mark_first_passage_and_add(d: WebDriver, pair: str, answers: int) -> None:
@@ -46,23 +46,18 @@ def _mark_first_passage_and_add(d: WebDriver, pair: str, answers: int) -> None:
     press Add to ground truth."""
     _wait(d, lambda drv: len(_feedback_buttons(drv)) >= answers, 60, f"{answers} answers' feedback")
     _idle(d)
-    _click(d, lambda drv: ([b for b in drv.find_elements(By.TAG_NAME, "button")
-                            if "Mark passages" in b.text and b.is_displayed()] or [None])[-1],
-           "the feedback popover")
+    _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander")
     _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
                                   if b.text.strip() == "Relevant" and b.is_displayed()]), "a Relevant mark")
     _idle(d)
     if not [b for b in d.find_elements(By.TAG_NAME, "button") if "Add to ground truth" in b.text
             and b.is_displayed()]:  # the rerun closed the popover: open it again (the mark is kept)
-        _click(d, lambda drv: ([b for b in drv.find_elements(By.TAG_NAME, "button")
-                                if "Mark passages" in b.text and b.is_displayed()] or [None])[-1],
-               "the feedback popover again")
+        _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander again")
     _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
                                   if "Add to ground truth" in b.text and b.is_displayed()]),
            "Add to ground truth")
     _wait_text(d, f"Ground truth added as {pair}", 30)
     _no_exception(d)
-    ActionChains(d).send_keys(Keys.ESCAPE).perform()  # close the popover
     _idle(d)
 
 

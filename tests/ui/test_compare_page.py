@@ -5,7 +5,7 @@ exported and reopened from the saved-grid picker in a new session."""
 from __future__ import annotations
 
 from prism.ui.explain import literal
-from tests.ui.apptest_helpers import MASTER, UPI
+from tests.ui.apptest_helpers import MASTER, MASTER_TITLE, UPI, UPI_TITLE
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click
 from tests.ui.apptest_helpers import no_exception as _no_exception
@@ -37,7 +37,9 @@ def test_compare_grid_runs_saves_exports_and_reopens(with_sample, service_factor
     text = _texts(at)
     assert "Grid 'Cooling periods' saved: 4 cells." in text
     assert text.count("Not found in this document.") == 2  # the penalty row, in both columns
-    assert literal(f"{UPI.name} p. ") in text and literal(f"{MASTER.name} p. 1") in text
+    assert literal(f"{UPI_TITLE} p. ") in text and literal(f"{MASTER_TITLE} p. 1") in text  # by title (issue 31 §4)
+    headers = [m for m in at.markdown if m.value in (f"**{literal(UPI_TITLE)}**", f"**{literal(MASTER_TITLE)}**")]
+    assert len(headers) == 2
     assert "24 hours" in text
     assert [b.label for b in at.get("download_button")] == ["Export CSV", "Export XLSX", "Export Markdown"]
     assert [p.proto.popover.label for p in at.get("popover")].count("Sources") == 2

@@ -161,7 +161,7 @@ def test_case_46_and_briefings_render_literally_on_the_upload_page(with_sample, 
     # The document table is a data grid: its cells are the text itself.
     at.switch_page("pages/workspaces_page.py").run()
     table = at.dataframe[0].value
-    assert table.loc[table["Document"] == case.name, "Briefing"].iloc[0] == HOSTILE[0]
+    assert table.loc[table["File"] == case.name, "Briefing"].iloc[0] == HOSTILE[0]
 
 
 def test_case_46_extractive_answer_shows_the_tildes(with_sample, service_factory):

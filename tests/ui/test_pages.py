@@ -37,7 +37,7 @@ from prism.ui.export import conversation_markdown
 from prism.ui.preview import locate, render_page_preview
 from tests.conftest import DATA, REPO
 from tests.fakes_llm import ScriptedLLM
-from tests.ui.apptest_helpers import MASTER, UPI, run_until
+from tests.ui.apptest_helpers import MASTER, MASTER_TITLE, UPI, UPI_TITLE, run_until
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click
 from tests.ui.apptest_helpers import no_exception as _no_exception
@@ -99,9 +99,9 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     labels = [e.label for e in at.expander]
     cited = [lb for lb in labels if re.match(r"\[\d+\] ", lb)]
     assert cited, labels
-    assert any(f"{literal(UPI.name)} · page 2" in lb for lb in cited)
+    assert any(f"{literal(UPI_TITLE)} · page 2" in lb for lb in cited)  # by title (issue 31 §4)
     assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
-    assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI.name) in lb), cited
+    assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI_TITLE) in lb), cited
     assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
     table = at.dataframe[0].value
     assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
@@ -201,8 +201,8 @@ def test_web_results_are_listed_separately(with_sample, service_factory):
 def test_document_filter_limits_citations(with_sample, service_factory):
     at = _app().run()
     ws_id = at.session_state[ui_state.WORKSPACE]
-    assert at.pills(key=ui_state.filter_key(ws_id)).options == [literal(shorten(UPI.name, 30)),  # chips are Markdown
-                                                                 literal(shorten(MASTER.name, 30))]
+    assert at.pills(key=ui_state.filter_key(ws_id)).options == [literal(shorten(UPI_TITLE, 30)),  # chips are Markdown
+                                                                 literal(shorten(MASTER_TITLE, 30))]
     at = _app()
     at.session_state[ui_state.WORKSPACE] = ws_id
     at.session_state[ui_state.filter_key(ws_id)] = [MASTER.name]
@@ -270,7 +270,8 @@ def test_delete_a_document_with_confirmation(with_sample, service_factory):
     at = _click(at, "Yes, delete it")
     _no_exception(at)
     assert any(f"Deleted **{literal(MASTER.name)}**." in s.value for s in at.success)
-    assert at.dataframe[0].value["Document"].tolist() == [UPI.name]
+    assert at.dataframe[0].value["File"].tolist() == [UPI.name]
+    assert at.dataframe[0].value["Document"].tolist() == [UPI_TITLE]  # by title, the file name beside it
 
 
 def test_workspaces_page_shows_profiles_and_saves_a_correction(with_sample, service_factory):

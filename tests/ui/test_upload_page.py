@@ -117,6 +117,9 @@ def test_uploading_the_same_file_twice_reports_a_duplicate(with_sample, service_
     _no_exception(at)
     [row] = _table(at)
     assert row["Result"] == "Already in workspace" and UPI.name in row["Details"]
+    assert not at.error, [e.value for e in at.error]  # neutral, not red (issue 31 §5b)
+    assert any("Already in the workspace with the same content" in i.value and literal("copy.pdf") in i.value
+               for i in at.info), [i.value for i in at.info]
     assert (row["Pages"], row["Chunks"]) == ("5", str(PrismService(Settings()).documents("Sample workspace")[0]
                                                        .chunks))
 
@@ -283,7 +286,27 @@ def test_the_same_bytes_under_two_names_in_one_batch_are_never_silently_dropped(
     rows = {r["File"]: r for r in _table(at)}
     assert set(rows) == {"dupA.txt", "dupB.txt"}
     assert rows["dupA.txt"]["Result"] == "Added"
-    assert rows["dupB.txt"]["Result"] == "Not uploaded"
-    errors = [e.value for e in at.error]
+    assert rows["dupB.txt"]["Result"] == "Same file twice in batch"
+    infos = [i.value for i in at.info]  # a handled duplicate is a neutral status, never red (issue 31 §5b)
     assert any(literal("dupB.txt has the same content as dupA.txt in this batch; it is added once, as dupA.txt.")
-               in e for e in errors), errors
+               in i for i in infos), infos
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_chosen_files_are_named_as_not_added_yet_until_the_button_is_pressed(with_sample, service_factory):
+    """Issue 31 §5a: the page says "3 files chosen — not added yet" beside the button; once added, the line goes."""
+    at = _upload_page()
+    assert "not added yet" not in _texts(at)
+    for name in ("a.txt", "b.txt", "c.txt"):
+        _picker(at).upload(name, f"Escrow threshold note {name}.".encode(), "text/plain")
+    at.run()
+    _no_exception(at)
+    assert "3 files chosen — not added yet" in _texts(at)
+    _url(at).set_value("https://127.0.0.1:9/notice.html")
+    at.run()
+    assert "3 files and a web page chosen — not added yet" in _texts(at)
+    _url(at).set_value("")
+    at.run()
+    at = _click(at, ADD)
+    _no_exception(at)
+    assert "not added yet" not in _texts(at)

@@ -34,7 +34,7 @@ def _workspaces_page(at: AppTest | None = None) -> AppTest:
 def test_create_selects_the_new_workspace_everywhere_in_the_same_run(with_sample, service_factory):
     at = _workspaces_page()
     _no_exception(at)
-    assert at.dataframe[0].value["Document"].tolist() == [UPI.name, MASTER.name]
+    assert at.dataframe[0].value["File"].tolist() == [UPI.name, MASTER.name]
     assert at.dataframe[0].value["Pages"].tolist() == ["5", "4"]
     sample_id = _in_use(at)
 

@@ -339,11 +339,14 @@ def brief_document(workspace: Workspace, doc_id: str, *, embedder: PrismEmbeddin
 
 
 # --- export -----------------------------------------------------------------------------------------------------
-def briefing_markdown(record: DocumentRecord) -> str:
-    """The document's briefing as Markdown: a title (the file name), its profile line, the points with their pages
-    ("(p. 38)", "(pp. 1, 4)") and the suggested questions; document text is escaped so that it stays text
-    (``*``, ``_``, `` ` ``, ``#``, ``<`` …). A document without a briefing says so."""
-    lines = [f"# Briefing: {_escape(record.source)}", ""]
+def briefing_markdown(record: DocumentRecord, title: str | None = None) -> str:
+    """The document's briefing as Markdown: a heading (``title``, the display title the facade gives, or the file
+    name), the file name when it differs, its profile line, the points with their pages ("(p. 38)", "(pp. 1, 4)")
+    and the suggested questions; document text is escaped so that it stays text (``*``, ``_``, `` ` ``, ``#``,
+    ``<`` …). A document without a briefing says so."""
+    lines = [f"# Briefing: {_escape(title or record.source)}", ""]
+    if title and title != record.source:
+        lines += [f"File: {_escape(record.source)}", ""]
     profile = record.effective_profile()
     if profile is not None and profile.line():
         lines += [_escape(profile.line()), ""]

@@ -6,7 +6,7 @@ cached cells in the workspace's :class:`~prism.answering.compare.store.GridStore
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from prism import __version__
@@ -21,8 +21,8 @@ from prism.types import EXPORT_FORMATS, Answer, CancelToken, CompareCell, Compar
 
 __all__ = ["CompareFacade"]
 
-WRITERS: dict[str, Callable[[CompareGrid], bytes]] = {
-    "csv": grid_csv, "xlsx": grid_xlsx, "md": lambda grid: grid_markdown(grid).encode("utf-8")}
+WRITERS: dict[str, Callable[[CompareGrid, Mapping[str, str] | None], bytes]] = {
+    "csv": grid_csv, "xlsx": grid_xlsx, "md": lambda grid, titles: grid_markdown(grid, titles).encode("utf-8")}
 """The writer of each export format's bytes, by :attr:`~prism.types.ExportFormat.key` of
 :data:`prism.types.EXPORT_FORMATS`."""
 if set(WRITERS) != {fmt.key for fmt in EXPORT_FORMATS}:
@@ -58,9 +58,11 @@ class CompareFacade:
         return EXPORT_FORMATS
 
     @staticmethod
-    def export_grid(grid: CompareGrid, fmt: str) -> bytes:
+    def export_grid(grid: CompareGrid, fmt: str, titles: Mapping[str, str] | None = None) -> bytes:
         """The grid as the bytes of format ``fmt``, a key or file extension of :data:`prism.types.EXPORT_FORMATS`
-        (``csv``, ``xlsx``, ``md`` / ``markdown``; :mod:`prism.answering.compare.export`; citations as "file p. N").
+        (``csv``, ``xlsx``, ``md`` / ``markdown``; :mod:`prism.answering.compare.export`; citations as "title p. N").
+        ``titles`` is ``{file name: display title}`` (:meth:`prism.service.PrismService.document_titles`); columns
+        are headed ``"title (file name)"``; without it, by file names.
 
         Raises:
             PrismError: ``fmt`` names no export format (the message lists them).
@@ -68,7 +70,7 @@ class CompareFacade:
         wanted = fmt.lower().lstrip(".")
         for spec in EXPORT_FORMATS:
             if wanted in spec.suffixes:
-                return WRITERS[spec.key](grid)
+                return WRITERS[spec.key](grid, titles)
         raise PrismError(f"A grid exports as {', '.join(f.key for f in EXPORT_FORMATS)}, not '{fmt}'.")
 
     def grids(self, workspace: str | None = None) -> GridStore:

@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from prism.ingestion.profiles import india as profile_india
 from prism.ingestion.profiles import other as profile_other
 from prism.ingestion.profiles import sec as profile_sec
+from prism.ingestion.profiles.heading import find_title
 from prism.ingestion.profiles.text import Found, Pages, find_currency, find_unit, source
 from prism.types import PROFILE_FIELDS, DocumentProfile, ProfileSource
 from prism.vocabulary import legal, units
@@ -178,6 +179,9 @@ def extract_profile(pages: Sequence[tuple[int | None, str]], *, file_name: str |
         fields, extra = profile_india.read_rbi(pages)
     else:
         fields = _read_other(pages, file_name)
+    title = find_title(pages)
+    if title:
+        fields["title"] = title
     currency = find_currency(pages)
     if currency:
         fields["currency"] = currency

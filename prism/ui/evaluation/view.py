@@ -122,8 +122,10 @@ def run_sample_evaluation(service: PrismService, job: EvalJob, limit: int | None
         job.finish(error=f"The evaluation failed ({type(exc).__name__}); see the server log.")
 
 
-def run_now(service: PrismService) -> None:
-    """The "Run now" button and, while a run is going, its progress bar (refreshed every second)."""
+def run_now(service: PrismService) -> str | None:
+    """The "Run now" button and, while a run is going, its progress bar (refreshed every second). Returns the
+    ``dataset`` name the runs of the dataset selected to run are recorded under (``None`` while a run is going or
+    when none can be run)."""
     job: EvalJob | None = st.session_state.get(JOB)
     if job is None:
         workspace = eval_tables.workspace_name(service)
@@ -144,8 +146,9 @@ def run_now(service: PrismService) -> None:
                              args=(service, job, int(limit) or None, present[label], workspace),
                              name="prism-eval", daemon=True).start()
             st.rerun()
-        return
+        return present[label].run_dataset(workspace) if label is not None else None
     _job_progress()
+    return None
 
 
 @st.fragment(run_every=1.0)
@@ -238,11 +241,26 @@ def latency(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
                                 for k in ("p50", "p95", "p99")})
 
 
+FOLLOWED = "prism.eval.view_follows"
+"""Session key: the dataset selected to run when "Runs of dataset" last followed it."""
+
+
+def follow_selected(selected: str | None, datasets: Sequence[str], linked: bool = False) -> None:
+    """Make "Runs of dataset" show the dataset selected to run (issue 31 §5c): on the first draw and whenever the
+    run selection changes; a view picked by hand stays until the run selection changes again. A selected dataset
+    with no runs yet leaves the view as it is; so does a deep link (``linked``), which names its own dataset."""
+    if selected is None or selected not in datasets or st.session_state.get(FOLLOWED) == selected:
+        return
+    st.session_state[FOLLOWED] = selected
+    if not linked:
+        st.session_state["prism.eval.view_dataset"] = selected
+
+
 def page(service: PrismService) -> None:
     """The whole Eval page below its header."""
     top, action = st.columns([3, 1], gap="large")
     with action:
-        run_now(service)
+        selected = run_now(service)
     entries = service.runs()
     with top:
         if not entries:
@@ -256,6 +274,7 @@ def page(service: PrismService) -> None:
     linked = apply_link(dict(st.query_params), entries)
     datasets = sorted({str(e.get("dataset")) for e in entries})
     newest = datasets.index(str(entries[-1].get("dataset")))
+    follow_selected(selected, datasets, linked)
     dataset = st.selectbox("Runs of dataset", datasets, key="prism.eval.view_dataset",
                            help="The tabs below show the runs of this dataset.",
                            **picker_default("prism.eval.view_dataset", datasets, newest))

@@ -186,7 +186,7 @@ def test_cli_compare_json_and_export(svc, grid, monkeypatch, capsys, tmp_path):
     by = {(c["document"], c["question"]): c for c in payload["cells"]}
     assert by[(CALL, NII)]["status"] == "found" and by[(CALL, NII)]["citations"][0]["file"] == CALL
     assert by[(UPI, PENALTY)]["status"] == "not_found" and by[(UPI, PENALTY)]["citations"] == []
-    assert by[(CALL, NII)] == grid[(CALL, NII)].to_dict()
+    assert by[(CALL, NII)] == {**grid[(CALL, NII)].to_dict(), "title": CALL}  # no title of its own: the file name
     assert out.read_text(encoding="utf-8").startswith("# Comparison\n")
     assert main(["compare", "--workspace", "cmp", "--doc", UPI, "--template", "nope", "--json"]) == EXIT_FAILED
     assert "no question template 'nope'" in json.loads(capsys.readouterr().out)["error"]

@@ -232,7 +232,7 @@ def _walmart() -> DocumentProfile:
 def test_to_dict_has_the_issue_keys_and_round_trips():
     data = _walmart().to_dict()
     assert set(data) == {"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "sources",
-                         "aliases", "reference", "date"}
+                         "aliases", "reference", "date", "title"}
     assert data["sources"]["entity"] == {"page": 1, "snippet": "WALMART INC."}
     assert DocumentProfile.from_dict(data) == _walmart()
     assert DocumentProfile.from_dict({"entity": "X"}) == DocumentProfile("X", None, None, None, None, None, None)

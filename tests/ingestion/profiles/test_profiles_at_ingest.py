@@ -17,7 +17,7 @@ from tests.conftest import REPO
 MASTER = REPO / "data" / "sample" / "rbi_style_master_circular_digital_payments.pdf"
 ENTITY = "Reserve Bank of India, Department of Payment and Settlement Systems"
 PROFILE_KEYS = {"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
-                "aliases", "sources"}
+                "title", "aliases", "sources"}
 
 
 @pytest.fixture

@@ -254,3 +254,30 @@ def test_charts_are_readable():
     assert list(lat.layout.yaxis.ticktext) == ["2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms",
                                                "500 ms", "1 s", "2 s", "5 s"]
     assert lat.layout.yaxis.type == "log" and lat.layout.yaxis.tickvals[8] == 1000.0
+
+
+def test_runs_of_dataset_follows_the_dataset_selected_to_run(page_env, tmp_path, monkeypatch):
+    """Issue 31 §5c: "Runs of dataset" defaults to the dataset selected to run, not to the newest run's, and follows
+    a new selection; a view picked by hand stays until the run selection changes."""
+    data = tmp_path / "public"
+    (data / "scifact").mkdir(parents=True)  # present: SciFact can be selected to run
+    gt = tmp_path / "gt" / "eval_pairs.json"
+    gt.parent.mkdir()
+    gt.write_text("[]", encoding="utf-8")
+    monkeypatch.setenv("PRISM_EVAL_DATA_DIR", str(data))
+    monkeypatch.setenv("PRISM_EVAL_GROUND_TRUTH", str(gt))
+    store = RunStore(page_env)
+    sample = _run("0.2.0_20260101T000000Z", "0.2.0", "2026-01-01T00:00:00+00:00", [0.5, 0.5, 0.5])
+    sample["dataset"] = {"name": "eval_pairs", "format": "prism", "split": None, "content_hash": "s"}
+    store.write(sample)
+    store.write(RUN_B)  # the newest run is SciFact's
+    at = _open_eval_page()
+    _no_exception(at)
+    assert at.selectbox(key="prism.eval.dataset").value == "Sample set (eval_pairs.json)"
+    assert at.selectbox(key="prism.eval.view_dataset").value == "eval_pairs"  # not the newest run's "scifact"
+    at.selectbox(key="prism.eval.dataset").set_value("SciFact (BEIR)").run()
+    _no_exception(at)
+    assert at.selectbox(key="prism.eval.view_dataset").value == "scifact"
+    at.selectbox(key="prism.eval.view_dataset").set_value("eval_pairs").run()
+    at.run()
+    assert at.selectbox(key="prism.eval.view_dataset").value == "eval_pairs"  # picked by hand: it stays
