@@ -1,8 +1,10 @@
 """Exports of a comparison grid: CSV, XLSX (pandas with openpyxl) and Markdown.
 
-Each is one table, a row per question and a column per document. A found cell reads
-``"<short answer> (file p. N; file p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest
-passage as ``"closest: file p. N"``), an error cell ``"Error: <message>"``, a cell not answered yet ``""``.
+Each is one table, a row per question (a template's placeholders shown as ``[period]``:
+:func:`~prism.answering.compare.templates.row_label`) and a column per document. A cell whose question was filled
+from its document's profile starts with that question, ``"[What was revenue in FY2022?] "`` (issue 31). A found
+cell reads ``"<short answer> (file p. N; file p. M)"``, a not-found cell ``"Not found in this document."`` (with
+the closest passage as ``"closest: file p. N"``), an error cell ``"Error: <message>"``, a cell not answered yet ``""``.
 
 CSV and XLSX carry no live formula (CWE-1236, OWASP "CSV Injection"): every cell, the headers (file names) and the
 questions go through :mod:`prism.types.spreadsheets`, so an answer quoting ``=HYPERLINK(...)`` from a document is
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from prism.answering.compare.templates import row_label
 from prism.types import CompareCell, CompareGrid, csv_bytes, xlsx_bytes
 
 if TYPE_CHECKING:
@@ -25,13 +28,14 @@ def cell_text(cell: CompareCell | None) -> str:
     """One cell as exported (see the module docstring)."""
     if cell is None:
         return ""
+    asked = f"[{cell.asked}] " if cell.asked and cell.asked != cell.question.strip() else ""
     if cell.status == "error":
-        return f"Error: {cell.answer}"
+        return f"{asked}Error: {cell.answer}"
     if cell.status == "not_found":
-        return cell.answer + (f" (closest: {cell.closest.label()})" if cell.closest else "")
-    period = f"[{cell.period}] " if cell.period else ""
+        return asked + cell.answer + (f" (closest: {cell.closest.label()})" if cell.closest else "")
+    period = f"[{cell.period}] " if cell.period and not asked else ""
     labels = cell.citation_labels()
-    return f"{period}{cell.answer}" + (f" ({labels})" if labels else "")
+    return f"{asked}{period}{cell.answer}" + (f" ({labels})" if labels else "")
 
 
 def grid_frame(grid: CompareGrid) -> pd.DataFrame:
@@ -39,12 +43,12 @@ def grid_frame(grid: CompareGrid) -> pd.DataFrame:
     import pandas as pd  # imported on use: pandas takes half a second to import and the app starts without it
 
     data = {doc: [cell_text(grid.cell(doc, q)) for q in grid.questions] for doc in grid.documents}
-    return pd.DataFrame(data, index=pd.Index(list(grid.questions), name="question"))
+    return pd.DataFrame(data, index=pd.Index([row_label(q) for q in grid.questions], name="question"))
 
 
 def _table(grid: CompareGrid) -> tuple[list[str], list[list[str]]]:
     """The header (``question`` then the file names) and one row per question, as exported."""
-    rows = [[q, *(cell_text(grid.cell(doc, q)) for doc in grid.documents)] for q in grid.questions]
+    rows = [[row_label(q), *(cell_text(grid.cell(doc, q)) for doc in grid.documents)] for q in grid.questions]
     return ["question", *grid.documents], rows
 
 
@@ -70,6 +74,6 @@ def grid_markdown(grid: CompareGrid) -> str:
     lines = [f"# {grid.title or 'Comparison'}", "", "| " + " | ".join(_md(h) for h in head) + " |",
              "|" + "---|" * len(head)]
     for q in grid.questions:
-        lines.append("| " + " | ".join(_md(x) for x in [q, *(cell_text(grid.cell(d, q)) for d in grid.documents)])
-                     + " |")
+        cells = [row_label(q), *(cell_text(grid.cell(d, q)) for d in grid.documents)]
+        lines.append("| " + " | ".join(_md(x) for x in cells) + " |")
     return "\n".join(lines) + "\n"
