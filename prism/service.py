@@ -25,6 +25,7 @@ from prism.answering.conversation import History
 from prism.answering.conversation_store import ConversationStore
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import LLMs, build_llms
+from prism.answering.multipart import MultiPartStream, ask_parts
 from prism.answering.passage import passage_view
 from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
@@ -345,16 +346,16 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
             sources: Sequence[str] | None = None, mode: str | None = None, hyde: bool | None = None,
             multi_query: bool | None = None, web: bool | None = None, rerank: bool = True,
             stream: bool = False, auto_scope: bool = True, scope_removed: Sequence[str] = ()
-            ) -> Answer | AnswerStream:
-        """Answer a question over a workspace; options as :meth:`prism.answering.engine.AnswerEngine.ask`. Returns
-        the :class:`~prism.types.Answer`, or with ``stream=True`` an :class:`~prism.answering.stream.AnswerStream`
-        (iterate it, e.g. ``st.write_stream``; its ``answer`` is set at the end). Raises ``WorkspaceNotFoundError``,
-        ``DocumentNotFoundError`` (a name in ``sources``) or ``LLMAuthError`` (the Groq key was rejected)."""
-        engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
-                              self.web_searcher)
-        return engine.ask(question, history=history, sources=sources, mode=mode, hyde=hyde, multi_query=multi_query,
-                          web=web, rerank=rerank, stream=stream, auto_scope=auto_scope,
-                          scope_removed=scope_removed)
+            ) -> Answer | AnswerStream | MultiPartStream:
+        """Answer a question over a workspace (options as :meth:`prism.answering.engine.AnswerEngine.ask`), a
+        multi-part one part by part (:mod:`prism.answering.multipart`): the :class:`~prism.types.Answer`, or with
+        ``stream=True`` a stream to iterate (``st.write_stream``) whose ``answer`` is set at the end. Raises
+        ``WorkspaceNotFoundError``, ``DocumentNotFoundError`` (in ``sources``) or ``LLMAuthError`` (key rejected)."""
+        ws = self.open(workspace)
+        engine = AnswerEngine(ws.retriever, self.embedder, self.settings, self.llms, self.web_searcher)
+        return ask_parts(engine.ask, question, history=history, sources=sources, mode=mode, hyde=hyde,
+                         multi_query=multi_query, web=web, rerank=rerank, stream=stream, auto_scope=auto_scope,
+                         scope_removed=scope_removed)
 
 
 # --- vocabularies -------------------------------------------------------------------------------------------------

@@ -129,7 +129,8 @@ def _statement_page(pdf: FPDF, title: str, unit_line: str, span: str, columns: S
 
 
 def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[Sequence[str]]]],
-              entity: str = "ACME WIDGETS, INC.", business: str = "Acme Widgets makes industrial widgets") -> FPDF:
+              entity: str = "ACME WIDGETS, INC.", business: str = "Acme Widgets makes industrial widgets",
+              fiscal_year: int = 2023) -> FPDF:
     pdf = FPDF(unit="pt", format="A4")
     pdf.set_auto_page_break(False)
     pdf.set_font("Helvetica", size=11)
@@ -137,7 +138,7 @@ def _acme_pdf(statements: Sequence[tuple[str, str, str, Sequence[str], Sequence[
     pdf.set_xy(56, 56)
     pdf.multi_cell(w=483, h=15, text="UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT "
                    "PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nFor the fiscal year ended "
-                   f"December 31, 2023\n{entity}\n(Exact name of registrant as specified in its charter)\n"
+                   f"December 31, {fiscal_year}\n{entity}\n(Exact name of registrant as specified in its charter)\n"
                    f"{business} and sells them in North America and Europe.")
     for statement in statements:
         _statement_page(pdf, *statement, entity=entity)
@@ -216,3 +217,22 @@ def hash_named_circular(folder: Path, name: str = HASH_NAME) -> Path:
     page2 = ("Compensation for delayed pension\nAgency banks shall pay compensation at 8 % per annum for any delay in "
              "crediting the revised pension or arrears beyond the due date, to the pensioner's account.")
     return text_pdf(folder / name, [page1, page2])
+
+
+def rd_10k_pdf(path: Path, entity: str, rd_label: str, rd_values: tuple[str, str], definition: str,
+               fiscal_year: int = 2015) -> Path:
+    """A 10-K of ``entity`` for the fiscal year ended December 31, ``fiscal_year``: a cover page, a page of text
+    with ``definition`` (a sentence that defines research and development without an amount), then its statement
+    of operations "(in thousands, except per share data)" whose research and development row is labelled
+    ``rd_label`` (``rd_values`` for ``fiscal_year`` and the year before)."""
+    rows = (("Revenues", "$ 6,779,511", "$ 5,504,656"), (rd_label, *rd_values),
+            ("Operating income", "305,826", "402,648"), ("Net income", "$ 122,641", "$ 266,799"))
+    columns = (str(fiscal_year), str(fiscal_year - 1))
+    pdf = _acme_pdf([], entity=entity, business=f"{entity.title()} reports its results", fiscal_year=fiscal_year)
+    pdf.add_page()
+    pdf.set_xy(56, 56)
+    pdf.multi_cell(w=483, h=15, text=f"Critical Accounting Policies\n{definition}")
+    _statement_page(pdf, "CONSOLIDATED STATEMENTS OF OPERATIONS", "(in thousands, except per share data)",
+                    "Year ended December 31,", columns, rows, entity=entity)
+    pdf.output(str(path))
+    return path

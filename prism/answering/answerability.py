@@ -47,7 +47,7 @@ from prism.answering.evidence import answer_target, duration_periods, holds_evid
 from prism.index.tokenizer import tokenize
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
-from prism.vocabulary import currencies
+from prism.vocabulary import currencies, titles
 
 logger = logging.getLogger(__name__)
 
@@ -125,12 +125,15 @@ def _period_forms(word: str) -> list[str]:
 
 
 def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
-    """True when a passage has ``word``: its index token (a period in any of its forms), or for a compound its
-    words in sequence."""
+    """True when a passage has ``word``: its index token (a period in any of its forms), for a compound its words
+    in sequence, for an officer's abbreviation ("CEO") also its title spelled out (:mod:`prism.vocabulary.titles`)."""
     if kind == "compound":
         return re.search(r"\b" + r"[\s-]*".join(map(re.escape, word.lower().split("-"))) + r"\b", texts) is not None
     if kind == "period":
         return any(form in tokens for form in _period_forms(word))
+    title = titles.spelled_out(word) if kind == "acronym" else None
+    if title is not None and re.search(r"\b" + title.replace(" ", r"\s+") + r"\b", texts):
+        return True  # "CEO" is found where a passage spells out "Chief Executive Officer" (vocabulary.titles)
     whole = tokenize(re.sub(r"['’]s$", "", word))
     return bool(whole) and whole[0] in tokens
 

@@ -20,6 +20,7 @@ from prism.answering.llm import LLMClient
 from prism.errors import LLMAuthError, LLMError
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
+from prism.retrieval.query import ABBREVIATIONS, GENERIC_WORDS
 from prism.types import Turn
 
 CONDENSE_PROMPT = """Rewrite the analyst's follow-up question as one standalone question that can be understood
@@ -121,8 +122,53 @@ MAX_FOLLOWUP_TERMS = 2
 """A question with at most this many content tokens (after :func:`tokenize`) is treated as a follow-up."""
 
 
+_NAME = re.compile(r"(?<![\w'’])[A-Z][\w&.-]*(?:['’]s)?")
+_NOT_NAMES = frozenset(w.lower() for w in ABBREVIATIONS) | GENERIC_WORDS
+MIN_OWN_SUBJECT_TERMS = 1
+"""Fewest content tokens besides its names a question needs to have a subject of its own ("Who is Netflix's CEO?");
+one more when it opens like an ellipsis ("And Adobe's revenue?" leans on the previous question's period)."""
+
+
+def own_names(question: str) -> list[str]:
+    """The names a question gives of its own (a company, issuer or product), as written, possessive dropped.
+
+    A name is a capitalised word that is not the question's first word (unless possessive: "Netflix's …") and not a
+    common abbreviation or generic word (:data:`prism.retrieval.query.ABBREVIATIONS`, ``GENERIC_WORDS``: "CEO",
+    "FY", "Bank" name nothing on their own); codes with digits ("FY2023", "P2M") are periods or products, not names.
+    """
+    names = []
+    for m in _NAME.finditer(question):
+        word = m.group(0)
+        possessive = word.endswith(("'s", "’s"))
+        bare = word[:-2] if possessive else word
+        first = not question[:m.start()].strip(" \"'“(")
+        if (first and not possessive) or any(c.isdigit() for c in bare) or bare.lower() in _NOT_NAMES:
+            continue
+        names.append(bare)
+    return names
+
+
+def has_own_subject(question: str) -> bool:
+    """True when a question names its own entity and at least :data:`MIN_OWN_SUBJECT_TERMS` content tokens besides
+    it (one more after an ellipsis opening: "and", "what about" …): "What was Netflix's total debt-to-equity ratio,
+    and who is its CEO?" (its "its" refers back inside the question), "Who is Netflix's CEO?"; "What about Adobe?"
+    names an entity but nothing to ask of it."""
+    names = own_names(question)
+    if not names:
+        return False
+    name_tokens = {t for n in names for t in tokenize(n)}
+    rest = [t for t in tokenize(question) if t not in name_tokens and t not in _QUESTION_VERBS]
+    return len(rest) >= MIN_OWN_SUBJECT_TERMS + (1 if _FOLLOWUP_LEAD.match(question) else 0)
+
+
 def is_followup(question: str) -> bool:
-    """True for short or pronoun-/conjunction-led questions that likely lean on the previous turn."""
+    """True for a question that leans on the previous turn: a pronoun referring back ("What is its cooling
+    period?"), an ellipsis ("and in 2014?", "what about Adobe?") or no subject of its own (at most
+    :data:`MAX_FOLLOWUP_TERMS` content tokens). A question that names its own entity and subject
+    (:func:`has_own_subject`) is standalone whatever its pronouns and conjunctions (issue 31: "…, and who is its
+    CEO?" after a circular's question was searched with the circular's words)."""
+    if has_own_subject(question):
+        return False
     if _FOLLOWUP_LEAD.match(question):
         return True
     words = {w.lower() for w in re.findall(r"[A-Za-z']+", question)}
@@ -244,7 +290,8 @@ def _clean_condensed(text: str) -> str:
 
 @dataclass(frozen=True)
 class Condensed:
-    """The standalone query and how it was made: ``none`` (no history), ``llm`` or ``heuristic``; ``warning``
+    """The standalone query and how it was made: ``none`` (no history), ``standalone`` (history, but the question
+    is no follow-up: :func:`is_followup`), ``llm`` or ``heuristic``; ``warning``
     when the LLM failed and the heuristic stood in."""
 
     query: str
@@ -255,7 +302,8 @@ class Condensed:
 def condense(question: str, history: History | None, llm: LLMClient | None, max_turns: int = 10) -> Condensed:
     """Rewrite ``question`` into a standalone query given the conversation.
 
-    Without history the question is returned as is (no LLM call). With an LLM, the small model rewrites it (empty
+    Without history, or when the question is no follow-up (:func:`is_followup`: it names its own entity and
+    subject), the question is returned as is (no LLM call). With an LLM, the small model rewrites it (empty
     or runaway output falls back to the heuristic): the conversation (earlier answers quote documents) is fenced
     under the system rule that fenced text is data (:func:`prism.answering.citations.data_messages`); without one,
     :func:`condense_heuristic`.
@@ -267,6 +315,8 @@ def condense(question: str, history: History | None, llm: LLMClient | None, max_
     turns = history_turns(history, max_turns)
     if not turns:
         return Condensed(question, "none")
+    if not is_followup(question):  # a question with its own subject is searched as asked, with or without an LLM
+        return Condensed(question, "standalone")
     if llm is None:
         return Condensed(condense_heuristic(question, turns), "heuristic")
     prompt = CONDENSE_PROMPT.format(history=fence(format_history(turns), "conversation"), question=question)

@@ -47,6 +47,7 @@ from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_of, find_periods, period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
+from prism.vocabulary import titles
 
 logger = logging.getLogger(__name__)
 
@@ -223,13 +224,14 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
         target: from :func:`answer_target`.
         chunks: the top passages, best first.
         entity_words: index tokens of the entities the passages are about (their profile's ``entity``); focus words
-            among them are not required ("Meridian" in "a Meridian Bank current account").
+            among them are not required ("Meridian" in "a Meridian Bank current account"). An officer's
+            abbreviation in the focus ("CEO") is looked for spelled out (:mod:`prism.vocabulary.titles`).
 
     Returns:
         ``True`` at the first unit that holds it; ``False`` when none does (also for no chunks).
     """
     entity = entity_words if entity_words is not None else _entity_words(chunks)
-    focus = [t for w in target.focus for t in tokenize(w) if t not in entity]
+    focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or w) if t not in entity]
     required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
     head = tokenize(target.head)
     needed = math.ceil(2 * len(required) / 3)

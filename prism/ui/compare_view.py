@@ -211,6 +211,10 @@ def page(service: PrismService, info: WorkspaceInfo) -> None:
         return
     holders = _draw(service, info, grid, titles)
     if run:
-        grid = _run(service, info, grid, holders, widgets.effective_options(), titles)
+        try:
+            grid = _run(service, info, grid, holders, widgets.effective_options(), titles)
+        except PrismError as e:  # an unknown placeholder in a question, refused before any cell is asked
+            st.error(literal(str(e)))
+            return
         st.success(f"Grid '{grid.title}' saved: {len(grid.cells)} cells.", icon=":material/task_alt:")
     _exports(service, grid, info.name, titles)

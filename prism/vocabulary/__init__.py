@@ -11,7 +11,8 @@ name or a statement uses the same words and no second list can drift from the fi
 * :mod:`~prism.vocabulary.currencies` — ISO 4217 codes, their symbols and written marks;
 * :mod:`~prism.vocabulary.months` — month names, abbreviations and numbers;
 * :mod:`~prism.vocabulary.legal` — legal suffixes of company names and the views each purpose needs;
-* :mod:`~prism.vocabulary.statements` — financial statement kinds and names, and the line items read from them.
+* :mod:`~prism.vocabulary.statements` — financial statement kinds and names, and the line items read from them;
+* :mod:`~prism.vocabulary.titles` — officer titles and their abbreviations ("CEO" → "chief executive officer").
 
 A ground-floor package: it imports nothing from prism (only the standard library), and every layer may import it
 (``prism.types`` included). Import the modules, not the package: ``from prism.vocabulary import units``.

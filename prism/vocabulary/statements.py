@@ -148,6 +148,12 @@ ITEMS: dict[str, LineItem] = {
                      "cash provided by operations", "net cash flows from operating activities"), "cash_flow",
                     r"^(?:net\s+)?cash\s+(?:\(used\s+in\)\s+)?(?:provided\s+by|from|generated\s+(?:by|from))"
                     r"(?:\s+\(used\s+in\))?\s+operating\s+activities$"),
+    "rd": LineItem("research and development",
+                   (r"research (?:and|&) development(?: expenses?| costs?)?", r"r ?& ?d(?: expenses?| costs?)?",
+                    r"technology (?:and|&) development(?: expenses?| costs?)?"),
+                   ("research and development", "research and development expense",
+                    "research and development expenses", "technology and development", "product development",
+                    "research development and engineering"), "income"),
     "inventory": LineItem("inventory", (r"inventor(?:y|ies)",), ("inventories", "inventory", "merchandise inventories",
                                                                   "inventories net"), "balance"),
     "current_liabilities": LineItem("total current liabilities", (r"(?:total )?current liabilities",),
@@ -157,7 +163,9 @@ ITEMS: dict[str, LineItem] = {
     "total_assets": LineItem("total assets", (r"total assets",), ("total assets",), "balance",
                              r"^total\s+assets$"),
 }
-"""Line items by key. Labels are compared whole (after normalising), so "Net sales" never reads "Net sales growth"."""
+"""Line items by key. Labels are compared whole (after normalising), so "Net sales" never reads "Net sales growth".
+A company's own name for an item is one of its labels: Netflix's 10-K reports research and development as
+"Technology and development" (issue 31), so a question for R&D reads that row."""
 
 
 

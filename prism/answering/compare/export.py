@@ -1,11 +1,13 @@
 """Exports of a comparison grid: CSV, XLSX (pandas with openpyxl) and Markdown.
 
-Each is one table, a row per question and a column per document, headed by the document's display title with its
-file name in brackets (``titles``: ``{file name: title}`` from the facade's one display rule,
-:func:`prism.service.document_title`; a document whose title is its file name is headed by the file name). A found
-cell reads ``"<short answer> (title p. N; title p. M)"``, a not-found cell ``"Not found in this document."``
-(with the closest passage as ``"closest: title p. N"``), an error cell ``"Error: <message>"``, a cell not answered
-yet ``""``.
+Each is one table, a row per question (a template's placeholders shown as ``[period]``:
+:func:`~prism.answering.compare.templates.row_label`) and a column per document, headed by the document's display title
+with its file name in brackets (``titles``: ``{file name: title}`` from the facade's one display rule,
+:func:`prism.service.document_title`; a document whose title is its file name is headed by the file name). A cell
+whose question was filled from its document's profile starts with that question, ``"[What was revenue in FY2022?] "``
+(issue 31). A found cell reads ``"<short answer> (title p. N; title p. M)"``, a not-found cell ``"Not found in this
+document."`` (with the closest passage as ``"closest: title p. N"``), an error cell ``"Error: <message>"``, a cell not
+answered yet ``""``.
 
 CSV and XLSX carry no live formula (CWE-1236, OWASP "CSV Injection"): every cell, the headers (titles, file names)
 and the questions go through :mod:`prism.types.spreadsheets`, so an answer quoting ``=HYPERLINK(...)`` from a document
@@ -17,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from prism.answering.compare.templates import row_label
 from prism.types import CompareCell, CompareGrid, csv_bytes, xlsx_bytes
 
 if TYPE_CHECKING:
@@ -33,13 +36,14 @@ def cell_text(cell: CompareCell | None, titles: Titles | None = None) -> str:
     """One cell as exported (see the module docstring)."""
     if cell is None:
         return ""
+    asked = f"[{cell.asked}] " if cell.asked and cell.asked != cell.question.strip() else ""
     if cell.status == "error":
-        return f"Error: {cell.answer}"
+        return f"{asked}Error: {cell.answer}"
     if cell.status == "not_found":
-        return cell.answer + (f" (closest: {cell.closest.label(titles)})" if cell.closest else "")
-    period = f"[{cell.period}] " if cell.period else ""
+        return asked + cell.answer + (f" (closest: {cell.closest.label(titles)})" if cell.closest else "")
+    period = f"[{cell.period}] " if cell.period and not asked else ""
     labels = cell.citation_labels(titles)
-    return f"{period}{cell.answer}" + (f" ({labels})" if labels else "")
+    return f"{asked}{period}{cell.answer}" + (f" ({labels})" if labels else "")
 
 
 def column_name(source: str, titles: Titles | None = None) -> str:
@@ -54,12 +58,13 @@ def grid_frame(grid: CompareGrid, titles: Titles | None = None) -> pd.DataFrame:
 
     data = {column_name(doc, titles): [cell_text(grid.cell(doc, q), titles) for q in grid.questions]
             for doc in grid.documents}
-    return pd.DataFrame(data, index=pd.Index(list(grid.questions), name="question"))
+    return pd.DataFrame(data, index=pd.Index([row_label(q) for q in grid.questions], name="question"))
 
 
 def _table(grid: CompareGrid, titles: Titles | None) -> tuple[list[str], list[list[str]]]:
     """The header (``question`` then the documents' :func:`column_name`) and one row per question, as exported."""
-    rows = [[q, *(cell_text(grid.cell(doc, q), titles) for doc in grid.documents)] for q in grid.questions]
+    rows = [[row_label(q), *(cell_text(grid.cell(doc, q), titles) for doc in grid.documents)]
+            for q in grid.questions]
     return ["question", *(column_name(doc, titles) for doc in grid.documents)], rows
 
 

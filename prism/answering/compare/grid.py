@@ -8,9 +8,15 @@ A ``PrismError`` while asking becomes an ``error`` cell that says what happened,
 give (rate-limited after its retries) keeps its extractive stand-in with a ``note`` saying so: a cell is never
 silently empty. With an LLM, every call is paced to the provider's rate budgets (:mod:`prism.answering.pacing`).
 
-**Templates.** :data:`TEMPLATES` hold ready questions for filings and circulars. A template question with a
-``{period}`` slot is asked of each document with that document's own fiscal period from its profile ("What was
-total revenue in FY2022?"), and the cell names the period; without a period in the profile the slot is dropped.
+**Templates.** :data:`TEMPLATES` hold ready questions for filings and circulars. A question's placeholders
+(``{period}``, ``{entity}`` …) are filled from each document's own profile (:mod:`~.templates`: "What was total
+revenue in FY2022?"), and the cell names the period; an unknown placeholder is refused before anything is asked, a
+placeholder a document's profile has no value for makes that cell a ``not_found`` that says so.
+
+**Figures.** A question for a line item's figure (it names an item of :data:`prism.index.statements.ITEMS`, the one
+line-item vocabulary, and asks for a quantity) is answered through the Chat pipeline's table-cell and derived path;
+an answer that states no figure (a definition of "research and development" instead of its amount) is a
+``not_found`` that says why (:data:`NO_FIGURE_TEXT`), never a found cell.
 
 **Cache.** Cells are cached by (document id, question as asked, :func:`settings_key`): reopening a grid costs
 nothing, and a document replaced since (new bytes, so a new id) is the only column asked again.
@@ -26,11 +32,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from prism.answering.compare.templates import check_placeholders, fill_question, resolve_question
 from prism.errors import PrismError
+from prism.index.statements import ITEMS
 from prism.types import Answer, CancelToken, CellCitation, Citation, CompareCell, DocumentRecord
+from prism.vocabulary import currencies, units
 
-__all__ = ["MAX_DOCUMENTS", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template", "cell_from_answer",
-           "compare_cells", "resolve_question", "settings_key", "short_answer", "template_questions"]
+__all__ = ["MAX_DOCUMENTS", "NO_FIGURE_TEXT", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template",
+           "cell_from_answer", "compare_cells", "figure_item", "resolve_question", "settings_key", "short_answer",
+           "template_questions"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +49,16 @@ MAX_DOCUMENTS = 12
 SHORT_CHARS = 300
 """Longest short answer of a cell (cut at a word boundary with "…")."""
 NOT_FOUND_TEXT = "Not found in this document."
-PERIOD_SLOT = "{period}"
+NO_FIGURE_TEXT = ("Not found in this document: no statement row or sentence of its closest passages gives the figure "
+                  "for {item}; they mention it without an amount.")
+MISSING_TEXT = ("Not asked: this document's profile has no {names} for the question's placeholder; correct the profile "
+                "(Documents page) or write the value into the question.")
+_ASKS_AMOUNT = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)|how\s+much|how\s+high|give|report|state)\b")
+_ASKS_MEANING = re.compile(r"\b(?:mean|means|meant|definition|define[sd]?|describe|explain|policy|policies"
+                           r"|recogni[sz]e[sd]?|include[sd]?|consists?|comprises?|drivers?|why)\b")
+_FIGURE = re.compile(rf"{currencies.SYMBOL_CLASS}\s?\d|\b\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?\b"
+                     rf"|\b\d+(?:\.\d+)?\s?(?:%|per\s?cent\b|(?:{units.FIGURE_WORD_RE})\b)", re.IGNORECASE)
+"""A figure in an answer (vocabulary.currencies / units): "$650,788", "862,730", "20 per cent", "5 crore"."""
 
 
 @dataclass(frozen=True)
@@ -80,26 +99,6 @@ def template_questions(name: str) -> list[str]:
     return [t.question for t in TEMPLATES[name]]
 
 
-def resolve_question(question: str, record: DocumentRecord) -> tuple[str, str | None]:
-    """The question as asked of ``record`` and the period it names.
-
-    A ``{period}`` slot becomes " in <period>" with the period of the document's (corrected) profile, or nothing
-    when the profile has no fiscal period (a circular's ISO date is no fiscal period). A question without a slot is
-    asked as written; its period is then ``None``.
-
-    Returns:
-        ``(asked, period)``, e.g. ``("What was total revenue in FY2022?", "FY2022")``.
-    """
-    if PERIOD_SLOT not in question:
-        return question.strip(), None
-    profile = record.effective_profile()
-    period = profile.period if profile is not None else None
-    if period and re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
-        period = None
-    asked = question.replace(PERIOD_SLOT, f" in {period}" if period else "")
-    return " ".join(asked.split()), period
-
-
 _LABEL_LINE = re.compile(r"^\s*extractive answer\b.*:\s*$", re.IGNORECASE)
 _MARKER = re.compile(r"\[(\d+)\]")
 
@@ -136,18 +135,40 @@ def _cell_citation(c: Citation) -> CellCitation:
     return CellCitation(c.source, c.page_start, c.locator, c.chunk_id, c.n)
 
 
+def figure_item(question: str) -> str | None:
+    """The line item whose figure ``question`` asks for, or ``None``: the longest phrase of a line item's ``words``
+    (:data:`prism.index.statements.ITEMS`) in a question that asks for an amount ("What was / were / is / are …",
+    "How much …") and not what the item means or includes: "What was research and development expense in FY2022?"
+    → ``"research and development"``; "What does research and development include?", "What are the key risk
+    factors?" → ``None``."""
+    text = question.lower()
+    if not _ASKS_AMOUNT.match(text) or _ASKS_MEANING.search(text):
+        return None
+    best: tuple[int, str] | None = None
+    for item in ITEMS.values():
+        for word in item.words:
+            m = re.search(rf"\b{word}\b", text)
+            if m and (best is None or len(m.group(0)) > best[0]):
+                best = (len(m.group(0)), item.name)
+    return best[1] if best else None
+
+
 def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, asked: str,
                      period: str | None) -> CompareCell:
-    """The cell of one answer: ``not_found`` (with the closest passage) for a declined answer, else ``found`` with
+    """The cell of one answer: ``not_found`` (with the closest passage) for a declined answer, and for a figure
+    question (:func:`figure_item`) whose answer states no figure (:data:`NO_FIGURE_TEXT`); else ``found`` with
     the short answer (:func:`short_answer`) and the citations its markers name (all citations when it names none);
     a ``degraded`` note of the answer (the LLM failed, e.g. rate-limited after its retries, and an extractive answer
     stands in) becomes the cell's ``note``."""
     full = answer.to_dict()
-    if answer.declined:
-        closest = _cell_citation(answer.retrieved[0]) if answer.retrieved else None
-        return CompareCell(record.source, question, asked, "not_found", NOT_FOUND_TEXT, (), period, closest,
-                           record.doc_id, full)
     short = short_answer(answer.answer)
+    item = figure_item(asked)
+    if answer.declined or (item is not None and answer.calculation is None and not _FIGURE.search(short)):
+        closest_of = answer.retrieved or answer.citations
+        closest = _cell_citation(closest_of[0]) if closest_of else None
+        text = NOT_FOUND_TEXT if answer.declined or item is None else NO_FIGURE_TEXT.format(item=item)
+        return CompareCell(record.source, question, asked, "not_found", text, (), period, closest,
+                           record.doc_id, full)
     named = {int(n) for n in _MARKER.findall(short)}
     cited = [c for c in answer.citations if c.n in named] or list(answer.citations)
     note = " ".join(n.text for n in answer.notes if n.kind == "degraded") or None
@@ -191,17 +212,25 @@ def compare_cells(ask: AskOne, records: Sequence[DocumentRecord], questions: Seq
         cancel: checked before each cell; once cancelled nothing more is asked.
 
     Raises:
-        PrismError: more than :data:`MAX_DOCUMENTS` documents, or none, or no question.
+        PrismError: more than :data:`MAX_DOCUMENTS` documents, or none, or no question; a question with an unknown
+            placeholder (:func:`~prism.answering.compare.templates.check_placeholders`), before any cell is asked.
     """
     if not records or not [q for q in questions if q.strip()]:
         raise PrismError("A comparison needs at least one document and one question.")
     if len(records) > MAX_DOCUMENTS:
         raise PrismError(f"A comparison grid has at most {MAX_DOCUMENTS} documents; {len(records)} were chosen.")
+    for question in questions:
+        check_placeholders(question)  # before any cell is asked
     for question in (q.strip() for q in questions if q.strip()):
         for record in records:
             if cancel is not None and cancel.cancelled:
                 return
-            asked, period = resolve_question(question, record)
+            filled = fill_question(question, record)
+            asked, period = filled.asked, filled.period
+            if filled.missing:
+                yield CompareCell(record.source, question, asked, "not_found", MISSING_TEXT.format(
+                    names=", ".join(f"{{{m}}}" for m in filled.missing)), (), period, None, record.doc_id)
+                continue
             key = cell_key(record.doc_id, asked, settings)
             hit = cache.cached_cell(key) if cache is not None else None
             if hit is not None:

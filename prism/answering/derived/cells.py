@@ -37,7 +37,7 @@ from datetime import date
 from typing import Any
 
 from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
-from prism.index.statements import statement_kinds
+from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.retrieval.understanding import Understanding
@@ -99,6 +99,15 @@ def _label_tokens(label: str) -> set[str]:
     outside = {t for t in tokenize(_ACRONYM_IN_BRACKETS.sub(" ", label)) if not t.isdigit()}
     tokens = outside or {t for t in tokenize(label) if not t.isdigit()}
     return tokens if tokens - _GENERIC else set()
+
+
+def item_label_tokens(question: str) -> set[str]:
+    """The index tokens of the row labels of every line item ``question`` names (a phrase of its ``words`` in
+    :data:`prism.index.statements.ITEMS`, the one line-item vocabulary): "research and development expense" →
+    the tokens of "technology and development", "product development" …; empty when it names none."""
+    text = question.lower()
+    return {t for item in ITEMS.values() if any(re.search(rf"\b{w}\b", text) for w in item.words)
+            for label in item.labels for t in tokenize(label) if not t.isdigit()}
 
 
 def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[TableRow, int] | None:
@@ -342,6 +351,8 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
         retrieved: then the quote's ``chunk`` is the chunk that holds it). The row is chosen by most label tokens
         matched, then a table of the statement the question names
         (:func:`prism.index.statements.statement_kinds`), then retrieval rank, then the retrieved chunk's own rows.
+        When no row matches the question's own words, the row labels of the line item it names are tried
+        (:func:`item_label_tokens`: "research and development" reads Netflix's "Technology and development").
     """
     if rows_of is None or not chunks:
         return []
@@ -352,11 +363,15 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
     kinds = statement_kinds(understood.text)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
-    for n, chunk in enumerate(chunks, start=1):
-        parts = _tables(chunk, rows_of, cache)
-        found = _candidate(n, chunk, parts, q_tokens, periods, kinds, months) if parts else None
-        if found is not None and (best is None or found[0] < best[0]):
-            best = found
+    synonyms = q_tokens | item_label_tokens(question)
+    for tokens in (q_tokens, synonyms) if synonyms != q_tokens else (q_tokens,):
+        for n, chunk in enumerate(chunks, start=1):
+            parts = _tables(chunk, rows_of, cache)
+            found = _candidate(n, chunk, parts, tokens, periods, kinds, months) if parts else None
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+        if best is not None:
+            break
     if best is None:
         return []
     logger.info("cell answer: %d figure(s) from block %d", len(best[1]), best[1][0].n)

@@ -1,0 +1,209 @@
+"""Multi-part questions: "X, and who is Y?" is split and each part answered by the answer engine.
+
+A thin layer over :meth:`prism.answering.engine.AnswerEngine.ask` (issue 31): :func:`split_question` cuts a
+question at ", and" / " and" / ";" / "?" where both halves are questions (the second opens with a question word or
+an auxiliary verb: "who", "what", "is", "does" …); a part's pronoun that refers to the previous part's company
+("who is its CEO?" after "What was Netflix's …") gets that name (:func:`resolve_part`). :func:`ask_parts` asks each
+part with the same options and history and joins the answers (:func:`join_answers`): one answer with a section per
+part, each section citing its own passages (numbers shifted so they stay unique), streamed part after part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from prism.answering.conversation import own_names
+from prism.answering.stream import AnswerStream
+from prism.index.tokenizer import tokenize
+from prism.types import Answer, Citation, RetrievedChunk, WebResult
+
+__all__ = ["MAX_PARTS", "MultiPartStream", "ask_parts", "join_answers", "resolve_part", "split_question"]
+
+MAX_PARTS = 4
+"""Most parts a question is split into; a question with more "and"s is asked whole."""
+_ASKING = (r"who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|has|have|had|will"
+           r"|would|should")
+_SPLIT = re.compile(rf"(?:\?\s+|;\s*|,\s*and\s+|\s+and\s+)(?=(?:{_ASKING})\b)", re.IGNORECASE)
+_OPENS_ASKING = re.compile(rf"^\W*(?:{_ASKING})\b", re.IGNORECASE)
+_POSSESSIVE_PRONOUN = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
+
+Ask = Callable[..., Any]
+"""``AnswerEngine.ask``: ``(question, *, history, stream, **options) -> Answer | AnswerStream``."""
+
+
+def split_question(question: str) -> list[str]:
+    """The parts of a multi-part question, each ending in "?", or ``[question]`` when it is one question.
+
+    A cut is made before a question word or auxiliary verb that follows ", and", " and", ";" or "?"; it is
+    kept only when both halves are questions: the first opens with a question word too, and each has at least one
+    content token (:func:`prism.index.tokenizer.tokenize`). "What are the P2P and P2M limits?" stays whole (no
+    question word after "and"); so does a question of more than :data:`MAX_PARTS` parts.
+
+    Returns:
+        The parts in order, stripped, e.g. ``["What was Netflix's total debt-to-equity ratio?", "who is its CEO?"]``.
+    """
+    text = question.strip()
+    pieces = [p.strip(" ,;") for p in _SPLIT.split(text)]
+    if len(pieces) < 2 or len(pieces) > MAX_PARTS or not _OPENS_ASKING.match(pieces[0]):
+        return [text]
+    if any(not tokenize(p) for p in pieces):
+        return [text]
+    return [p[0].upper() + p[1:].rstrip(" ?.") + "?" for p in pieces]
+
+
+def resolve_part(part: str, before: Sequence[str]) -> str:
+    """``part`` with a pronoun referring back replaced by the last name an earlier part gives.
+
+    "who is its CEO?" after "What was Netflix's total debt-to-equity ratio?" → "who is Netflix's CEO?"; "it" /
+    "they" / "them" become the name, "its" / "their" its possessive. A part that names its own company, or whose
+    earlier parts name none (:func:`prism.answering.conversation.own_names`), is returned unchanged.
+    """
+    if own_names(part):
+        return part
+    names = [n for p in before for n in own_names(p)]
+    if not names:
+        return part
+    name = names[-1]
+    resolved = _POSSESSIVE_PRONOUN.sub(f"{name}'s", part, count=1)
+    if resolved == part:
+        resolved = _PRONOUN.sub(name, part, count=1)
+    return resolved
+
+
+_MARKER = re.compile(r"\[(W?)(\d+)\]")
+
+
+def _shift(text: str, offset: int, web_offset: int) -> str:
+    """``text`` with its markers ``[n]`` / ``[Wn]`` renumbered by ``offset`` / ``web_offset``."""
+    def shifted(m: re.Match[str]) -> str:
+        web = m.group(1) == "W"
+        return f"[{'W' if web else ''}{int(m.group(2)) + (web_offset if web else offset)}]"
+    return _MARKER.sub(shifted, text)
+
+
+def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
+    """One answer with a section per part: ``**<part>**`` then that part's answer, its markers and citations
+    renumbered after the previous parts' (cited ones first, then the uncited retrieved ones, both in part order).
+
+    The joined answer is declined only when every part is; its notes are each part's, in order, prefixed with
+    the part's number when there are several; ``condensed_query`` joins the parts' queries with " | ";
+    ``timings_ms`` sums each stage (``None`` when no part timed it); ``scope`` and ``calculation`` are the first
+    part's that has one.
+    """
+    sections: list[str] = []
+    cited: list[Citation] = []
+    retrieved: list[Citation] = []
+    web: list[WebResult] = []
+    notes = []
+    for i, (part, answer) in enumerate(zip(parts, answers, strict=True), start=1):
+        offset, web_offset = len(cited), len(web)
+        sections.append(f"**{part}**\n\n{_shift(answer.answer, offset, web_offset)}")
+        cited += [replace(c, n=c.n + offset) for c in answer.citations]
+        web += [replace(w, n=w.n + web_offset) for w in answer.web]
+        retrieved += list(answer.retrieved)
+        notes += [replace(n, text=f"Part {i}: {n.text}") for n in answer.notes]
+    retrieved = [replace(c, n=n) for n, c in enumerate(retrieved, start=len(cited) + 1)]
+    timings: dict[str, float | None] = {}
+    for answer in answers:
+        for stage, ms in answer.timings_ms.items():
+            timings[stage] = ms if timings.get(stage) is None else (timings[stage] or 0.0) + (ms or 0.0)
+    first = answers[0]
+    return Answer(answer="\n\n".join(sections), mode=first.mode, citations=cited, retrieved=retrieved, web=web,
+                  condensed_query=" | ".join(a.condensed_query for a in answers),
+                  unsupported_numbers=[u for a in answers for u in a.unsupported_numbers], timings_ms=timings,
+                  notes=notes, declined=all(a.declined for a in answers),
+                  scope=next((a.scope for a in answers if a.scope is not None), None),
+                  calculation=next((a.calculation for a in answers if a.calculation is not None), None))
+
+
+class MultiPartStream:
+    """The answers of a multi-part question streamed one part after the other, like an
+    :class:`~prism.answering.stream.AnswerStream`: iterate it for text pieces (each part's heading, then its
+    pieces), then read :attr:`answer` (:func:`join_answers`). A part is asked only when the stream reaches it."""
+
+    def __init__(self, parts: Sequence[str], ask_one: Callable[[str], AnswerStream]):
+        self.parts = list(parts)
+        self._ask_one = ask_one
+        self._done: list[Answer] = []
+        self._current: AnswerStream | None = None
+        self._answer: Answer | None = None
+        self._pieces = self._run()
+
+    def _run(self) -> Iterator[str]:
+        for i, part in enumerate(self.parts):
+            yield f"{'' if i == 0 else chr(10) * 2}**{part}**\n\n"
+            self._current = self._ask_one(part)
+            yield from self._current
+            self._done.append(self._current.result())
+        self._answer = join_answers(self.parts, self._done)
+
+    def __iter__(self) -> MultiPartStream:
+        return self
+
+    def __next__(self) -> str:
+        return next(self._pieces)
+
+    @property
+    def condensed_query(self) -> str:
+        """The standalone queries of the parts answered so far, joined with " | "."""
+        queries = [a.condensed_query for a in self._done]
+        if self._current is not None and len(self._done) < len(self.parts) and self._answer is None:
+            queries.append(self._current.condensed_query)
+        return " | ".join(queries)
+
+    @property
+    def chunks(self) -> list[RetrievedChunk]:
+        """The blocks of the part being answered (an empty list before the first part is asked)."""
+        return self._current.chunks if self._current is not None else []
+
+    @property
+    def web(self) -> list[WebResult]:
+        """The web blocks of the part being answered."""
+        return self._current.web if self._current is not None else []
+
+    @property
+    def answer(self) -> Answer | None:
+        """The joined :class:`~prism.types.Answer`, or ``None`` until every part is answered."""
+        return self._answer
+
+    def result(self) -> Answer:
+        """Consume the rest of the stream and return the joined answer.
+
+        Raises:
+            RuntimeError: the stream ended without an answer (a bug).
+        """
+        for _ in self:
+            pass
+        if self._answer is None:  # pragma: no cover - _run always sets it at exhaustion
+            raise RuntimeError("the multi-part answer stream ended without an answer")
+        return self._answer
+
+
+def ask_parts(ask: Ask, question: str, *, history: Any = None, stream: bool = False,
+              **options: Any) -> Answer | AnswerStream | MultiPartStream:
+    """Answer ``question`` through ``ask`` (``AnswerEngine.ask``), part by part when it has several.
+
+    Args:
+        ask: the engine's ``ask``.
+        question: the analyst's question as typed.
+        history: the conversation, given to every part (a part that names its own subject is not condensed with
+            it: :func:`prism.answering.conversation.is_followup`).
+        stream: return a stream (:class:`MultiPartStream` for several parts) instead of the answer.
+        options: the other keywords of ``AnswerEngine.ask``, the same for every part.
+
+    Returns:
+        ``ask``'s own result for a one-part question; else the joined answer (:func:`join_answers`) or its stream.
+
+    Raises:
+        Whatever ``ask`` raises (``DocumentNotFoundError``, ``LLMAuthError``).
+    """
+    raw = split_question(question)
+    if len(raw) == 1:
+        return ask(question, history=history, stream=stream, **options)
+    parts = [resolve_part(p, raw[:i]) for i, p in enumerate(raw)]
+    multi = MultiPartStream(parts, lambda part: ask(part, history=history, stream=True, **options))
+    return multi if stream else multi.result()

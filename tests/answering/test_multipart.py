@@ -1,0 +1,134 @@
+"""Issue 31 §1: follow-ups that leak the previous question, and multi-part questions.
+
+A conversation switches from a circular to a filing and back over real generated PDFs, the real parser, embedder,
+Chroma and BM25 (the offline service: extractive answers). A question that names its own company and subject is
+searched as asked; "X, and who is Y?" is answered part by part, each part citing its own passages, streamed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from prism.answering.conversation import condense, condense_heuristic, is_followup
+from prism.answering.multipart import MultiPartStream, join_answers, resolve_part, split_question
+from prism.types import Answer, IngestItem, Turn
+from tests.answering.test_conversation import llm
+from tests.builders import text_pdf
+from tests.conftest import offline_service
+from tests.fakes_llm import ScriptedLLM
+
+NBFC_Q = "What is the maximum exposure a bank can take on a single NBFC?"
+NETFLIX_Q = "What was Netflix's total debt-to-equity ratio, and who is its CEO?"
+BACK_Q = "What is the exposure limit on a group of connected NBFCs?"
+
+CIRCULAR = [
+    "RESERVE BANK OF INDIA\nRBI/2024-25/31 DOR.CRE.REC.12/21.04.172/2024-25\nMaster Direction - Large Exposures "
+    "Framework for lending to Non-Banking Financial Companies\nAll Scheduled Commercial Banks",
+    "3. Exposure limits\n3.1 The maximum exposure a bank can take on a single NBFC shall not exceed 20 per cent of "
+    "the bank's eligible capital base (Tier 1 capital).\n3.2 The exposure of a bank to a group of connected NBFCs "
+    "shall not exceed 25 per cent of its Tier 1 capital.\n3.3 Banks shall report breaches to the Department of "
+    "Supervision within seven days.",
+]
+FILING = [
+    "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\nANNUAL REPORT PURSUANT TO "
+    "SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nFor the fiscal year ended December 31, 2022\n"
+    "Netflix, Inc.\n(Exact name of registrant as specified in its charter)",
+    "Liquidity and Capital Resources\nAs of December 31, 2022, Netflix had total debt of $14,353 million and total "
+    "stockholders' equity of $20,777 million, so the total debt-to-equity ratio was 0.69. Netflix expects to meet "
+    "its cash needs from operations.",
+    "Executive Officers of the Registrant\nReed Hastings, Chief Executive Officer, co-founded Netflix in 1997 and "
+    "has served as Chief Executive Officer since 1998. Spencer Neumann is Chief Financial Officer.",
+]
+
+
+@pytest.fixture(scope="module")
+def svc(tmp_path_factory, embedder):
+    """One workspace holding a generated RBI circular and a generated Netflix 10-K."""
+    root = tmp_path_factory.mktemp("multipart")
+    circular = text_pdf(root / "RBI_NBFC_exposure_circular.pdf", CIRCULAR)
+    filing = text_pdf(root / "Netflix_2022_10K.pdf", FILING)
+    service = offline_service(root / "home", embedder, briefing_on_ingest=False)
+    results = service.ingest([IngestItem(circular), IngestItem(filing)], "docs")
+    assert [r.status for r in results] == ["ingested", "ingested"]
+    return service
+
+
+def _pages(answer: Answer) -> set[tuple[str, int | None]]:
+    return {(c.source, c.page_start) for c in answer.citations}
+
+
+def _sections(text: str) -> list[str]:
+    return [s for s in re.split(r"\*\*[^*]+\*\*", text) if s.strip()]
+
+
+def test_a_question_with_its_own_subject_is_not_a_follow_up():
+    turns = [Turn(NBFC_Q, "…")]
+    assert not is_followup(NETFLIX_Q)
+    assert condense_heuristic(NETFLIX_Q, turns) == NETFLIX_Q
+    # real follow-ups still lean on the previous question
+    assert is_followup("Who is its CEO?") and is_followup("And in 2014?") and is_followup("What about Adobe?")
+    assert condense_heuristic("What about Adobe?", [Turn("What was Netflix's revenue in 2022?", "…")]) == (
+        "What about Adobe (Netflix's revenue 2022)?")
+    # the LLM is not even asked to rewrite a standalone question
+    fake = ScriptedLLM(script=["What was Netflix's CEO (maximum exposure bank single NBFC)?"])
+    result = condense(NETFLIX_Q, turns, llm(fake))
+    assert (result.query, result.method, fake.calls) == (NETFLIX_Q, "standalone", [])
+
+
+def test_split_only_where_both_halves_are_questions():
+    assert split_question(NETFLIX_Q) == ["What was Netflix's total debt-to-equity ratio?", "Who is its CEO?"]
+    assert split_question("What is the penalty? Who pays it?") == ["What is the penalty?", "Who pays it?"]
+    assert split_question("What are the P2P and P2M limits?") == ["What are the P2P and P2M limits?"]
+    assert split_question("How and when must it be reported?") == ["How and when must it be reported?"]
+    assert resolve_part("Who is its CEO?", ["What was Netflix's total debt-to-equity ratio?"]) == \
+        "Who is Netflix's CEO?"
+    assert resolve_part("Who is Adobe's CEO?", ["What was Netflix's revenue?"]) == "Who is Adobe's CEO?"
+
+
+def test_join_renumbers_each_parts_citations_after_the_previous_ones(svc):
+    one = svc.ask("What was Netflix's total debt-to-equity ratio?", "docs")
+    two = svc.ask("Who is Netflix's CEO?", "docs")
+    joined = join_answers(["A?", "B?"], [one, two])
+    assert [c.n for c in joined.citations] == list(range(1, len(one.citations) + len(two.citations) + 1))
+    first, second = _sections(joined.answer)
+    assert set(re.findall(r"\[(\d+)\]", second)) <= {str(n) for n in range(len(one.citations) + 1,
+                                                                          len(joined.citations) + 1)}
+    assert re.findall(r"\[(\d+)\]", first) and re.findall(r"\[(\d+)\]", second)
+
+
+def test_conversation_switches_from_circulars_to_filings_and_back(svc):
+    first = svc.ask(NBFC_Q, "docs")
+    assert "20 per cent" in first.answer and ("RBI_NBFC_exposure_circular.pdf", 2) in _pages(first)
+    assert {c.source for c in first.citations} == {"RBI_NBFC_exposure_circular.pdf"}
+    history = [Turn(NBFC_Q, first.answer, first.condensed_query)]
+
+    stream = svc.ask(NETFLIX_Q, "docs", history=history, stream=True)
+    assert isinstance(stream, MultiPartStream)
+    streamed = "".join(stream)
+    answer = stream.answer
+    assert answer is not None and not answer.declined
+    assert "**What was Netflix's total debt-to-equity ratio?**" in streamed and "**Who is Netflix's CEO?**" in streamed
+    assert "NBFC" not in answer.condensed_query and "exposure" not in answer.condensed_query
+    assert answer.condensed_query == "What was Netflix's total debt-to-equity ratio? | Who is Netflix's CEO?"
+    ratio, ceo = _sections(answer.answer)
+    assert "0.69" in ratio and "Reed Hastings" in ceo
+    by_n = {c.n: c for c in answer.citations}
+    ratio_ns, ceo_ns = ({int(n) for n in re.findall(r"\[(\d+)\]", s)} for s in (ratio, ceo))
+    assert ratio_ns and ceo_ns and max(ratio_ns) < min(ceo_ns)  # each part cites its own passages, numbered after
+    assert sorted(ratio_ns | ceo_ns) == [c.n for c in answer.citations]
+    spans = {n: range(c.page_start or 0, (c.page_end or c.page_start or 0) + 1) for n, c in by_n.items()}
+    assert any(2 in spans[n] for n in ratio_ns) and any(3 in spans[n] for n in ceo_ns)
+    assert any("0.69" in by_n[n].text for n in ratio_ns) and any("Reed Hastings" in by_n[n].text for n in ceo_ns)
+    assert {c.source for c in answer.citations} == {"Netflix_2022_10K.pdf"}
+    history.append(Turn(NETFLIX_Q, answer.answer, answer.condensed_query))
+
+    back = svc.ask(BACK_Q, "docs", history=history)
+    assert back.condensed_query == BACK_Q  # nothing of Netflix carried into the circular's question
+    assert "25 per cent" in back.answer and ("RBI_NBFC_exposure_circular.pdf", 2) in _pages(back)
+    assert {c.source for c in back.citations} == {"RBI_NBFC_exposure_circular.pdf"}
+
+    follow = svc.ask("And who must breaches be reported to?", "docs", history=history[:1])
+    assert follow.condensed_query != "And who must breaches be reported to?"  # a real follow-up is still condensed
+    assert "Department of Supervision" in follow.answer
