@@ -349,10 +349,10 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
             ) -> Answer | AnswerStream | MultiPartStream:
         """Answer a question over a workspace (options as :meth:`prism.answering.engine.AnswerEngine.ask`), a
         multi-part one part by part (:mod:`prism.answering.multipart`): the :class:`~prism.types.Answer`, or with
-        ``stream=True`` a stream to iterate (``st.write_stream``) whose ``answer`` is set at the end. Raises
-        ``WorkspaceNotFoundError``, ``DocumentNotFoundError`` (in ``sources``) or ``LLMAuthError`` (key rejected)."""
-        ws = self.open(workspace)
-        engine = AnswerEngine(ws.retriever, self.embedder, self.settings, self.llms, self.web_searcher)
+        ``stream=True`` a stream to iterate whose ``answer`` is set at the end. Raises ``WorkspaceNotFoundError``,
+        ``DocumentNotFoundError`` (in ``sources``) or ``LLMAuthError`` (key rejected)."""
+        engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
+                              self.web_searcher)
         return ask_parts(engine.ask, question, history=history, sources=sources, mode=mode, hyde=hyde,
                          multi_query=multi_query, web=web, rerank=rerank, stream=stream, auto_scope=auto_scope,
                          scope_removed=scope_removed)
@@ -360,8 +360,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
 
 # --- vocabularies -------------------------------------------------------------------------------------------------
 def retrieval_modes() -> tuple[RetrievalMode, ...]:
-    """The retrieval modes (``search --mode``, the sidebar, evaluation variants), from
-    :data:`prism.retrieval.fusion.MODES`."""
+    """The retrieval modes (``search --mode``, the sidebar, evaluation variants): ``retrieval.fusion.MODES``."""
     return tuple(MODES.values())
 
 
