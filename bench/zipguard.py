@@ -48,9 +48,8 @@ print(json.dumps({"guard_s": guard, "load_s": total, "rss_mb": rss, "verdict": v
 def _files(folder: Path) -> list[tuple[str, Path]]:
     """The bench's inputs, built into ``folder`` with the test suite's builders."""
     sys.path.insert(0, str(ROOT))
-    from tests.ingestion.test_zipguard import MIB, _declare_size, _rewrite
-
     from tests.ingestion import office_files as files
+    from tests.ingestion.parsing.test_zipguard import MIB, _declare_size, _rewrite
 
     sheet = b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/>'
     slide = b"<p:sld xmlns:p='http://schemas.openxmlformats.org/presentationml/2006/main'>"

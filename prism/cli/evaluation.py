@@ -90,6 +90,9 @@ def summary(written: list[tuple[dict[str, Any], Any]]) -> tuple[dict[str, Any], 
             f"{first['counts']['queries']} questions, {first['counts']['judged']} judged, "
             f"workspace '{first['workspace']['name']}'"]
     text.append(_table(runs))
+    if ds.get("format") == "tatqa":
+        text += [f"  {group:<18} tatqa_first_line {row.get('tatqa_first_line', 0):.3f} "
+                 f"({int(row.get('questions', 0))} questions)" for group, row in first["metrics_by_type"].items()]
     for r in runs:
         total = r["latency_ms"].get("retrieval", {}).get("total", {})
         answer = r["latency_ms"].get("answer", {}).get("total", {})
@@ -111,7 +114,8 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
         args.workspace = args.workspace or svc.settings.default_workspace
     else:
         dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
-                                   qrels_file=args.qrels, rename_documents=args.rename_documents)
+                                   qrels_file=args.qrels, rename_documents=args.rename_documents,
+                                   **({"sample": args.sample, "seed": args.seed} if args.sample else {}))
     bar = ProgressBar()
     try:
         written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
@@ -165,8 +169,8 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     modes = common.mode_names()
     r = esub.add_parser("run", parents=[shared], help="evaluate a dataset and write a versioned run")
     r.add_argument("dataset", metavar="DATASET",
-                   help="ground-truth .json, BEIR folder, FinanceBench questions, or 'workspace' (the workspace's "
-                        "own ground truth, from Chat feedback)")
+                   help="ground-truth .json, BEIR folder, FinanceBench questions, TAT-QA folder, or 'workspace' "
+                        "(the workspace's own ground truth, from Chat feedback)")
     r.add_argument("--format", choices=common.dataset_formats(), default=None,
                    help="dataset format (default: detected)")
     r.add_argument("--tag", default=None, help="label stored in the run (e.g. baseline)")
@@ -175,7 +179,11 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     r.add_argument("--ablation", action="store_true",
                    help="dense, BM25, hybrid and +rerank / +HyDE / +multi-query where available, as one group")
     r.add_argument("--limit", type=int, default=None, help="evaluate only the first N questions")
-    r.add_argument("--docs", default=None, metavar="DIR", help="prism format: folder holding the documents")
+    r.add_argument("--docs", default=None, metavar="DIR",
+                   help="prism format: folder holding the documents; tatqa: where its HTML pages are written")
+    r.add_argument("--sample", type=int, default=None, metavar="N",
+                   help="tatqa format: a seeded random sample of N questions")
+    r.add_argument("--seed", type=int, default=29, help="tatqa format: the sample's seed (default 29)")
     r.add_argument("--queries", default=None, metavar="FILE", help="beir format: another queries file")
     r.add_argument("--qrels", default=None, metavar="FILE", help="beir format: another qrels file")
     r.add_argument("--rename-documents", action="store_true",

@@ -22,7 +22,7 @@ class DatasetChoice:
     Attributes:
         label: how it is shown ("FinanceBench dev (financebench)").
         path: what :func:`prism.evaluation.datasets.load_dataset` loads (``""`` for the workspace's ground truth).
-        format: ``prism``, ``beir``, ``financebench`` or ``workspace``.
+        format: ``prism``, ``beir``, ``financebench``, ``tatqa`` or ``workspace``.
         present: whether its data is here.
         reason: why it cannot be run ("" when present).
     """
@@ -37,6 +37,7 @@ class DatasetChoice:
 PUBLIC_DATASETS: tuple[tuple[str, str, str], ...] = (
     ("FinanceBench dev: 16 filings, their questions", "financebench-dev", "financebench"),
     ("SciFact (BEIR)", "scifact", "beir"),
+    ("TAT-QA dev: report extracts, table and text questions", "tatqa-dev", "tatqa"),
 )
 """(label, folder under ``settings.eval_data_dir``, format) of the public datasets."""
 

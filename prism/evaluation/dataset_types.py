@@ -64,6 +64,9 @@ class EvalQuery:
         reference_answer: the expected answer, when the format has one.
         keywords: terms for the lenient P@5 (default: the evidence strings).
         grades: for document-level datasets, ``{doc_id: relevance ≥ 1}`` (graded BEIR judgements).
+        scope: the document file names the question is asked in (its ``sources``), ``()`` for the whole workspace.
+        gold: the format's own gold fields (TAT-QA: ``{"answer", "scale", "answer_from", "derivation"}``), else
+            ``None``.
     """
 
     id: str
@@ -73,6 +76,8 @@ class EvalQuery:
     reference_answer: str | None = None
     keywords: tuple[str, ...] = ()
     grades: dict[str, int] = field(default_factory=dict)
+    scope: tuple[str, ...] = ()
+    gold: dict[str, Any] | None = None
 
     @property
     def negative(self) -> bool:

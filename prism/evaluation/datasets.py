@@ -13,6 +13,8 @@
   2023) as ``questions.jsonl`` (``id``, ``question``, ``answer``, ``question_type``, ``evidence: [{"doc_name",
   "page", "text"}]``) beside a ``pdfs/`` folder holding ``<doc_name>.pdf``. Relevance is the evidence page of the
   evidence document; FinanceBench pages are 0-based and are converted to Prism's 1-based pages here.
+- ``tatqa``: TAT-QA (Zhu et al., ACL 2021) ``tatqa_dataset_*.json`` or its folder; each context becomes one HTML
+  page and each question is scoped to it (:mod:`prism.evaluation.tatqa`).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ logger = logging.getLogger(__name__)
 QUESTION_TYPES: tuple[str, ...] = ("factoid", "numeric", "multi_hop", "comparative", "negative")
 """Question types of the ``prism`` format."""
 
-FORMATS: tuple[str, ...] = ("prism", "beir", "financebench")
+FORMATS: tuple[str, ...] = ("prism", "beir", "financebench", "tatqa")
 
 
 # --- prism ------------------------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ def load_financebench(path: Path, rename_documents: bool = False) -> EvalDataset
 # --- one entry point --------------------------------------------------------------------------------------------
 def detect_format(path: Path) -> str:
     """``beir`` for a folder with ``corpus.jsonl``, ``financebench`` for ``questions.jsonl`` (or a folder with one),
-    else ``prism`` for a ``.json`` file.
+    ``tatqa`` for ``tatqa_dataset_*.json`` (or a folder with one), else ``prism`` for a ``.json`` file.
 
     Raises:
         PrismError: nothing recognisable at ``path``.
@@ -212,10 +214,12 @@ def detect_format(path: Path) -> str:
             return "beir"
         if (path / "questions.jsonl").is_file():
             return "financebench"
+        if any(path.glob("tatqa_dataset_*.json")):
+            return "tatqa"
     elif path.suffix == ".jsonl":
         return "financebench"
     elif path.suffix == ".json":
-        return "prism"
+        return "tatqa" if path.name.startswith("tatqa_dataset_") else "prism"
     raise PrismError(
         f"Cannot tell the dataset format of {path}: expected a ground-truth .json file, a BEIR folder (corpus.jsonl) "
         "or a FinanceBench questions.jsonl; name it with --format."
@@ -230,15 +234,19 @@ def load_dataset(
     queries_file: str | Path | None = None,
     qrels_file: str | Path | None = None,
     rename_documents: bool = False,
+    sample: int | None = None,
+    seed: int = 29,
 ) -> EvalDataset:
     """Load any supported dataset.
 
     Args:
         path: a ground-truth JSON file, a BEIR folder, or FinanceBench ``questions.jsonl`` / its folder.
         format: ``prism``, ``beir`` or ``financebench`` (default: detected, see :func:`detect_format`).
-        documents_dir: ``prism`` only: the folder holding the documents.
+        documents_dir: ``prism``: the folder holding the documents; ``tatqa``: where the HTML pages are written.
         queries_file, qrels_file: ``beir`` only: other queries / qrels files.
         rename_documents: ``financebench`` only: the filings under opaque names (see :func:`load_financebench`).
+        sample, seed: ``tatqa`` only: a seeded random sample of the questions
+            (:func:`prism.evaluation.tatqa.dataset.load_tatqa`).
 
     Raises:
         PrismError: unknown format, missing or malformed files, or ``rename_documents`` for another format.
@@ -249,6 +257,8 @@ def load_dataset(
     fmt = format or detect_format(p)
     if rename_documents and fmt != "financebench":
         raise PrismError(f"--rename-documents applies to FinanceBench datasets only, not to {fmt!r}.")
+    if sample is not None and fmt != "tatqa":
+        raise PrismError(f"--sample applies to TAT-QA datasets only, not to {fmt!r}.")
     if fmt == "prism":
         return load_prism(p, Path(documents_dir) if documents_dir else None)
     if fmt == "beir":
@@ -256,4 +266,8 @@ def load_dataset(
                                       Path(qrels_file) if qrels_file else None), str(p))
     if fmt == "financebench":
         return load_financebench(p, rename_documents)
+    if fmt == "tatqa":
+        from prism.evaluation.tatqa.dataset import load_tatqa
+
+        return load_tatqa(p, Path(documents_dir) if documents_dir else None, sample, seed)
     raise PrismError(f"Unknown dataset format {fmt!r}; use one of {', '.join(FORMATS)}.")

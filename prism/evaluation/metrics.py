@@ -39,6 +39,9 @@ METRICS: tuple[MetricSpec, ...] = (
                headline=True, answer_key="numeric_match", questions="positive"),
     MetricSpec("declined_negatives", "share of unanswerable questions the answer declines", source="answers",
                headline=True, answer_key="declined", questions="negative"),
+    MetricSpec("tatqa_first_line", "TAT-QA: share of answers whose first line (or computed figure) states the gold "
+               "answer (prism.evaluation.tatqa.match)", source="answers", headline=True, answer_key="tatqa_match",
+               questions="positive"),
     MetricSpec("judge_correctness", "LLM judge's grade against the reference, (score - 1) / 4", source="answers",
                headline=True, answer_key="judge_correctness"),
     MetricSpec("map@20", "mean average precision of the top 20", granularities=("chunk",)),
@@ -48,6 +51,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("recall@10", "share of the relevant results in the top 10", granularities=("document",)),
     MetricSpec("false_declines", "share of answerable questions the answer declines", source="answers",
                lower_is_better=True, answer_key="declined", questions="positive"),
+    MetricSpec("tatqa_computed", "TAT-QA: share of answers that carry a figure computed in code", source="answers",
+               answer_key="computed", questions="positive"),
     MetricSpec("answer_relevancy", "RAGAS answer relevancy (Es et al. 2023)", source="answers",
                answer_key="answer_relevancy", questions="positive"),
 )

@@ -135,6 +135,9 @@ def evaluate_variant(
 ) -> dict[str, Any]:
     """Evaluate one variant over a prepared workspace (:func:`prepare_workspace`).
 
+    TAT-QA datasets are answered scoped to each question's own file and scored by
+    :func:`prism.evaluation.tatqa.run.evaluate_tatqa` instead (no retrieval ranking).
+
     ``limit``: only the first ``limit`` questions. ``answers``: answer them too (default: when the dataset has
     reference answers). ``judge``: use the LLM judge (default: when answering with an LLM configured).
 
@@ -147,6 +150,10 @@ def evaluate_variant(
     """
     if limit is not None and limit < 1:
         raise PrismError(f"--limit must be at least 1 (got {limit}).")
+    if dataset.format == "tatqa":
+        from prism.evaluation.tatqa.run import evaluate_tatqa
+
+        return evaluate_tatqa(service, dataset, workspace, variant, limit=limit, progress=progress)
     queries = list(dataset.queries[: limit or None])
     answers, judge = _answer_options(service, queries, answers, judge)
     setup = _setup(service, dataset, workspace, queries)

@@ -19,8 +19,9 @@ from prism.ui.explain import literal
 
 logger = logging.getLogger(__name__)
 
-TYPE_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "answer_f1")
-"""Metrics of the per-question-type table (those a run has)."""
+TYPE_METRICS: tuple[str, ...] = ("ndcg@10", "mrr@10", "hit@5", "answer_f1", "tatqa_first_line", "tatqa_computed")
+"""Metrics of the per-question-type table (those a run has). TAT-QA runs group by answer type and by source
+(``from table`` …, :mod:`prism.evaluation.tatqa.run`)."""
 
 
 # --- pure helpers -----------------------------------------------------------------------------------------------
@@ -88,7 +89,12 @@ def by_type_frame(runs: Sequence[Mapping[str, Any]], metric: str) -> pd.DataFram
 
 
 def _type_count(run: Mapping[str, Any], qtype: str) -> int:
+    """Questions in a group: its ``questions`` count when the run records one (TAT-QA's source groups), else the
+    questions of that type."""
     queries = run.get("queries") or []
+    recorded = ((run.get("metrics_by_type") or {}).get(qtype) or {}).get("questions")
+    if recorded is not None:
+        return int(recorded)
     return len(queries) if qtype == "all" else sum(1 for q in queries if q.get("type") == qtype)
 
 
