@@ -43,6 +43,7 @@ from prism.answering.derived.cells import CellQuote, RowsOf, cell_lines, format_
 from prism.answering.derived.entity_figures import entity_documents, entity_figure_lines
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
+from prism.answering.derived.operations import operation_answer
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
@@ -291,7 +292,7 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     rows_of = workspace.read_chunks if workspace is not None else None
     question = Understanding.of(question)
     search = sub_search(retriever, question) if retriever is not None else None
-    derived = derived_answer(question, chunks, rows_of, search)
+    derived = derived_answer(question, chunks, rows_of, search) or operation_answer(question, chunks, rows_of)
     if derived is not None:
         return derived, derived.lines, derived.extra
     entities = entity_documents(scope, workspace)

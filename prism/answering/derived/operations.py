@@ -1,0 +1,200 @@
+"""Arithmetic over any table row a question names: the change, the percentage change or the average of one row
+across the periods asked ("What was the percentage change in Adjusted EBITDA between 2018 and 2019?").
+
+The statement metrics of :mod:`~prism.answering.derived.formulas` know a fixed list of line items; this step knows
+none. :func:`read_operation` reads the operation from the question's wording; the row and its columns are those the
+table-cell reader picks for the question (:func:`prism.answering.derived.cells.quote_cells`: the row whose label
+shares most words with the question, one column per period asked). The arithmetic is exact
+(:class:`~decimal.Decimal`):
+
+* **change** = value of the latest period − value of the earliest ("the change from 2018 to 2019" is 2019 − 2018; a
+  fall is negative);
+* **percentage change** = (latest − earliest) / earliest × 100, shown to 2 decimals;
+* **average** = the mean of the periods' values, shown to one decimal more than the inputs (the mean of two whole
+  numbers is exact to one decimal).
+
+These are the three operations behind 81 % of TAT-QA dev's arithmetic questions (Zhu et al., "TAT-QA: A Question
+Answering Benchmark on a Hybrid of Tabular and Textual Content in Finance", ACL 2021; counted on its dev set's 718
+arithmetic questions: change 259, percentage change 163, average 163).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+from prism.answering.derived.cells import CellQuote, RowsOf, format_quote, quote_cells
+from prism.answering.derived.inputs import cell_number
+from prism.retrieval.understanding import Understanding
+from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Operation", "operation_answer", "read_operation"]
+
+OperationKind = Literal["change", "percent_change", "average"]
+
+_PERCENT_CHANGE = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
+                             r"|\bgrowth\s+rate\b|\bby\s+what\s+percent(?:age)?\b|\bincrease\s*/\s*\(?decrease\)?\s+"
+                             r"(?:in|of)\b.*\bpercent")
+_CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fall|drop|grow|grew|growth)\b")
+_AVERAGE = re.compile(r"\baverage\b|\bmean\b")
+_NOT_ARITHMETIC = re.compile(r"^\s*(?:why|how\s+(?:did|does|do|is|are|was|were)\b(?!\s+much)|what\s+(?:caused|drove|"
+                             r"explains|led|were\s+the\s+reasons))", re.IGNORECASE)
+"""Questions that ask for reasons, not a figure ("Why did revenue change between 2018 and 2019?")."""
+
+_NAMES = {"change": "change", "percent_change": "percentage change", "average": "average"}
+_FORMULAS = {"change": "latest − earliest", "percent_change": "(latest − earliest) / earliest × 100",
+             "average": "sum of the periods' values / number of periods"}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An arithmetic operation over one row, read from a question.
+
+    Attributes:
+        kind: ``change``, ``percent_change`` or ``average``.
+        periods: how many periods the question names (at least two).
+    """
+
+    kind: OperationKind
+    periods: int
+
+
+def read_operation(question: str | Understanding) -> Operation | None:
+    """The operation a question asks for over one row, or ``None`` (it names fewer than two periods, asks why, or
+    asks for no change, percentage change or average). Read once per question
+    (:meth:`~prism.retrieval.understanding.Understanding.memo`)."""
+    understood = Understanding.of(question)
+    return understood.memo("operation", lambda: _read(understood))
+
+
+def _read(understood: Understanding) -> Operation | None:
+    text = understood.text.lower()
+    years = {p.year for p in understood.periods if p.kind in ("FY", "year", "date")}
+    if len(years) < 2 or _NOT_ARITHMETIC.search(text):
+        return None
+    if _PERCENT_CHANGE.search(text):
+        return Operation("percent_change", len(years))
+    if _AVERAGE.search(text):
+        return Operation("average", len(years))
+    if _CHANGE.search(text):
+        return Operation("change", len(years))
+    return None
+
+
+def _year(quote: CellQuote) -> int:
+    found = re.findall(r"(?:19|20)\d{2}", quote.period or quote.column)
+    return int(found[-1]) if found else 0
+
+
+def _decimals(cells: Sequence[str]) -> int:
+    return max((len(m.group(1)) for c in cells if (m := re.search(r"\.(\d+)", c))), default=0)
+
+
+def _amount(value: Decimal, quote: CellQuote) -> str:
+    """An amount as the table states its unit and currency: ``$-369,919 thousand``, ``111.4``."""
+    sign = "-" if value < 0 else ""
+    number = f"{abs(value):,}"
+    if quote.value.strip().endswith("%"):
+        return f"{sign}{number} percentage points"
+    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
+    return f"{sign}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+
+
+def _compute(op: Operation, values: list[Decimal], cells: list[str]) -> tuple[Decimal, Decimal]:
+    """``(raw, shown)``: the unrounded result (a ratio for a percentage change) and the result as shown.
+
+    Raises:
+        ZeroDivisionError: a percentage change from zero.
+    """
+    earliest, latest = values[0], values[-1]
+    if op.kind == "change":
+        raw = latest - earliest
+        return raw, raw.quantize(Decimal(1).scaleb(-_decimals(cells)), rounding=ROUND_HALF_UP)
+    if op.kind == "percent_change":
+        if earliest == 0:
+            raise ZeroDivisionError("the earliest value is zero")
+        raw = (latest - earliest) / abs(earliest)
+        return raw, (raw * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    raw = sum(values, Decimal(0)) / len(values)
+    return raw, raw.quantize(Decimal(1).scaleb(-(_decimals(cells) + 1)), rounding=ROUND_HALF_UP)
+
+
+def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+                     ) -> Derived | None:
+    """The change, percentage change or average the question asks of one table row, computed from cited cells.
+
+    Args:
+        question: the (standalone) question or its :class:`~prism.retrieval.understanding.Understanding`.
+        chunks: the retrieved chunks, best first (block ``n`` = position + 1).
+        rows_of: the workspace's ``read_chunks(doc_id)`` (table rows), or ``None``.
+
+    Returns:
+        A :class:`~prism.types.Derived` whose heading states the result, whose lines quote each cell (with its row,
+        column, unit and block) and the work; ``None`` when the question asks for no such operation or the row
+        chosen has no number for every period asked (then the table-cell and sentence answers run as before).
+    """
+    op = read_operation(question)
+    if op is None or rows_of is None or not chunks:
+        return None
+    quotes = sorted(quote_cells(question, chunks, rows_of), key=_year)
+    values = [cell_number(q.value.rstrip("%").strip()) for q in quotes]
+    if len(quotes) < 2 or len({_year(q) for q in quotes}) != len(quotes) or any(v is None for v in values):
+        return None
+    numbers = [v for v in values if v is not None]
+    try:
+        raw, shown = _compute(op, numbers, [q.value for q in quotes])
+    except ZeroDivisionError:
+        return None
+    return _derived(op, quotes, numbers, raw, shown, chunks)
+
+
+def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw: Decimal, shown: Decimal,
+             chunks: Sequence[RetrievedChunk]) -> Derived:
+    """The answer's heading, cited lines and calculation (block numbers as :func:`~.cells.cell_lines` numbers
+    them: a cell of another chunk of a retrieved table is appended as a block)."""
+    extra: list[RetrievedChunk] = []
+    blocks: list[int] = []
+    for q in quotes:
+        n = q.n
+        if q.chunk is not None:
+            ids = [c.chunk_id for c in (*chunks, *extra)]
+            if q.chunk.chunk_id not in ids:
+                extra.append(q.chunk)
+                ids.append(q.chunk.chunk_id)
+            n = ids.index(q.chunk.chunk_id) + 1
+        blocks.append(n)
+    first, last = quotes[0], quotes[-1]
+    label = first.label.strip()
+    span = f"{first.column} to {last.column}"
+    result = f"{shown} %" if op.kind == "percent_change" else _amount(shown, first)
+    metric = f"{_NAMES[op.kind]} in {label}"
+    lines = [(format_quote(q), n) for q, n in zip(quotes, blocks, strict=True)]
+    cells = [q.value.strip() for q in quotes]
+    if op.kind == "change":
+        work = f"{cells[-1]} − {cells[0]} = {shown}"
+    elif op.kind == "percent_change":
+        work = f"({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {shown} %"
+    else:
+        work = f"({' + '.join(cells)}) / {len(cells)} = {shown}"
+    order = list(dict.fromkeys(blocks))
+    marks = " ".join(f"[{i}]" for i in range(1, len(order)))
+    lines.append((f"{metric}, {span} = {work} {marks}".rstrip(), order[-1]))
+    inputs = tuple(CalculationInput(label, q.label, q.period or q.column, q.value, q.unit, q.currency,
+                                    order.index(n) + 1) for q, n in zip(quotes, blocks, strict=True))
+    periods = tuple(q.period or q.column for q in quotes)
+    calc = Calculation(metric, _FORMULAS[op.kind], "the question", periods, inputs, result, float(shown))
+    kind = "percent" if op.kind == "percent_change" else "amount"
+    heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}"
+    logger.info("row operation: %s over %d cells", op.kind, len(quotes))
+    return Derived(heading, lines, extra, calc, tuple(values), raw, kind)
+
+
+DERIVED_LABEL = "Computed in code from the cited table cells (extractive, no LLM)"

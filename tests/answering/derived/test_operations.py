@@ -1,0 +1,77 @@
+"""Arithmetic over any table row (issue 29 §1–2): the change, the percentage change and the average of one row
+across the periods a question names, computed exactly and cited. Through the real pipeline: an HTML report page
+(a table with its header row and a paragraph, the way TAT-QA contexts are written), real ingest, Chroma and the
+embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.derived.operations import read_operation
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+PAGE = """<html><body>
+<p>The following table sets forth our non-GAAP measures (in thousands).</p>
+<table>
+<tr><th></th><th>2019</th><th>2018</th></tr>
+<tr><td>Adjusted EBITDA</td><td>108,307</td><td>93,081</td></tr>
+<tr><td>Accrued payroll and employee benefits</td><td>116.9</td><td>105.9</td></tr>
+<tr><td>Amount outstanding at 31 March</td><td>320,872</td><td>690,791</td></tr>
+<tr><td>Dividend equivalent</td><td>1,095</td><td>1,048</td></tr>
+</table>
+<p>Adjusted EBITDA grew on higher volumes in the Distribution segment.</p>
+</body></html>"""
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What was the percentage change in Adjusted EBITDA between 2018 and 2019?", "percent_change"),
+    ("What is the percentage increase / (decrease) of Research, development and engineering from 2018 to 2019?",
+     "percent_change"),
+    ("What was the change in the amount Outstanding at 31 March in 2019 from 2018?", "change"),
+    ("What is the average accrued payroll and employee benefits for 2018 and 2019?", "average"),
+    ("How much did revenue increase from 2017 to 2019?", "change"),
+])
+def test_the_operation_is_read_from_the_wording(question, kind):
+    op = read_operation(question)
+    assert op is not None and op.kind == kind
+
+
+@pytest.mark.parametrize("question", [
+    "What was the Adjusted EBITDA in 2019?",  # one period: a lookup
+    "Why did Adjusted EBITDA change between 2018 and 2019?",  # a reason, not a figure
+    "What are the years included in the table, 2018 and 2019?",  # no operation
+])
+def test_no_operation_without_one(question):
+    assert read_operation(question) is None
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("operations_home")
+    path = home / "report.html"
+    path.write_text(PAGE, encoding="utf-8")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    [result] = svc.ingest([IngestItem(path)], "ops")
+    assert result.status == "ingested"
+    return svc
+
+
+@pytest.mark.parametrize(("question", "first_line", "work"), [
+    ("What was the percentage change in Adjusted EBITDA between 2018 and 2019?",
+     "percentage change in Adjusted EBITDA, 2018 to 2019 = 16.36 %", "(108,307 − 93,081) / 93,081 × 100 = 16.36 %"),
+    ("What was the change in the amount Outstanding at 31 March in 2019 from 2018?",
+     "change in Amount outstanding at 31 March, 2018 to 2019 = -369,919", "320,872 − 690,791 = -369919"),
+    ("What is the average accrued payroll and employee benefits for 2018 and 2019?",
+     "average in Accrued payroll and employee benefits, 2018 to 2019 = 111.40", "(105.9 + 116.9) / 2"),
+    ("What was the average dividend equivalent from 2018 to 2019?",
+     "average in Dividend equivalent, 2018 to 2019 = 1,071.5", "(1,048 + 1,095) / 2 = 1071.5"),
+])
+def test_the_first_line_states_the_computed_result_and_the_cells_are_cited(report, question, first_line, work):
+    answer = report.ask(question, "ops")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith(first_line), heading
+    assert any(work in line for line in rest), rest
+    assert answer.calculation is not None and answer.calculation.source == "the question"
+    assert [c.page_start for c in answer.citations] and answer.unsupported_numbers == []
+    assert not answer.declined
