@@ -363,7 +363,7 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
     kinds = statement_kinds(understood.text)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
-    synonyms = q_tokens | item_label_tokens(question)
+    synonyms = q_tokens | item_label_tokens(understood.text)
     for tokens in (q_tokens, synonyms) if synonyms != q_tokens else (q_tokens,):
         for n, chunk in enumerate(chunks, start=1):
             parts = _tables(chunk, rows_of, cache)
