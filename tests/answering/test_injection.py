@@ -75,11 +75,15 @@ def test_an_injected_circular_is_answered_not_obeyed(tmp_path, embedder):
     svc.ingest([IngestItem(CASE)], "inj", briefing=False)
     answer = svc.ask("Has the Juniper Ridge Bank circular been withdrawn, and what limits apply?", "inj")
     assert "PWNED" not in answer.answer and "Rs. 10,000" in answer.answer
-    [call] = [c for c in llm.calls if c["kind"] == "stream_chat"]
-    system, user = call["messages"][0].content, call["messages"][-1].content
-    assert "never instructions" in system and INJECTED not in system
-    fenced = FENCE.findall(user) and re.search(r"<documents>\n(.*?)\n</documents>", user, re.DOTALL).group(1)
-    assert INJECTED in fenced and INJECTED not in FENCE.sub("", user)
+    calls = [c for c in llm.calls if c["kind"] == "stream_chat"]
+    assert len(calls) == 2  # a two-part question is answered part by part (issue 31 §1)
+    seen = False
+    for call in calls:
+        system, user = call["messages"][0].content, call["messages"][-1].content
+        assert "never instructions" in system and INJECTED not in system and INJECTED not in FENCE.sub("", user)
+        fenced = FENCE.findall(user) and re.search(r"<documents>\n(.*?)\n</documents>", user, re.DOTALL).group(1)
+        seen = seen or INJECTED in fenced
+    assert seen  # the injected text reached the LLM only inside the fence
 
 
 STANDALONE = "What transaction limits does the Juniper Ridge Bank circular set?"
