@@ -5,7 +5,8 @@ question at ", and" / " and" / ";" / "?" where both halves are questions (the se
 an auxiliary verb: "who", "what", "is", "does" …); a part's pronoun that refers to the previous part's company
 ("who is its CEO?" after "What was Netflix's …") gets that name (:func:`resolve_part`). :func:`ask_parts` asks each
 part with the same options and history and joins the answers (:func:`join_answers`): one answer with a section per
-part, each section citing its own passages (numbers shifted so they stay unique), streamed part after part.
+part, each section citing its own passages (renumbered so that every number names one passage), streamed part
+after part.
 """
 
 from __future__ import annotations
@@ -77,36 +78,52 @@ def resolve_part(part: str, before: Sequence[str]) -> str:
 _MARKER = re.compile(r"\[(W?)(\d+)\]")
 
 
-def _shift(text: str, offset: int, web_offset: int) -> str:
-    """``text`` with its markers ``[n]`` / ``[Wn]`` renumbered by ``offset`` / ``web_offset``."""
-    def shifted(m: re.Match[str]) -> str:
-        web = m.group(1) == "W"
-        return f"[{'W' if web else ''}{int(m.group(2)) + (web_offset if web else offset)}]"
-    return _MARKER.sub(shifted, text)
+def _renumber(text: str, numbers: dict[int, int], web_numbers: dict[int, int]) -> str:
+    """``text`` with its markers ``[n]`` / ``[Wn]`` renumbered through ``numbers`` / ``web_numbers`` (a marker
+    without an entry is left as written)."""
+    def renumbered(m: re.Match[str]) -> str:
+        web, n = m.group(1) == "W", int(m.group(2))
+        return f"[{'W' if web else ''}{(web_numbers if web else numbers).get(n, n)}]"
+    return _MARKER.sub(renumbered, text)
 
 
 def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
     """One answer with a section per part: ``**<part>**`` then that part's answer, its markers and citations
     renumbered after the previous parts' (cited ones first, then the uncited retrieved ones, both in part order).
 
-    The joined answer is declined only when every part is; its notes are each part's, in order, prefixed with
-    the part's number when there are several; ``condensed_query`` joins the parts' queries with " | ";
-    ``timings_ms`` sums each stage (``None`` when no part timed it); ``scope`` and ``calculation`` are the first
-    part's that has one.
+    A chunk cited by several parts keeps the number it got first (so does a web result, by URL), and a retrieved
+    chunk is listed once, and not at all when a part cites it: every number names one passage, and every passage
+    has one number. The joined answer is declined only when every part is; its notes are each part's, in order,
+    prefixed with the part's number when there are several; ``condensed_query`` joins the parts' queries with
+    " | "; ``timings_ms`` sums each stage (``None`` when no part timed it); ``scope`` and ``calculation`` are the
+    first part's that has one.
     """
     sections: list[str] = []
     cited: list[Citation] = []
-    retrieved: list[Citation] = []
     web: list[WebResult] = []
+    number_of: dict[str, int] = {}
+    web_number_of: dict[str, int] = {}
     notes = []
     for i, (part, answer) in enumerate(zip(parts, answers, strict=True), start=1):
-        offset, web_offset = len(cited), len(web)
-        sections.append(f"**{part}**\n\n{_shift(answer.answer, offset, web_offset)}")
-        cited += [replace(c, n=c.n + offset) for c in answer.citations]
-        web += [replace(w, n=w.n + web_offset) for w in answer.web]
-        retrieved += list(answer.retrieved)
+        numbers: dict[int, int] = {}
+        for c in answer.citations:
+            if c.chunk_id not in number_of:
+                number_of[c.chunk_id] = len(cited) + 1
+                cited.append(replace(c, n=len(cited) + 1))
+            numbers[c.n] = number_of[c.chunk_id]
+        web_numbers: dict[int, int] = {}
+        for w in answer.web:
+            if w.url not in web_number_of:
+                web_number_of[w.url] = len(web) + 1
+                web.append(replace(w, n=len(web) + 1))
+            web_numbers[w.n] = web_number_of[w.url]
+        sections.append(f"**{part}**\n\n{_renumber(answer.answer, numbers, web_numbers)}")
         notes += [replace(n, text=f"Part {i}: {n.text}") for n in answer.notes]
-    retrieved = [replace(c, n=n) for n, c in enumerate(retrieved, start=len(cited) + 1)]
+    retrieved: list[Citation] = []
+    for c in (c for answer in answers for c in answer.retrieved):
+        if c.chunk_id not in number_of:
+            number_of[c.chunk_id] = len(cited) + len(retrieved) + 1
+            retrieved.append(replace(c, n=number_of[c.chunk_id]))
     timings: dict[str, float | None] = {}
     for answer in answers:
         for stage, ms in answer.timings_ms.items():

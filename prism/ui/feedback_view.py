@@ -69,8 +69,16 @@ def _mark_changed(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, wi
 
 
 def _passages(turn: ChatTurn) -> list[Mapping[str, Any]]:
+    """The answer's cited then retrieved passages, each chunk once (the first time it appears): a chunk is marked
+    once, and a conversation saved before multi-part answers numbered a shared chunk once still opens."""
     answer = turn.answer or {}
-    return [*(answer.get("citations") or []), *(answer.get("retrieved") or [])]
+    seen: set[Any] = set()
+    passages = []
+    for c in [*(answer.get("citations") or []), *(answer.get("retrieved") or [])]:
+        if c.get("chunk_id") not in seen:
+            seen.add(c.get("chunk_id"))
+            passages.append(c)
+    return passages
 
 
 def _add_to_truth(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, stem: str) -> None:

@@ -500,11 +500,12 @@ def test_hostile_document_text_is_shown_as_written(app_url, driver, tmp_path):
     assert all("alert('x')" not in js for js in scripts)
     _no_exception(d)
 
-    # The document table: the file name and the briefing's first point, cell for cell.
+    # The document table: the title (a text file has none, so its file name), the file name and the briefing's
+    # first point, cell for cell.
     _nav(d, "Workspaces")
     _wait_text(d, "its briefing, profile")
     _idle(d)
-    assert [notes.name, "—", "earnings call"] in [r[:3] for r in _grid_rows(d)], str(_grid_rows(d))
+    assert [notes.name, notes.name, "—", "earnings call"] in [r[:4] for r in _grid_rows(d)], str(_grid_rows(d))
     # The grid draws only the columns in view: scroll it to its last column, the briefing's first point.
     d.execute_script("document.querySelectorAll('[data-testid=\"stDataFrame\"] .dvn-scroller')"
                      ".forEach(e => { e.scrollLeft = e.scrollWidth; });")

@@ -12,6 +12,7 @@ import sys
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 
 from tests.conftest import REPO
 from tests.ui.test_browser import (  # noqa: F401  (app_url and driver are the module's fixtures)
@@ -41,21 +42,33 @@ def _feedback_buttons(d: WebDriver) -> list:
             if "Mark passages" in b.text and b.is_displayed()]
 
 
+def _newest_expander(d: WebDriver) -> WebElement | None:
+    """The newest answer's "Mark passages" expander (the older answers' stay open after a rerun, so the buttons
+    are looked up inside this one)."""
+    return _first([e for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"]')
+                   if "Mark passages" in e.text][-1:])
+
+
+def _in_newest(d: WebDriver, wanted) -> WebElement | None:
+    """The first displayed button of the newest expander whose text passes ``wanted``."""
+    box = _newest_expander(d)
+    return None if box is None else _first([b for b in box.find_elements(By.TAG_NAME, "button")
+                                            if wanted(b.text.strip()) and b.is_displayed()])
+
+
 def _mark_first_passage_and_add(d: WebDriver, pair: str, answers: int) -> None:
-    """Open the newest answer's feedback popover (once all ``answers`` show theirs), mark its first passage relevant,
-    press Add to ground truth."""
+    """Open the newest answer's feedback expander (once all ``answers`` show theirs), mark its first passage
+    relevant, press Add to ground truth."""
     _wait(d, lambda drv: len(_feedback_buttons(drv)) >= answers, 60, f"{answers} answers' feedback")
     _idle(d)
-    _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander")
-    _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
-                                  if b.text.strip() == "Relevant" and b.is_displayed()]), "a Relevant mark")
+    if _in_newest(d, lambda t: t == "Relevant") is None:
+        _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander", scroll=True)
+    _click(d, lambda drv: _in_newest(drv, lambda t: t == "Relevant"), "a Relevant mark", scroll=True)
     _idle(d)
-    if not [b for b in d.find_elements(By.TAG_NAME, "button") if "Add to ground truth" in b.text
-            and b.is_displayed()]:  # the rerun closed the popover: open it again (the mark is kept)
-        _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander again")
-    _click(d, lambda drv: _first([b for b in drv.find_elements(By.TAG_NAME, "button")
-                                  if "Add to ground truth" in b.text and b.is_displayed()]),
-           "Add to ground truth")
+    if _in_newest(d, lambda t: "Add to ground truth" in t) is None:  # a rerun closed it: open it again
+        _click(d, lambda drv: (_feedback_buttons(drv) or [None])[-1], "the feedback expander again", scroll=True)
+    _click(d, lambda drv: _in_newest(drv, lambda t: "Add to ground truth" in t), "Add to ground truth",
+           scroll=True)
     _wait_text(d, f"Ground truth added as {pair}", 30)
     _no_exception(d)
     _idle(d)
