@@ -28,7 +28,7 @@ from prism.ingestion.parsing.blocks import PageBuilder
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.ingestion.parsing.url import html_to_text
-from prism.ingestion.tables.grid import combine_headers
+from prism.ingestion.tables.grid import combine_headers, split_header, spread_group_labels
 from prism.ingestion.tables.html import HtmlTable, parse_tables
 from prism.types import Page, ParsedDocument, Table
 
@@ -141,9 +141,9 @@ def _page(text: str, html: str) -> tuple[str, tuple[Table, ...]]:
         if table is None:
             builder.paragraph("\n".join(lines))
             continue
-        heads = table.header_rows or table.rows[:1]
-        body = table.rows if table.header_rows else table.rows[1:]
-        builder.table(combine_headers(heads), body)
+        rows = [*table.header_rows, *table.rows]
+        n = split_header(rows, len(table.header_rows))
+        builder.table(combine_headers(spread_group_labels(rows[:n])), rows[n:])
     return builder.build()
 
 
@@ -165,7 +165,7 @@ def load_html(data: bytes, name: str, settings: Settings | None = None) -> Parse
     report = normalize_report(html_to_text(named, name))
     if not has_indexable_text(report.text):
         raise NoExtractableTextError(f"{name} has no readable text (only markup, scripts or navigation)")
-    text, tables = _page(report.text, named)
+    text, tables = _page(report.text, html)  # the cells as written: an empty header cell is not a name
     warnings = [w for w in (encoding_warning(name, encoding),) if w]
     logger.info("%s: %d characters of text, %d tables from %d bytes of HTML", name, len(text), len(tables),
                 len(data))

@@ -1,0 +1,66 @@
+"""Header rows of tables whose spans and header marks were lost (a dataset's grid, a saved report page): which
+leading rows are the header, and which group label stands over which columns (:mod:`prism.ingestion.tables.grid`),
+through the HTML reader into the :class:`~prism.types.Table` and its row text."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.config import Settings
+from prism.evaluation.tatqa.dataset import context_html
+from prism.ingestion import parsing
+from prism.ingestion.tables.grid import combine_headers, is_header_cell, split_header, spread_group_labels
+
+
+@pytest.mark.parametrize(("cell", "header"), [
+    ("January 3, 2020", True), ("(in millions)", True), ("$", True), ("%", True), ("2019", True), ("FY2024", True),
+    ("Q3 2024", True), ("2018-19", True), ("13 weeks ended", True), ("$’000", True), ("2019 (1)", True),
+    ("", True), ("$ 93,662", False), ("(114)", False), ("(9.4%)", False), ("1,000", False), ("86.8", False)])
+def test_a_header_cell_holds_no_figure(cell, header):
+    assert is_header_cell(cell) is header
+
+
+def _names(rows, declared=1):
+    n = split_header(rows, declared)
+    return n, combine_headers(spread_group_labels(rows[:n]))
+
+
+def test_leading_rows_without_figures_are_header_rows_and_group_labels_cover_their_columns():
+    assert _names([["", "", "For the Year Ended", ""], ["", "January 31, 2020", "February 1, 2019", "February 2, 2018"],
+                   ["Revenue:", "", "", ""], ["License", "$3,181", "$3,042", "$2,628"]]) == (
+        2, ["", "For the Year Ended January 31, 2020", "For the Year Ended February 1, 2019",
+            "For the Year Ended February 2, 2018"])  # "Revenue:" is a section row: the header ends above it
+    assert _names([["", "2019", "", "2018", ""], ["", "Men", "Women", "Men", "Women"],
+                   ["Member aged 65", "86.8", "88.9", "87.3", "89.3"]]) == (
+        2, ["", "2019 Men", "2019 Women", "2018 Men", "2018 Women"])
+    assert _names([["", "January 3, 2020", "December 28, 2018"], ["", "", "(in millions)"],
+                   ["Net cash provided by operating activities", "$992", "$768"]]) == (
+        2, ["", "January 3, 2020 (in millions)", "December 28, 2018 (in millions)"])  # the unit covers every column
+    assert _names([["($ in millions)", "", ""], ["At December 31:", "2019", "2018"],
+                   ["Recorded investment (1)", "$22,446", "$31,182"]]) == (
+        2, ["($ in millions) At December 31:", "2019", "2018"])
+
+
+def test_a_table_of_words_keeps_its_declared_header():
+    words = [["Name", "Role"], ["A. Rao", "Chief Executive Officer"], ["B. Shah", "Chief Financial Officer"]]
+    assert split_header(words, 1) == 1 and split_header(words, 0) == 1
+    assert split_header([["", "2019"], ["", "2018"]], 1) == 1  # no row with a figure: nothing more is a header
+
+
+def test_an_html_table_with_its_years_in_the_second_row_names_each_column_by_year_and_unit():
+    """TAT-QA writes a table's first row as ``<th>``; its years are in the second row and its unit in the third.
+    Each column is named by all three, and its rows read that way ("2019 (in thousands): 1,452.4")."""
+    rows = [["", "Year Ended December 31,", ""], ["", "2019", "2018"], ["", "(in thousands)", ""],
+            ["Fixed price revenue", "$1,452.4", "$1,146.2"], ["Time and materials revenue", "701.9", "655.0"]]
+    html = context_html({"table": {"table": rows}, "paragraphs": [
+        {"order": 1, "text": "Revenue by contract type for the years ended December 31. Fixed price revenue grew as "
+                             "more of our programmes moved to fixed price contracts, while time and materials revenue "
+                             "rose with the number of billable hours in the year."}]}, "Revenue by contract type")
+    doc = parsing.load(html.encode(), "revenue.html", Settings(ocr_enabled=False))
+    (table,) = doc.tables
+    assert table.column_headers == ("Year Ended December 31, 2019 (in thousands)",
+                                    "Year Ended December 31, 2018 (in thousands)")
+    assert table.unit == "thousands"
+    fixed = table.rows[0]
+    assert (fixed.label, fixed.cells) == ("Fixed price revenue", ("$1,452.4", "$1,146.2"))
+    assert "Year Ended December 31, 2019 (in thousands): $1,452.4" in doc.pages[0].text[fixed.char_start:fixed.char_end]
