@@ -33,6 +33,10 @@ _BOUNDARY = re.compile(
     r"|\n[ \t]*\n"
 )
 _MAX_SENTENCE_CHARS = 400
+_TABLE_LINE_BREAK = re.compile(r"\n(?![ \t]*[a-z])")
+"""Where a long fragment is split: a line break not followed by a lower-case word (a wrapped line of a long
+sentence, "… for delay in crediting\npension arrears …", goes on in lower case; a table's next row starts with a
+label, a capital or a figure)."""
 
 
 def is_abbreviation(text: str, stop_at: int) -> bool:
@@ -57,7 +61,8 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of document ``text`` in order, inner line breaks joined with spaces.
 
     Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment longer than
-    400 characters that spans lines (a table) is split at its line breaks.
+    400 characters that spans lines (a table) is split at its line breaks, except where the next line goes on in
+    lower case (a long sentence of a circular, wrapped at the page's lines, stays whole).
     """
     pieces: list[str] = []
     start = 0
@@ -70,7 +75,7 @@ def split_sentences(text: str) -> list[str]:
     pieces.append(text[start:])
     sentences: list[str] = []
     for piece in pieces:
-        parts = piece.split("\n") if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
+        parts = _TABLE_LINE_BREAK.split(piece) if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
         for part in parts:
             s = re.sub(r"\s+", " ", part).strip()
             if re.search(r"\w{3}", s):

@@ -61,3 +61,21 @@ def test_contextual_cut_keeps_a_sentence_whole():
     reply = "This chunk of Meridian Bank Ltd. sets the penalty of Rs. 5,000 per day. It is in section 4 of it."
     assert clean_context(reply, 80) == "This chunk of Meridian Bank Ltd. sets the penalty of Rs. 5,000 per day."
     assert clean_context(reply, 60) == "This chunk of Meridian Bank Ltd. sets the penalty of Rs."  # no end: a word cut
+
+
+PENSION_RULE = ("(a) Pension paying banks should compensate the pensioner for delay in crediting\npension/ arrears "
+                "thereof at a fixed interest rate of 8 per cent per annum for the\ndelay after the due date of payment "
+                "and the compensation shall be credited to\nthe pensioner's account automatically without any claim "
+                "from the pensioner on\nthe same day when the bank affords credit for revised pension/ pension "
+                "arrears,\nin respect of all delayed pension payments made since October 1, 2008.")
+
+
+def test_a_long_sentence_wrapped_at_the_page_lines_stays_whole_and_a_long_table_is_split_at_its_rows():
+    """The RBI pension circular's rule is one 470-character sentence printed over six lines: it is one sentence
+    (it was six, and the evidence check found "rate" and "compensation" on different lines and declined). A long
+    fragment of table rows is still split at its line breaks."""
+    assert len(PENSION_RULE) > 400
+    assert split_sentences(PENSION_RULE) == [" ".join(PENSION_RULE.split())]
+    rows = "\n".join(f"Branch {i} deposits 1,{i:03d} crore advances 2,{i:03d} crore ratio {i}.5 per cent"
+                     for i in range(10))
+    assert len(rows) > 400 and len(split_sentences(rows)) == 10
