@@ -231,25 +231,51 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
         ``True`` at the first unit that holds it; ``False`` when none does (also for no chunks).
     """
     entity = entity_words if entity_words is not None else _entity_words(chunks)
-    focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or w) if t not in entity]
-    required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
-    head = tokenize(target.head)
-    needed = math.ceil(2 * len(required) / 3)
-    own = set(focus) | entity
-    labels = _line_item_labels(target)
+    test = UnitTest(target, entity)
     for chunk in chunks:
         period_texts = [str(chunk.metadata.get(k) or "") for k in ("period", "table_columns")]
         fye = chunk.metadata.get("fiscal_year_end") or None
         for unit, context, row in evidence_units(chunk):
-            tokens = set(tokenize(f"{unit} {context}"))
-            named = len(required & tokens) >= needed and not (head and head[0] in required and head[0] not in tokens)
-            if not named and not (labels and labels.search(f"{unit} {context}".lower())):
-                continue
-            if not _has_value(target, unit, row, own):
-                continue
-            if all(_names_period(p, [unit, context, *period_texts], fye) for p in target.periods):
+            if test.answers(unit, context, row, period_texts, fye):
                 return True
     return False
+
+
+class UnitTest:
+    """Whether one unit (a sentence or a table row) holds a target's focus with a value of its answer type and the
+    periods it names: the test :func:`holds_evidence` applies to each unit, and the extractive answer's ranking to
+    each sentence (:func:`prism.answering.extractive.score_sentences`).
+
+    The focus words (an officer's abbreviation spelled out, the ``entity`` words left out) are required less the
+    generic words and value nouns ("minimum", "rate"), two thirds of them (rounded up), the focus's head word
+    when it is required, and an officer's title whole ("CEO": chief, executive and officer; a "Chief Financial
+    Officer" is not the CEO).
+    """
+
+    def __init__(self, target: AnswerTarget, entity_words: set[str] | frozenset[str] = frozenset()):
+        self.target = target
+        focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or w) if t not in entity_words]
+        self.required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
+        self.head = tokenize(target.head)
+        self.needed = math.ceil(2 * len(self.required) / 3)
+        self.title = {t for w in target.focus if (spelled := titles.spelled_out(w)) for t in tokenize(spelled)}
+        self.own = set(focus) | set(entity_words)
+        self.labels = _line_item_labels(target)
+
+    def answers(self, unit: str, context: str = "", row: bool = False, period_texts: Sequence[str] = (),
+                fye: str | None = None) -> bool:
+        """True when ``unit`` (read with ``context``: its document name, table title, headers) holds the focus, a
+        value of the answer type (a table row when ``row``), and every period of the target (in the unit, its
+        context or ``period_texts``, with the document's fiscal year end ``fye``)."""
+        tokens = set(tokenize(f"{unit} {context}"))
+        head = self.head
+        named = len(self.required & tokens) >= self.needed and not (
+            head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens
+        if not named and not (self.labels and self.labels.search(f"{unit} {context}".lower())):
+            return False
+        if not _has_value(self.target, unit, row, self.own):
+            return False
+        return all(_names_period(p, [unit, context, *period_texts], fye) for p in self.target.periods)
 
 
 def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:

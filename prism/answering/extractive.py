@@ -18,10 +18,12 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from prism.answering.evidence import UnitTest, answer_target
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
@@ -29,6 +31,7 @@ from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.understanding import Understanding
 from prism.types import RetrievedChunk
+from prism.vocabulary import titles
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +48,19 @@ class ScoredSentence:
     cosine: float
     overlap: float
     score: float
+    answers: bool = False
+    """Whether the sentence holds the question's focus with a value of its answer type
+    (:class:`prism.answering.evidence.UnitTest`)."""
+
+
+ANSWER_BONUS = 0.2
+"""Added to the score of a sentence that holds the question's focus with a value of its expected answer type (a
+figure for "what is the rate …", a name for "who is the CEO"): issue 29 §3, rank sentences by how well they answer,
+not by their closeness to the question alone. Chosen on the sample set and TAT-QA dev (README)."""
+
+
+def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:
+    return {t for c in chunks for t in tokenize(str(c.metadata.get("entity") or ""))}
 
 
 _NOT_AN_ANSWER = re.compile(
@@ -61,6 +77,11 @@ def score_sentences(
     lexical_weight: float = 0.3,
 ) -> list[ScoredSentence]:
     """Every distinct sentence of ``chunks`` (block ``n`` = position in ``chunks`` + 1), scored against the question.
+
+    The lexical overlap counts an officer's abbreviation in the question by its title spelled out too ("CEO":
+    "chief executive officer", :mod:`prism.vocabulary.titles`), so the signature line "Reed Hastings, Chief
+    Executive Officer" answers "Who is Netflix's CEO?". A sentence that holds the question's focus with a value of
+    its expected answer type gets :data:`ANSWER_BONUS`.
 
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
@@ -84,11 +105,18 @@ def score_sentences(
     understood = Understanding.of(question)
     vectors = embedder.embed([s for _, _, s in candidates])
     cosines = vectors @ understood.vector(embedder)
-    q_tokens = set(tokenize(understood.text))
+    titles_meant = [t for w in re.findall(r"[A-Za-z]+", understood.text) if (t := titles.spelled_out(w))]
+    q_tokens = set(tokenize(" ".join([understood.text, *titles_meant])))  # "CEO" is met as "Chief Executive Officer"
+    target = answer_target(understood)
+    test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(s))) / len(q_tokens) if q_tokens else 0.0
-        scored.append(ScoredSentence(n, pos, s, float(cos), overlap, float(cos) + lexical_weight * overlap))
+        chunk = chunks[n - 1]
+        answers = test is not None and test.answers(s, Path(chunk.source).stem.replace("_", " "),
+                                                    period_texts=[str(chunk.metadata.get("period") or "")])
+        score = float(cos) + lexical_weight * overlap + (ANSWER_BONUS if answers else 0.0)
+        scored.append(ScoredSentence(n, pos, s, float(cos), overlap, score, answers))
     scored.sort(key=lambda x: (-x.score, x.n, x.position))
     return scored
 
@@ -116,14 +144,16 @@ def extractive_lines(
     """The sentences of ``chunks`` that best answer ``question``, each with the block ``n`` it is quoted from.
 
     The best ``max_sentences`` sentences scoring at least half the best score are kept, then put back in reading
-    order (block ``n``, then position); a sentence contained in a kept longer one is dropped. With ``blocks`` (the
-    :class:`~prism.answering.units.Block` of each chunk), a bare table figure is quoted with its block's unit and
-    currency (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales
-    $5,213 million").
+    order (block ``n``, then position), the sentences that answer (:attr:`ScoredSentence.answers`) first; a
+    sentence contained in a kept longer one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
+    of each chunk), a bare table figure is quoted with its block's unit and currency
+    (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales $5,213
+    million").
 
     Returns:
-        ``[(sentence, n)]`` in reading order; empty when the chunks hold no sentence. The citation of each sentence
-        is this structure, never re-read from the text: a "[2]" the document itself writes stays text.
+        ``[(sentence, n)]``, answering sentences first, each group in reading order; empty when the chunks hold no
+        sentence. The citation of each sentence is this structure, never re-read from the text: a "[2]" the
+        document itself writes stays text.
     """
     scored = score_sentences(question, chunks, embedder, lexical_weight)
     if not scored:
@@ -136,7 +166,7 @@ def extractive_lines(
         if any(s.text in c.text or c.text in s.text for c in chosen):
             continue
         chosen.append(s)
-    chosen.sort(key=lambda s: (s.n, s.position))
+    chosen.sort(key=lambda s: (not s.answers, s.n, s.position))  # the answering sentences lead (issue 29 §3)
     lines = []
     for s in chosen:
         quoted = replace(s, text=with_units(s.text, blocks[s.n - 1])) if blocks else s

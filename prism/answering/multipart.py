@@ -31,6 +31,9 @@ _SPLIT = re.compile(rf"(?:\?\s+|;\s*|,\s*and\s+|\s+and\s+)(?=(?:{_ASKING})\b)", 
 _OPENS_ASKING = re.compile(rf"^\W*(?:{_ASKING})\b", re.IGNORECASE)
 _POSSESSIVE_PRONOUN = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\b(?:that|this|those|these|such|the same)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+"""A later part that points at the earlier part's answer ("… which paragraph does the rule follow, and what cap does
+that paragraph set?"): it cannot be asked alone, so the question is asked whole."""
 
 Ask = Callable[..., Any]
 """``AnswerEngine.ask``: ``(question, *, history, stream, **options) -> Answer | AnswerStream``."""
@@ -42,7 +45,8 @@ def split_question(question: str) -> list[str]:
     A cut is made before a question word or auxiliary verb that follows ", and", " and", ";" or "?"; it is
     kept only when both halves are questions: the first opens with a question word too, and each has at least one
     content token (:func:`prism.index.tokenizer.tokenize`). "What are the P2P and P2M limits?" stays whole (no
-    question word after "and"); so does a question of more than :data:`MAX_PARTS` parts.
+    question word after "and"); so does a question of more than :data:`MAX_PARTS` parts, and one whose later part
+    points at the earlier part's answer ("what cap does that paragraph set?", :data:`_REFERS_BACK`).
 
     Returns:
         The parts in order, stripped, e.g. ``["What was Netflix's total debt-to-equity ratio?", "who is its CEO?"]``.
@@ -51,7 +55,7 @@ def split_question(question: str) -> list[str]:
     pieces = [p.strip(" ,;") for p in _SPLIT.split(text)]
     if len(pieces) < 2 or len(pieces) > MAX_PARTS or not _OPENS_ASKING.match(pieces[0]):
         return [text]
-    if any(not tokenize(p) for p in pieces):
+    if any(not tokenize(p) for p in pieces) or any(_REFERS_BACK.search(p) for p in pieces[1:]):
         return [text]
     return [p[0].upper() + p[1:].rstrip(" ?.") + "?" for p in pieces]
 

@@ -159,3 +159,13 @@ def test_a_chunk_two_parts_cite_keeps_one_number_and_is_listed_once(svc):
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", joined.answer)}
     assert cited == {c.n for c in joined.citations}
     assert all(c.text in {x.text for x in [*one.citations, *two.citations]} for c in joined.citations)
+
+
+def test_a_part_that_points_at_the_earlier_answer_is_not_asked_alone():
+    """The sample set's multi-hop q052: "what cap does that paragraph set?" means the paragraph the first part
+    finds; asked alone it was declined."""
+    q = ("Which paragraph of the master circular does Meridian's cooling-period rule follow, and what cap does that "
+         "paragraph set?")
+    assert split_question(q) == [q]
+    assert split_question("What is the penalty for late filing, and who pays it?") == [
+        "What is the penalty for late filing?", "Who pays it?"]
