@@ -33,10 +33,23 @@ _BOUNDARY = re.compile(
     r"|\n[ \t]*\n"
 )
 _MAX_SENTENCE_CHARS = 400
-_TABLE_LINE_BREAK = re.compile(r"\n(?![ \t]*[a-z])")
-"""Where a long fragment is split: a line break not followed by a lower-case word (a wrapped line of a long
-sentence, "… for delay in crediting\npension arrears …", goes on in lower case; a table's next row starts with a
-label, a capital or a figure)."""
+_ROW_LINE = re.compile(r"[^\n:;]{1,120}:\s[^\n]*(?:;\s|$)")
+"""A table row as Prism renders it, ``"Name: value; Name: value"`` (:mod:`prism.ingestion.tables.csv`)."""
+
+
+def _lines_of(piece: str) -> list[str]:
+    """A long fragment's lines, a line joined to the one before where it goes on in lower case (a wrapped line of a
+    long sentence, "… for delay in crediting" / "pension arrears …"), unless either line is a rendered table row
+    (:data:`_ROW_LINE`; a table whose label column has no name starts its rows with "column 1: …")."""
+    lines: list[str] = []
+    for line in piece.split("\n"):
+        goes_on = line.lstrip()[:1].islower() and lines and not _ROW_LINE.match(line.strip()) \
+            and not _ROW_LINE.match(lines[-1].strip())
+        if goes_on:
+            lines[-1] = f"{lines[-1]} {line}"
+        else:
+            lines.append(line)
+    return lines
 
 
 def is_abbreviation(text: str, stop_at: int) -> bool:
@@ -75,7 +88,7 @@ def split_sentences(text: str) -> list[str]:
     pieces.append(text[start:])
     sentences: list[str] = []
     for piece in pieces:
-        parts = _TABLE_LINE_BREAK.split(piece) if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
+        parts = _lines_of(piece) if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
         for part in parts:
             s = re.sub(r"\s+", " ", part).strip()
             if re.search(r"\w{3}", s):

@@ -79,3 +79,6 @@ def test_a_long_sentence_wrapped_at_the_page_lines_stays_whole_and_a_long_table_
     rows = "\n".join(f"Branch {i} deposits 1,{i:03d} crore advances 2,{i:03d} crore ratio {i}.5 per cent"
                      for i in range(10))
     assert len(rows) > 400 and len(split_sentences(rows)) == 10
+    unnamed = "\n".join(f"column 1: Line item {i}; Year Ended December 31, 2019: ${i},347; Year Ended December 31, "
+                        f"2018: $100,28{i}" for i in range(6))  # rows of a table whose label column has no name
+    assert len(unnamed) > 400 and len(split_sentences(unnamed)) == 6
