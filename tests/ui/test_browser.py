@@ -47,7 +47,11 @@ if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
                 "chromium and chromium-driver to run the browser test", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    ElementClickInterceptedException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -175,7 +179,8 @@ def _no_exception(d: WebDriver) -> None:
 
 def _click(d: WebDriver, find, what: str, timeout: float = 20, scroll: bool = False) -> str:
     """Find an element with `find(d)` (None when absent) and click it, looking it up again when a rerun replaced
-    it between the lookup and the click. Returns the clicked element's text."""
+    it between the lookup and the click, or when another element still lay over it (an expander opening, a rerun
+    laying the page out): a click that stays covered until `timeout` fails. Returns the clicked element's text."""
     def attempt(drv: WebDriver) -> str | bool:
         el: WebElement | None = find(drv)
         if el is None:
@@ -183,7 +188,10 @@ def _click(d: WebDriver, find, what: str, timeout: float = 20, scroll: bool = Fa
         text = el.text.strip()
         if scroll:
             drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
-        el.click()
+        try:
+            el.click()
+        except ElementClickInterceptedException:  # still moving (an expander opening, a rerun's layout): again
+            return False
         return text or True
     result = _wait(d, attempt, timeout, what)
     return result if isinstance(result, str) else ""
