@@ -91,6 +91,19 @@ def _renumber(text: str, numbers: dict[int, int], web_numbers: dict[int, int]) -
     return _MARKER.sub(renumbered, text)
 
 
+def _number_once(items: Sequence[Any], key: Callable[[Any], str], number_of: dict[str, int],
+                 numbered: list[Any]) -> dict[int, int]:
+    """Give each of one part's ``items`` (citations or web results) the number its ``key`` got first, appending a
+    new one to ``numbered`` with the next number. Returns the part's old number → joined number."""
+    numbers: dict[int, int] = {}
+    for item in items:
+        if key(item) not in number_of:
+            number_of[key(item)] = len(numbered) + 1
+            numbered.append(replace(item, n=len(numbered) + 1))
+        numbers[item.n] = number_of[key(item)]
+    return numbers
+
+
 def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
     """One answer with a section per part: ``**<part>**`` then that part's answer, its markers and citations
     renumbered after the previous parts' (cited ones first, then the uncited retrieved ones, both in part order).
@@ -109,18 +122,8 @@ def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
     web_number_of: dict[str, int] = {}
     notes = []
     for i, (part, answer) in enumerate(zip(parts, answers, strict=True), start=1):
-        numbers: dict[int, int] = {}
-        for c in answer.citations:
-            if c.chunk_id not in number_of:
-                number_of[c.chunk_id] = len(cited) + 1
-                cited.append(replace(c, n=len(cited) + 1))
-            numbers[c.n] = number_of[c.chunk_id]
-        web_numbers: dict[int, int] = {}
-        for w in answer.web:
-            if w.url not in web_number_of:
-                web_number_of[w.url] = len(web) + 1
-                web.append(replace(w, n=len(web) + 1))
-            web_numbers[w.n] = web_number_of[w.url]
+        numbers = _number_once(answer.citations, lambda c: c.chunk_id, number_of, cited)
+        web_numbers = _number_once(answer.web, lambda w: w.url, web_number_of, web)
         sections.append(f"**{part}**\n\n{_renumber(answer.answer, numbers, web_numbers)}")
         notes += [replace(n, text=f"Part {i}: {n.text}") for n in answer.notes]
     retrieved: list[Citation] = []
