@@ -110,6 +110,29 @@ def _target(answer_type: AnswerType, head_part: str, complement: str, periods: t
     return AnswerTarget(answer_type, tuple(focus), words[-1], periods)
 
 
+_REASON_QUESTION = re.compile(
+    r"^\s*(?:why\b|what\s+(?:caused|causes|drove|drives|explains|led\s+to|contributed\s+to|resulted\s+in)\b|"
+    r"what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:main\s+|primary\s+|principal\s+|key\s+)?"
+    r"(?:reasons?|drivers?|causes?|factors?)\b)|\b(?:reasons?|drivers?)\s+(?:for|of|behind)\b|\bdue\s+to\s+what\b",
+    re.IGNORECASE)
+_CAUSAL = re.compile(
+    r"\b(?:due\s+to|driven\s+by|because|as\s+a\s+result\s+of|result(?:ed|ing|s)?\s+(?:from|of)|attributable\s+to|"
+    r"owing\s+to|caused\s+by|reflect(?:s|ed|ing)?|primarily\s+(?:from|by|as|related)|mainly|principally|"
+    r"on\s+account\s+of|led\s+by|offset\s+by)\b", re.IGNORECASE)
+
+
+def asks_reason(question: str | Understanding) -> bool:
+    """Whether the question asks for a cause ("Why did revenue fall?", "What caused the increase in interest
+    expense?", "What was the primary reason for …"): its answer is a sentence that gives the reason, never a
+    table figure."""
+    return bool(_REASON_QUESTION.search(Understanding.of(question).text))
+
+
+def gives_reason(sentence: str) -> bool:
+    """Whether a sentence states a cause ("… primarily due to higher volumes", "driven by", "as a result of")."""
+    return bool(_CAUSAL.search(sentence))
+
+
 def answer_target(question: str | Understanding) -> AnswerTarget | None:
     """The expected answer type and focus of a factoid ``question``, or ``None`` when it has none that one typed value
     answers (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).

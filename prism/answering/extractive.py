@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from prism.answering.evidence import UnitTest, answer_target
+from prism.answering.evidence import UnitTest, answer_target, asks_reason, gives_reason
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
@@ -81,7 +81,9 @@ def score_sentences(
     The lexical overlap counts an officer's abbreviation in the question by its title spelled out too ("CEO":
     "chief executive officer", :mod:`prism.vocabulary.titles`), so the signature line "Reed Hastings, Chief
     Executive Officer" answers "Who is Netflix's CEO?". A sentence that holds the question's focus with a value of
-    its expected answer type gets :data:`ANSWER_BONUS`.
+    its expected answer type gets :data:`ANSWER_BONUS`, and so does, for a question that asks for a cause
+    (:func:`~prism.answering.evidence.asks_reason`), a sentence that shares a word with it and states one
+    (:func:`~prism.answering.evidence.gives_reason`).
 
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
@@ -109,12 +111,14 @@ def score_sentences(
     q_tokens = set(tokenize(" ".join([understood.text, *titles_meant])))  # "CEO" is met as "Chief Executive Officer"
     target = answer_target(understood)
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
+    reason = asks_reason(understood)
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(s))) / len(q_tokens) if q_tokens else 0.0
         chunk = chunks[n - 1]
         answers = test is not None and test.answers(s, Path(chunk.source).stem.replace("_", " "),
                                                     period_texts=[str(chunk.metadata.get("period") or "")])
+        answers = answers or (reason and overlap > 0 and gives_reason(s))
         score = float(cos) + lexical_weight * overlap + (ANSWER_BONUS if answers else 0.0)
         scored.append(ScoredSentence(n, pos, s, float(cos), overlap, score, answers))
     scored.sort(key=lambda x: (-x.score, x.n, x.position))

@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from itertools import groupby
 from typing import Any
 
 from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
@@ -41,14 +42,14 @@ from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.retrieval.understanding import Understanding
-from prism.types import ChunkTable, RetrievedChunk, TableRow
+from prism.types import ChunkTable, PeriodMention, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "label_months", "match_row", "pick_columns",
-           "quote_cells", "table_parts"]
+__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "format_row_quotes", "label_months",
+           "match_row", "pick_columns", "quote_cells", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -198,11 +199,26 @@ def _of_duration(named: list[tuple[int, str]], months: int | None) -> list[tuple
     return kept or named
 
 
+_ISO_DATE = re.compile(r"(\d{4})-\d\d-\d\d")
+
+
+def _columns_of(period: str, periods: Sequence[str | None]) -> list[int]:
+    """The columns named ``period``; for a fiscal year (``FY2019``) no column is named, the columns dated in that
+    calendar year ("December 31, 2019", "As of January 31, 2019" in a document without a fiscal year end, whose
+    dates stay ISO dates: :func:`prism.retrieval.periods.period_label`), so "from 2018 to 2019" reads a balance
+    sheet's year-end columns."""
+    exact = [i for i, q in enumerate(periods) if q == period]
+    if exact or not (fy := re.fullmatch(r"FY(\d{4})", period)):
+        return exact
+    return [i for i, q in enumerate(periods) if q and (m := _ISO_DATE.fullmatch(q)) and m.group(1) == fy.group(1)]
+
+
 def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: Sequence[str] = (),
                  question_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[int]:
-    """The columns to quote: for each wanted period in order, a column named that period (periods without a column
-    are left out); with nothing wanted, a most recent named column of the duration the question implies
-    (``months``, :func:`prism.retrieval.periods.duration_hint`: a 10-Q's "first half" is its six-month column,
+    """The columns to quote: for each wanted period in order, a column named that period (or, for a fiscal year no
+    column names, one dated in that year: :func:`_columns_of`; periods without a column are left out); with
+    nothing wanted, a most recent named column of the duration the question implies (``months``,
+    :func:`prism.retrieval.periods.duration_hint`: a 10-Q's "first half" is its six-month column,
     "the quarter" its three-month one), of any duration when it implies none. ``[]`` when no column qualifies.
 
     Among the columns of one period (a two-level header: "Revenue FY2023", "Net profit FY2023"), the one whose
@@ -214,7 +230,8 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
         return max(columns, key=lambda i: (len(question_tokens & set(tokenize(headers[i]))), -i))
 
     if wanted:
-        return [best([i for i, q in enumerate(periods) if q == p]) for p in dict.fromkeys(wanted) if p in periods]
+        found = (_columns_of(p, periods) for p in dict.fromkeys(wanted))
+        return [best(columns) for columns in found if columns]
     named = _of_duration([(i, p) for i, p in enumerate(periods) if p is not None], months)
     if not named:
         return []
@@ -230,17 +247,37 @@ def format_quote(quote: CellQuote) -> str:
     a percentage or a table without a unit keeps the value as printed; "(1,837)" is written "-$1,837 thousand". The
     title is left out when the table has none.
     """
+    title = f" ({quote.title})" if quote.title else ""
+    return f"{printed_label(quote.label)}, {quote.column}: {_written(quote)}{title}"
+
+
+def _written(quote: CellQuote) -> str:
+    """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand")."""
     value = quote.value.strip()
     negative = value.startswith("(") and value.endswith(")")
     number = value.strip("()").lstrip("-−")
     negative = negative or value.lstrip("(")[:1] in "-−"
     if number.endswith("%") or not re.search(r"\d", number) or PERCENT_LABEL.search(quote.label):
-        written = value
-    else:
-        unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit_label(quote.label) else ""
-        written = f"{'-' if negative else ''}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
-    title = f" ({quote.title})" if quote.title else ""
-    return f"{printed_label(quote.label)}, {quote.column}: {written}{title}"
+        return value
+    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit_label(quote.label) else ""
+    return f"{'-' if negative else ''}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+
+
+def format_row_quotes(quotes: Sequence[CellQuote]) -> str:
+    """Several columns of one row as one statement, in the order given: ``"Finished goods, December 30, 2018: $716
+    thousand; December 29, 2019: $668 thousand (Inventories)"``; :func:`format_quote` for one.
+
+    Raises:
+        ValueError: ``quotes`` is empty.
+    """
+    if not quotes:
+        raise ValueError("no quotes to format")
+    if len(quotes) == 1:
+        return format_quote(quotes[0])
+    first = quotes[0]
+    title = f" ({first.title})" if first.title else ""
+    cells = "; ".join(f"{q.column}: {_written(q)}" for q in quotes)
+    return f"{printed_label(first.label)}, {cells}{title}"
 
 
 def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
@@ -333,8 +370,8 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
     return best
 
 
-def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
-                ) -> list[CellQuote]:
+def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None, *,
+                periods: Sequence[PeriodMention] | None = None) -> list[CellQuote]:
     """The figures the question asks for, read from the best-matching table row of the retrieved chunks' tables.
 
     Args:
@@ -342,6 +379,8 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
             are reused).
         chunks: the retrieved chunks, best first (chunk ``i`` is block ``i + 1``).
         rows_of: the workspace's ``read_chunks(doc_id)``; ``None`` gives no quotes.
+        periods: the periods to quote instead of those the question names (an average balance also reads the year
+            before the one asked).
 
     Returns:
         One :class:`CellQuote` per period asked that the chosen row has a column for (text order), or one for the
@@ -358,7 +397,7 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
         return []
     understood = Understanding.of(question)
     q_tokens = set(tokenize(understood.text))
-    periods = understood.periods
+    periods = understood.periods if periods is None else periods
     months = duration_hint(understood.text)
     kinds = statement_kinds(understood.text)
     cache: dict[str, dict[str, Mapping[str, Any]]] = {}
@@ -380,11 +419,12 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
 
 def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
                ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
-    """:func:`quote_cells` as extractive answer lines ``[(format_quote(q), n)]`` and the chunks to add to
+    """:func:`quote_cells` as extractive answer lines ``[(format_row_quotes(quotes), n)]`` (the columns one chunk
+    holds in one line, so the first line states every period asked) and the chunks to add to
     ``chunks`` so that every line cites the chunk holding its figure: a quote from another chunk of a retrieved
     table cites that chunk, appended as block ``len(chunks) + 1``, ``+ 2`` … (``([], [])`` without a quote)."""
-    lines: list[tuple[str, int]] = []
     extra: list[RetrievedChunk] = []
+    numbered: list[tuple[CellQuote, int]] = []
     for q in quote_cells(question, chunks, rows_of):
         n = q.n
         if q.chunk is not None:
@@ -393,5 +433,8 @@ def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], 
                 extra.append(q.chunk)
                 ids.append(q.chunk.chunk_id)
             n = ids.index(q.chunk.chunk_id) + 1
-        lines.append((format_quote(q), n))
+        numbered.append((q, n))
+    lines: list[tuple[str, int]] = []
+    for n, group in groupby(numbered, key=lambda qn: qn[1]):
+        lines.append((format_row_quotes([q for q, _ in group]), n))
     return lines, extra

@@ -11,7 +11,10 @@ shares most words with the question, one column per period asked). The arithmeti
   fall is negative);
 * **percentage change** = (latest − earliest) / earliest × 100, shown to 2 decimals;
 * **average** = the mean of the periods' values, shown to one decimal more than the inputs (the mean of two whole
-  numbers is exact to one decimal).
+  numbers is exact to one decimal); an average asked of one year ("the 2019 average trade receivables") is the
+  average balance, the mean of that year's and the year before's values (closing and opening);
+* **sum** = the periods' values added ("the combined X in 2018 and 2019"; "the total X …" only when the row is not
+  itself labelled "Total …", whose figures are then quoted instead).
 
 These are the three operations behind 81 % of TAT-QA dev's arithmetic questions (Zhu et al., "TAT-QA: A Question
 Answering Benchmark on a Hybrid of Tabular and Textual Content in Finance", ACL 2021; counted on its dev set's 718
@@ -23,7 +26,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
@@ -38,20 +41,22 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["Operation", "operation_answer", "read_operation"]
 
-OperationKind = Literal["change", "percent_change", "average"]
+OperationKind = Literal["change", "percent_change", "average", "sum"]
 
 _PERCENT_CHANGE = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
                              r"|\bgrowth\s+rate\b|\bby\s+what\s+percent(?:age)?\b|\bincrease\s*/\s*\(?decrease\)?\s+"
                              r"(?:in|of)\b.*\bpercent")
 _CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fall|drop|grow|grew|growth)\b")
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b")
+_SUM = re.compile(r"\b(?:sum|combined|altogether|in\s+total|total\s+of|aggregate|add(?:ed|ing)?\s+up)\b")
+_TOTAL = re.compile(r"\btotal\b")
 _NOT_ARITHMETIC = re.compile(r"^\s*(?:why|how\s+(?:did|does|do|is|are|was|were)\b(?!\s+much)|what\s+(?:caused|drove|"
                              r"explains|led|were\s+the\s+reasons))", re.IGNORECASE)
 """Questions that ask for reasons, not a figure ("Why did revenue change between 2018 and 2019?")."""
 
-_NAMES = {"change": "change", "percent_change": "percentage change", "average": "average"}
+_NAMES = {"change": "change", "percent_change": "percentage change", "average": "average", "sum": "total"}
 _FORMULAS = {"change": "latest − earliest", "percent_change": "(latest − earliest) / earliest × 100",
-             "average": "sum of the periods' values / number of periods"}
+             "average": "sum of the periods' values / number of periods", "sum": "sum of the periods' values"}
 
 
 @dataclass(frozen=True)
@@ -59,12 +64,18 @@ class Operation:
     """An arithmetic operation over one row, read from a question.
 
     Attributes:
-        kind: ``change``, ``percent_change`` or ``average``.
-        periods: how many periods the question names (at least two).
+        kind: ``change``, ``percent_change``, ``average`` or ``sum``.
+        periods: how many periods the question names (at least two, or one for ``year_before``).
+        year_before: an average asked of one year ("the 2019 average trade receivables"): the average balance of
+            that year's closing and opening values, i.e. the year and the year before.
+        if_no_total_row: a ``sum`` read only from the word "total" ("What was the total revenue in 2018 and
+            2019?"): a row labelled "Total …" means the question asks for that row's figures, not their sum.
     """
 
     kind: OperationKind
     periods: int
+    year_before: bool = False
+    if_no_total_row: bool = False
 
 
 def read_operation(question: str | Understanding) -> Operation | None:
@@ -78,7 +89,11 @@ def read_operation(question: str | Understanding) -> Operation | None:
 def _read(understood: Understanding) -> Operation | None:
     text = understood.text.lower()
     years = {p.year for p in understood.periods if p.kind in ("FY", "year", "date")}
-    if len(years) < 2 or _NOT_ARITHMETIC.search(text):
+    if _NOT_ARITHMETIC.search(text):
+        return None
+    if len(years) == 1 and _AVERAGE.search(text) and all(p.kind in ("FY", "year") for p in understood.periods):
+        return Operation("average", 1, year_before=True)
+    if len(years) < 2:
         return None
     if _PERCENT_CHANGE.search(text):
         return Operation("percent_change", len(years))
@@ -86,6 +101,10 @@ def _read(understood: Understanding) -> Operation | None:
         return Operation("average", len(years))
     if _CHANGE.search(text):
         return Operation("change", len(years))
+    if _SUM.search(text):
+        return Operation("sum", len(years))
+    if _TOTAL.search(text):
+        return Operation("sum", len(years), if_no_total_row=True)
     return None
 
 
@@ -123,6 +142,9 @@ def _compute(op: Operation, values: list[Decimal], cells: list[str]) -> tuple[De
             raise ZeroDivisionError("the earliest value is zero")
         raw = (latest - earliest) / abs(earliest)
         return raw, (raw * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if op.kind == "sum":
+        raw = sum(values, Decimal(0))
+        return raw, raw.quantize(Decimal(1).scaleb(-_decimals(cells)), rounding=ROUND_HALF_UP)
     raw = sum(values, Decimal(0)) / len(values)
     return raw, raw.quantize(Decimal(1).scaleb(-(_decimals(cells) + 1)), rounding=ROUND_HALF_UP)
 
@@ -144,7 +166,13 @@ def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedCh
     op = read_operation(question)
     if op is None or rows_of is None or not chunks:
         return None
-    quotes = sorted(quote_cells(question, chunks, rows_of), key=_year)
+    understood = Understanding.of(question)
+    periods = list(understood.periods)
+    if op.year_before:
+        periods = [replace(periods[0], year=periods[0].year - 1, text=str(periods[0].year - 1)), *periods]
+    quotes = sorted(quote_cells(understood, chunks, rows_of, periods=periods), key=_year)
+    if op.if_no_total_row and quotes and _TOTAL.search(quotes[0].label.lower()):
+        return None
     values = [cell_number(q.value.rstrip("%").strip()) for q in quotes]
     if len(quotes) < 2 or len({_year(q) for q in quotes}) != len(quotes) or any(v is None for v in values):
         return None
@@ -182,6 +210,8 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
         work = f"{cells[-1]} − {cells[0]} = {shown}"
     elif op.kind == "percent_change":
         work = f"({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {shown} %"
+    elif op.kind == "sum":
+        work = f"{' + '.join(cells)} = {shown}"
     else:
         work = f"({' + '.join(cells)}) / {len(cells)} = {shown}"
     order = list(dict.fromkeys(blocks))

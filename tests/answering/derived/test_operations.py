@@ -31,6 +31,9 @@ PAGE = """<html><body>
     ("What was the change in the amount Outstanding at 31 March in 2019 from 2018?", "change"),
     ("What is the average accrued payroll and employee benefits for 2018 and 2019?", "average"),
     ("How much did revenue increase from 2017 to 2019?", "change"),
+    ("What is the sum of finished goods in 2018 and 2019?", "sum"),
+    ("What were the combined trade receivables in 2018 and 2019?", "sum"),
+    ("What is the 2019 average trade receivables?", "average"),
 ])
 def test_the_operation_is_read_from_the_wording(question, kind):
     op = read_operation(question)
@@ -46,14 +49,35 @@ def test_no_operation_without_one(question):
     assert read_operation(question) is None
 
 
+def test_an_average_of_one_year_is_the_average_balance_and_total_alone_is_conditional():
+    assert read_operation("What is the 2019 average trade receivables?").year_before
+    total = read_operation("What was the total revenue in 2018 and 2019?")
+    assert total is not None and total.kind == "sum" and total.if_no_total_row
+    assert read_operation("Why did the average price change between 2018 and 2019?") is None
+
+
+BALANCES = """<html><body>
+<p>Inventories and receivables consisted of the following (in thousands).</p>
+<table>
+<tr><th></th><th>December 31, 2019</th><th>December 31, 2018</th></tr>
+<tr><td>Finished goods</td><td>668</td><td>716</td></tr>
+<tr><td>Trade receivables</td><td>11,191</td><td>9,660</td></tr>
+<tr><td>Total current assets</td><td>40,250</td><td>38,125</td></tr>
+</table>
+<p>Trade receivables increased primarily due to higher sales in the fourth quarter.</p>
+</body></html>"""
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("operations_home")
     path = home / "report.html"
     path.write_text(PAGE, encoding="utf-8")
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    [result] = svc.ingest([IngestItem(path)], "ops")
-    assert result.status == "ingested"
+    balances = home / "balances.html"
+    balances.write_text(BALANCES, encoding="utf-8")
+    results = svc.ingest([IngestItem(path), IngestItem(balances)], "ops")
+    assert [r.status for r in results] == ["ingested", "ingested"]
     return svc
 
 
@@ -75,3 +99,39 @@ def test_the_first_line_states_the_computed_result_and_the_cells_are_cited(repor
     assert answer.calculation is not None and answer.calculation.source == "the question"
     assert [c.page_start for c in answer.citations] and answer.unsupported_numbers == []
     assert not answer.declined
+
+
+@pytest.mark.parametrize(("question", "first_line", "work"), [
+    # a year asked of columns dated in it (a balance sheet's year ends, no fiscal year end known)
+    ("What was the change in finished goods from 2018 to 2019?",
+     "change in Finished goods, December 31, 2018 to December 31, 2019 = -48", "668 − 716 = -48"),
+    ("What is the sum of finished goods in 2018 and 2019?",
+     "total in Finished goods, December 31, 2018 to December 31, 2019 = 1,384", "716 + 668 = 1384"),
+    ("What were the total trade receivables in 2018 and 2019?",  # "total" of a row not labelled so: the sum
+     "total in Trade receivables, December 31, 2018 to December 31, 2019 = 20,851", "9,660 + 11,191"),
+    # the average balance of one year: its closing and opening values
+    ("What is the 2019 average trade receivables?",
+     "average in Trade receivables, December 31, 2018 to December 31, 2019 = 10,425.5",
+     "(9,660 + 11,191) / 2 = 10425.5"),
+])
+def test_dated_columns_sums_and_average_balances(report, question, first_line, work):
+    answer = report.ask(question, "ops", sources=["balances.html"])
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith(first_line), heading
+    assert any(work in line for line in rest), rest
+    assert answer.unsupported_numbers == [] and not answer.declined
+
+
+def test_total_of_a_total_row_states_its_figures_in_one_line(report):
+    answer = report.ask("What were the total current assets in 2018 and 2019?", "ops", sources=["balances.html"])
+    assert answer.calculation is None
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert first == "- Total current assets, December 31, 2018: 38,125; December 31, 2019: 40,250 [1]", first
+
+
+def test_a_reason_is_answered_by_the_sentence_that_gives_it(report):
+    answer = report.ask("What caused the increase in trade receivables from 2018 to 2019?", "ops",
+                        sources=["balances.html"])
+    assert answer.calculation is None and not answer.declined
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert "primarily due to higher sales" in first, answer.answer
