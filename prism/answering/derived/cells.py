@@ -8,12 +8,14 @@ currency), the figure is read from the cell, not from a sentence:
    tokenize`, stemmed, stop words out): every word of the label must be in the question ("Property, plant and
    equipment, net" for "net property, plant, and equipment"), except one of a label of four words or more; a label
    of generic words only ("Total", "Other, net") matches nothing.
-2. :func:`column_periods` names each column header as a fiscal period with the document's fiscal year end
+2. :func:`~prism.answering.derived.columns.column_periods` (:mod:`prism.answering.derived.columns`) names each
+   column header as a fiscal period with the document's fiscal year end
    (:func:`prism.retrieval.periods.period_label`: "2015" → ``FY2015``; "August 29, 2021" → ``FY2021`` for Costco,
    whose year ends then; "Six Months Ended June 30, 2024" → ``H1 FY2024`` and "Three Months Ended June 30, 2024" →
-   ``Q2 FY2024``: a 10-Q's columns keep their duration); :func:`pick_columns` takes the columns of the periods the
-   question names, or, when it names none, the most recent column of the duration the question implies ("first
-   half" → six months, "the quarter" → three; any when none). A table without a column for an asked period gives
+   ``Q2 FY2024``: a 10-Q's columns keep their duration); :func:`~prism.answering.derived.columns.pick_columns` takes
+   the columns of the periods the question names (a year no column names: the column dated in it), or, when it
+   names none, the most recent column of the duration the question implies ("first half" → six months, "the
+   quarter" → three; any when none). A table without a column for an asked period gives
    no quote.
 3. :func:`format_quote` writes ``"<row label>, <column header>: <value with unit> (<table title>)"``; a value in
    accounting parentheses is written with a minus sign, so the number check (:mod:`prism.answering.figures`) reads
@@ -33,14 +35,14 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
 from itertools import groupby
 from typing import Any
 
+from prism.answering.derived.columns import column_periods, pick_columns
 from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
+from prism.retrieval.periods import duration_hint, period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import ChunkTable, PeriodMention, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
@@ -48,8 +50,7 @@ from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "as_retrieved", "column_periods", "format_quote", "format_row_quotes", "label_months",
-           "match_row", "pick_columns", "quote_cells", "table_parts"]
+__all__ = ["CellQuote", "as_retrieved", "format_quote", "format_row_quotes", "match_row", "quote_cells", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -137,106 +138,6 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[Tabl
         if best is None or key < best:
             best, found = key, row
     return (found, -best[0]) if found is not None and best is not None else None
-
-
-def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[str | None]:
-    """Each column header named as a fiscal period (``"FY2015"``, ``"Q2 FY2022"``) with the document's fiscal year
-    end, or ``None`` for a header that names no period or several ("Streaming", "2015 2014").
-
-    Bare years follow :func:`prism.retrieval.periods.period_label`, except in a table whose latest bare year is the
-    calendar year of the document's own fiscal year end: then the years are the years the fiscal years end in (a
-    statement's latest column is its document's own year). Walmart's FY2020 10-K ("Fiscal Years Ended January 31,"
-    2020, 2019, 2018) names FY2020, FY2019, FY2018; a January year end whose columns are named by the year they
-    start in ("2019" for the year ended 31 January 2020) keeps ``period_label``'s FY2020.
-    """
-    mentions = [find_periods(header) for header in headers]
-    years = [m[0].year for m in mentions if len(m) == 1 and m[0].kind == "year"]
-    end_named = bool(fiscal_year_end and years and max(years) == date.fromisoformat(fiscal_year_end).year)
-    out: list[str | None] = []
-    for found in mentions:
-        labels = {f"FY{m.year}" if end_named and m.kind == "year" else period_label(m, fiscal_year_end)
-                  for m in found}
-        out.append(labels.pop() if len(labels) == 1 else None)
-    return out
-
-
-_LABEL_RE = re.compile(r"(?:(Q|H)(\d) |(9M) )?FY(\d{4})")
-_DURATION_LABEL_RE = re.compile(r"(\d{1,2})M (\d{4}-\d\d-\d\d)")
-
-
-def _recency(period: str) -> tuple[int, int]:
-    """Sort key of a period label: later is larger (a fiscal year sorts after its quarters; a half or nine months
-    sorts with the quarter it ends in)."""
-    m = _LABEL_RE.fullmatch(period)
-    if m:
-        part = 3 if m.group(3) else int(m.group(2)) * (2 if m.group(1) == "H" else 1) if m.group(1) else 5
-        return int(m.group(4)), part
-    d = _DURATION_LABEL_RE.fullmatch(period)
-    day = date.fromisoformat(d.group(2) if d else period)
-    return day.year, (day.month - 1) // 3 + 1
-
-
-def label_months(period: str) -> int | None:
-    """The months a period label spans: ``Q2 FY2024`` 3, ``H1 FY2024`` 6, ``9M FY2024`` 9, ``FY2024`` 12,
-    ``"6M 2024-05-15"`` 6; ``None`` for an ISO date (a balance sheet's point in time)."""
-    m = _LABEL_RE.fullmatch(period)
-    if m:
-        return 9 if m.group(3) else {"Q": 3, "H": 6}.get(m.group(1) or "", 12)
-    d = _DURATION_LABEL_RE.fullmatch(period)
-    return int(d.group(1)) if d else None
-
-
-def _of_duration(named: list[tuple[int, str]], months: int | None) -> list[tuple[int, str]]:
-    """The named columns of the duration a question implies (:func:`prism.retrieval.periods.duration_hint`;
-    :data:`~prism.retrieval.periods.YEAR_TO_DATE`: the longest under a year), all when it implies none or no
-    column has it."""
-    if months is None:
-        return named
-    spans = {i: label_months(p) for i, p in named}
-    if months == YEAR_TO_DATE:
-        months = max((m for m in spans.values() if m and m < 12), default=None)
-    kept = [(i, p) for i, p in named if spans[i] == months]
-    return kept or named
-
-
-_ISO_DATE = re.compile(r"(\d{4})-\d\d-\d\d")
-
-
-def _columns_of(period: str, periods: Sequence[str | None]) -> list[int]:
-    """The columns named ``period``; for a fiscal year (``FY2019``) no column is named, the columns dated in that
-    calendar year ("December 31, 2019", "As of January 31, 2019" in a document without a fiscal year end, whose
-    dates stay ISO dates: :func:`prism.retrieval.periods.period_label`), so "from 2018 to 2019" reads a balance
-    sheet's year-end columns."""
-    exact = [i for i, q in enumerate(periods) if q == period]
-    if exact or not (fy := re.fullmatch(r"FY(\d{4})", period)):
-        return exact
-    return [i for i, q in enumerate(periods) if q and (m := _ISO_DATE.fullmatch(q)) and m.group(1) == fy.group(1)]
-
-
-def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: Sequence[str] = (),
-                 question_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[int]:
-    """The columns to quote: for each wanted period in order, a column named that period (or, for a fiscal year no
-    column names, one dated in that year: :func:`_columns_of`; periods without a column are left out); with
-    nothing wanted, a most recent named column of the duration the question implies (``months``,
-    :func:`prism.retrieval.periods.duration_hint`: a 10-Q's "first half" is its six-month column,
-    "the quarter" its three-month one), of any duration when it implies none. ``[]`` when no column qualifies.
-
-    Among the columns of one period (a two-level header: "Revenue FY2023", "Net profit FY2023"), the one whose
-    ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first.
-    """
-    def best(columns: list[int]) -> int:
-        if len(columns) == 1 or not headers:
-            return columns[0]
-        return max(columns, key=lambda i: (len(question_tokens & set(tokenize(headers[i]))), -i))
-
-    if wanted:
-        found = (_columns_of(p, periods) for p in dict.fromkeys(wanted))
-        return [best(columns) for columns in found if columns]
-    named = _of_duration([(i, p) for i, p in enumerate(periods) if p is not None], months)
-    if not named:
-        return []
-    latest = max(_recency(p) for _, p in named)
-    return [best([i for i, p in named if _recency(p) == latest])]
 
 
 def format_quote(quote: CellQuote) -> str:

@@ -11,7 +11,7 @@ rows); the chunk it comes from is added as a source. A row holds the item when i
 (:func:`normalise_label`) is one of the item's labels (:data:`prism.index.statements.ITEMS`) or one followed by a
 qualifier (:func:`label_rank`); the best row is in a table of the item's statement kind, then has the item's
 earliest label, then comes from the earliest chunk. The column is the one whose header names the period
-(:func:`prism.answering.derived.cells.column_periods`, with the document's fiscal year end).
+(:func:`prism.answering.derived.columns.column_periods`, with the document's fiscal year end).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from prism.answering.derived.cells import RowsOf, as_retrieved, column_periods, table_parts
+from prism.answering.derived.cells import RowsOf, as_retrieved, table_parts
+from prism.answering.derived.columns import column_periods
 from prism.index.statements import ITEMS, statement_kinds
 from prism.types import ChunkTable, RetrievedChunk
 from prism.vocabulary.statements import SEARCH_WORDS
