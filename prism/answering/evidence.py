@@ -128,6 +128,22 @@ def asks_reason(question: str | Understanding) -> bool:
     return bool(_REASON_QUESTION.search(Understanding.of(question).text))
 
 
+_DESCRIPTION_QUESTION = re.compile(
+    r"^\s*(?:how\s+(?:is|are|was|were|do|does|did)\b.+\b(?:stated|measured|recogni[sz]ed|determined|calculated|"
+    r"computed|valued|accounted|defined|presented|classified|estimated|allocated|amortized|depreciated)\b|"
+    r"what\s+(?:does|do|did)\b.+\b(?:consist|include|comprise|represent|mean|relate|refer)s?\b|"
+    r"what\s+(?:is|are|was|were)\b.+\b(?:comprised|composed|made\s+up|consisted)\s+of\b|"
+    r"what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:definition|meaning|nature|composition)\s+of\b)",
+    re.IGNORECASE)
+
+
+def asks_description(question: str | Understanding) -> bool:
+    """Whether the question asks what something is made of or how it is measured ("What does working capital consist
+    of?", "How are land, property and equipment stated?"): its answer is the sentence that describes it, never a
+    table figure."""
+    return bool(_DESCRIPTION_QUESTION.search(Understanding.of(question).text))
+
+
 def gives_reason(sentence: str) -> bool:
     """Whether a sentence states a cause ("… primarily due to higher volumes", "driven by", "as a result of")."""
     return bool(_CAUSAL.search(sentence))

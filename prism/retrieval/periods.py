@@ -148,7 +148,8 @@ def _mentions(question: str) -> list[PeriodMention]:
 
 
 def _fill_ranges(question: str, mentions: list[PeriodMention]) -> list[PeriodMention]:
-    """``mentions`` with the years between the two ends of each range added ("FY2018 - FY2020" → FY2019 too)."""
+    """``mentions`` with the years between the two ends of each range added ("FY2018 - FY2020" → FY2019 too;
+    "2019 to 2017" → 2018)."""
     out: list[PeriodMention] = []
     for i, m in enumerate(mentions):
         out.append(m)
@@ -158,8 +159,9 @@ def _fill_ranges(question: str, mentions: list[PeriodMention]) -> list[PeriodMen
         if not _RANGE_RE.match(question[m.end:nxt.start]):
             continue  # "between FY20 and FY21": its two ends are all it names
         span = nxt.year - m.year
-        if 1 < span <= MAX_RANGE_YEARS:
-            for year in range(m.year + 1, nxt.year):
+        if 1 < abs(span) <= MAX_RANGE_YEARS:  # a descending range ("2019 to 2017") names its years in its order
+            step = 1 if span > 0 else -1
+            for year in range(m.year + step, nxt.year, step):
                 text = f"{m.text} … {nxt.text}"
                 out.append(PeriodMention(text, m.kind, year, None, None, m.start, nxt.end))
     return out

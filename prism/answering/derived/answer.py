@@ -44,7 +44,8 @@ from prism.answering.derived.entity_figures import entity_documents, entity_figu
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.derived.operations import operation_answer
-from prism.answering.evidence import asks_reason
+from prism.answering.derived.which import which_answer
+from prism.answering.evidence import asks_description, asks_reason
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
@@ -285,21 +286,25 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
                  retriever: Retriever | None, *,
                  scope: SearchScope | None = None, note: Callable[[NoteKind, str], None] | None = None
                  ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
-    """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a derived figure
-    (:func:`derived_answer`, sub-retrieval through ``retriever``); else, for a question whose ``scope`` names two or
+    """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a period compared in code
+    (:func:`~prism.answering.derived.which.which_answer`: "In which year was X highest?"), a derived figure
+    (:func:`derived_answer`, sub-retrieval through ``retriever``) or a row operation
+    (:func:`~prism.answering.derived.operations.operation_answer`); else, for a question whose ``scope`` names two or
     more companies, one figure per company (:mod:`prism.answering.derived.entity_figures`; ``note`` is told of a company
     none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
-    A question that asks for a cause (:func:`~prism.answering.evidence.asks_reason`) gets ``(None, [], [])``: its
-    answer is a sentence.
+    A question that asks for a cause or a description (:func:`~prism.answering.evidence.asks_reason`,
+    :func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
     rows_of = workspace.read_chunks if workspace is not None else None
     question = Understanding.of(question)
-    if asks_reason(question):  # a cause is stated in a sentence, not in a cell
+    if asks_reason(question) or asks_description(question):  # a cause or a description is a sentence, not a cell
         return None, [], []
     search = sub_search(retriever, question) if retriever is not None else None
-    derived = derived_answer(question, chunks, rows_of, search)
-    if derived is None or derived.raw is None:  # no statement metric, or one whose inputs no table holds
-        derived = operation_answer(question, chunks, rows_of) or derived
+    derived = which_answer(question, chunks, rows_of)
+    if derived is None:
+        derived = derived_answer(question, chunks, rows_of, search)
+        if derived is None or derived.raw is None:  # no statement metric, or one whose inputs no table holds
+            derived = operation_answer(question, chunks, rows_of) or derived
     if derived is not None:
         return derived, derived.lines, derived.extra
     entities = entity_documents(scope, workspace)

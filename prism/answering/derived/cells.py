@@ -39,6 +39,7 @@ from itertools import groupby
 from typing import Any
 
 from prism.answering.derived.columns import column_periods, pick_columns
+from prism.answering.derived.numbers import cell_number
 from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
@@ -50,12 +51,12 @@ from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "as_retrieved", "format_quote", "format_row_quotes", "match_row", "quote_cells", "table_parts"]
+__all__ = ["CellQuote", "as_retrieved", "cited_blocks", "format_quote", "format_row_quotes", "match_row", "quote_cells",
+           "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
 
-_NUMBER = re.compile(r"^\(?-?[\d,]*\d(?:\.\d+)?\)?%?$")
 
 
 @dataclass(frozen=True)
@@ -112,32 +113,53 @@ def item_label_tokens(question: str) -> set[str]:
             for label in item.labels for t in tokenize(label) if not t.isdigit()}
 
 
-def match_row(question_tokens: set[str], rows: Sequence[TableRow]) -> tuple[TableRow, int] | None:
+def _names_generic(label: str, question: str) -> int:
+    """The words of a generic label ("Total Other", "Other, net", "Other") the question names as written: the
+    label's words as one phrase of the question, and for a one-word label written with its capital mid-sentence
+    ("the change in Other in 2019"); 0 when it does not."""
+    words = re.findall(r"[A-Za-z]+", label)
+    if not words or not question:
+        return 0
+    if len(words) == 1:
+        found = re.search(rf"(?<=\s){re.escape(words[0])}\b", question)
+        return 1 if found and words[0][0].isupper() else 0
+    pattern = r"\b" + r"\W+".join(map(re.escape, words)) + r"\b"
+    return len(words) if re.search(pattern, question, re.IGNORECASE) else 0
+
+
+def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str = "") -> tuple[TableRow, int] | None:
     """The row whose label the question names best, with the number of label tokens matched.
 
     A label matches when all its required tokens (:func:`_label_tokens`) are among ``question_tokens``, or all but
-    one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too. The
-    best has the most tokens matched, then the fewest missing, then comes first. Rows without cells (section labels)
-    never match.
+    one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too. A
+    label of generic words only ("Total Other", "Other") matches when ``question`` names it as written
+    (:func:`_names_generic`), below every label matched by its tokens. The best has the most tokens matched, then
+    the fewest missing, then comes first. Rows without cells (section labels) never match.
 
     Returns:
         ``(row, matched)`` or ``None`` when no label matches.
     """
-    best: tuple[int, int, int] | None = None
+    best: tuple[int, int, int, int] | None = None
     found: TableRow | None = None
     for i, row in enumerate(rows):
+        if not row.cells:
+            continue
         tokens = _label_tokens(row.label)
-        if not row.cells or not tokens:
+        if not tokens:
+            named = _names_generic(row.label, question)
+            key = (1, -named, 0, i)
+            if named and (best is None or key < best):
+                best, found = key, row
             continue
         bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens
         matched = len(tokens & question_tokens) + len(bracketed & question_tokens)
         missing = len(tokens - question_tokens)
         if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
             continue
-        key = (-matched, missing, i)
+        key = (0, -matched, missing, i)
         if best is None or key < best:
             best, found = key, row
-    return (found, -best[0]) if found is not None and best is not None else None
+    return (found, -best[1]) if found is not None and best is not None else None
 
 
 def format_quote(quote: CellQuote) -> str:
@@ -153,15 +175,19 @@ def format_quote(quote: CellQuote) -> str:
 
 
 def _written(quote: CellQuote) -> str:
-    """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand")."""
+    """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand"): the number as printed, its sign
+    from a minus or accounting parentheses (:func:`~prism.answering.derived.numbers.cell_number`), the table's
+    currency symbol (or the one the cell prints) and unit; a percentage, a per-unit row or a cell that is no number
+    is written as printed."""
     value = quote.value.strip()
-    negative = value.startswith("(") and value.endswith(")")
-    number = value.strip("()").lstrip("-−")
-    negative = negative or value.lstrip("(")[:1] in "-−"
-    if number.endswith("%") or not re.search(r"\d", number) or PERCENT_LABEL.search(quote.label):
+    number = cell_number(value)
+    if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label):
         return value
+    digits = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", value)
+    printed_symbol = next((s for s in SYMBOL.values() if s and s in value), "")
+    symbol = SYMBOL.get(quote.currency or "", "") or printed_symbol
     unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit_label(quote.label) else ""
-    return f"{'-' if negative else ''}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+    return f"{'-' if number < 0 else ''}{symbol}{digits.group(0) if digits else value}{unit}"
 
 
 def format_row_quotes(quotes: Sequence[CellQuote]) -> str:
@@ -237,15 +263,19 @@ def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any],
-            q_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[CellQuote]:
+            q_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None, every: bool = False
+            ) -> list[CellQuote]:
     """The row's cells under the asked columns (all asked periods the table has, else the most recent of the
     duration ``months`` the question implies; of several columns of one period, the one the question names
-    best)."""
+    best); with ``every``, the cells of every column named as a period (of every column when none is)."""
     fye = chunk.metadata.get("fiscal_year_end") or None
     named = column_periods(table.column_headers, fye)
     wanted = [period_label(m, fye) for m in periods]
-    picked = pick_columns(named, wanted, table.column_headers, q_tokens, months)
-    columns = [j for j in picked if j < len(row.cells) and _NUMBER.match(row.cells[j].strip())]
+    if every:
+        picked = [j for j, p in enumerate(named) if p is not None] or list(range(len(named)))
+    else:
+        picked = pick_columns(named, wanted, table.column_headers, q_tokens, months)
+    columns = [j for j in picked if j < len(row.cells) and cell_number(row.cells[j]) is not None]
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
     return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
@@ -253,15 +283,16 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
 
 
 def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
-               q_tokens: set[str], periods: Sequence[Any], kinds: set[str], months: int | None = None
+               q_tokens: set[str], periods: Sequence[Any], kinds: set[str], months: int | None = None,
+               question: str = "", every: bool = False
                ) -> tuple[tuple[int, int, int, int, int], list[CellQuote]] | None:
     """The quotes one retrieved table chunk gives (from its own rows or its table's other chunks) with their sort
     key, smaller is better: most label tokens matched, the statement the question names, retrieval rank, the
     retrieved chunk's own rows before the others, then chunk order."""
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
     for k, (table, holder) in enumerate(parts):
-        found = match_row(q_tokens, table.rows) if table.column_headers else None
-        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens, months) if found is not None else []
+        found = match_row(q_tokens, table.rows, question) if table.column_headers else None
+        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens, months, every) if found is not None else []
         if not quotes or found is None:
             continue
         same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
@@ -272,7 +303,7 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
 
 
 def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None, *,
-                periods: Sequence[PeriodMention] | None = None) -> list[CellQuote]:
+                periods: Sequence[PeriodMention] | None = None, every_column: bool = False) -> list[CellQuote]:
     """The figures the question asks for, read from the best-matching table row of the retrieved chunks' tables.
 
     Args:
@@ -282,6 +313,8 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
         rows_of: the workspace's ``read_chunks(doc_id)``; ``None`` gives no quotes.
         periods: the periods to quote instead of those the question names (an average balance also reads the year
             before the one asked).
+        every_column: quote the chosen row's cell in every column named as a period, whatever the question names
+            ("In which year was revenue highest?" compares them all).
 
     Returns:
         One :class:`CellQuote` per period asked that the chosen row has a column for (text order), or one for the
@@ -307,7 +340,8 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
     for tokens in (q_tokens, synonyms) if synonyms != q_tokens else (q_tokens,):
         for n, chunk in enumerate(chunks, start=1):
             parts = _tables(chunk, rows_of, cache)
-            found = _candidate(n, chunk, parts, tokens, periods, kinds, months) if parts else None
+            found = _candidate(n, chunk, parts, tokens, periods, kinds, months, understood.text,
+                               every_column) if parts else None
             if found is not None and (best is None or found[0] < best[0]):
                 best = found
         if best is not None:
@@ -318,15 +352,13 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
     return best[1]
 
 
-def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
-               ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
-    """:func:`quote_cells` as extractive answer lines ``[(format_row_quotes(quotes), n)]`` (the columns one chunk
-    holds in one line, so the first line states every period asked) and the chunks to add to
-    ``chunks`` so that every line cites the chunk holding its figure: a quote from another chunk of a retrieved
-    table cites that chunk, appended as block ``len(chunks) + 1``, ``+ 2`` … (``([], [])`` without a quote)."""
+def cited_blocks(quotes: Sequence[CellQuote], chunks: Sequence[RetrievedChunk]
+                 ) -> tuple[list[int], list[RetrievedChunk]]:
+    """The block number each quote cites and the chunks to append as sources: a quote from another chunk of a
+    retrieved table (its ``chunk``) cites that chunk, appended as block ``len(chunks) + 1``, ``+ 2`` … (once)."""
     extra: list[RetrievedChunk] = []
-    numbered: list[tuple[CellQuote, int]] = []
-    for q in quote_cells(question, chunks, rows_of):
+    blocks: list[int] = []
+    for q in quotes:
         n = q.n
         if q.chunk is not None:
             ids = [c.chunk_id for c in (*chunks, *extra)]
@@ -334,8 +366,19 @@ def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], 
                 extra.append(q.chunk)
                 ids.append(q.chunk.chunk_id)
             n = ids.index(q.chunk.chunk_id) + 1
-        numbered.append((q, n))
+        blocks.append(n)
+    return blocks, extra
+
+
+def cell_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
+               ) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
+    """:func:`quote_cells` as extractive answer lines ``[(format_row_quotes(quotes), n)]`` (the columns one chunk
+    holds in one line, so the first line states every period asked) and the chunks to add to
+    ``chunks`` so that every line cites the chunk holding its figure (:func:`cited_blocks`; ``([], [])`` without a
+    quote)."""
+    quotes = quote_cells(question, chunks, rows_of)
+    blocks, extra = cited_blocks(quotes, chunks)
     lines: list[tuple[str, int]] = []
-    for n, group in groupby(numbered, key=lambda qn: qn[1]):
+    for n, group in groupby(zip(quotes, blocks, strict=True), key=lambda qn: qn[1]):
         lines.append((format_row_quotes([q for q, _ in group]), n))
     return lines, extra

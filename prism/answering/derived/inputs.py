@@ -20,11 +20,12 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from prism.answering.derived.cells import RowsOf, as_retrieved, table_parts
 from prism.answering.derived.columns import column_periods
+from prism.answering.derived.numbers import cell_number
 from prism.index.statements import ITEMS, statement_kinds
 from prism.types import ChunkTable, RetrievedChunk
 from prism.vocabulary.statements import SEARCH_WORDS
@@ -69,20 +70,6 @@ def normalise_label(label: str) -> str:
     loss"``; a trailing note reference ("(Note 4)") is dropped."""
     text = re.sub(r"\(\s*notes?\s*\d+\s*\)", " ", label.lower())
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
-
-
-def cell_number(cell: str) -> Decimal | None:
-    """``"1,234"`` → 1234, ``"(1,837)"`` and ``"-5.2"`` → negative; ``None`` for a dash or text."""
-    text = cell.strip().replace("$", "").replace(",", "").replace(" ", "")
-    negative = text.startswith("(") and text.endswith(")") or text[:1] in "-−"
-    text = text.strip("()").lstrip("-−")
-    if not re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return None
-    return -value if negative else value
 
 
 def _in_table(item: str, period: str, table: ChunkTable, fye: str | None) -> tuple[int, str, str] | None:

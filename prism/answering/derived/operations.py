@@ -10,9 +10,10 @@ shares most words with the question, one column per period asked). The arithmeti
 * **change** = value of the latest period − value of the earliest ("the change from 2018 to 2019" is 2019 − 2018; a
   fall is negative);
 * **percentage change** = (latest − earliest) / earliest × 100, shown to 2 decimals;
-* **average** = the mean of the periods' values, shown to one decimal more than the inputs (the mean of two whole
-  numbers is exact to one decimal); an average asked of one year ("the 2019 average trade receivables") is the
-  average balance, the mean of that year's and the year before's values (closing and opening);
+* **average** = the mean of the periods' values, shown to two decimals more than the inputs, trailing zeros
+  dropped (the mean of two whole numbers is exact to one decimal, of three it is shown to two); an average asked
+  of one year ("the 2019 average trade receivables") is the average balance, the mean of that year's and the
+  year before's values (closing and opening);
 * **sum** = the periods' values added ("the combined X in 2018 and 2019"; "the total X …" only when the row is not
   itself labelled "Total …", whose figures are then quoted instead).
 
@@ -30,8 +31,8 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
-from prism.answering.derived.cells import CellQuote, RowsOf, format_quote, quote_cells
-from prism.answering.derived.inputs import cell_number
+from prism.answering.derived.cells import CellQuote, RowsOf, cited_blocks, format_quote, quote_cells
+from prism.answering.derived.numbers import cell_number
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
 from prism.vocabulary.currencies import SYMBOL
@@ -146,7 +147,17 @@ def _compute(op: Operation, values: list[Decimal], cells: list[str]) -> tuple[De
         raw = sum(values, Decimal(0))
         return raw, raw.quantize(Decimal(1).scaleb(-_decimals(cells)), rounding=ROUND_HALF_UP)
     raw = sum(values, Decimal(0)) / len(values)
-    return raw, raw.quantize(Decimal(1).scaleb(-(_decimals(cells) + 1)), rounding=ROUND_HALF_UP)
+    return raw, _mean_shown(raw, _decimals(cells))
+
+
+def _mean_shown(raw: Decimal, decimals: int) -> Decimal:
+    """A mean as shown: rounded half-up to two decimals more than its inputs, trailing zeros beyond the inputs'
+    decimals dropped (the mean of 1,671 and 1,612 is 1,641.5; of 550, 33 and 28 it is 203.67)."""
+    shown = raw.quantize(Decimal(1).scaleb(-(decimals + 2)), rounding=ROUND_HALF_UP)
+    while shown.as_tuple().exponent < -decimals and shown == shown.quantize(  # type: ignore[operator]
+            Decimal(1).scaleb(shown.as_tuple().exponent + 1)):  # type: ignore[operator]
+        shown = shown.quantize(Decimal(1).scaleb(shown.as_tuple().exponent + 1))  # type: ignore[operator]
+    return shown
 
 
 def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None
@@ -173,7 +184,7 @@ def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedCh
     quotes = sorted(quote_cells(understood, chunks, rows_of, periods=periods), key=_year)
     if op.if_no_total_row and quotes and _TOTAL.search(quotes[0].label.lower()):
         return None
-    values = [cell_number(q.value.rstrip("%").strip()) for q in quotes]
+    values = [cell_number(q.value) for q in quotes]
     if len(quotes) < 2 or len({_year(q) for q in quotes}) != len(quotes) or any(v is None for v in values):
         return None
     numbers = [v for v in values if v is not None]
@@ -188,17 +199,7 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
              chunks: Sequence[RetrievedChunk]) -> Derived:
     """The answer's heading, cited lines and calculation (block numbers as :func:`~.cells.cell_lines` numbers
     them: a cell of another chunk of a retrieved table is appended as a block)."""
-    extra: list[RetrievedChunk] = []
-    blocks: list[int] = []
-    for q in quotes:
-        n = q.n
-        if q.chunk is not None:
-            ids = [c.chunk_id for c in (*chunks, *extra)]
-            if q.chunk.chunk_id not in ids:
-                extra.append(q.chunk)
-                ids.append(q.chunk.chunk_id)
-            n = ids.index(q.chunk.chunk_id) + 1
-        blocks.append(n)
+    blocks, extra = cited_blocks(quotes, chunks)
     first, last = quotes[0], quotes[-1]
     label = first.label.strip()
     span = f"{first.column} to {last.column}"

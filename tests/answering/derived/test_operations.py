@@ -87,7 +87,7 @@ def report(tmp_path_factory, embedder):
     ("What was the change in the amount Outstanding at 31 March in 2019 from 2018?",
      "change in Amount outstanding at 31 March, 2018 to 2019 = -369,919", "320,872 − 690,791 = -369919"),
     ("What is the average accrued payroll and employee benefits for 2018 and 2019?",
-     "average in Accrued payroll and employee benefits, 2018 to 2019 = 111.40", "(105.9 + 116.9) / 2"),
+     "average in Accrued payroll and employee benefits, 2018 to 2019 = 111.4", "(105.9 + 116.9) / 2"),
     ("What was the average dividend equivalent from 2018 to 2019?",
      "average in Dividend equivalent, 2018 to 2019 = 1,071.5", "(1,048 + 1,095) / 2 = 1071.5"),
 ])

@@ -1,0 +1,120 @@
+"""Which period (issue 29 §1–3: comparison, min / max): one table row compared across its columns in code, the
+periods in the first line, the cells cited. Also the cell reader's currency-printed cells and generic row labels
+named as written. Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from prism.answering.derived.numbers import cell_number
+from prism.answering.derived.which import read_which
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+PAGE = """<html><body>
+<p>Operating expenses and segment figures (in thousands).</p>
+<table>
+<tr><th></th><th>Years ended December 31, 2019</th><th>Years ended December 31, 2018</th>
+<th>Years ended December 31, 2017</th></tr>
+<tr><td>Products and licensing costs</td><td>$16,684</td><td>$8,078</td><td>$9,512</td></tr>
+<tr><td>Amortization of acquired intangibles</td><td>$2,410</td><td>$1,950</td><td>$1,720</td></tr>
+<tr><td>Total other income (expense), net</td><td>$ (3,781)</td><td>$ (2,727)</td><td>$ (1,004)</td></tr>
+<tr><td>Total Other</td><td>89</td><td>95</td><td>82</td></tr>
+<tr><td>Risk-free interest rate</td><td>2.4%</td><td>2.1%</td><td>1.9%</td></tr>
+</table>
+<p>Working capital consists of current assets less current liabilities.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("which_home")
+    path = home / "costs.html"
+    path.write_text(PAGE, encoding="utf-8")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    results = svc.ingest([IngestItem(path)], "which")
+    assert [r.status for r in results] == ["ingested"]
+    return svc
+
+
+@pytest.mark.parametrize(("cell", "value"), [
+    ("$16,684", Decimal(16684)), ("$ (3,781)", Decimal(-3781)), ("$(5,637)", Decimal(-5637)),
+    ("(1,837)", Decimal(-1837)),
+    ("−5.2", Decimal("-5.2")), ("2.4%", Decimal("2.4")), ("€ 4,411", Decimal(4411)), ("1,23,456", Decimal(123456)),
+    ("—", None), ("-", None), ("2019 2018", None), ("n/m", None), ("(12", None), ("", None),
+])
+def test_a_cell_is_read_as_a_number_with_its_sign_and_without_its_currency(cell, value):
+    assert cell_number(cell) == value
+
+
+@pytest.mark.parametrize(("question", "kind", "above", "threshold"), [
+    ("In which year was Products and licensing costs less than 10,000?", "threshold", False, Decimal(10000)),
+    ("Which years did the amount for Other exceed $5 million?", "threshold", True, Decimal(5)),
+    ("In which year was Total other income (expense), net less than -3,000 thousands?", "threshold", False,
+     Decimal(-3000)),
+    ("In which year was Risk-free interest rate greater than 2.0%?", "threshold", True, Decimal("2.0")),
+    ("In which year was the amount of Investments higher?", "extreme", True, None),
+    ("In which year was the LTV ratio the lowest?", "extreme", False, None),
+    ("Which years does the table provide information for net sales?", "coverage", True, None),
+])
+def test_the_comparison_is_read_from_the_wording(question, kind, above, threshold):
+    which = read_which(question)
+    assert which is not None and (which.kind, which.above, which.threshold) == (kind, above, threshold)
+
+
+@pytest.mark.parametrize("question", ["What was revenue in 2019?", "Which segment had the highest revenue?",
+                                      "What was the change in revenue from 2018 to 2019?"])
+def test_questions_that_compare_no_periods_are_not_read(question):
+    assert read_which(question) is None
+
+
+@pytest.mark.parametrize(("question", "heading_end", "checked"), [
+    ("In which year was Products and licensing costs less than 10,000 thousand?",
+     "Products and licensing costs less than 10,000 thousand in 2018 and 2017", "2018: $8,078 ✓"),
+    ("In which year was Amortization of acquired intangibles lower than 2,000 thousands?",
+     "lower than 2,000 thousands in 2018 and 2017".replace("lower", "less"), "2017: $1,720 ✓"),
+    ("In which year was Total other income (expense), net less than -3,000 thousands?",
+     "Total other income (expense), net less than -3,000 thousands in 2019", "2019: $ (3,781) ✓"),
+    ("In which year was Risk-free interest rate greater than 2.0%?",
+     "Risk-free interest rate more than 2.0% in 2019 and 2018", "2018: 2.1% ✓"),
+    ("In which year was the amount of Products and licensing costs the largest?",
+     "Products and licensing costs highest in 2019", "2019: $16,684 ✓"),
+    ("In which year was Risk-free interest rate the lowest?", "Risk-free interest rate lowest in 2017", "2017: 1.9% ✓"),
+    ("Between 2018 and 2019, which year had higher Amortization of acquired intangibles?",
+     "Amortization of acquired intangibles highest in 2019", "2019: $2,410 ✓"),
+])
+def test_the_first_line_names_the_periods_compared_in_code(report, question, heading_end, checked):
+    answer = report.ask(question, "which")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith(heading_end), heading
+    assert any(checked in line for line in rest), rest
+    assert answer.calculation is not None and answer.calculation.result == heading_end.rsplit(" in ", 1)[1]
+    assert answer.unsupported_numbers == [] and not answer.declined and answer.citations
+
+
+def test_every_period_the_table_gives_is_listed(report):
+    answer = report.ask("Which years does the table provide information for Total Other?", "which")
+    assert answer.answer.splitlines()[0].endswith("Total Other given for 2019, 2018 and 2017"), answer.answer
+
+
+def test_a_generic_label_named_as_written_is_its_row(report):
+    answer = report.ask("What was the percentage change in Total Other in 2018 from 2017?", "which")
+    assert answer.answer.splitlines()[0].endswith("percentage change in Total Other, Years ended December 31, 2017 "
+                                                  "to Years ended December 31, 2018 = 15.85 %"), answer.answer
+
+
+def test_a_currency_printed_cell_is_computed_with_its_sign(report):
+    answer = report.ask("What was the change in Total other income (expense), net from 2018 to 2019?", "which")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith("= -1,054"), heading
+    assert any("Total other income (expense), net, Years ended December 31, 2018: -$2,727" in li
+               for li in rest), rest
+
+
+def test_a_description_question_is_answered_by_its_sentence_not_a_cell(report):
+    answer = report.ask("What does working capital consist of?", "which")
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert "current assets less current liabilities" in first, answer.answer
+    assert answer.calculation is None
