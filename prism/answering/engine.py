@@ -42,7 +42,7 @@ from prism.answering.answerability import NOT_FOUND, Answerability, assess, decl
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.derived.answer import accept_derived, derived_gate, derived_text, figure_lines
-from prism.answering.derived.llm import llm_derived
+from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -366,6 +366,9 @@ class AnswerEngine:
                                       scope=run.scope)
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
+        if run.lines is None:  # an LLM answer leads with the computed figure when it does not state it
+            text, omitted = surface_computed(run.derived, text)
+            run.note("degraded", omitted)
         text, order, unsupported = self._cite(run, text)
         unsupported = accept_derived(run.derived, unsupported)
         if unsupported:
@@ -385,7 +388,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
-            scope=run.scope, calculation=run.derived.calculation if run.derived else None,
+            scope=run.scope, calculation=cited_calculation(run, order),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

@@ -1,16 +1,19 @@
-"""Derived figures with an LLM: the LLM chooses the formula, the code reads the inputs and does the arithmetic.
+"""Computed figures with an LLM: the LLM may choose the formula, the code reads the inputs and does the arithmetic.
 
-For a question that asks for a derived figure (:func:`prism.answering.derived.formulas.plan_of` recognises one), the
-small LLM is asked for the formula as a small JSON reply (:data:`FORMULA_PROMPT`): the metric's name, the formula over
-the line items of :data:`prism.index.statements.ITEMS` in words, the periods, how they combine and the rounding.
-The reply is parsed by the same expression reader as a definition in a question
-(:func:`prism.answering.derived.formulas.parse_expression`); a reply that does not parse (or a failed call) falls back
-to the plan read from the question, with a note. The rest is the one pipeline the offline answer runs
-(:func:`prism.answering.derived.answer.derived_answer`): the inputs are read from table cells
-(:mod:`prism.answering.derived.inputs`), the result computed in code (:mod:`prism.answering.derived.calc`), and the work
-(inputs with their block numbers, the formula, the result) is put in front of the answer call as a block the LLM
-must state and cite. The LLM's final figure goes through the number check, which accepts a figure only when it
-equals the recomputed result (:func:`prism.answering.derived.answer.accept_derived`).
+The figure is the one the offline answer computes, decided in one place
+(:func:`prism.answering.derived.answer.computed_figure`): a statement metric, else the arithmetic over the table row
+the question names (:mod:`prism.answering.derived.operations`). For a statement metric
+(:func:`prism.answering.derived.formulas.plan_of` recognises one) the small LLM is asked for the formula as a small
+JSON reply (:data:`FORMULA_PROMPT`): the metric's name, the formula over the line items of
+:data:`prism.index.statements.ITEMS` in words, the periods, how they combine and the rounding. The reply is parsed by
+the same expression reader as a definition in a question (:func:`prism.answering.derived.formulas.parse_expression`);
+a reply that does not parse (or a failed call) falls back to the plan read from the question, with a note. The inputs
+are read from table cells (:mod:`prism.answering.derived.inputs`), the result computed in code
+(:mod:`prism.answering.derived.calc`), and the work (the result, each input cell with its block number, the formula)
+goes into the answer call as a checked fact the LLM must state and cite (:data:`CHECKED`). The LLM's figures go
+through the number check, which accepts a figure only when it equals the recomputed result
+(:func:`prism.answering.derived.answer.accept_derived`); another figure for it stays unsupported. A reply that does not
+state the result gets it in front (:func:`surface_computed`), with a note.
 """
 
 from __future__ import annotations
@@ -18,23 +21,27 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from prism.answering.citations import fence
-from prism.answering.derived.answer import derived_answer, derived_text, sub_search
+from prism.answering.derived.answer import accept_derived, computed_figure, sub_search
 from prism.answering.derived.calc import Plan
 from prism.answering.derived.cells import RowsOf
 from prism.answering.derived.formulas import parse_expression
+from prism.answering.figures import extract_figures
 from prism.answering.seams import Retriever
 from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
 from prism.index.statements import ITEMS
+from prism.types import Calculation, Derived
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FORMULA_PROMPT", "llm_derived", "plan_from_reply"]
+__all__ = ["CHECKED", "FORMULA_PROMPT", "OMITTED_NOTE", "cited_calculation", "llm_derived", "plan_from_reply",
+           "states_result", "surface_computed"]
 
 FORMULA_PROMPT = """You choose the formula for a financial metric; you do no arithmetic.
 Line items you may use: {items}.
@@ -94,20 +101,82 @@ def _plan(run: AnswerRun, llm: Any, fallback: Plan, fye: str | None) -> Plan:
 
 
 def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Retriever) -> str:
-    """Work out the derived figure for an LLM answer through the one pipeline
-    (:func:`prism.answering.derived.answer.derived_answer`, the LLM choosing the formula): sets ``run.derived``,
-    appends the chunks holding inputs to ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer
-    call's user message ("" when the question asks for no derived figure, no table holds any input, there is no LLM
+    """Work out the computed figure for an LLM answer through the one decision the offline answer uses
+    (:func:`prism.answering.derived.answer.computed_figure`: a statement metric, the LLM choosing the formula, else
+    the arithmetic over the table row the question names): sets ``run.derived``, appends the chunks holding inputs to
+    ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer call's user message (:data:`CHECKED`
+    and the fenced work; "" when the question asks for no computed figure, no table holds an input, there is no LLM
     or no chunk rows)."""
     if llm is None or rows_of is None or not run.chunks:
         return ""
-    derived = derived_answer(run.understood, run.chunks, rows_of, sub_search(retriever, run.understood),
-                             choose=lambda plan, fye: _plan(run, llm, plan, fye), renumber=False)
+    derived = computed_figure(run.understood, run.chunks, rows_of, sub_search(retriever, run.understood),
+                              choose=lambda plan, fye: _plan(run, llm, plan, fye), renumber=False)
     if derived is None:
         return ""
     run.derived = derived
     run.chunks, run.blocks = run.chunks + derived.extra, run.blocks + blocks_of_chunks(derived.extra)
-    lines = derived_text(derived)
-    return ("\n\nCalculation done in code from the blocks' table cells (state its result and cite its blocks; do "
-            "not redo the arithmetic; if it says it cannot compute, say which inputs are missing and give no "
-            f"number):\n{fence(lines, 'calculation')}")
+    work = "\n".join([f"Result: {_fact(derived)}", *(f"- {text} [{n}]" for text, n in derived.lines)])
+    return f"\n\n{CHECKED}\n{fence(work, 'calculation')}"
+
+
+CHECKED = ("A calculation done in code from the blocks' table cells follows; it is a checked fact. Your answer must "
+           "state its result exactly as written and cite its blocks; do not redo the arithmetic and give no other "
+           "figure for it; if it says it cannot compute, say which inputs are missing and give no number.")
+"""The instruction in front of the fenced calculation block of the answer call's user message."""
+_OFFLINE = "(extractive, no LLM): "
+OMITTED_NOTE = ("The LLM's answer did not state the figure computed in code from the cited table cells; it is given "
+                "first.")
+
+
+def _fact(derived: Derived) -> str:
+    """The heading without the extractive label: ``"percentage change in Adjusted EBITDA, 2018 to 2019 = 16.36 %"``."""
+    return derived.heading.split(": ", 1)[1] if _OFFLINE in derived.heading else derived.heading
+
+
+def states_result(derived: Derived, text: str) -> bool:
+    """True when ``text`` states the computed result: a figure of it equal to the result within its rounding
+    (:func:`~prism.answering.derived.answer.accept_derived`; a period's value does not count), or the result's own
+    number as written ("369,919" for "-369,919": the number check reads no bare number, so neither is a match)."""
+    only = replace(derived, per_period=())
+    if any(not accept_derived(only, [f.text]) for f in extract_figures(text)):
+        return True
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", derived.calculation.result or "")
+    return number is not None and re.search(rf"(?<![\d.,]){re.escape(number.group(0))}(?![\d]|[.,]\d)",
+                                            text) is not None
+
+
+def surface_computed(derived: Derived | None, text: str) -> tuple[str, str | None]:
+    """The LLM's answer with the computed figure in front when it does not state it, and the note saying so.
+
+    An analyst asked for the figure, so a reply that leaves it out (or states another) still leads with it: one line
+    ``"Computed in code from the cited table cells: <metric>, <periods> = <result> [n] …"`` citing the blocks of its
+    inputs (block numbers, renumbered with the rest of the answer), a blank line, then the LLM's text unchanged (a
+    different figure in it stays among the number check's unsupported figures). Nothing changes when there is no
+    computed result (none asked, or an input missing) or the reply states it (:func:`states_result`).
+
+    Returns:
+        ``(text, note)``: the answer text and :data:`OMITTED_NOTE`, or ``(text, None)`` unchanged.
+    """
+    if derived is None or derived.raw is None or states_result(derived, text):
+        return text, None
+    marks = "".join(f"[{n}]" for n in dict.fromkeys(i.citation for i in derived.calculation.inputs))
+    line = f"Computed in code from the cited table cells: {_fact(derived)} {marks}".rstrip()
+    return f"{line}\n\n{text.lstrip()}", OMITTED_NOTE
+
+
+def cited_calculation(run: AnswerRun, order: Sequence[int]) -> Calculation | None:
+    """``run.derived``'s calculation with its inputs' citations as the answer numbers its sources.
+
+    An LLM answer's work carries block numbers (retrieval ranks); the answer numbers the blocks it cites by first use
+    (``order``, the ranks in that order) and then the blocks it does not cite (``Answer.retrieved``), so block ``n``
+    becomes ``order.index(n) + 1``, or ``len(order) + 1 +`` its place among the uncited ranks. An extractive answer's
+    calculation is numbered so already (``run.lines`` set) and is returned as it is.
+    """
+    if run.derived is None:
+        return None
+    calc = run.derived.calculation
+    if run.lines is not None:
+        return calc
+    uncited = [rank for rank in range(1, len(run.chunks) + 1) if rank not in order]
+    final = {n: i for i, n in enumerate([*order, *uncited], start=1)}
+    return replace(calc, inputs=tuple(replace(i, citation=final.get(i.citation, i.citation)) for i in calc.inputs))

@@ -1,0 +1,120 @@
+"""The same computed figure with an LLM as without one: the row operation the offline answer computes reaches the
+answer call as a checked fact (the result, each cited cell), the number check holds the LLM's figure to it, and an
+answer that leaves it out still leads with it. Through the real pipeline: an HTML page with a table, real ingest,
+Chroma in a temp dir, the real embedder, the real AnswerEngine; the LLM is a scripted fake.
+
+Expected values are computed by hand from :data:`PAGE`.
+"""
+
+from __future__ import annotations
+
+import pytest
+import tenacity
+
+from prism.answering.derived.llm import OMITTED_NOTE
+from prism.answering.engine import AnswerEngine
+from prism.answering.llm import wrap_llms
+from prism.types import IngestItem
+from tests.conftest import offline_service
+from tests.fakes_llm import ScriptedLLM, route
+
+PAGE = """<html><body>
+<p>Selected financial data of Borealis Logistics.</p>
+<table>
+<tr><th></th><th>2019</th><th>2018</th><th>2017</th></tr>
+<tr><td>Adjusted EBITDA</td><td>108,307</td><td>93,081</td><td>80,112</td></tr>
+<tr><td>Share based compensation</td><td>4,200</td><td>3,500</td><td>2,800</td></tr>
+<tr><td>Freight revenue</td><td>512,000</td><td>480,000</td><td>455,000</td></tr>
+</table>
+<p>Adjusted EBITDA grew on higher volumes in the Distribution segment.</p>
+</body></html>"""
+EBITDA_Q = "What was the percentage change in Adjusted EBITDA between 2018 and 2019?"
+# (108,307 − 93,081) / 93,081 × 100 = 15,226 / 93,081 × 100 = 16.3578… → 16.36 %
+RESULT = "percentage change in Adjusted EBITDA, 2018 to 2019 = 16.36 %"
+
+
+@pytest.fixture(scope="module")
+def borealis(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("llm_computed_home")
+    path = home / "borealis.html"
+    path.write_text(PAGE, encoding="utf-8")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    [result] = svc.ingest([IngestItem(path)], "borealis")
+    assert result.status == "ingested"
+    return svc
+
+
+def llm_engine(svc, answer: str, **replies: str) -> tuple[AnswerEngine, ScriptedLLM]:
+    """An engine over the workspace whose LLM answers ``answer`` to the answer call and ``replies`` (by a keyword
+    of the prompt) to the others; a formula call gets a reply that is no formula (the question's reading stands)."""
+    replies.setdefault("you_choose_the_formula", "no formula")
+    fake = ScriptedLLM(respond=route(document_context_blocks=answer, **replies))
+    settings = svc.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
+    llms = wrap_llms(fake, settings=settings, wait=tenacity.wait_none())
+    return AnswerEngine(svc.open("borealis").retriever, svc.embedder, settings, llms), fake
+
+
+def answer_call(fake: ScriptedLLM) -> str:
+    """The user message of the (last) answer call."""
+    [call] = [c for c in fake.calls if c["kind"] == "stream_chat"]
+    return call["messages"][-1].content
+
+
+def test_the_row_operation_reaches_the_answer_call_as_a_checked_fact(borealis):
+    offline = borealis.ask(EBITDA_Q, "borealis")
+    assert offline.answer.splitlines()[0].endswith(RESULT)  # the offline answer computes it
+    engine, fake = llm_engine(borealis, "Adjusted EBITDA rose 16.36 % [1].")
+    answer = engine.ask(EBITDA_Q)
+    sent = answer_call(fake)
+    work = sent.split("<calculation>\n", 1)[1].split("\n</calculation>", 1)[0].splitlines()
+    block = int(work[1].rsplit("[", 1)[1].rstrip("]"))  # the table's block number in this call
+    assert work == [f"Result: {RESULT}",
+                    f"- Adjusted EBITDA, 2018: 93,081 [{block}]",
+                    f"- Adjusted EBITDA, 2019: 108,307 [{block}]",
+                    "- percentage change in Adjusted EBITDA, 2018 to 2019 = (108,307 − 93,081) / 93,081 × 100 = "
+                    f"16.36 % [{block}]"]
+    assert f"[{block}] source: borealis.html\n" in sent and "Adjusted EBITDA; 2019: 108,307" in sent
+    assert "it is a checked fact. Your answer must state its result" in sent
+    assert answer.mode == "llm" and answer.calculation is not None
+    assert (answer.calculation.result, answer.calculation.source) == ("16.36 %", "the question")
+
+
+def test_the_right_figure_is_accepted_and_the_calculation_cites_the_answers_numbers(borealis):
+    engine, fake = llm_engine(borealis, "")
+    engine.ask(EBITDA_Q)
+    block = int(answer_call(fake).split("- Adjusted EBITDA, 2018: 93,081 [", 1)[1].split("]", 1)[0])
+    engine, _ = llm_engine(borealis, f"Adjusted EBITDA rose 16.36 % [{block}] from 2018 to 2019.")
+    answer = engine.ask(EBITDA_Q)
+    assert answer.unsupported_numbers == []  # 16.36 % is in no block: the recomputed result accepts it
+    assert answer.answer == "Adjusted EBITDA rose 16.36 % [1] from 2018 to 2019."
+    assert all(n.text != OMITTED_NOTE for n in answer.notes)
+    assert [(i.period, i.value, i.citation) for i in answer.calculation.inputs] == [("FY2018", "93,081", 1),
+                                                                                    ("FY2019", "108,307", 1)]
+    assert answer.citations[0].rank == block and "Adjusted EBITDA; 2019: 108,307" in answer.citations[0].text
+
+
+def test_a_wrong_figure_is_flagged_and_the_computed_one_leads(borealis):
+    engine, _ = llm_engine(borealis, "Adjusted EBITDA rose 17.5 % [1].")
+    answer = engine.ask(EBITDA_Q)
+    assert answer.unsupported_numbers == ["17.5 %"]
+    first, blank, rest = answer.answer.split("\n", 2)
+    assert first.startswith(f"Computed in code from the cited table cells: {RESULT} [")
+    assert (blank, rest.split(" [")[0]) == ("", "Adjusted EBITDA rose 17.5 %")
+    assert any(n.text == OMITTED_NOTE for n in answer.notes)
+
+
+def test_an_answer_that_omits_the_figure_leads_with_it(borealis):
+    engine, _ = llm_engine(borealis, "Adjusted EBITDA grew on higher volumes in the Distribution segment [1].")
+    answer = engine.ask(EBITDA_Q)
+    assert answer.answer.startswith(f"Computed in code from the cited table cells: {RESULT} [1]\n\n")
+    assert answer.unsupported_numbers == [] and any(n.text == OMITTED_NOTE for n in answer.notes)
+    assert "Adjusted EBITDA; 2019: 108,307" in answer.citations[0].text  # [1] is the table's block
+
+
+def test_a_plain_number_states_an_amount_without_a_unit(borealis):
+    # 512,000 − 480,000 = 32,000 (the table states no unit: a bare number)
+    question = "What was the change in freight revenue from 2018 to 2019?"
+    engine, fake = llm_engine(borealis, "Freight revenue rose by 32,000 [1].")
+    answer = engine.ask(question)
+    assert "Result: change in Freight revenue, 2018 to 2019 = 32,000" in answer_call(fake)
+    assert answer.answer == "Freight revenue rose by 32,000 [1]." and answer.calculation.result == "32,000"
