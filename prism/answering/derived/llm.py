@@ -30,6 +30,7 @@ from prism.answering.derived.answer import accept_derived, computed_figure, sub_
 from prism.answering.derived.calc import Plan
 from prism.answering.derived.cells import RowsOf
 from prism.answering.derived.formulas import parse_expression
+from prism.answering.derived.plan import llm_operation
 from prism.answering.figures import extract_figures
 from prism.answering.seams import Retriever
 from prism.answering.stream import AnswerRun
@@ -110,7 +111,8 @@ def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Ret
     if llm is None or rows_of is None or not run.chunks:
         return ""
     derived = computed_figure(run.understood, run.chunks, rows_of, sub_search(retriever, run.understood),
-                              choose=lambda plan, fye: _plan(run, llm, plan, fye), renumber=False)
+                              choose=lambda plan, fye: _plan(run, llm, plan, fye),
+                              operation=llm_operation(run, llm), renumber=False)
     if derived is None:
         return ""
     run.derived = derived

@@ -8,13 +8,17 @@ Expected values are computed by hand from :data:`PAGE`.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import tenacity
 
+from prism.answering.derived.answer import block_numbered
 from prism.answering.derived.llm import OMITTED_NOTE
+from prism.answering.derived.plan import SOURCE, RowPlan, plan_from_json
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
-from prism.types import IngestItem
+from prism.types import Calculation, CalculationInput, Derived, IngestItem
 from tests.conftest import offline_service
 from tests.fakes_llm import ScriptedLLM, route
 
@@ -46,8 +50,10 @@ def borealis(tmp_path_factory, embedder):
 
 def llm_engine(svc, answer: str, **replies: str) -> tuple[AnswerEngine, ScriptedLLM]:
     """An engine over the workspace whose LLM answers ``answer`` to the answer call and ``replies`` (by a keyword
-    of the prompt) to the others; a formula call gets a reply that is no formula (the question's reading stands)."""
+    of the prompt) to the others; by default a formula or plan call gets a reply that is neither (the question's
+    reading stands, as offline)."""
     replies.setdefault("you_choose_the_formula", "no formula")
+    replies.setdefault("you_choose_the_arithmetic", "no plan")
     fake = ScriptedLLM(respond=route(document_context_blocks=answer, **replies))
     settings = svc.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
     llms = wrap_llms(fake, settings=settings, wait=tenacity.wait_none())
@@ -118,3 +124,76 @@ def test_a_plain_number_states_an_amount_without_a_unit(borealis):
     answer = engine.ask(question)
     assert "Result: change in Freight revenue, 2018 to 2019 = 32,000" in answer_call(fake)
     assert answer.answer == "Freight revenue rose by 32,000 [1]." and answer.calculation.result == "32,000"
+
+
+# --- the LLM writes the plan, the code executes it ------------------------------------------------------------------
+SBC_Q = "What was the change in share based compensation between 2017 and 2018?"
+
+
+def plan(**fields) -> str:
+    return "Here is the plan:\n" + json.dumps(fields)
+
+
+def test_the_llms_plan_is_executed_over_the_cells(borealis):
+    # the wording asks for the change (3,500 − 2,800 = 700); the plan asks for the percentage change, which the code
+    # computes from the cells: (3,500 − 2,800) / 2,800 × 100 = 25.00 %
+    reply = plan(operation="percent_change", row="Share based compensation", periods=["2017", "2018"])
+    engine, fake = llm_engine(borealis, "Share based compensation rose 25.00 % [1].", you_choose_the_arithmetic=reply)
+    answer = engine.ask(SBC_Q)
+    [call] = [c for c in fake.calls if "choose the arithmetic" in c["text"]]
+    assert "Share based compensation" in call["text"].split("<document>", 1)[1]  # the labels, fenced
+    assert "(3,500 − 2,800) / 2,800 × 100 = 25.00 %" in answer_call(fake)
+    assert (answer.calculation.result, answer.calculation.source) == ("25.00 %", SOURCE)
+    assert [i.value for i in answer.calculation.inputs] == ["2,800", "3,500"]
+    assert answer.unsupported_numbers == [] and not [n for n in answer.notes if "plan" in n.text]
+
+
+def test_a_share_of_two_rows_is_planned_and_computed(borealis):
+    # 4,200 / 512,000 × 100 = 0.8203125 → 0.82 %
+    reply = plan(operation="share", row="Share based compensation", of_row="Freight revenue", periods=["FY2019"])
+    engine, fake = llm_engine(borealis, "It was 0.91 % of freight revenue [1].", you_choose_the_arithmetic=reply)
+    answer = engine.ask("What was share based compensation as a percentage of freight revenue in 2019?")
+    assert answer.calculation is not None
+    assert (answer.calculation.result, answer.calculation.source) == ("0.82 %", SOURCE)
+    assert [(i.label, i.value) for i in answer.calculation.inputs] == [("Share based compensation", "4,200"),
+                                                                       ("Freight revenue", "512,000")]
+    assert "= 4,200 / 512,000 × 100 = 0.82 %" in answer_call(fake)
+    assert answer.unsupported_numbers == ["0.91 %"]  # not the computed share
+    assert answer.answer.startswith("Computed in code from the cited table cells: Share based compensation as a % "
+                                    "of Freight revenue, 2019 = 0.82 % [1]")
+
+
+@pytest.mark.parametrize(("reply", "why"), [
+    ("The change is about 700.", "could not be read"),
+    (plan(operation="change", row="Goodwill", periods=["2017", "2018"]), "names no row of the retrieved tables"),
+    (plan(operation="change", row="Share based compensation", periods=["2018"]), "could not be read"),
+])
+def test_an_unusable_plan_falls_back_to_the_question_with_a_note(borealis, reply, why):
+    engine, fake = llm_engine(borealis, "It rose by 700 [1].", you_choose_the_arithmetic=reply)
+    answer = engine.ask(SBC_Q)
+    # the wording's plan: 3,500 − 2,800 = 700
+    assert (answer.calculation.result, answer.calculation.source) == ("700", "the question")
+    assert "Result: change in Share based compensation, 2017 to 2018 = 700" in answer_call(fake)
+    assert f"The LLM's arithmetic plan {why}; the operation was read from the question." in [
+        n.text for n in answer.notes]
+
+
+def test_plan_from_json_reads_only_a_usable_plan():
+    assert plan_from_json('{"operation": "average", "row": "Revenue", "periods": ["2019", "FY2018"]}') == RowPlan(
+        "average", "Revenue", ("2018", "2019"))
+    assert plan_from_json('{"operation": "average", "row": "Revenue", "periods": ["2019"]}').periods == ("2019",)
+    assert plan_from_json('{"operation": "ratio", "row": "A", "periods": ["2019"]}') is None  # no divisor
+    assert plan_from_json('{"operation": "median", "row": "A", "periods": ["2018", "2019"]}') is None
+    assert plan_from_json('{"operation": "sum", "row": " ", "periods": ["2018", "2019"]}') is None
+    assert plan_from_json('{"operation": "sum", "row": "A", "periods": ["last year", "this year"]}') is None
+    assert plan_from_json('{"operation": "sum", "row": "A", "periods": ["2018", "2019"]') is None  # cut off
+
+
+def test_block_numbered_turns_first_use_markers_into_block_numbers():
+    calc = Calculation("change in A", "latest − earliest", "the question", ("2018", "2019"),
+                       (CalculationInput("A", "A", "2018", "1", None, None, 1),
+                        CalculationInput("A", "A", "2019", "3", None, None, 2)), "2", 2.0)
+    derived = Derived("h", [("A, 2018: 1", 4), ("A, 2019: 3", 2), ("change in A = 3 − 1 = 2 [1]", 2)], [], calc)
+    numbered = block_numbered(derived)
+    assert numbered.lines == [("A, 2018: 1", 4), ("A, 2019: 3", 2), ("change in A = 3 − 1 = 2 [4]", 2)]
+    assert [i.citation for i in numbered.calculation.inputs] == [4, 2]
