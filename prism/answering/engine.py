@@ -41,7 +41,8 @@ from llama_index.core.llms import ChatMessage, MessageRole
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.derived.answer import accept_derived, derived_gate, derived_text, figure_lines
+from prism.answering.derived.answer import accept_derived, derived_gate, derived_text
+from prism.answering.derived.computed import figure_lines
 from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers

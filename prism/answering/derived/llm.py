@@ -1,7 +1,7 @@
 """Computed figures with an LLM: the LLM may choose the formula, the code reads the inputs and does the arithmetic.
 
 The figure is the one the offline answer computes, decided in one place
-(:func:`prism.answering.derived.answer.computed_figure`): a statement metric, else the arithmetic over the table row
+(:func:`prism.answering.derived.computed.computed_figure`): a statement metric, else the arithmetic over the table row
 the question names (:mod:`prism.answering.derived.operations`). For a statement metric
 (:func:`prism.answering.derived.formulas.plan_of` recognises one) the small LLM is asked for the formula as a small
 JSON reply (:data:`FORMULA_PROMPT`): the metric's name, the formula over the line items of
@@ -26,9 +26,10 @@ from dataclasses import replace
 from typing import Any
 
 from prism.answering.citations import fence
-from prism.answering.derived.answer import accept_derived, computed_figure, sub_search
+from prism.answering.derived.answer import accept_derived, sub_search
 from prism.answering.derived.calc import Plan
 from prism.answering.derived.cells import RowsOf
+from prism.answering.derived.computed import computed_figure
 from prism.answering.derived.formulas import parse_expression
 from prism.answering.derived.plan import llm_operation
 from prism.answering.figures import extract_figures
@@ -103,7 +104,7 @@ def _plan(run: AnswerRun, llm: Any, fallback: Plan, fye: str | None) -> Plan:
 
 def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Retriever) -> str:
     """Work out the computed figure for an LLM answer through the one decision the offline answer uses
-    (:func:`prism.answering.derived.answer.computed_figure`: a statement metric, the LLM choosing the formula, else
+    (:func:`prism.answering.derived.computed.computed_figure`: a statement metric, the LLM choosing the formula, else
     the arithmetic over the table row the question names): sets ``run.derived``, appends the chunks holding inputs to
     ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer call's user message (:data:`CHECKED`
     and the fenced work; "" when the question asks for no computed figure, no table holds an input, there is no LLM

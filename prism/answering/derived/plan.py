@@ -23,7 +23,7 @@ A call that fails, a reply that does not parse or a plan whose row no table has 
 the question, with a note (as :func:`prism.answering.derived.llm.llm_derived` does for a formula). The LLM is asked only
 when the question reads as a row operation (:func:`~prism.answering.derived.operations.read_operation`) or as a share
 or ratio of two rows (:data:`TWO_ROWS`); the one decision of which figure to compute stays
-:func:`prism.answering.derived.answer.computed_figure`, which calls :func:`llm_operation`'s step in place of
+:func:`prism.answering.derived.computed.computed_figure`, which calls :func:`llm_operation`'s step in place of
 :func:`~prism.answering.derived.operations.operation_answer`.
 """
 
@@ -38,9 +38,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from prism.answering.citations import data_messages, fence
-from prism.answering.derived.answer import DERIVED_LABEL, OperationStep
+from prism.answering.derived.answer import DERIVED_LABEL
 from prism.answering.derived.calc import unit_scale
 from prism.answering.derived.cells import CellQuote, RowsOf, format_quote, quote_cells, table_parts
+from prism.answering.derived.computed import OperationStep
 from prism.answering.derived.inputs import cell_number, normalise_label
 from prism.answering.derived.operations import Operation, operation_answer, read_operation
 from prism.answering.stream import AnswerRun
@@ -210,7 +211,7 @@ def _block(quote: CellQuote, chunks: Sequence[RetrievedChunk], extra: list[Retri
 
 
 def llm_operation(run: AnswerRun, llm: Any) -> OperationStep:
-    """The row-operation step of :func:`prism.answering.derived.answer.computed_figure` with an LLM: for a question
+    """The row-operation step of :func:`prism.answering.derived.computed.computed_figure` with an LLM: for a question
     that reads as a row operation or as one row over another (:data:`TWO_ROWS`), the LLM's plan
     (:data:`OPERATION_PROMPT`) executed in code (:func:`execute_plan`); a failed call, an unreadable plan or one
     naming no row of the tables falls back to the operation read from the question, with a ``degraded`` note. Other

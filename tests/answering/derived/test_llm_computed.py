@@ -13,7 +13,7 @@ import json
 import pytest
 import tenacity
 
-from prism.answering.derived.answer import block_numbered
+from prism.answering.derived.computed import block_numbered
 from prism.answering.derived.llm import OMITTED_NOTE
 from prism.answering.derived.plan import SOURCE, RowPlan, plan_from_json
 from prism.answering.engine import AnswerEngine
