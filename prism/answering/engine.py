@@ -296,7 +296,7 @@ class AnswerEngine:
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
-            work = llm_derived(run, self.llms.cheap, self._workspace.read_chunks, self.retriever)
+            work = llm_derived(run, self.llms.cheap, self._workspace, self.retriever)
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
                                         content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]

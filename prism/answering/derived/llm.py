@@ -28,12 +28,11 @@ from typing import Any
 from prism.answering.citations import fence
 from prism.answering.derived.answer import accept_derived, sub_search
 from prism.answering.derived.calc import Plan
-from prism.answering.derived.cells import RowsOf
-from prism.answering.derived.computed import computed_figure
+from prism.answering.derived.computed import missing_note, scoped_figure
 from prism.answering.derived.formulas import parse_expression
 from prism.answering.derived.plan import llm_operation
 from prism.answering.figures import extract_figures
-from prism.answering.seams import Retriever
+from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
@@ -102,20 +101,23 @@ def _plan(run: AnswerRun, llm: Any, fallback: Plan, fye: str | None) -> Plan:
     return plan
 
 
-def llm_derived(run: AnswerRun, llm: Any, rows_of: RowsOf | None, retriever: Retriever) -> str:
+def llm_derived(run: AnswerRun, llm: Any, workspace: WorkspaceReader | None, retriever: Retriever) -> str:
     """Work out the computed figure for an LLM answer through the one decision the offline answer uses
-    (:func:`prism.answering.derived.computed.computed_figure`: a statement metric, the LLM choosing the formula, else
-    the arithmetic over the table row the question names): sets ``run.derived``, appends the chunks holding inputs to
-    ``run.chunks`` / ``run.blocks``, and returns the text to add to the answer call's user message (:data:`CHECKED`
-    and the fenced work; "" when the question asks for no computed figure, no table holds an input, there is no LLM
-    or no chunk rows)."""
-    if llm is None or rows_of is None or not run.chunks:
+    (:func:`prism.answering.derived.computed.scoped_figure`: a statement metric, the LLM choosing the formula, else
+    the arithmetic over the table row the question names, its plan the LLM's, :mod:`~prism.answering.derived.plan`;
+    one per company for a scope naming several): sets ``run.derived``, appends the chunks holding inputs to
+    ``run.chunks`` / ``run.blocks``, notes the companies none was computed for, and returns the text to add to the
+    answer call's user message (:data:`CHECKED` and the fenced work; "" when the question asks for no computed
+    figure, no table holds an input, there is no LLM or no workspace)."""
+    if llm is None or workspace is None or not run.chunks:
         return ""
-    derived = computed_figure(run.understood, run.chunks, rows_of, sub_search(retriever, run.understood),
-                              choose=lambda plan, fye: _plan(run, llm, plan, fye),
-                              operation=llm_operation(run, llm), renumber=False)
+    derived, missing = scoped_figure(run.understood, run.chunks, workspace, sub_search(retriever, run.understood),
+                                     run.scope, choose=lambda plan, fye: _plan(run, llm, plan, fye),
+                                     operation=llm_operation(run, llm), renumber=False)
     if derived is None:
         return ""
+    if missing:
+        run.note("no_match", missing_note(missing))
     run.derived = derived
     run.chunks, run.blocks = run.chunks + derived.extra, run.blocks + blocks_of_chunks(derived.extra)
     work = "\n".join([f"Result: {_fact(derived)}", *(f"- {text} [{n}]" for text, n in derived.lines)])
