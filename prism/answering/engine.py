@@ -14,9 +14,9 @@
 4. **Expand** (LLM only): HyDE for the dense side, multi-query for both, then the expanded retrieval, reranked
    against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
    (:mod:`prism.answering.websearch`) runs concurrently with it.
-5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
-   question. Without one (or when the LLM fails before its first token): a derived figure worked out from table cells
-   (:mod:`~prism.answering.derived.answer`), a table cell (:mod:`~prism.answering.derived.cells`) or quoted sentences.
+5. **Answer.** With an LLM: a streamed chat call with the history, the fenced blocks, the question and a computed
+   figure's work as a checked fact. Without one (or when the LLM fails before its first token): the same computed
+   figure (:mod:`~prism.answering.derived.computed`), a table cell (:mod:`~prism.answering.derived.cells`) or sentences.
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
    they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
    citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.

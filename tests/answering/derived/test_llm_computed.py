@@ -163,6 +163,15 @@ def test_a_share_of_two_rows_is_planned_and_computed(borealis):
                                     "of Freight revenue, 2019 = 0.82 % [1]")
 
 
+def test_a_ratio_of_two_rows_is_planned_and_computed(borealis):
+    # 108,307 / 512,000 = 0.21153… → 0.21
+    reply = plan(operation="ratio", row="Adjusted EBITDA", of_row="Freight revenue", periods=["2019"])
+    engine, fake = llm_engine(borealis, "The ratio was 0.21 [1].", you_choose_the_arithmetic=reply)
+    answer = engine.ask("What was the ratio of Adjusted EBITDA to freight revenue in 2019?")
+    assert (answer.calculation.result, answer.calculation.formula) == ("0.21", "row / divisor")
+    assert "ratio of Adjusted EBITDA to Freight revenue, 2019 = 108,307 / 512,000 = 0.21 [" in answer_call(fake)
+
+
 @pytest.mark.parametrize(("reply", "why"), [
     ("The change is about 700.", "could not be read"),
     (plan(operation="change", row="Goodwill", periods=["2017", "2018"]), "names no row of the retrieved tables"),
