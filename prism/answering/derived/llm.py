@@ -141,7 +141,8 @@ def _fact(derived: Derived) -> str:
 def states_result(derived: Derived, text: str) -> bool:
     """True when ``text`` states the computed result: a figure of it equal to the result within its rounding
     (:func:`~prism.answering.derived.answer.accept_derived`; a period's value does not count), or the result's own
-    number as written ("369,919" for "-369,919": the number check reads no bare number, so neither is a match)."""
+    number as written, for a result with no unit, currency or percent that the figure reader does not read
+    ("369,919" states "-369,919"). For one figure per company, the first company's result is the one looked for."""
     only = replace(derived, per_period=())
     if any(not accept_derived(only, [f.text]) for f in extract_figures(text)):
         return True
@@ -154,8 +155,8 @@ def surface_computed(derived: Derived | None, text: str) -> tuple[str, str | Non
     """The LLM's answer with the computed figure in front when it does not state it, and the note saying so.
 
     An analyst asked for the figure, so a reply that leaves it out (or states another) still leads with it: one line
-    ``"Computed in code from the cited table cells: <metric>, <periods> = <result> [n] …"`` citing the blocks of its
-    inputs (block numbers, renumbered with the rest of the answer), a blank line, then the LLM's text unchanged (a
+    ``"Computed in code from the cited table cells: <metric>, <periods> = <result> [n] …"`` citing the blocks its
+    work cites (block numbers, renumbered with the rest of the answer), a blank line, then the LLM's text unchanged (a
     different figure in it stays among the number check's unsupported figures). Nothing changes when there is no
     computed result (none asked, or an input missing) or the reply states it (:func:`states_result`).
 
@@ -164,7 +165,7 @@ def surface_computed(derived: Derived | None, text: str) -> tuple[str, str | Non
     """
     if derived is None or derived.raw is None or states_result(derived, text):
         return text, None
-    marks = "".join(f"[{n}]" for n in dict.fromkeys(i.citation for i in derived.calculation.inputs))
+    marks = "".join(f"[{n}]" for n in dict.fromkeys(n for _, n in derived.lines))
     line = f"Computed in code from the cited table cells: {_fact(derived)} {marks}".rstrip()
     return f"{line}\n\n{text.lstrip()}", OMITTED_NOTE
 
