@@ -105,14 +105,15 @@ def llm_derived(run: AnswerRun, llm: Any, workspace: WorkspaceReader | None, ret
     """Work out the computed figure for an LLM answer through the one decision the offline answer uses
     (:func:`prism.answering.derived.computed.scoped_figure`: a statement metric, the LLM choosing the formula, else
     the arithmetic over the table row the question names, its plan the LLM's, :mod:`~prism.answering.derived.plan`;
-    one per company for a scope naming several): sets ``run.derived``, appends the chunks holding inputs to
-    ``run.chunks`` / ``run.blocks``, notes the companies none was computed for, and returns the text to add to the
-    answer call's user message (:data:`CHECKED` and the fenced work; "" when the question asks for no computed
-    figure, no table holds an input, there is no LLM or no workspace)."""
+    one per company for a scope naming several, the formula asked once): sets ``run.derived``, appends the chunks
+    holding inputs to ``run.chunks`` / ``run.blocks``, notes the companies none was computed for, and returns the text
+    to add to the answer call's user message (:data:`CHECKED` and the fenced work; "" when the question asks for no
+    computed figure, no table holds an input, there is no LLM or no workspace)."""
     if llm is None or workspace is None or not run.chunks:
         return ""
     derived, missing = scoped_figure(run.understood, run.chunks, workspace, sub_search(retriever, run.understood),
-                                     run.scope, choose=lambda plan, fye: _plan(run, llm, plan, fye),
+                                     run.scope, choose=lambda plan, fye: run.understood.memo(
+                                         ("llm formula", fye), lambda: _plan(run, llm, plan, fye)),
                                      operation=llm_operation(run, llm), renumber=False)
     if derived is None:
         return ""

@@ -210,6 +210,12 @@ def _block(quote: CellQuote, chunks: Sequence[RetrievedChunk], extra: list[Retri
     return ids.index(quote.chunk.chunk_id) + 1
 
 
+def _note_once(run: AnswerRun, text: str) -> None:
+    """A ``degraded`` note, once per answer (one plan is asked per company of a question naming several)."""
+    if all(n.text != text for n in run.notes):
+        run.note("degraded", text)
+
+
 def llm_operation(run: AnswerRun, llm: Any) -> OperationStep:
     """The row-operation step of :func:`prism.answering.derived.computed.computed_figure` with an LLM: for a question
     that reads as a row operation or as one row over another (:data:`TWO_ROWS`), the LLM's plan
@@ -224,13 +230,13 @@ def llm_operation(run: AnswerRun, llm: Any) -> OperationStep:
         try:
             reply = llm.chat(data_messages(OPERATION_TASK, prompt))
         except LLMError as exc:
-            run.note("degraded", f"The arithmetic-plan call failed ({exc}); the operation was read from the question.")
+            _note_once(run, f"The arithmetic-plan call failed ({exc}); the operation was read from the question.")
             return operation_answer(question, chunks, rows_of)
         plan = plan_from_json(reply)
         derived = execute_plan(plan, chunks, rows_of) if plan is not None else None
         if derived is None:
             why = "could not be read" if plan is None else "names no row of the retrieved tables"
-            run.note("degraded", f"The LLM's arithmetic plan {why}; the operation was read from the question.")
+            _note_once(run, f"The LLM's arithmetic plan {why}; the operation was read from the question.")
             return operation_answer(question, chunks, rows_of)
         return derived
 
