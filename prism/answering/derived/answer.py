@@ -41,7 +41,7 @@ from prism.answering.derived.calc import (
 )
 from prism.answering.derived.cells import CellQuote, RowsOf, format_quote
 from prism.answering.derived.formulas import plan_of
-from prism.answering.derived.inputs import FoundInput, Search, find_inputs
+from prism.answering.derived.inputs import FoundInput, Search, cell_number, find_inputs
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever
 from prism.index.statements import ITEMS
@@ -235,20 +235,26 @@ def _rounding(figure: Figure) -> float:
     return 0.5 * 10 ** (-decimals) * scale
 
 
-def accept_derived(derived: Derived | None, unsupported: Sequence[str], tolerance: float = 0.0) -> list[str]:
+def accept_derived(derived: Derived | None, unsupported: Sequence[str], tolerance: float = 0.0, *,
+                   result_only: bool = False) -> list[str]:
     """The unsupported figures minus those the derived figure's work states and recomputing confirms.
 
     A percent (or bps) figure is accepted when it equals the result or one period's value (recomputed from the
     inputs read from the cited cells, :attr:`Derived.raw` / :attr:`Derived.per_period`) within the rounding it is
     written with (half a unit of its last decimal) plus ``tolerance`` percent points; an amount the same in its
-    own scale. Everything else stays unsupported, so a wrong result is still reported.
+    own scale. A figure equal to one of the inputs (a cell of :attr:`~prism.types.Calculation.inputs`, in its table's
+    unit, its size) is accepted too: an answer may state them citing another block. ``result_only`` accepts the
+    result alone (no period's value, no input). Everything else stays unsupported, so a wrong result is still reported.
     """
     if derived is None or derived.raw is None:
         return list(unsupported)
     scale = {"percent": 100, "bps": 100, "ratio": 100, "amount": 1}[derived.kind]
-    targets = [float(v) * scale for v in (derived.raw, *derived.per_period)]
+    targets = [float(v) * scale for v in (derived.raw, *(() if result_only else derived.per_period))]
     if derived.kind == "amount":
         targets = [t * float(unit_scale(common_unit([i.unit for i in derived.calculation.inputs]))) for t in targets]
+    if not result_only:
+        targets += [float(n * unit_scale(i.unit)) for i in derived.calculation.inputs
+                    if (n := cell_number(i.value.rstrip("%").strip())) is not None]
     kept = []
     for text in unsupported:
         figures = extract_figures(text)

@@ -144,8 +144,7 @@ def states_result(derived: Derived, text: str) -> bool:
     (:func:`~prism.answering.derived.answer.accept_derived`; a period's value does not count), or the result's own
     number as written, for a result with no unit, currency or percent that the figure reader does not read
     ("369,919" states "-369,919"). For one figure per company, the first company's result is the one looked for."""
-    only = replace(derived, per_period=())
-    if any(not accept_derived(only, [f.text]) for f in extract_figures(text)):
+    if any(not accept_derived(derived, [f.text], result_only=True) for f in extract_figures(text)):
         return True
     number = re.search(r"\d[\d,]*(?:\.\d+)?", derived.calculation.result or "")
     return number is not None and re.search(rf"(?<![\d.,]){re.escape(number.group(0))}(?![\d]|[.,]\d)",

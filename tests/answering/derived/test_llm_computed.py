@@ -9,6 +9,7 @@ Expected values are computed by hand from :data:`PAGE`.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import tenacity
@@ -97,6 +98,18 @@ def test_the_right_figure_is_accepted_and_the_calculation_cites_the_answers_numb
     assert [(i.period, i.value, i.citation) for i in answer.calculation.inputs] == [("FY2018", "93,081", 1),
                                                                                     ("FY2019", "108,307", 1)]
     assert answer.citations[0].rank == block and "Adjusted EBITDA; 2019: 108,307" in answer.citations[0].text
+
+
+def test_the_inputs_are_accepted_whichever_block_they_cite(borealis):
+    engine, fake = llm_engine(borealis, "")
+    engine.ask(EBITDA_Q)
+    sent = answer_call(fake)
+    blocks = re.findall(r"^\[(\d+)\] source: borealis.html\n(.*?)(?=\n\n\[|\n</documents>)", sent, re.M | re.S)
+    prose = next(int(n) for n, text in blocks if "108,307" not in text)  # a block without the table
+    reply = f"Adjusted EBITDA rose from $93,081 to $108,307, by 16.36 % [{prose}]; it was $97,000 in 2017 [{prose}]."
+    engine, _ = llm_engine(borealis, reply)
+    answer = engine.ask(EBITDA_Q)
+    assert answer.unsupported_numbers == ["$97,000"]  # the cells and the result are the work's; 2017 was 80,112
 
 
 def test_a_wrong_figure_is_flagged_and_the_computed_one_leads(borealis):
