@@ -43,7 +43,7 @@ from prism.answering.citations import MARKER_RE, number_by_first_use, system_mes
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.derived.answer import accept_derived, derived_gate, derived_text
 from prism.answering.derived.computed import figure_lines
-from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed
+from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -367,11 +367,9 @@ class AnswerEngine:
                                       scope=run.scope)
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
-        if run.lines is None:  # an LLM answer leads with the computed figure when it does not state it
-            text, omitted = surface_computed(run.derived, text)
-            run.note("degraded", omitted)
+        text = surface_computed(run, text)  # an LLM answer leads with the computed figure when it does not state it
         text, order, unsupported = self._cite(run, text)
-        unsupported = accept_derived(run.derived, unsupported)
+        unsupported = accept_derived(run.derived, unsupported) + unsupported_bare(run, text)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
                      + ", ".join(unsupported) + ".")

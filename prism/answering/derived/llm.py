@@ -23,13 +23,15 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
-from prism.answering.citations import fence
+from prism.answering.citations import MARKER_RE, fence
 from prism.answering.derived.answer import accept_derived, sub_search
 from prism.answering.derived.calc import Plan
 from prism.answering.derived.computed import missing_note, scoped_figure
 from prism.answering.derived.formulas import parse_expression
+from prism.answering.derived.inputs import cell_number
 from prism.answering.derived.plan import llm_operation
 from prism.answering.figures import extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
@@ -42,7 +44,7 @@ from prism.types import Calculation, Derived
 logger = logging.getLogger(__name__)
 
 __all__ = ["CHECKED", "FORMULA_PROMPT", "OMITTED_NOTE", "cited_calculation", "llm_derived", "plan_from_reply",
-           "states_result", "surface_computed"]
+           "states_result", "surface_computed", "unsupported_bare"]
 
 FORMULA_PROMPT = """You choose the formula for a financial metric; you do no arithmetic.
 Line items you may use: {items}.
@@ -151,23 +153,54 @@ def states_result(derived: Derived, text: str) -> bool:
                                             text) is not None
 
 
-def surface_computed(derived: Derived | None, text: str) -> tuple[str, str | None]:
-    """The LLM's answer with the computed figure in front when it does not state it, and the note saying so.
+def surface_computed(run: AnswerRun, text: str) -> str:
+    """An LLM answer with the computed figure in front when it does not state it (noted :data:`OMITTED_NOTE`).
 
     An analyst asked for the figure, so a reply that leaves it out (or states another) still leads with it: one line
     ``"Computed in code from the cited table cells: <metric>, <periods> = <result> [n] …"`` citing the blocks its
     work cites (block numbers, renumbered with the rest of the answer), a blank line, then the LLM's text unchanged (a
-    different figure in it stays among the number check's unsupported figures). Nothing changes when there is no
-    computed result (none asked, or an input missing) or the reply states it (:func:`states_result`).
-
-    Returns:
-        ``(text, note)``: the answer text and :data:`OMITTED_NOTE`, or ``(text, None)`` unchanged.
+    different figure in it stays among the number check's unsupported figures). Nothing changes for an extractive
+    answer (``run.lines`` set), when there is no computed result (none asked, or an input missing) or the reply
+    states it (:func:`states_result`).
     """
-    if derived is None or derived.raw is None or states_result(derived, text):
-        return text, None
+    derived = run.derived
+    if run.lines is not None or derived is None or derived.raw is None or states_result(derived, text):
+        return text
     marks = "".join(f"[{n}]" for n in dict.fromkeys(n for _, n in derived.lines))
     line = f"Computed in code from the cited table cells: {_fact(derived)} {marks}".rstrip()
-    return f"{line}\n\n{text.lstrip()}", OMITTED_NOTE
+    run.note("degraded", OMITTED_NOTE)
+    return f"{line}\n\n{text.lstrip()}"
+
+
+_GROUPED = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w]|[.,]\d)")
+
+
+def unsupported_bare(run: AnswerRun, text: str) -> list[str]:
+    """The bare numbers of an LLM answer that contradict a computed figure stated without a unit.
+
+    The number check reads only figures with a unit, currency or percent (a bare number's scale is unknown). When
+    the computed result is itself bare (a row of a table whose unit is stated in prose: "-369,919"), a grouped number
+    of the answer ("400,000", not a year) is unsupported unless it is the result, a period's value or an input (within
+    the rounding it is written with), a figure with a unit, or written in a block. Nothing for an extractive answer.
+    """
+    derived = run.derived
+    if run.lines is not None or derived is None or derived.raw is None or derived.kind != "amount" \
+            or extract_figures(derived.calculation.result or ""):
+        return []
+    known = [abs(v) for v in (derived.raw, *derived.per_period)] + [
+        abs(n) for i in derived.calculation.inputs if (n := cell_number(i.value)) is not None]
+    figures = " ".join(f.text for f in extract_figures(text))
+    sources = [b.text for b in run.blocks] + [w.content for w in run.web]
+    out: list[str] = []
+    for m in _GROUPED.finditer(MARKER_RE.sub(" ", text)):
+        number = m.group(0).lstrip("-")
+        value = Decimal(number.replace(",", ""))
+        step = Decimal("0.5").scaleb(value.as_tuple().exponent) if value.as_tuple().exponent < 0 else Decimal(0)
+        if number in figures or any(number in src for src in sources) \
+                or any(abs(value - k) <= step for k in known):
+            continue
+        out.append(m.group(0))
+    return list(dict.fromkeys(out))
 
 
 def cited_calculation(run: AnswerRun, order: Sequence[int]) -> Calculation | None:

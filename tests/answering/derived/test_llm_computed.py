@@ -219,3 +219,12 @@ def test_block_numbered_turns_first_use_markers_into_block_numbers():
     numbered = block_numbered(derived)
     assert numbered.lines == [("A, 2018: 1", 4), ("A, 2019: 3", 2), ("change in A = 3 − 1 = 2 [4]", 2)]
     assert [i.citation for i in numbered.calculation.inputs] == [4, 2]
+
+
+def test_a_wrong_plain_number_for_a_result_without_a_unit_is_flagged(borealis):
+    # 512,000 − 480,000 = 32,000; the answer's 35,000 is in no block and is not the result
+    engine, _ = llm_engine(borealis, "Freight revenue rose by 35,000 [1] to 512,000 [1] in 2019.")
+    answer = engine.ask("What was the change in freight revenue from 2018 to 2019?")
+    assert answer.unsupported_numbers == ["35,000"]
+    assert answer.answer.startswith("Computed in code from the cited table cells: change in Freight revenue, 2018 to "
+                                    "2019 = 32,000 [")
