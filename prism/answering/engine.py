@@ -14,9 +14,9 @@
 4. **Expand** (LLM only): HyDE for the dense side, multi-query for both, then the expanded retrieval, reranked
    against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
    (:mod:`prism.answering.websearch`) runs concurrently with it.
-5. **Answer.** With an LLM: a streamed chat call with the history, the fenced numbered blocks and the original
-   question. Without one (or when the LLM fails before its first token): a derived figure worked out from table cells
-   (:mod:`~prism.answering.derived.answer`), a table cell (:mod:`~prism.answering.derived.cells`) or quoted sentences.
+5. **Answer.** With an LLM: a streamed chat call with the history, the fenced blocks, the question and a computed
+   figure's work as a checked fact. Without one (or when the LLM fails before its first token): the same computed
+   figure (:mod:`~prism.answering.derived.computed`), a table cell (:mod:`~prism.answering.derived.cells`) or sentences.
 6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
    they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
    citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
@@ -41,8 +41,9 @@ from llama_index.core.llms import ChatMessage, MessageRole
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.derived.answer import accept_derived, derived_gate, derived_text, figure_lines
-from prism.answering.derived.llm import llm_derived
+from prism.answering.derived.answer import accept_derived, derived_gate, derived_text
+from prism.answering.derived.computed import figure_lines
+from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -295,7 +296,7 @@ class AnswerEngine:
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
-            work = llm_derived(run, self.llms.cheap, self._workspace.read_chunks, self.retriever)
+            work = llm_derived(run, self.llms.cheap, self._workspace, self.retriever)
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
                                         content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]
@@ -366,8 +367,9 @@ class AnswerEngine:
                                       scope=run.scope)
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
+        text = surface_computed(run, text)  # an LLM answer leads with the computed figure when it does not state it
         text, order, unsupported = self._cite(run, text)
-        unsupported = accept_derived(run.derived, unsupported)
+        unsupported = accept_derived(run.derived, unsupported) + unsupported_bare(run, text)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "
                      + ", ".join(unsupported) + ".")
@@ -385,7 +387,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
-            scope=run.scope, calculation=run.derived.calculation if run.derived else None,
+            scope=run.scope, calculation=cited_calculation(run, order),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

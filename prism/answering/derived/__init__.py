@@ -2,8 +2,10 @@
 
 Modules: :mod:`~.formulas` (recognising the metric and its formula in a question), :mod:`~.calc` (the arithmetic in
 :class:`~decimal.Decimal`), :mod:`~.cells` (quoting a table cell with its row, column and unit), :mod:`~.inputs`
-(finding each input's cell), :mod:`~.answer` (the one pipeline: plan → period → inputs → derive, with the LLM as an
-optional step, :mod:`~.llm`) and :mod:`~.entity_figures` (one figure per company of a question naming several).
+(finding each input's cell), :mod:`~.answer` (the one pipeline: plan → period → inputs → derive, and
+:mod:`~.computed`, the one decision between a statement metric and a row operation, with the LLM as an optional step,
+:mod:`~.llm`), :mod:`~.operations` (arithmetic over any table row), :mod:`~.plan` (the LLM's arithmetic
+plan, executed in code) and :mod:`~.entity_figures` (one figure per company of a question naming several).
 Imports only :mod:`prism.answering`'s own modules, the ground floor and :mod:`prism.index` / :mod:`prism.retrieval`.
 """
 

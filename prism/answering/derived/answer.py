@@ -39,25 +39,21 @@ from prism.answering.derived.calc import (
     substitute,
     unit_scale,
 )
-from prism.answering.derived.cells import CellQuote, RowsOf, cell_lines, format_quote
-from prism.answering.derived.entity_figures import entity_documents, entity_figure_lines
+from prism.answering.derived.cells import CellQuote, RowsOf, format_quote
 from prism.answering.derived.formulas import plan_of
-from prism.answering.derived.inputs import FoundInput, Search, find_inputs
-from prism.answering.derived.operations import operation_answer
-from prism.answering.derived.which import which_answer
-from prism.answering.evidence import asks_description, asks_reason
+from prism.answering.derived.inputs import FoundInput, Search, cell_number, find_inputs
 from prism.answering.figures import Figure, extract_figures
-from prism.answering.seams import Retriever, WorkspaceReader
+from prism.answering.seams import Retriever
 from prism.index.statements import ITEMS
 from prism.retrieval.understanding import Understanding
-from prism.types import Calculation, CalculationInput, Derived, NoteKind, RetrievedChunk, SearchScope
+from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["DERIVED_LABEL", "accept_derived", "derive", "derived_answer", "derived_gate", "derived_text",
-           "document_period", "figure_lines", "sub_search"]
+           "document_period", "sub_search"]
 
 DERIVED_LABEL = "Derived figure, computed in code from the cited table cells (extractive, no LLM)"
 _NAMES = {key: item.name for key, item in ITEMS.items()}
@@ -239,20 +235,26 @@ def _rounding(figure: Figure) -> float:
     return 0.5 * 10 ** (-decimals) * scale
 
 
-def accept_derived(derived: Derived | None, unsupported: Sequence[str], tolerance: float = 0.0) -> list[str]:
+def accept_derived(derived: Derived | None, unsupported: Sequence[str], tolerance: float = 0.0, *,
+                   result_only: bool = False) -> list[str]:
     """The unsupported figures minus those the derived figure's work states and recomputing confirms.
 
     A percent (or bps) figure is accepted when it equals the result or one period's value (recomputed from the
     inputs read from the cited cells, :attr:`Derived.raw` / :attr:`Derived.per_period`) within the rounding it is
     written with (half a unit of its last decimal) plus ``tolerance`` percent points; an amount the same in its
-    own scale. Everything else stays unsupported, so a wrong result is still reported.
+    own scale. A figure equal to one of the inputs (a cell of :attr:`~prism.types.Calculation.inputs`, in its table's
+    unit, its size) is accepted too: an answer may state them citing another block. ``result_only`` accepts the
+    result alone (no period's value, no input). Everything else stays unsupported, so a wrong result is still reported.
     """
     if derived is None or derived.raw is None:
         return list(unsupported)
     scale = {"percent": 100, "bps": 100, "ratio": 100, "amount": 1}[derived.kind]
-    targets = [float(v) * scale for v in (derived.raw, *derived.per_period)]
+    targets = [float(v) * scale for v in (derived.raw, *(() if result_only else derived.per_period))]
     if derived.kind == "amount":
         targets = [t * float(unit_scale(common_unit([i.unit for i in derived.calculation.inputs]))) for t in targets]
+    if not result_only:
+        targets += [float(n * unit_scale(i.unit)) for i in derived.calculation.inputs
+                    if (n := cell_number(i.value.rstrip("%").strip())) is not None]
     kept = []
     for text in unsupported:
         figures = extract_figures(text)
@@ -280,42 +282,6 @@ def sub_search(retriever: Retriever, understood: Understanding | None = None) ->
                                      understanding=understood).results)
 
     return search
-
-
-def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk], workspace: WorkspaceReader | None,
-                 retriever: Retriever | None, *,
-                 scope: SearchScope | None = None, note: Callable[[NoteKind, str], None] | None = None
-                 ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
-    """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a period compared in code
-    (:func:`~prism.answering.derived.which.which_answer`: "In which year was X highest?"), a derived figure
-    (:func:`derived_answer`, sub-retrieval through ``retriever``) or a row operation
-    (:func:`~prism.answering.derived.operations.operation_answer`); else, for a question whose ``scope`` names two or
-    more companies, one figure per company (:mod:`prism.answering.derived.entity_figures`; ``note`` is told of a company
-    none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
-    A question that asks for a cause or a description (:func:`~prism.answering.evidence.asks_reason`,
-    :func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
-    ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
-    rows_of = workspace.read_chunks if workspace is not None else None
-    question = Understanding.of(question)
-    if asks_reason(question) or asks_description(question):  # a cause or a description is a sentence, not a cell
-        return None, [], []
-    search = sub_search(retriever, question) if retriever is not None else None
-    derived = which_answer(question, chunks, rows_of)
-    if derived is None:
-        derived = derived_answer(question, chunks, rows_of, search)
-        if derived is None or derived.raw is None:  # no statement metric, or one whose inputs no table holds
-            derived = operation_answer(question, chunks, rows_of) or derived
-    if derived is not None:
-        return derived, derived.lines, derived.extra
-    entities = entity_documents(scope, workspace)
-    if entities:
-        lines, extra, missing = entity_figure_lines(question, chunks, rows_of, search, entities)
-        if lines:
-            if missing and note is not None:
-                note("no_match", f"No table row in the documents of {' or '.join(missing)} gives this figure; "
-                     "only the other companies' figures are shown.")
-            return None, lines, extra
-    return None, *cell_lines(question, chunks, rows_of)
 
 
 def derived_gate(question: str | Understanding, verdict: Answerability) -> Answerability:

@@ -1,0 +1,69 @@
+"""A computed figure for a question naming two companies is computed per company through the same decision
+(:func:`prism.answering.derived.computed.scoped_figure`), offline and with an LLM, each line naming its company and
+citing its own filing (the real pipeline: two 10-Ks built with fpdf2, the real embedder, Chroma and BM25,
+auto-scope; the LLM is a scripted fake). Expected values are computed by hand from
+:data:`tests.builders.STATEMENT_ROWS` and :data:`tests.builders.BOLT_ROWS`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tenacity
+
+from prism.answering.engine import AnswerEngine
+from prism.answering.llm import wrap_llms
+from prism.types import IngestItem
+from tests.builders import bolt_statement_pdf, statements_pdf
+from tests.conftest import offline_service
+from tests.fakes_llm import ScriptedLLM, route
+
+CHANGE_Q = "Compare Acme Widgets' and Bolt Gears' change in net income from 2022 to 2023"
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("entity_computed_home")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    results = svc.ingest([IngestItem(statements_pdf(home / "acme_10k.pdf")),
+                          IngestItem(bolt_statement_pdf(home / "bolt_10k.pdf"))], "two")
+    assert [r.status for r in results] == ["ingested", "ingested"]
+    return svc
+
+
+def test_each_company_gets_its_own_computed_figure(two):
+    answer = two.ask(CHANGE_Q, "two")
+    # Acme: 64,875 − 52,301 = 12,574; Bolt Gears: 27,310 − 25,004 = 2,306 (thousands)
+    assert answer.answer.splitlines()[0].split(": ", 1)[1] == (
+        "Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand; Bolt Gears: change in Net income, 2022 "
+        "to 2023 = $2,306 thousand")
+    lines = [li.removeprefix("- ") for li in answer.answer.splitlines()[2:]]
+    assert lines[2] == "Acme Widgets: change in Net income, 2022 to 2023 = 64,875 − 52,301 = 12574 [1]"
+    assert lines[5] == "Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = 2306 [2]"
+    assert [c.source for c in answer.citations] == ["acme_10k.pdf", "bolt_10k.pdf"]
+    assert answer.unsupported_numbers == []
+    assert answer.calculation.metric == "Acme Widgets: change in Net income"
+    assert [i.citation for i in answer.calculation.inputs] == [1, 1]
+    # a margin per company: 96,310 / 812,400 = 11.9 %; 41,200 / 402,900 = 10.2 %
+    margin = two.ask("Compare Acme Widgets' and Bolt Gears' operating margin in 2023", "two")
+    assert margin.answer.splitlines()[0].endswith("Acme Widgets: operating margin FY2023 = 11.9 %; Bolt Gears: "
+                                                  "operating margin FY2023 = 10.2 %")
+
+
+def test_with_an_llm_both_companies_work_reaches_the_answer_call_and_each_figure_is_checked(two):
+    plan = json.dumps({"operation": "change", "row": "Net income", "periods": ["2022", "2023"]})
+    fake = ScriptedLLM(respond=route(
+        you_choose_the_arithmetic=plan, you_choose_the_formula="no formula",
+        document_context_blocks="Acme's net income rose $12,574 thousand [1]; Bolt Gears' rose $2,400 thousand [2]."))
+    settings = two.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
+    engine = AnswerEngine(two.open("two").retriever, two.embedder, settings,
+                          wrap_llms(fake, settings=settings, wait=tenacity.wait_none()))
+    answer = engine.ask(CHANGE_Q)
+    [sent] = [c["messages"][-1].content for c in fake.calls if c["kind"] == "stream_chat"]
+    work = sent.split("<calculation>\n", 1)[1]
+    assert work.startswith("Result: Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand; Bolt Gears: "
+                           "change in Net income, 2022 to 2023 = $2,306 thousand\n")
+    assert "Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = 2306 [" in work
+    assert len([c for c in fake.calls if "choose the arithmetic" in c["text"]]) == 2  # one plan per company
+    assert answer.unsupported_numbers == ["$2,400 thousand"]  # Bolt Gears' is $2,306 thousand
+    assert answer.answer.startswith("Acme's net income rose $12,574 thousand")  # states the result: nothing added
