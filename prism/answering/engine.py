@@ -255,7 +255,8 @@ class AnswerEngine:
         one_piece = lambda word: self.embedder.count_tokens(word) == 3  # noqa: E731 - a word of one word piece
         return derived_gate(query, assess(query, chunks, best, self.retriever.idf, one_piece,
                                           min_relevance=self.settings.answer_min_relevance,
-                                          min_salient_idf=self.settings.gate_min_salient_idf))
+                                          min_salient_idf=self.settings.gate_min_salient_idf),
+                            chunks, self._workspace.read_chunks)
 
     def _record_search(self, run: AnswerRun, result: SearchResult) -> None:
         rerank_ms, total = (result.timings_ms.get(k) for k in ("rerank", "total"))

@@ -42,6 +42,9 @@ from prism.answering.derived.calc import (
 from prism.answering.derived.cells import CellQuote, RowsOf, format_quote
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, cell_number, find_inputs
+from prism.answering.derived.operations import operation_answer
+from prism.answering.derived.pairs import pair_answer
+from prism.answering.derived.which import which_answer
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever
 from prism.index.statements import ITEMS
@@ -284,10 +287,19 @@ def sub_search(retriever: Retriever, understood: Understanding | None = None) ->
     return search
 
 
-def derived_gate(question: str | Understanding, verdict: Answerability) -> Answerability:
+def derived_gate(question: str | Understanding, verdict: Answerability, chunks: Sequence[RetrievedChunk] = (),
+                 rows_of: RowsOf | None = None) -> Answerability:
     """The answerability verdict, passed for a question that asks for a derived figure: its metric's words
     ("unadjusted EBITDA", "turnover") are never printed in a statement, so the gate would decline on them; the
-    derived step then computes the figure from cited cells or names the inputs it cannot find."""
-    if verdict.answerable or plan_of(question) is None:
+    derived step then computes the figure from cited cells or names the inputs it cannot find. Passed too when the
+    retrieved tables (``chunks``, their rows through ``rows_of``) give the question's computation over named rows
+    ("the ratio of total assets to total liabilities", "In which year was X highest?", "the change in X from 2018 to
+    2019"): its words ("ratio", "highest") are the question's, not the table's."""
+    if verdict.answerable:
         return verdict
-    return replace(verdict, answerable=True)
+    if plan_of(question) is not None:
+        return replace(verdict, answerable=True)
+    if rows_of is not None and chunks and any(step(question, chunks, rows_of) is not None
+                                              for step in (which_answer, pair_answer, operation_answer)):
+        return replace(verdict, answerable=True)
+    return verdict

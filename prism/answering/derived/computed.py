@@ -27,6 +27,7 @@ from prism.answering.derived.entity_figures import entity_documents, entity_figu
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import Search
 from prism.answering.derived.operations import operation_answer, read_operation
+from prism.answering.derived.pairs import pair_answer
 from prism.answering.derived.which import which_answer
 from prism.answering.evidence import asks_description, asks_reason
 from prism.answering.seams import Retriever, WorkspaceReader
@@ -62,7 +63,8 @@ def computed_figure(question: str | Understanding, chunks: Sequence[RetrievedChu
 
     In order: a cause or description question (:func:`~prism.answering.evidence.asks_reason`,
     :func:`~prism.answering.evidence.asks_description`) gets none; a period comparison
-    (:func:`~prism.answering.derived.which.which_answer`: "In which year was X highest?") the periods it picks; a
+    (:func:`~prism.answering.derived.which.which_answer`: "In which year was X highest?") the periods it picks; two
+    items of one table (:func:`~prism.answering.derived.pairs.pair_answer`: ratio, share, difference); a
     plain change
     (:func:`plain_change`) the row operation when a row gives it; a statement metric
     (:func:`~prism.answering.derived.answer.derived_answer`) when the question asks for one and a table holds an
@@ -90,6 +92,7 @@ def computed_figure(question: str | Understanding, chunks: Sequence[RetrievedChu
     if asks_reason(question) or asks_description(question) or rows_of is None:
         return None
     compared = which_answer(question, chunks, rows_of)  # "In which year was X highest?": periods, not a figure
+    compared = compared or pair_answer(question, chunks, rows_of)  # "the ratio of A to B": two items of one table
     if compared is not None:
         return compared if renumber else block_numbered(compared)
     step = operation or operation_answer

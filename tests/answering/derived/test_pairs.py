@@ -1,0 +1,87 @@
+"""Arithmetic over two items of one table (issue 29 §1–2: ratio, share or proportion, difference between two rows
+or two columns), computed exactly and cited; the gate passes such a question when the retrieved table gives the
+figure. Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.derived.pairs import read_pair
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+PAGE = """<html><body>
+<p>Summarised balance sheet of the joint venture (in millions).</p>
+<table>
+<tr><th></th><th>2019</th><th>2018</th></tr>
+<tr><td>Property, plant, and equipment</td><td>2,641</td><td>2,590</td></tr>
+<tr><td>Total assets</td><td>2,664</td><td>3,025</td></tr>
+<tr><td>Total liabilities</td><td>909</td><td>1,120</td></tr>
+</table>
+</body></html>"""
+
+RATES = """<html><body>
+<p>Assumptions used for the pension plans.</p>
+<table>
+<tr><th></th><th>Domestic September 30, 2019</th><th>International September 30, 2019</th></tr>
+<tr><td>Discount rate</td><td>4.00%</td><td>1.90%</td></tr>
+<tr><td>Expected return on plan assets</td><td>6.75%</td><td>3.40%</td></tr>
+</table>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("pairs_home")
+    items = []
+    for name, text in (("balance.html", PAGE), ("rates.html", RATES)):
+        (home / name).write_text(text, encoding="utf-8")
+        items.append(IngestItem(home / name))
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest(items, "pairs")] == ["ingested", "ingested"]
+    return svc
+
+
+@pytest.mark.parametrize(("question", "kind", "a", "b"), [
+    ("What is the ratio of IMFT’s total assets to total liabilities in 2019?", "ratio", "total assets",
+     "total liabilities"),
+    ("What is the proportion of property, plant, and equipment over total assets in 2018?", "ratio",
+     "property, plant, and equipment", "total assets"),
+    ("What was the employee termination costs as a proportion of total costs in 2018?", "ratio",
+     "employee termination costs", "total costs"),
+    ("What is the percentage of audit fees in total fees in 2019?", "share", "audit fees", "total fees"),
+    ("What percentage of the total unrealized gain is generated from U.S. government obligations in 2018?", "share",
+     "U.S. government obligations", "total unrealized gain"),
+    ("What is the difference between the domestic and international discount rates as at September 30, 2019?",
+     "difference", "domestic", "international discount rates"),
+])
+def test_the_operation_and_its_operands_are_read_from_the_wording(question, kind, a, b):
+    pair = read_pair(question)
+    assert pair is not None and (pair.kind, pair.a, pair.b) == (kind, a, b)
+
+
+@pytest.mark.parametrize("question", ["What is the difference between 2018 and 2019?",
+                                      "What was the percentage change in revenue from 2018 to 2019?",
+                                      "What was revenue in 2019?"])
+def test_questions_about_one_item_are_not_read_as_pairs(question):
+    assert read_pair(question) is None
+
+
+@pytest.mark.parametrize(("question", "heading_end", "work"), [
+    ("What is the ratio of total assets to total liabilities in 2019?",
+     "ratio of Total assets to Total liabilities, 2019 = 2.93", "2,664 / 909 = 2.93"),
+    ("What is the proportion of property, plant, and equipment over total assets in 2018?",
+     "ratio of Property, plant, and equipment to Total assets, 2018 = 0.86", "2,590 / 3,025 = 0.86"),
+    ("What were total liabilities as a percentage of total assets in 2018?",
+     "Total liabilities as a % of Total assets, 2018 = 37.02 %", "1,120 / 3,025 × 100 = 37.02 %"),
+    ("What is the difference between the domestic and international discount rates as at September 30, 2019?",
+     "difference between Domestic September 30, 2019 and International September 30, 2019, Discount rate = "
+     "2.10 percentage points", "|4.00% − 1.90%| = 2.10"),
+])
+def test_the_first_line_states_the_result_computed_from_two_cited_cells(report, question, heading_end, work):
+    answer = report.ask(question, "pairs")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith(heading_end), heading
+    assert any(work in line for line in rest), rest
+    assert answer.calculation is not None and not answer.declined
+    assert answer.unsupported_numbers == [] and answer.citations
