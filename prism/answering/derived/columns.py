@@ -87,9 +87,14 @@ def _columns_of(period: str, periods: Sequence[str | None]) -> list[int]:
     """The columns named ``period``; for a fiscal year (``FY2019``) no column is named, the columns dated in that
     calendar year ("December 31, 2019", "As of January 31, 2019" in a document without a fiscal year end, whose
     dates stay ISO dates: :func:`prism.retrieval.periods.period_label`), so "from 2018 to 2019" reads a balance
-    sheet's year-end columns."""
+    sheet's year-end columns; a date no column names ("October 31, 2019"), the column of its year ("2019") when the
+    table names its columns by year."""
     exact = [i for i, q in enumerate(periods) if q == period]
-    if exact or not (fy := re.fullmatch(r"FY(\d{4})", period)):
+    if exact:
+        return exact
+    if day := _ISO_DATE.fullmatch(period):  # "October 31, 2019" asked of a table headed "2019"
+        return [i for i, q in enumerate(periods) if q == f"FY{day.group(1)}"]
+    if not (fy := re.fullmatch(r"FY(\d{4})", period)):
         return exact
     return [i for i, q in enumerate(periods) if q and (m := _ISO_DATE.fullmatch(q)) and m.group(1) == fy.group(1)]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
@@ -41,7 +41,8 @@ __all__ = ["Which", "read_which", "which_answer"]
 WhichKind = Literal["threshold", "extreme", "coverage"]
 
 _WHICH = re.compile(r"\bwhich\s+(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\b|"
-                    r"\bwhich\s+year\s*\(s\)", re.IGNORECASE)
+                    r"\bwhich\s+year\s*\(s\)|(?P<count>\bhow\s+many\s+(?:of\s+the\s+)?(?:fiscal\s+)?"
+                    r"(?:years|periods|quarters)\b)", re.IGNORECASE)
 _ABOVE = r"more|greater|higher|larger|bigger"
 _BELOW = r"less|lower|fewer|smaller"
 _THRESHOLD = re.compile(
@@ -74,6 +75,8 @@ class Which:
         threshold: the figure compared with, as written in the question (sign applied), else ``None``.
         scale: the threshold's scale word as a multiplier (1 when none), or ``None`` for a percent.
         written: the threshold as the question writes it ("10,000,000", "$5 million").
+        count: the periods' noun when the question asks how many ("years" for "How many years did net income
+            exceed $30,000 thousand?"), else ``""``.
     """
 
     kind: WhichKind
@@ -82,6 +85,7 @@ class Which:
     threshold: Decimal | None = None
     scale: Decimal | None = Decimal(1)
     written: str = ""
+    count: str = ""
 
 
 def read_which(question: str | Understanding) -> Which | None:
@@ -92,8 +96,16 @@ def read_which(question: str | Understanding) -> Which | None:
 
 
 def _read(text: str) -> Which | None:
-    if not _WHICH.search(text):
+    which = _WHICH.search(text)
+    if which is None:
         return None
+    found = _compare(text)
+    if found is None or not which.group("count"):
+        return found
+    return replace(found, count=re.findall(r"years|periods|quarters", which.group("count").lower())[-1])
+
+
+def _compare(text: str) -> Which | None:
     if m := _THRESHOLD.search(text):
         cmp = re.sub(r"\s+", " ", m.group("cmp").lower())
         above = not (re.match(_BELOW, cmp) or cmp in ("below", "under", "at most"))
@@ -109,7 +121,7 @@ def _read(text: str) -> Which | None:
         return Which("extreme", True)
     if _MIN.search(tail) and not _MAX.search(tail):
         return Which("extreme", False)
-    if _COVERAGE.search(text):
+    if _COVERAGE.search(text) and not re.search(r"\bhow\s+many\b", text, re.IGNORECASE):
         return Which("coverage")
     return None
 
@@ -202,7 +214,11 @@ def _derived(which: Which, quotes: list[CellQuote], picked: list[int], chunks: S
     names = [_period_name(quotes[i]) for i in picked]
     said, formula = _wording(which)
     periods = " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
-    heading = f"{DERIVED_LABEL}: {label} {said} {periods}"
+    if which.count:
+        unit = which.count if len(names) != 1 else which.count.removesuffix("s")
+        heading = f"{DERIVED_LABEL}: {len(names)} {unit} — {label} {said} {periods}"
+    else:
+        heading = f"{DERIVED_LABEL}: {label} {said} {periods}"
     lines = [(format_row_quotes(quotes), blocks[0])] if len(set(blocks)) == 1 else [
         (format_row_quotes([q]), n) for q, n in zip(quotes, blocks, strict=True)]
     if which.kind != "coverage":
@@ -212,7 +228,9 @@ def _derived(which: Which, quotes: list[CellQuote], picked: list[int], chunks: S
     order = list(dict.fromkeys(blocks))
     inputs = tuple(CalculationInput(label, q.label, q.period or q.column, q.value, q.unit, q.currency,
                                     order.index(n) + 1) for q, n in zip(quotes, blocks, strict=True))
+    result = f"{len(names)} ({periods})" if which.count else periods
     calc = Calculation(f"{label} {said.removesuffix(' in')}", formula, "the question",
-                       tuple(q.period or q.column for q in quotes), inputs, periods, None)
+                       tuple(q.period or q.column for q in quotes), inputs, result,
+                       float(len(names)) if which.count else None)
     logger.info("which period: %s over %d cells, %d picked", which.kind, len(quotes), len(picked))
     return Derived(heading, lines, extra, calc, (), None, "amount")

@@ -118,3 +118,12 @@ def test_a_description_question_is_answered_by_its_sentence_not_a_cell(report):
     first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
     assert "current assets less current liabilities" in first, answer.answer
     assert answer.calculation is None
+
+
+def test_how_many_periods_are_counted_in_code(report):
+    answer = report.ask("How many years did Amortization of acquired intangibles exceed $1,800 thousand?", "which")
+    heading = answer.answer.splitlines()[0]
+    assert heading.endswith("2 years — Amortization of acquired intangibles more than $1,800 thousand in 2019 and "
+                            "2018"), heading
+    assert answer.calculation is not None and answer.calculation.value == 2.0
+    assert answer.unsupported_numbers == [] and not answer.declined
