@@ -128,6 +128,37 @@ def asks_reason(question: str | Understanding) -> bool:
     return bool(_REASON_QUESTION.search(Understanding.of(question).text))
 
 
+_DESCRIPTION_QUESTION = re.compile(
+    r"^\s*(?:(?:what|how)\b[^?]*\b(?:consists?\s+of|compris(?:e|es|ed)|refers?\s+to|relates?\s+to|related\s+to|"
+    r"represents?|mean|means|defined|definition|calculated|computed|determined|measured|presented|recogni[sz]ed|"
+    r"recorded|accounted\s+for)\b(?:\s+[\w’'-]+){0,3}\s*\??\s*$|when\s+(?:does|do|is|are|will|should)\b|"
+    r"what\s+(?:is|are)\s+the\s+definitions?\b)",
+    re.IGNORECASE)
+_BARE_WHAT = re.compile(r"^\s*what\s+(?:is|are)\s+(?P<np>[A-Za-z][A-Za-z ,&'’-]{0,60})\??\s*$", re.IGNORECASE)
+
+
+def asks_description(question: str | Understanding) -> bool:
+    """Whether the question asks what something is, consists of or relates to, how it is calculated or presented,
+    or when (as a policy) something is done ("What is Trade receivables?", "What does ship management creditors
+    consist of?", "How is EBITDA calculated?", "When does the company record an accrued receivable?"): its answer
+    is a sentence, never a table figure. The verb ends the question (at most three words after it: "How is EBITDA
+    calculated?", not "the change in recognized net actuarial loss"), and a question with a digit (a year, an
+    amount) never counts. A bare "What is/are X?" counts only when X is a bare term: no article
+    ("the revenue" is a measure), no preposition, no word of :data:`_VALUE_NOUNS` or :data:`_GENERIC` ("Trade
+    receivables", not "fee for locker rent")."""
+    text = Understanding.of(question).text
+    if re.search(r"\d", text):  # a year or an amount asks for a figure
+        return False
+    if _DESCRIPTION_QUESTION.search(text):
+        return True
+    bare = _BARE_WHAT.match(text)
+    if bare is None:
+        return False
+    term = bare.group("np")
+    return not _ARTICLE.match(term) and not _PREPOSITION.search(term) and not (
+        set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC))
+
+
 def gives_reason(sentence: str) -> bool:
     """Whether a sentence states a cause ("… primarily due to higher volumes", "driven by", "as a result of")."""
     return bool(_CAUSAL.search(sentence))

@@ -44,7 +44,8 @@ from prism.answering.derived.entity_figures import entity_documents, entity_figu
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.derived.operations import operation_answer
-from prism.answering.evidence import asks_reason
+from prism.answering.derived.years import year_lines
+from prism.answering.evidence import asks_description, asks_reason
 from prism.answering.figures import Figure, extract_figures
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.index.statements import ITEMS
@@ -288,13 +289,15 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a derived figure
     (:func:`derived_answer`, sub-retrieval through ``retriever``); else, for a question whose ``scope`` names two or
     more companies, one figure per company (:mod:`prism.answering.derived.entity_figures`; ``note`` is told of a company
-    none was found for); else ``(None, *cell_lines(...))`` (a figure read from one table cell; ``[]`` when none).
-    A question that asks for a cause (:func:`~prism.answering.evidence.asks_reason`) gets ``(None, [], [])``: its
-    answer is a sentence.
+    none was found for); else, for a "which year(s)" question, ``(None, year_lines(...), [])``
+    (:mod:`prism.answering.derived.years`); else ``(None, *cell_lines(...))`` (a figure read from one table cell;
+    ``[]`` when none).
+    A question that asks for a cause (:func:`~prism.answering.evidence.asks_reason`) or a description
+    (:func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
     rows_of = workspace.read_chunks if workspace is not None else None
     question = Understanding.of(question)
-    if asks_reason(question):  # a cause is stated in a sentence, not in a cell
+    if asks_reason(question) or asks_description(question):  # a cause or a definition is stated in a sentence
         return None, [], []
     search = sub_search(retriever, question) if retriever is not None else None
     derived = derived_answer(question, chunks, rows_of, search)
@@ -310,6 +313,9 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
                 note("no_match", f"No table row in the documents of {' or '.join(missing)} gives this figure; "
                      "only the other companies' figures are shown.")
             return None, lines, extra
+    years = year_lines(question, chunks, rows_of)
+    if years:
+        return None, years, []
     return None, *cell_lines(question, chunks, rows_of)
 
 
