@@ -39,6 +39,19 @@ TAXES = """<html><body>
 </body></html>"""
 
 
+REVENUE = """<html><body>
+<table>
+<tr><th>Revenue by country</th><th>2019 $</th><th>2018 $</th></tr>
+<tr><td>United Kingdom</td><td>103,498</td><td>69,596</td></tr>
+<tr><td>United States</td><td>1,155,463</td><td>930,254</td></tr>
+<tr><td>Canada</td><td>96,168</td><td>70,774</td></tr>
+<tr><td>Rest of World</td><td>230,416</td><td>129,468</td></tr>
+<tr><td>Total external revenue</td><td>1,585,545</td><td>1,200,092</td></tr>
+</table>
+<p>The table presents total external revenues by geographic location of the merchants.</p>
+</body></html>"""
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("span_home")
@@ -46,9 +59,11 @@ def report(tmp_path_factory, embedder):
     path.write_text(PAGE, encoding="utf-8")
     taxes = home / "taxes.html"
     taxes.write_text(TAXES, encoding="utf-8")
+    revenue = home / "revenue.html"
+    revenue.write_text(REVENUE, encoding="utf-8")
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    results = svc.ingest([IngestItem(path), IngestItem(taxes)], "span")
-    assert [r.status for r in results] == ["ingested", "ingested"]
+    results = svc.ingest([IngestItem(path), IngestItem(taxes), IngestItem(revenue)], "span")
+    assert [r.status for r in results] == ["ingested", "ingested", "ingested"]
     return svc
 
 
@@ -104,3 +119,18 @@ def test_which_years_a_table_gives_lists_its_column_years(report):
     answer = report.ask("Which years does the table provide information for components of income tax expense?",
                         "span", sources=["taxes.html"])
     assert _first(answer).startswith("- 2019 and 2018: the years the table gives"), answer.answer
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    ("Which country had the highest total external revenue in 2019?",
+     "- United States: 2019 $: 1,155,463 (highest of 4 rows) [1]"),
+    ("Which country had the second highest total external revenue in 2018?",
+     "- Rest of World: 2018 $: 129,468 (second highest of 4 rows) [1]"),
+    ("Which country had the lowest total external revenue in 2019?",
+     "- Canada: 2019 $: 96,168 (lowest of 4 rows) [1]"),
+])
+def test_which_row_ranks_first_names_the_row_and_its_figure(report, question, first_line):
+    """The total row is not a country: it is left out of the ranking."""
+    answer = report.ask(question, "span", sources=["revenue.html"])
+    assert not answer.declined and answer.calculation is None
+    assert _first(answer) == first_line, answer.answer

@@ -44,6 +44,7 @@ from prism.answering.derived.entity_figures import entity_documents, entity_figu
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, find_inputs
 from prism.answering.derived.operations import operation_answer
+from prism.answering.derived.superlatives import superlative_lines
 from prism.answering.derived.years import year_lines
 from prism.answering.evidence import asks_description, asks_reason
 from prism.answering.figures import Figure, extract_figures
@@ -290,7 +291,8 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     (:func:`derived_answer`, sub-retrieval through ``retriever``); else, for a question whose ``scope`` names two or
     more companies, one figure per company (:mod:`prism.answering.derived.entity_figures`; ``note`` is told of a company
     none was found for); else, for a "which year(s)" question, ``(None, year_lines(...), [])``
-    (:mod:`prism.answering.derived.years`); else ``(None, *cell_lines(...))`` (a figure read from one table cell;
+    (:mod:`prism.answering.derived.years`); else, for a "which X has the highest Y" question, the top row
+    (:mod:`prism.answering.derived.superlatives`); else ``(None, *cell_lines(...))`` (a figure read from one table cell;
     ``[]`` when none).
     A question that asks for a cause (:func:`~prism.answering.evidence.asks_reason`) or a description
     (:func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
@@ -316,6 +318,9 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     years = year_lines(question, chunks, rows_of)
     if years:
         return None, years, []
+    ranked, extra = superlative_lines(question, chunks, rows_of)
+    if ranked:
+        return None, ranked, extra
     return None, *cell_lines(question, chunks, rows_of)
 
 

@@ -26,7 +26,7 @@ from prism.types import ChunkTable, RetrievedChunk, TableRow
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["year_lines"]
+__all__ = ["cell_value", "year_lines"]
 
 _WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?P<plural>years|year)\b", re.IGNORECASE)
 _MORE = re.compile(r"\b(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|exceed(?:s|ed)?|"
@@ -38,7 +38,7 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _CELL = re.compile(r"^\(?-?[$£€¥₹]?\s*[\d,]*\d(?:\.\d+)?\)?%?$")
 
 
-def _value(cell: str) -> Decimal | None:
+def cell_value(cell: str) -> Decimal | None:
     """The cell as a number ("(1,837)" → -1837), or ``None`` when it is not one ("—")."""
     text = cell.strip()
     if not _CELL.match(text):
@@ -56,7 +56,7 @@ def _year_cells(table: ChunkTable, row: TableRow) -> list[tuple[str, str, Decima
     out = []
     for header, cell in zip(table.column_headers, row.cells, strict=False):
         years = set(_YEAR.findall(header))
-        value = _value(cell)
+        value = cell_value(cell)
         if len(years) == 1 and value is not None:
             out.append((years.pop(), header, value))
     return out
