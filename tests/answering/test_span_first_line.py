@@ -115,9 +115,12 @@ def test_which_year_names_the_year_first_with_the_row_read(report, question, fir
     assert _first(answer) == first_line, answer.answer
 
 
-def test_which_years_a_table_gives_lists_its_column_years(report):
-    answer = report.ask("Which years does the table provide information for components of income tax expense?",
-                        "span", sources=["taxes.html"])
+@pytest.mark.parametrize("question", [
+    "Which years does the table provide information for components of income tax expense?",
+    "What are the years that information regarding components of income tax expense is made available?",
+])
+def test_which_years_a_table_gives_lists_its_column_years(report, question):
+    answer = report.ask(question, "span", sources=["taxes.html"])
     assert _first(answer).startswith("- 2019 and 2018: the years the table gives"), answer.answer
 
 

@@ -28,7 +28,8 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["cell_value", "year_lines"]
 
-_WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?P<plural>years|year)\b", re.IGNORECASE)
+_WHICH_YEAR = re.compile(r"\b(?:which|what)\s+(?:(?:is|are)\s+the\s+)?(?:fiscal\s+|financial\s+)?"
+                         r"(?P<plural>years|year)\b(?!-)", re.IGNORECASE)
 _MORE = re.compile(r"\b(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|exceed(?:s|ed)?|"
                    r"above|over)\b", re.IGNORECASE)
 _LESS = re.compile(r"\b(?:lower|lowest|smaller|smallest|less|least|fewer|below|under)\b", re.IGNORECASE)
