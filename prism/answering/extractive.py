@@ -62,6 +62,11 @@ to …"), so the sentence that restates the question's own wording outranks one 
 TAT-QA dev (README)."""
 
 
+_CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
+"""The context a condensed follow-up carries at its end ("And who must breaches be reported to (maximum exposure
+bank take single NBFC)?"): left out of the phrase pairs, which are the question's own wording."""
+
+
 def _pairs(tokens: Sequence[str]) -> set[tuple[str, str]]:
     return set(zip(tokens, tokens[1:], strict=False))
 
@@ -122,7 +127,7 @@ def score_sentences(
     cosines = vectors @ understood.vector(embedder)
     titles_meant = [t for w in re.findall(r"[A-Za-z]+", understood.text) if (t := titles.spelled_out(w))]
     q_tokens = set(tokenize(" ".join([understood.text, *titles_meant])))  # "CEO" is met as "Chief Executive Officer"
-    q_pairs = _pairs(tokenize(understood.text))
+    q_pairs = _pairs(tokenize(_CARRIED.sub("", understood.text)))  # the question's own words, not the context
     target = answer_target(understood)
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     reason = asks_reason(understood)
