@@ -129,19 +129,42 @@ def asks_reason(question: str | Understanding) -> bool:
 
 
 _DESCRIPTION_QUESTION = re.compile(
+    r"^\s*(?:(?:what|how)\b[^?]*\b(?:consists?\s+of|compris(?:e|es|ed)|refers?\s+to|relates?\s+to|related\s+to|"
+    r"represents?|mean|means|defined|definition|calculated|computed|determined|measured|presented|recogni[sz]ed|"
+    r"recorded|accounted\s+for)\b(?:\s+[\w’'-]+){0,3}\s*\??\s*$|when\s+(?:does|do|is|are|will|should)\b|"
+    r"what\s+(?:is|are)\s+the\s+definitions?\b)",
+    re.IGNORECASE)
+_DESCRIPTION_LEAD = re.compile(
     r"^\s*(?:how\s+(?:is|are|was|were|do|does|did)\b.+\b(?:stated|measured|recogni[sz]ed|determined|calculated|"
     r"computed|valued|accounted|defined|presented|classified|estimated|allocated|amortized|depreciated)\b|"
     r"what\s+(?:does|do|did)\b.+\b(?:consist|include|comprise|represent|mean|relate|refer)s?\b|"
     r"what\s+(?:is|are|was|were)\b.+\b(?:comprised|composed|made\s+up|consisted)\s+of\b|"
     r"what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:definition|meaning|nature|composition)\s+of\b)",
     re.IGNORECASE)
+"""A question that leads with what it asks of an item ("How are land, property and equipment stated?")."""
+_BARE_WHAT = re.compile(r"^\s*what\s+(?:is|are)\s+(?P<np>[A-Za-z][A-Za-z ,&'’-]{0,60})\??\s*$", re.IGNORECASE)
 
 
 def asks_description(question: str | Understanding) -> bool:
-    """Whether the question asks what something is made of or how it is measured ("What does working capital consist
-    of?", "How are land, property and equipment stated?"): its answer is the sentence that describes it, never a
-    table figure."""
-    return bool(_DESCRIPTION_QUESTION.search(Understanding.of(question).text))
+    """Whether the question asks what something is, consists of or relates to, how it is calculated or presented,
+    or when (as a policy) something is done ("What is Trade receivables?", "What does ship management creditors
+    consist of?", "How is EBITDA calculated?", "When does the company record an accrued receivable?"): its answer
+    is a sentence, never a table figure. The verb ends the question (at most three words after it: "How is EBITDA
+    calculated?", not "the change in recognized net actuarial loss"), and a question with a digit (a year, an
+    amount) never counts. A bare "What is/are X?" counts only when X is a bare term: no article
+    ("the revenue" is a measure), no preposition, no word of :data:`_VALUE_NOUNS` or :data:`_GENERIC` ("Trade
+    receivables", not "fee for locker rent")."""
+    text = Understanding.of(question).text
+    if re.search(r"\d", text):  # a year or an amount asks for a figure
+        return False
+    if _DESCRIPTION_QUESTION.search(text) or _DESCRIPTION_LEAD.search(text):
+        return True
+    bare = _BARE_WHAT.match(text)
+    if bare is None:
+        return False
+    term = bare.group("np")
+    return not _ARTICLE.match(term) and not _PREPOSITION.search(term) and not (
+        set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC))
 
 
 def gives_reason(sentence: str) -> bool:

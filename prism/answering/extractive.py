@@ -4,9 +4,11 @@
   into sentences (abbreviations such as ``Rs.``, ``No.``, ``i.e.`` and numbered clauses such as ``4.3.1`` / ``A.1``
   are respected; lines of a table stay apart).
 * :func:`extractive_lines` / :func:`extractive_answer` pick the sentences of the top chunks that best answer the
-  question. A sentence's score is ``cosine(sentence, question) + w · overlap``, where the cosine comes from the real
+  question. A sentence's score is ``cosine(sentence, question) + w · overlap + 0.3 · phrase`` (+ a bonus when it
+  answers), where the cosine comes from the real
   embedder (both L2-normalised, so in [-1, 1]) and ``overlap`` ∈ [0, 1] is the share of the question's index tokens
-  (:func:`prism.index.bm25.tokenize`) found in the sentence; ``w`` is ``settings.extractive_lexical_weight``. A bare
+  (:func:`prism.index.bm25.tokenize`) found in the sentence, ``phrase`` ∈ [0, 1] the share of its consecutive token
+  pairs found consecutive in the sentence; ``w`` is ``settings.extractive_lexical_weight``. A bare
   table figure is quoted with the unit its table states ("$5,213 million"); each sentence's citation is structural.
 * :func:`relevance` scores the best retrieved chunk the same way (cosine + ``w`` · overlap); below
   ``settings.answer_min_relevance`` the documents are taken not to answer (no LLM is called).
@@ -51,6 +53,22 @@ class ScoredSentence:
     answers: bool = False
     """Whether the sentence holds the question's focus with a value of its answer type
     (:class:`prism.answering.evidence.UnitTest`)."""
+
+
+PHRASE_WEIGHT = 0.3
+"""Weight of the phrase overlap: the share of the question's consecutive index-token pairs that the sentence also
+holds consecutively ("Qdoba evaluation consulting costs" in "Qdoba Evaluation consulting costs are primarily related
+to …"), so the sentence that restates the question's own wording outranks one that only shares its words. Chosen on
+TAT-QA dev (README)."""
+
+
+_CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
+"""The context a condensed follow-up carries at its end ("And who must breaches be reported to (maximum exposure
+bank take single NBFC)?"): left out of the phrase pairs, which are the question's own wording."""
+
+
+def _pairs(tokens: Sequence[str]) -> set[tuple[str, str]]:
+    return set(zip(tokens, tokens[1:], strict=False))
 
 
 ANSWER_BONUS = 0.2
@@ -109,17 +127,20 @@ def score_sentences(
     cosines = vectors @ understood.vector(embedder)
     titles_meant = [t for w in re.findall(r"[A-Za-z]+", understood.text) if (t := titles.spelled_out(w))]
     q_tokens = set(tokenize(" ".join([understood.text, *titles_meant])))  # "CEO" is met as "Chief Executive Officer"
+    q_pairs = _pairs(tokenize(_CARRIED.sub("", understood.text)))  # the question's own words, not the context
     target = answer_target(understood)
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     reason = asks_reason(understood)
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
-        overlap = len(q_tokens & set(tokenize(s))) / len(q_tokens) if q_tokens else 0.0
+        s_tokens = tokenize(s)
+        overlap = len(q_tokens & set(s_tokens)) / len(q_tokens) if q_tokens else 0.0
+        phrase = len(q_pairs & _pairs(s_tokens)) / len(q_pairs) if q_pairs else 0.0
         chunk = chunks[n - 1]
         answers = test is not None and test.answers(s, Path(chunk.source).stem.replace("_", " "),
                                                     period_texts=[str(chunk.metadata.get("period") or "")])
         answers = answers or (reason and overlap > 0 and gives_reason(s))
-        score = float(cos) + lexical_weight * overlap + (ANSWER_BONUS if answers else 0.0)
+        score = float(cos) + lexical_weight * overlap + PHRASE_WEIGHT * phrase + (ANSWER_BONUS if answers else 0.0)
         scored.append(ScoredSentence(n, pos, s, float(cos), overlap, score, answers))
     scored.sort(key=lambda x: (-x.score, x.n, x.position))
     return scored
@@ -147,15 +168,16 @@ def extractive_lines(
 ) -> list[tuple[str, int]]:
     """The sentences of ``chunks`` that best answer ``question``, each with the block ``n`` it is quoted from.
 
-    The best ``max_sentences`` sentences scoring at least half the best score are kept, then put back in reading
-    order (block ``n``, then position), the sentences that answer (:attr:`ScoredSentence.answers`) first; a
-    sentence contained in a kept longer one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
+    The best ``max_sentences`` sentences scoring at least half the best score are kept; the best-scoring one that
+    answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, and the others follow in
+    reading order (block ``n``, then position), those that answer first; a sentence contained in a kept longer
+    one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
     of each chunk), a bare table figure is quoted with its block's unit and currency
     (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales $5,213
     million").
 
     Returns:
-        ``[(sentence, n)]``, answering sentences first, each group in reading order; empty when the chunks hold no
+        ``[(sentence, n)]``, the best answering sentence first; empty when the chunks hold no
         sentence. The citation of each sentence is this structure, never re-read from the text: a "[2]" the
         document itself writes stays text.
     """
@@ -170,7 +192,9 @@ def extractive_lines(
         if any(s.text in c.text or c.text in s.text for c in chosen):
             continue
         chosen.append(s)
-    chosen.sort(key=lambda s: (not s.answers, s.n, s.position))  # the answering sentences lead (issue 29 §3)
+    best = next((s for s in chosen if s.answers), chosen[0])  # chosen is best first
+    rest = sorted((s for s in chosen if s is not best), key=lambda s: (not s.answers, s.n, s.position))
+    chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
     lines = []
     for s in chosen:
         quoted = replace(s, text=with_units(s.text, blocks[s.n - 1])) if blocks else s

@@ -28,7 +28,9 @@ from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import Search
 from prism.answering.derived.operations import operation_answer, read_operation
 from prism.answering.derived.pairs import pair_answer
+from prism.answering.derived.superlatives import superlative_lines
 from prism.answering.derived.which import which_answer
+from prism.answering.derived.years import year_lines
 from prism.answering.evidence import asks_description, asks_reason
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.retrieval.understanding import Understanding
@@ -245,7 +247,10 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     """The extractive answer's figure lines: ``(derived, lines, chunks to add)`` for a computed figure
     (:func:`scoped_figure`, the one decision the LLM's answer uses too, one figure per company for a ``scope``
     naming two or more; sub-retrieval through ``retriever``); else, for a scope naming two or more companies, one
-    looked-up figure per company (:mod:`prism.answering.derived.entity_figures`); else ``(None, *cell_lines(...))``
+    looked-up figure per company (:mod:`prism.answering.derived.entity_figures`); else, for a "which year(s)"
+    question the comparison in code did not take, ``(None, year_lines(...), [])`` (:mod:`prism.answering.derived.years`);
+    else, for a "which X has the highest Y" question, the top row (:mod:`prism.answering.derived.superlatives`); else
+    ``(None, *cell_lines(...))``
     (a figure read from one table cell; ``[]`` when none). ``note`` is told of a company none was found for.
     A question that asks for a cause or a description (:func:`~prism.answering.evidence.asks_reason`,
     :func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
@@ -267,4 +272,10 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
             if missing and note is not None:
                 note("no_match", missing_note(missing))
             return None, lines, extra
+    years = year_lines(question, chunks, rows_of)
+    if years:
+        return None, years, []
+    ranked, extra = superlative_lines(question, chunks, rows_of)
+    if ranked:
+        return None, ranked, extra
     return None, *cell_lines(question, chunks, rows_of)

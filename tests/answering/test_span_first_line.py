@@ -1,0 +1,139 @@
+"""Span answers state the answer in the first line: the sentence that restates the question's own wording leads
+(not the one retrieved first), and a question that asks what something is, consists of or how it is calculated is
+answered by the sentence that says so, not by a table cell. A real HTML page (table, then paragraphs, as TAT-QA
+contexts are written), the real parser, embedder, Chroma and BM25."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.evidence import asks_description
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+PAGE = """<html><body>
+<table>
+<tr><th></th><th>2019</th><th>2018</th></tr>
+<tr><td>Strategic Alternatives Evaluation (1)</td><td>1,286</td><td>—</td></tr>
+<tr><td>Qdoba Evaluation (2)</td><td>—</td><td>2,211</td></tr>
+<tr><td>Ship management creditors</td><td>328</td><td>301</td></tr>
+</table>
+<p>Restructuring charges in 2018 also include costs related to the evaluation of potential alternatives with respect
+to the Qdoba brand, which resulted in the Qdoba Sale.</p>
+<p>Strategic Alternatives Evaluation costs are primarily related to third party advisory services.</p>
+<p>Qdoba Evaluation consulting costs are primarily related to third party advisory services and retention
+compensation.</p>
+<p>Ship management creditors consist of cash collected from Egypt LNG Shipping Ltd. to cover the obligations of its
+vessel under the Group's management.</p>
+</body></html>"""
+
+
+TAXES = """<html><body>
+<table>
+<tr><th>Components of income tax expense</th><th>2019 £m</th><th>2018 £m</th></tr>
+<tr><td>Ireland</td><td>0.4</td><td>0.5</td></tr>
+<tr><td>Deferred charges</td><td>2.7</td><td>1.9</td></tr>
+<tr><td>Revenues</td><td>601,256</td><td>598,100</td></tr>
+</table>
+<p>Components of income tax expense consisted of the following for the years indicated.</p>
+</body></html>"""
+
+
+REVENUE = """<html><body>
+<table>
+<tr><th>Revenue by country</th><th>2019 $</th><th>2018 $</th></tr>
+<tr><td>United Kingdom</td><td>103,498</td><td>69,596</td></tr>
+<tr><td>United States</td><td>1,155,463</td><td>930,254</td></tr>
+<tr><td>Canada</td><td>96,168</td><td>70,774</td></tr>
+<tr><td>Rest of World</td><td>230,416</td><td>129,468</td></tr>
+<tr><td>Total external revenue</td><td>1,585,545</td><td>1,200,092</td></tr>
+</table>
+<p>The table presents total external revenues by geographic location of the merchants.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("span_home")
+    path = home / "costs.html"
+    path.write_text(PAGE, encoding="utf-8")
+    taxes = home / "taxes.html"
+    taxes.write_text(TAXES, encoding="utf-8")
+    revenue = home / "revenue.html"
+    revenue.write_text(REVENUE, encoding="utf-8")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    results = svc.ingest([IngestItem(path), IngestItem(taxes), IngestItem(revenue)], "span")
+    assert [r.status for r in results] == ["ingested", "ingested", "ingested"]
+    return svc
+
+
+def _first(answer) -> str:
+    return next(li for li in answer.answer.splitlines() if li.startswith("- "))
+
+
+def test_the_sentence_restating_the_question_leads(report):
+    answer = report.ask("What are Qdoba evaluation consulting costs primarily related to?", "span")
+    assert not answer.declined and answer.calculation is None
+    first = _first(answer)
+    assert "third party advisory services and retention compensation" in first, answer.answer
+    assert "Strategic" not in first
+
+
+def test_what_something_consists_of_is_a_sentence_not_a_cell(report):
+    answer = report.ask("What does ship management creditors consist of?", "span")
+    assert not answer.declined
+    first = _first(answer)
+    assert "cash collected from Egypt LNG Shipping Ltd." in first, answer.answer
+    assert "328" not in first
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("What is Trade receivables?", True),
+    ("What does Vessel Calendar Days refer to?", True),
+    ("How is EBITDA calculated?", True),
+    ("When does the company record an accrued receivable?", True),
+    ("What is the revenue?", False),  # a measure, not a term
+    ("What is the fee for locker rent?", False),
+    ("What was revenue in 2019?", False),
+    ("What is the total revenue?", False),
+])
+def test_a_description_question_is_told_from_a_figure_question(question, asks):
+    assert asks_description(question) is asks
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    ("In which year was the amount for Ireland larger?",
+     "- 2018: Ireland, 2019 £m: 0.4; 2018 £m: 0.5 (larger in 2018) [1]"),
+    ("In which year was the amount for deferred charges smaller?",
+     "- 2018: Deferred charges, 2019 £m: 2.7; 2018 £m: 1.9 (smaller in 2018) [1]"),
+    ("In which year were revenues less than 600,000?",
+     "- 2018: Revenues, 2019 £m: 601,256; 2018 £m: 598,100 (below 600,000) [1]"),
+])
+def test_which_year_names_the_year_first_with_the_row_read(report, question, first_line):
+    answer = report.ask(question, "span", sources=["taxes.html"])
+    assert not answer.declined and answer.calculation is None
+    assert _first(answer) == first_line, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which years does the table provide information for components of income tax expense?",
+    "What are the years that information regarding components of income tax expense is made available?",
+])
+def test_which_years_a_table_gives_lists_its_column_years(report, question):
+    answer = report.ask(question, "span", sources=["taxes.html"])
+    assert _first(answer).startswith("- 2019 and 2018: the years the table gives"), answer.answer
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    ("Which country had the highest total external revenue in 2019?",
+     "- United States: 2019 $: 1,155,463 (highest of 4 rows) [1]"),
+    ("Which country had the second highest total external revenue in 2018?",
+     "- Rest of World: 2018 $: 129,468 (second highest of 4 rows) [1]"),
+    ("Which country had the lowest total external revenue in 2019?",
+     "- Canada: 2019 $: 96,168 (lowest of 4 rows) [1]"),
+])
+def test_which_row_ranks_first_names_the_row_and_its_figure(report, question, first_line):
+    """The total row is not a country: it is left out of the ranking."""
+    answer = report.ask(question, "span", sources=["revenue.html"])
+    assert not answer.declined and answer.calculation is None
+    assert _first(answer) == first_line, answer.answer
