@@ -248,10 +248,10 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     (:func:`scoped_figure`, the one decision the LLM's answer uses too, one figure per company for a ``scope``
     naming two or more; sub-retrieval through ``retriever``); else, for a scope naming two or more companies, one
     looked-up figure per company (:mod:`prism.answering.derived.entity_figures`); else, for a "which year(s)"
-    question the comparison in code did not take, ``(None, year_lines(...), [])`` (:mod:`prism.answering.derived.years`);
-    else, for a "which X has the highest Y" question, the top row (:mod:`prism.answering.derived.superlatives`); else
-    ``(None, *cell_lines(...))``
-    (a figure read from one table cell; ``[]`` when none). ``note`` is told of a company none was found for.
+    question the comparison in code did not take, ``(None, year_lines(...), [])``
+    (:mod:`prism.answering.derived.years`); else, for a "which X has the highest Y" question, the top row
+    (:mod:`prism.answering.derived.superlatives`); else ``(None, *cell_lines(...))`` (a figure read from one table
+    cell; ``[]`` when none). ``note`` is told of a company none was found for.
     A question that asks for a cause or a description (:func:`~prism.answering.evidence.asks_reason`,
     :func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
