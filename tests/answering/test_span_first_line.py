@@ -101,18 +101,18 @@ def test_a_description_question_is_told_from_a_figure_question(question, asks):
     assert asks_description(question) is asks
 
 
-@pytest.mark.parametrize(("question", "first_line"), [
-    ("In which year was the amount for Ireland larger?",
-     "- 2018: Ireland, 2019 £m: 0.4; 2018 £m: 0.5 (larger in 2018) [1]"),
-    ("In which year was the amount for deferred charges smaller?",
-     "- 2018: Deferred charges, 2019 £m: 2.7; 2018 £m: 1.9 (smaller in 2018) [1]"),
-    ("In which year were revenues less than 600,000?",
-     "- 2018: Revenues, 2019 £m: 601,256; 2018 £m: 598,100 (below 600,000) [1]"),
+@pytest.mark.parametrize(("question", "heading_end", "checked"), [
+    ("In which year was the amount for Ireland larger?", "Ireland highest in 2018", "2018: 0.5 ✓"),
+    ("In which year was the amount for deferred charges smaller?", "Deferred charges lowest in 2018", "2018: 1.9 ✓"),
+    ("In which year were revenues less than 600,000?", "Revenues less than 600,000 in 2018", "2018: 598,100 ✓"),
 ])
-def test_which_year_names_the_year_first_with_the_row_read(report, question, first_line):
+def test_which_year_names_the_year_first_with_the_row_read(report, question, heading_end, checked):
+    # the period comparison in code (derived/which.py) answers before the year lines
     answer = report.ask(question, "span", sources=["taxes.html"])
-    assert not answer.declined and answer.calculation is None
-    assert _first(answer) == first_line, answer.answer
+    heading, *rest = answer.answer.splitlines()
+    assert not answer.declined and answer.calculation is not None and answer.calculation.result == "2018"
+    assert heading.endswith(heading_end), answer.answer
+    assert any(checked in line for line in rest), answer.answer
 
 
 @pytest.mark.parametrize("question", [

@@ -94,7 +94,8 @@ def computed_figure(question: str | Understanding, chunks: Sequence[RetrievedChu
     if asks_reason(question) or asks_description(question) or rows_of is None:
         return None
     compared = which_answer(question, chunks, rows_of)  # "In which year was X highest?": periods, not a figure
-    compared = compared or pair_answer(question, chunks, rows_of)  # "the ratio of A to B": two items of one table
+    if operation is None:  # "the ratio of A to B": two items of one table (an LLM's plan reads them itself)
+        compared = compared or pair_answer(question, chunks, rows_of)
     if compared is not None:
         return compared if renumber else block_numbered(compared)
     step = operation or operation_answer
@@ -108,7 +109,9 @@ def computed_figure(question: str | Understanding, chunks: Sequence[RetrievedChu
         return computed
     derived = derived_answer(question, chunks, rows_of, search, choose=choose, renumber=renumber)
     if not first and (derived is None or derived.raw is None):  # no metric, or one whose inputs no table holds
-        return row_operation() or derived
+        derived = row_operation() or derived
+    if derived is None and operation is not None and (pair := pair_answer(question, chunks, rows_of)) is not None:
+        return pair if renumber else block_numbered(pair)  # the LLM's plan gave none: two items read from the question
     return derived
 
 

@@ -80,19 +80,20 @@ def test_fixture_through_real_ingest_and_scoped_answers(service, tmp_path) -> No
     for q in run["queries"]:
         assert {source_of[c] for c in q["answer"]["citations"]} <= {q["source"]}
     matched = {qid for qid, q in by_id.items() if q["answer"]["tatqa_match"]}
-    # the offline extractive baseline: table cells and answering sentences quoted first; nothing computed, counts
-    # declined. Answering work (issue 29) should raise these.
-    assert matched == {"fx-q-1", "fx-q-7", "fx-q-8", "fx-q-9"}
+    # offline: table cells and answering sentences quoted first; changes, percentage changes and averages of a row
+    # computed in code (issue 29); the counts of listed items are still declined
+    assert matched == {"fx-q-1", "fx-q-3", "fx-q-4", "fx-q-6", "fx-q-7", "fx-q-8", "fx-q-9", "fx-q-10", "fx-q-12"}
+    assert by_id["fx-q-3"]["answer"]["first_line"].endswith("change in Other, 2018 to 2019 = -12.6")
     assert by_id["fx-q-8"]["answer"]["first_line"].startswith("The allowance for doubtful accounts was $1.2 million")
-    assert run["metrics"]["tatqa_first_line"] == pytest.approx(4 / 12)
-    assert run["metrics"]["tatqa_computed"] == 0.0
+    assert run["metrics"]["tatqa_first_line"] == pytest.approx(9 / 12)
+    assert run["metrics"]["tatqa_computed"] == pytest.approx(4 / 12)
     by = run["metrics_by_type"]
     assert {k: (by[k]["questions"], round(by[k]["tatqa_first_line"], 4)) for k in by} == {
-        "span": (4, 0.75), "multi-span": (2, 0.5), "arithmetic": (4, 0.0), "count": (2, 0.0),
-        "from table": (6, round(2 / 6, 4)), "from text": (4, 0.25), "from table-text": (2, 0.5)}
+        "span": (4, 1.0), "multi-span": (2, 0.5), "arithmetic": (4, 1.0), "count": (2, 0.0),
+        "from table": (6, round(5 / 6, 4)), "from text": (4, 0.5), "from table-text": (2, 1.0)}
     assert aggregate(run["queries"]) == (run["metrics"], run["metrics_by_type"])
     stored = RunStore(tmp_path / "eval").list()[-1]
-    assert stored["format"] == "tatqa" and stored["metrics"]["tatqa_first_line"] == pytest.approx(4 / 12)
+    assert stored["format"] == "tatqa" and stored["metrics"]["tatqa_first_line"] == pytest.approx(9 / 12)
 
 
 def test_cli_eval_run_tatqa_sample(embedder, prism_home, tmp_path, monkeypatch, capsys) -> None:
@@ -111,10 +112,10 @@ def test_cli_eval_run_tatqa_sample(embedder, prism_home, tmp_path, monkeypatch, 
     stored = json.loads(Path(run["file"]).read_text(encoding="utf-8"))
     ids = [q.id for q in load_tatqa(FIXTURE, tmp_path, 3, 10).queries]
     assert [q["id"] for q in stored["queries"]] == ids and run["counts"]["queries"] == 3
-    # scoped answers do not depend on the other pages: the same baseline matches as the full fixture run
-    matched = {"fx-q-1", "fx-q-7", "fx-q-8", "fx-q-9"}
+    # scoped answers do not depend on the other pages: the same matches as the full fixture run
+    matched = {"fx-q-1", "fx-q-3", "fx-q-4", "fx-q-6", "fx-q-7", "fx-q-8", "fx-q-9", "fx-q-10", "fx-q-12"}
     assert ids == ["fx-q-1", "fx-q-7", "fx-q-10"]  # pages of both contexts
-    assert run["metrics"]["tatqa_first_line"] == pytest.approx(len(matched & set(ids)) / 3) == pytest.approx(2 / 3)
+    assert run["metrics"]["tatqa_first_line"] == pytest.approx(len(matched & set(ids)) / 3) == pytest.approx(1.0)
     assert sorted(p.name for p in (tmp_path / "html").iterdir()) == sorted({q["source"] for q in stored["queries"]})
     code = main(["eval", "run", str(REPO / "data" / "ground_truth" / "eval_pairs.json"), "--sample", "2", "--json"])
     assert code == 1 and "--sample applies to TAT-QA" in json.loads(capsys.readouterr().out)["error"]
