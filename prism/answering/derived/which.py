@@ -33,6 +33,7 @@ from prism.answering.derived.operations import DERIVED_LABEL
 from prism.answering.units import printed_label
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
+from prism.vocabulary.units import BY_NAME, CANONICAL, FIGURE_WORD_RE, SCALE
 
 logger = logging.getLogger(__name__)
 
@@ -49,18 +50,13 @@ _THRESHOLD = re.compile(
     rf"\b(?P<cmp>(?:{_ABOVE}|{_BELOW})\s+than|above|below|under|over|exceed(?:s|ed|ing)?|in\s+excess\s+of|"
     r"at\s+least|at\s+most)\s+"
     r"(?P<num>[-−]?\s?(?:US\$|Rs\.?|[$€£¥₹])?\s?[-−]?\d[\d,]*(?:\.\d+)?)\s*"
-    r"(?P<unit>%|per\s?cent\b|percent\b|thousands?\b|millions?\b|billions?\b|lakhs?\b|crores?\b|bn\b|mn\b|m\b|k\b)?",
+    rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",
     re.IGNORECASE)
 _MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak|higher|larger|greater|bigger|more)\b",
                   re.IGNORECASE)
 _MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|lower|smaller|less|fewer)\b", re.IGNORECASE)
 _COVERAGE = re.compile(r"\b(?:provide[sd]?|calculated|shown|show|shows|presented|recorded|reported|disclosed|"
                        r"included|given|listed|covered|covers?|available|information)\b", re.IGNORECASE)
-_SCALE = {"thousand": Decimal(10) ** 3, "k": Decimal(10) ** 3, "million": Decimal(10) ** 6, "mn": Decimal(10) ** 6,
-          "m": Decimal(10) ** 6, "billion": Decimal(10) ** 9, "bn": Decimal(10) ** 9, "lakh": Decimal(10) ** 5,
-          "crore": Decimal(10) ** 7}
-_TABLE_SCALE = {"thousands": Decimal(10) ** 3, "millions": Decimal(10) ** 6, "billions": Decimal(10) ** 9,
-                "lakh": Decimal(10) ** 5, "crore": Decimal(10) ** 7}
 
 
 @dataclass(frozen=True)
@@ -112,8 +108,9 @@ def _compare(text: str) -> Which | None:
         value = cell_number(m.group("num").replace("−", "-").replace(" ", ""))
         if value is None:
             return None
-        unit = (m.group("unit") or "").lower().rstrip("s").replace(" ", "")
-        scale = None if unit in ("%", "percent", "percent", "per cent", "percen") else _SCALE.get(unit, Decimal(1))
+        unit = (m.group("unit") or "").lower().replace(" ", "")
+        named = CANONICAL.get(unit)
+        scale = None if unit in ("%", "percent", "percent") else BY_NAME[named].scale if named else Decimal(1)
         written = m.group(0)[len(m.group("cmp")):].strip()
         return Which("threshold", above, cmp.startswith("at "), value, scale, written)
     tail = _WHICH.split(text, maxsplit=1)[-1]
@@ -137,9 +134,9 @@ def _in_table_unit(which: Which, quote: CellQuote) -> Decimal | None:
     """The threshold in the unit of the quote's table (a table without a unit is read in the question's)."""
     if which.threshold is None:
         return None
-    if which.scale is None or quote.unit not in _TABLE_SCALE:
+    if which.scale is None or quote.unit not in SCALE:
         return which.threshold
-    return which.threshold * which.scale / _TABLE_SCALE[quote.unit]
+    return which.threshold * which.scale / SCALE[quote.unit]
 
 
 def _chosen(which: Which, quotes: Sequence[CellQuote], values: Sequence[Decimal]) -> list[int]:
