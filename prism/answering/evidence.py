@@ -139,6 +139,7 @@ _DESCRIPTION_LEAD = re.compile(
     r"computed|valued|accounted|defined|presented|classified|estimated|allocated|amortized|depreciated)\b|"
     r"what\s+(?:does|do|did)\b.+\b(?:consist|include|comprise|represent|mean|relate|refer)s?\b|"
     r"what\s+(?:is|are|was|were)\b.+\b(?:comprised|composed|made\s+up|consisted)\s+of\b|"
+    r"what\s+(?:is|are|was|were)\s+(?:included|contained|comprised)\s+(?:in|within)\b|"
     r"what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:definition|meaning|nature|composition)\s+of\b)",
     re.IGNORECASE)
 """A question that leads with what it asks of an item ("How are land, property and equipment stated?")."""
@@ -153,7 +154,8 @@ def asks_description(question: str | Understanding) -> bool:
     calculated?", not "the change in recognized net actuarial loss"), and a question with a digit (a year, an
     amount) never counts. A bare "What is/are X?" counts only when X is a bare term: no article
     ("the revenue" is a measure), no preposition, no word of :data:`_VALUE_NOUNS` or :data:`_GENERIC` ("Trade
-    receivables", not "fee for locker rent")."""
+    receivables", not "fee for locker rent") unless it is a term of two or more capitalised words ("What is Audit
+    Fees?"); "What is included in X?" asks what X consists of."""
     text = Understanding.of(question).text
     if re.search(r"\d", text):  # a year or an amount asks for a figure
         return False
@@ -163,8 +165,10 @@ def asks_description(question: str | Understanding) -> bool:
     if bare is None:
         return False
     term = bare.group("np")
-    return not _ARTICLE.match(term) and not _PREPOSITION.search(term) and not (
-        set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC))
+    if _ARTICLE.match(term) or _PREPOSITION.search(term):
+        return False
+    named = re.fullmatch(r"(?:[A-Z][\w’'-]*\s+)+[A-Z][\w’'-]*", term.strip()) is not None  # "Audit Fees": a term
+    return named or not set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC)
 
 
 def gives_reason(sentence: str) -> bool:

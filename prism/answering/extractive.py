@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from prism.answering.evidence import UnitTest, answer_target, asks_reason, gives_reason
+from prism.answering.evidence import UnitTest, answer_target, asks_description, asks_reason, gives_reason
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
@@ -106,7 +106,8 @@ def score_sentences(
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
         (chunks overlap) is kept only at its first occurrence; headings and a call's logistics
-        (:data:`_NOT_AN_ANSWER`) only when no other sentence is there; a sentence addressed to an AI assistant
+        (:data:`_NOT_AN_ANSWER`) and, for a question asking for a cause or a description, the lines of a table
+        chunk only when no other sentence is there; a sentence addressed to an AI assistant
         (:func:`prism.index.injection.find_injections`, OWASP LLM01:2025) never.
     """
     candidates: list[tuple[int, int, str]] = []
@@ -123,6 +124,9 @@ def score_sentences(
     if not candidates:
         return []
     understood = Understanding.of(question)
+    reason = asks_reason(understood)
+    if reason or asks_description(understood):  # a cause or a definition is prose, never a table's row
+        candidates = [c for c in candidates if not chunks[c[0] - 1].metadata.get("table_id")] or candidates
     vectors = embedder.embed([s for _, _, s in candidates])
     cosines = vectors @ understood.vector(embedder)
     titles_meant = [t for w in re.findall(r"[A-Za-z]+", understood.text) if (t := titles.spelled_out(w))]
@@ -130,7 +134,6 @@ def score_sentences(
     q_pairs = _pairs(tokenize(_CARRIED.sub("", understood.text)))  # the question's own words, not the context
     target = answer_target(understood)
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
-    reason = asks_reason(understood)
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
         s_tokens = tokenize(s)

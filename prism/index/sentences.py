@@ -26,11 +26,13 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 suffixes among them ("Ltd.", "Inc.") are :data:`prism.vocabulary.legal.ABBREVIATIONS`."""
 
 # Candidate boundaries of document text: sentence punctuation followed by space, a numbered clause / bullet at a line
-# start, or a blank line.
+# start, a blank line, or a colon ending a line before one that starts a new sentence ("… were as follows:" / "Audit
+# Fees consist of …": a paragraph that leads into a table or a list ends there).
 _BOUNDARY = re.compile(
     r"(?P<stop>[.!?।][\"'”’)\]]*)\s+(?=[\"'“‘(\[]?[A-Z0-9₹])"
     r"|\n(?=[ \t]*(?:[A-Z]?\d+(?:\.\d+)*[.)]?[ \t]|[A-Z]\.\d|[•·▪\-*–][ \t]|\([a-z0-9]{1,4}\)[ \t]))"
     r"|\n[ \t]*\n"
+    r"|(?P<colon>:)[ \t]*\n(?=[ \t]*[\"'“‘(\[]?[A-Z0-9₹])"
 )
 _MAX_SENTENCE_CHARS = 400
 _ROW_LINE = re.compile(r"[^\n:;]{1,120}:\s[^\n]*(?:;\s|$)")
@@ -82,7 +84,7 @@ def split_sentences(text: str) -> list[str]:
     for m in _BOUNDARY.finditer(text):
         if m.group("stop") and m.group("stop").startswith(".") and is_abbreviation(text, m.start("stop")):
             continue
-        end = m.end("stop") if m.group("stop") else m.start()
+        end = m.end("stop") if m.group("stop") else m.end("colon") if m.group("colon") else m.start()
         pieces.append(text[start:end])
         start = m.end()
     pieces.append(text[start:])

@@ -47,7 +47,7 @@ from prism.retrieval.periods import duration_hint, period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import ChunkTable, PeriodMention, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
-from prism.vocabulary.units import SPOKEN
+from prism.vocabulary.units import SPOKEN, column_unit
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,8 @@ class CellQuote:
         value: the cell as printed ("122,641", "(1,837)").
         column: the column header as printed ("2015", "December 31, 2018").
         period: the column's fiscal period (``"FY2015"``) or ``None`` when the header names none.
-        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``.
+        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``: the table's, else its
+            column's ("2019 $’000", :func:`prism.vocabulary.units.column_unit`).
         currency: ISO 4217 code or ``None``.
         title: the table's statement heading or caption, or ``None``.
         chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
@@ -177,16 +178,18 @@ def format_quote(quote: CellQuote) -> str:
 def _written(quote: CellQuote) -> str:
     """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand"): the number as printed, its sign
     from a minus or accounting parentheses (:func:`~prism.answering.derived.numbers.cell_number`), the table's
-    currency symbol (or the one the cell prints) and unit; a percentage, a per-unit row or a cell that is no number
-    is written as printed."""
+    currency symbol (or the one the cell prints) and unit; a percentage (its row or column says so), a per-unit row
+    or column ("Cash dividend per share") or a cell that is no number is written as printed."""
     value = quote.value.strip()
     number = cell_number(value)
-    if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label):
+    if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label) or PERCENT_LABEL.search(
+            quote.column):
         return value
     digits = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", value)
     printed_symbol = next((s for s in SYMBOL.values() if s and s in value), "")
     symbol = SYMBOL.get(quote.currency or "", "") or printed_symbol
-    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit_label(quote.label) else ""
+    per_unit = per_unit_label(quote.label) or per_unit_label(quote.column)
+    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN and not per_unit else ""
     return f"{'-' if number < 0 else ''}{symbol}{digits.group(0) if digits else value}{unit}"
 
 
@@ -221,8 +224,9 @@ def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
     return ChunkTable.from_dict(data) if isinstance(data, dict) else None
 
 
-def _sibling(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
-    """Another chunk of ``chunk``'s table, from its stored row, as a retrieved chunk (no scores: not retrieved)."""
+def sibling_chunk(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
+    """Another chunk of ``chunk``'s document (``row``: its stored chunk row from ``read_chunks``) as a retrieved
+    chunk with no scores (it was not retrieved), citable beside ``chunk``."""
     meta = {k: v for k, v in row.items() if k not in _ROW_ONLY and isinstance(v, str | int | float | bool)}
     return RetrievedChunk(str(row["chunk_id"]), chunk.doc_id, chunk.source, str(row["text"]),
                           int(row.get("chunk_index") or 0), row.get("page_start"), row.get("page_end"),
@@ -246,7 +250,7 @@ def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, M
     for chunk_id, row in rows.items():
         other = _table(row) if chunk_id != chunk.chunk_id and row.get("table_id") == table_id else None
         if other is not None and row.get("page_start") == chunk.page_start:
-            out.append((other, _sibling(chunk, row)))
+            out.append((other, sibling_chunk(chunk, row)))
     return out
 
 
@@ -259,7 +263,7 @@ def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[st
 
 def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
     """A stored chunk row of ``like``'s document as a retrieved chunk (no scores: it was not retrieved)."""
-    return _sibling(like, row)
+    return sibling_chunk(like, row)
 
 
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any],
@@ -278,8 +282,9 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
     columns = [j for j in picked if j < len(row.cells) and cell_number(row.cells[j]) is not None]
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
-    return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j], table.unit, table.currency,
-                      table.title) for j in columns]
+    return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j],
+                      table.unit or column_unit(table.column_headers[j]), table.currency, table.title)
+            for j in columns]
 
 
 def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
