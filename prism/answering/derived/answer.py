@@ -39,9 +39,11 @@ from prism.answering.derived.calc import (
     substitute,
     unit_scale,
 )
-from prism.answering.derived.cells import CellQuote, RowsOf, format_quote
+from prism.answering.derived.captions import caption_lines
+from prism.answering.derived.cells import CellQuote, RowsOf, format_quote, quote_cells
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import FoundInput, Search, cell_number, find_inputs
+from prism.answering.derived.listing import listing_lines
 from prism.answering.derived.operations import operation_answer
 from prism.answering.derived.pairs import pair_answer
 from prism.answering.derived.which import which_answer
@@ -294,7 +296,11 @@ def derived_gate(question: str | Understanding, verdict: Answerability, chunks: 
     derived step then computes the figure from cited cells or names the inputs it cannot find. Passed too when the
     retrieved tables (``chunks``, their rows through ``rows_of``) give the question's computation over named rows
     ("the ratio of total assets to total liabilities", "In which year was X highest?", "the change in X from 2018 to
-    2019"): its words ("ratio", "highest") are the question's, not the table's."""
+    2019"): its words ("ratio", "highest") are the question's, not the table's; for "What does the table show?"
+    when a sentence of the document introduces a table (:mod:`~prism.answering.derived.captions`); for the items a
+    table lists under an item the question names (:mod:`~prism.answering.derived.listing`); and when a table
+    row the question names has a cell for every period it asks (:func:`_cells_answer`: "What was the amount for
+    Land in 2019?" is read from the row "Land", whatever the question's other words)."""
     if verdict.answerable:
         return verdict
     if plan_of(question) is not None:
@@ -302,4 +308,18 @@ def derived_gate(question: str | Understanding, verdict: Answerability, chunks: 
     if rows_of is not None and chunks and any(step(question, chunks, rows_of) is not None
                                               for step in (which_answer, pair_answer, operation_answer)):
         return replace(verdict, answerable=True)
+    if caption_lines(question, chunks, rows_of)[0] or listing_lines(question, chunks, rows_of)[0] or _cells_answer(
+            question, chunks, rows_of):
+        return replace(verdict, answerable=True)
     return verdict
+
+
+def _cells_answer(question: str | Understanding, chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None) -> bool:
+    """True when the retrieved tables answer a lookup: :func:`~prism.answering.derived.cells.quote_cells` reads a
+    row whose label the question names in full, with a cell for each period the question names (one, the latest,
+    when it names none)."""
+    if rows_of is None or not chunks:
+        return False
+    understood = Understanding.of(question)
+    quotes = quote_cells(understood, chunks, rows_of)
+    return bool(quotes) and len({q.column for q in quotes}) >= len(understood.periods)

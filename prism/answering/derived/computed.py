@@ -22,10 +22,12 @@ from dataclasses import replace
 from prism.answering.briefing.topics import short_entity
 from prism.answering.derived.answer import derived_answer, sub_search
 from prism.answering.derived.calc import Plan
+from prism.answering.derived.captions import asks_table_subject, caption_lines
 from prism.answering.derived.cells import RowsOf, cell_lines
 from prism.answering.derived.entity_figures import entity_documents, entity_figure_lines
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import Search
+from prism.answering.derived.listing import listing_lines
 from prism.answering.derived.operations import operation_answer, read_operation
 from prism.answering.derived.pairs import pair_answer
 from prism.answering.derived.superlatives import superlative_lines
@@ -255,11 +257,18 @@ def figure_lines(question: str | Understanding, chunks: Sequence[RetrievedChunk]
     (:mod:`prism.answering.derived.years`); else, for a "which X has the highest Y" question, the top row
     (:mod:`prism.answering.derived.superlatives`); else ``(None, *cell_lines(...))`` (a figure read from one table
     cell; ``[]`` when none). ``note`` is told of a company none was found for.
+    A question that asks what a table shows gets the sentence introducing it (:mod:`~prism.answering.derived.
+    captions`); one that asks for the items a table lists, the rows (:mod:`~prism.answering.derived.listing`).
     A question that asks for a cause or a description (:func:`~prism.answering.evidence.asks_reason`,
     :func:`~prism.answering.evidence.asks_description`) gets ``(None, [], [])``: its answer is a sentence.
     ``workspace`` gives ``read_chunks(doc_id)`` and ``documents()``; ``None`` reads no tables."""
     rows_of = workspace.read_chunks if workspace is not None else None
     question = Understanding.of(question)
+    if asks_table_subject(question):
+        return None, *caption_lines(question, chunks, rows_of)
+    listed, extra = listing_lines(question, chunks, rows_of)
+    if listed:
+        return None, listed, extra
     if asks_reason(question) or asks_description(question):  # a cause or a description is a sentence, not a cell
         return None, [], []
     search = sub_search(retriever, question) if retriever is not None else None

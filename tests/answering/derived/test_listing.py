@@ -1,0 +1,122 @@
+"""The items a table lists (issue 29 §3, count questions count the items listed): the rows under a section
+heading, the rows a total adds up, every row of the table; counted for "how many". And the gate passes a lookup
+whose row and period a table gives, whatever the question's other words ("What was the amount for Land in
+2019?"). Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.derived.listing import Listing, read_listing
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+DEFERRED = """<html><body>
+<table>
+<tr><th></th><th>As of December 31, 2019 (Dollars in millions)</th><th>As of December 31, 2018 (Dollars in
+millions)</th></tr>
+<tr><td>Deferred tax assets</td><td></td><td></td></tr>
+<tr><td>Post-retirement and pension benefit costs</td><td>$1,169</td><td>1,111</td></tr>
+<tr><td>Net operating loss carryforwards</td><td>3,167</td><td>3,445</td></tr>
+<tr><td>Other employee benefits2</td><td>134</td><td>162</td></tr>
+<tr><td>Other</td><td>577</td><td>553</td></tr>
+<tr><td>Gross deferred tax assets</td><td>5,047</td><td>5,271</td></tr>
+<tr><td>Less valuation allowance</td><td>(1,319)</td><td>(1,331)</td></tr>
+<tr><td>Net deferred tax assets</td><td>3,728</td><td>3,940</td></tr>
+<tr><td>Deferred tax liabilities</td><td></td><td></td></tr>
+<tr><td>Property, plant and equipment</td><td>(3,489)</td><td>(3,011)</td></tr>
+<tr><td>Goodwill and other intangible assets</td><td>(3,019)</td><td>(3,303)</td></tr>
+<tr><td>Gross deferred tax liabilities</td><td>(6,508)</td><td>(6,337)</td></tr>
+<tr><td>Land</td><td>1,949</td><td>1,949</td></tr>
+</table>
+<p>The components of deferred tax assets and liabilities were as follows.</p>
+</body></html>"""
+
+
+RESULTS = """<html><body>
+<table>
+<tr><th></th><th>30 June 2019 $’000</th><th>30 June 2018 $’000</th><th>Change (%)</th></tr>
+<tr><td>Net profit/(loss) after tax</td><td>(9,819)</td><td>4,240</td><td>(331.6)</td></tr>
+<tr><td>Order intake</td><td>532.0</td><td>470.0</td><td>13.2</td></tr>
+</table>
+<table>
+<tr><th></th><th>Cash dividend per share (NT dollars) 2019</th><th>Cash dividend per share (NT dollars) 2018</th></tr>
+<tr><td>Cash dividends</td><td>0.75</td><td>0.70</td></tr>
+<tr><td>Stock dividends</td><td>0.10</td><td>0.12</td></tr>
+</table>
+<p>Results for the year (in thousand NT dollars unless stated).</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("listing_home")
+    items = []
+    for name, page in (("deferred.html", DEFERRED), ("results.html", RESULTS)):
+        (home / name).write_text(page, encoding="utf-8")
+        items.append(IngestItem(home / name))
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest(items, "listing")] == ["ingested", "ingested"]
+    return svc
+
+
+@pytest.mark.parametrize(("question", "listing"), [
+    ("What are the components of deferred tax assets?", Listing("deferred tax assets", False)),
+    ("How many components are there under alternative investments?", Listing("alternative investments", True)),
+    ("What financial items does operating free cash flow consist of?", Listing("operating free cash flow", False)),
+    ("What financial items are listed in the table?", Listing("", False)),
+    ("How many types of finite-Lived Intangible Assets are there?", Listing("finite-Lived Intangible Assets", True)),
+    ("What are the components under deferred tax liabilities in the table?", Listing("deferred tax liabilities",
+                                                                                       False)),
+    ("How many components of deferred tax assets exceeded $50,000 thousand in 2019?", None),  # a threshold
+    ("What was the revenue in 2019?", None),
+])
+def test_a_list_question_names_the_item_whose_rows_it_asks_for(question, listing):
+    assert read_listing(question) == listing
+
+
+def _first(answer) -> str:
+    return next(line for line in answer.answer.splitlines() if line.startswith("- "))
+
+
+def test_the_rows_under_a_heading_are_listed_up_to_its_total(report):
+    answer = report.ask("What are the components of deferred tax assets?", "listing", sources=["deferred.html"])
+    assert not answer.declined
+    assert _first(answer) == ("- Under deferred tax assets, the table lists: Post-retirement and pension benefit "
+                              "costs; Net operating loss carryforwards; Other employee benefits; Other [1]")
+    assert "Post-retirement and pension benefit costs" in answer.citations[0].text
+
+
+def test_how_many_counts_the_rows_and_names_them(report):
+    answer = report.ask("How many components are there under deferred tax liabilities?", "listing",
+                        sources=["deferred.html"])
+    assert not answer.declined
+    assert _first(answer).startswith("- 2 items under deferred tax liabilities: Property, plant and equipment; "
+                                     "Goodwill and other intangible assets")
+
+
+def test_the_rows_a_total_adds_up(report):
+    answer = report.ask("What are the components of gross deferred tax liabilities?", "listing",
+                        sources=["deferred.html"])
+    assert _first(answer).startswith("- Under gross deferred tax liabilities, the table lists: Property, plant and "
+                                     "equipment; Goodwill and other intangible assets [")
+
+
+def test_a_lookup_the_table_gives_is_answered_not_declined(report):
+    answer = report.ask("What was the amount for Land in 2019?", "listing", sources=["deferred.html"])
+    assert not answer.declined
+    assert _first(answer).startswith("- Land, As of December 31, 2019 (Dollars in millions): $1,949 million")
+
+
+@pytest.mark.parametrize(("question", "line"), [
+    ("What was the net profit/(loss) after tax in 2019?",  # the column notes its unit: "$’000"
+     "- Net profit/(loss) after tax, 30 June 2019 $’000: -$9,819 thousand [1]"),
+    ("What is the change (%) for order intake?", "Change (%): 13.2"),  # a percent column: no unit, no currency
+    ("What was the cash dividend per share in 2019?",  # a per-share column: not in the table's scale
+     "Cash dividend per share (NT dollars) 2019: $0.75"),
+])
+def test_a_cell_is_quoted_in_its_columns_unit(report, question, line):
+    answer = report.ask(question, "listing", sources=["results.html"])
+    first = _first(answer)
+    assert line in first, first
+    assert "13.2 million" not in first and "0.75 thousand" not in first
