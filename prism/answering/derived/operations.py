@@ -44,13 +44,16 @@ __all__ = ["Operation", "operation_answer", "read_operation"]
 
 OperationKind = Literal["change", "percent_change", "average", "sum"]
 
-_PERCENT_CHANGE = re.compile(r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
+_PERCENT_CHANGE = re.compile(r"(?:\bpercent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
                              r"|\bgrowth\s+rate\b|\bby\s+what\s+percent(?:age)?\b|\bincrease\s*/\s*\(?decrease\)?\s+"
                              r"(?:in|of)\b.*\bpercent")
 _CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fall|drop|grow|grew|growth)\b")
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b")
 _SUM = re.compile(r"\b(?:sum|combined|altogether|in\s+total|total\s+of|aggregate|add(?:ed|ing)?\s+up)\b")
 _TOTAL = re.compile(r"\btotal\b")
+_WEIGHTED = re.compile(r"\bweighted[\s-]+average\b|\baverage\s+(?:daily|monthly|balance|price|rate|cost|age|"
+                       r"life|term|number|remaining|exercise|grant)\b")
+"""An average a table prints as its own row ("weighted average exercise price", "average remaining life")."""
 _NOT_ARITHMETIC = re.compile(r"^\s*(?:why|how\s+(?:did|does|do|is|are|was|were)\b(?!\s+much)|what\s+(?:caused|drove|"
                              r"explains|led|were\s+the\s+reasons))", re.IGNORECASE)
 """Questions that ask for reasons, not a figure ("Why did revenue change between 2018 and 2019?")."""
@@ -71,17 +74,21 @@ class Operation:
             that year's closing and opening values, i.e. the year and the year before.
         if_no_total_row: a ``sum`` read only from the word "total" ("What was the total revenue in 2018 and
             2019?"): a row labelled "Total …" means the question asks for that row's figures, not their sum.
+        every_period: an average that names no period ("What is the average of Revenues from sale of services?"):
+            the mean over every period column of the row.
     """
 
     kind: OperationKind
     periods: int
     year_before: bool = False
     if_no_total_row: bool = False
+    every_period: bool = False
 
 
 def read_operation(question: str | Understanding) -> Operation | None:
     """The operation a question asks for over one row, or ``None`` (it names fewer than two periods, asks why, or
-    asks for no change, percentage change or average). Read once per question
+    asks for no change, percentage change or average; an average naming no period is over every period of the row,
+    unless it is an average a table prints, :data:`_WEIGHTED`). Read once per question
     (:meth:`~prism.retrieval.understanding.Understanding.memo`)."""
     understood = Understanding.of(question)
     return understood.memo("operation", lambda: _read(understood))
@@ -94,6 +101,8 @@ def _read(understood: Understanding) -> Operation | None:
         return None
     if len(years) == 1 and _AVERAGE.search(text) and all(p.kind in ("FY", "year") for p in understood.periods):
         return Operation("average", 1, year_before=True)
+    if not understood.periods and _AVERAGE.search(text) and not _WEIGHTED.search(text):
+        return Operation("average", 0, every_period=True)
     if len(years) < 2:
         return None
     if _PERCENT_CHANGE.search(text):
@@ -181,9 +190,12 @@ def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedCh
     periods = list(understood.periods)
     if op.year_before:
         periods = [replace(periods[0], year=periods[0].year - 1, text=str(periods[0].year - 1)), *periods]
-    quotes = sorted(quote_cells(understood, chunks, rows_of, periods=periods), key=_year)
+    quotes = sorted(quote_cells(understood, chunks, rows_of, periods=periods, every_column=op.every_period),
+                    key=_year)
     if op.if_no_total_row and quotes and _TOTAL.search(quotes[0].label.lower()):
         return None
+    if op.every_period and quotes and _AVERAGE.search(quotes[0].label.lower()):
+        return None  # the row is itself an average: quoted, not averaged again
     values = [cell_number(q.value) for q in quotes]
     if len(quotes) < 2 or len({_year(q) for q in quotes}) != len(quotes) or any(v is None for v in values):
         return None

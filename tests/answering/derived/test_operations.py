@@ -34,6 +34,8 @@ PAGE = """<html><body>
     ("What is the sum of finished goods in 2018 and 2019?", "sum"),
     ("What were the combined trade receivables in 2018 and 2019?", "sum"),
     ("What is the 2019 average trade receivables?", "average"),
+    ("What was the % change in gains recognized from 2018 to 2019?", "percent_change"),
+    ("What is the average of Revenues from sale of services?", "average"),
 ])
 def test_the_operation_is_read_from_the_wording(question, kind):
     op = read_operation(question)
@@ -44,6 +46,8 @@ def test_the_operation_is_read_from_the_wording(question, kind):
     "What was the Adjusted EBITDA in 2019?",  # one period: a lookup
     "Why did Adjusted EBITDA change between 2018 and 2019?",  # a reason, not a figure
     "What are the years included in the table, 2018 and 2019?",  # no operation
+    "What was the weighted average exercise price?",  # an average the table prints: a lookup
+    "What is the average remaining life of the leases?",
 ])
 def test_no_operation_without_one(question):
     assert read_operation(question) is None
@@ -120,6 +124,15 @@ def test_dated_columns_sums_and_average_balances(report, question, first_line, w
     assert heading.endswith(first_line), heading
     assert any(work in line for line in rest), rest
     assert answer.unsupported_numbers == [] and not answer.declined
+
+
+def test_an_average_naming_no_period_is_over_every_period_of_the_row(report):
+    assert read_operation("What is the average of Revenues from sale of services?").every_period
+    answer = report.ask("What is the average dividend equivalent?", "ops", sources=["report.html"])
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith("average in Dividend equivalent, 2018 to 2019 = 1,071.5"), heading
+    assert answer.calculation is not None and answer.calculation.result.endswith("1,071.5")
+    assert not answer.declined
 
 
 def test_total_of_a_total_row_states_its_figures_in_one_line(report):
