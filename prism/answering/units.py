@@ -188,9 +188,10 @@ def per_unit_label(label: str) -> bool:
 
 def _label_states_unit(before: str) -> bool:
     """True when the row label right before a run of cells states its own unit: it ends with ``%`` or with a
-    parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none)."""
-    before = before.rstrip()
-    if before.endswith("%"):
+    parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none), a colon
+    after it allowed (a rendered row's column key: "Change (%): 13.2")."""
+    before = before.rstrip().rstrip(":").rstrip()
+    if before.endswith("%") or before.endswith("(%)"):
         return True
     m = re.search(r"\(([^()]*)\)$", before)
     return bool(m and _OWN_UNIT.search(m.group(1)))

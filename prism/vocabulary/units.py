@@ -140,3 +140,26 @@ EXCEPTIONS_RE = r"unless|except"
 
 PER_SHARE_RE = r"except\s+per\s+share"
 """A unit statement's exception for per-share figures ("except per share data")."""
+
+
+_COLUMN_UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("thousands", re.compile(r"(?:[$€£¥₹(]\s?|[’'‘])000(?:[’']?s)?(?=$|[\s)])|\b(?:thousands?|000s)\b",
+                             re.IGNORECASE)),
+    ("millions", re.compile(r"(?:[$€£¥₹]|\b(?:rmb|usd|eur|gbp|inr|aud|cad|sgd|hkd))\s?[’']?(?:m|mn|million|millions)\b"
+                            r"|\b(?:millions?|mn)\b", re.IGNORECASE)),
+    ("billions", re.compile(r"(?:[$€£¥₹]|\b(?:rmb|usd|eur|gbp|inr))\s?[’']?(?:bn|b|billion|billions)\b"
+                            r"|\b(?:billions?|bn)\b", re.IGNORECASE)),
+    ("crore", re.compile(rf"\b(?:{CRORE_RE})\b", re.IGNORECASE)),
+    ("lakh", re.compile(rf"\b(?:{words_re(('lakh',))})\b(?!\s+(?:{CRORE_RE}))", re.IGNORECASE)),
+)
+
+
+def column_unit(header: str) -> str | None:
+    """The scale unit a table's column header states for its cells (house word), or ``None``: the column notes of
+    annual reports — ``"2019 $’000"``, ``"RMB'000"``, ``"$000s"`` → ``thousands``; ``"2019 €m"``, ``"RMB’Million"``,
+    ``"US$ mn"`` → ``millions``; ``"£bn"`` → ``billions``; ``"₹ crore"`` → ``crore``; ``"(₹ lakh)"`` → ``lakh``. A
+    lone "000" (a figure) is no note: it needs a currency sign, an apostrophe or a bracket before it."""
+    for name, pattern in _COLUMN_UNITS:
+        if pattern.search(header):
+            return name
+    return None

@@ -108,7 +108,10 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
     "the quarter" its three-month one), of any duration when it implies none. ``[]`` when no column qualifies.
 
     Among the columns of one period (a two-level header: "Revenue FY2023", "Net profit FY2023"), the one whose
-    ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first.
+    ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first. With nothing
+    wanted, a column whose header alone shares the most words with the question ("What is the change (%) for order
+    intake?": "Change (%)"; "… without the adoption of ASC 606?": "Balances without adoption of ASC 606") is
+    quoted before the most recent one, in a table whose columns name periods.
     """
     def best(columns: list[int]) -> int:
         if len(columns) == 1 or not headers:
@@ -118,6 +121,11 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
     if wanted:
         found = (_columns_of(p, periods) for p in dict.fromkeys(wanted))
         return [best(columns) for columns in found if columns]
+    if headers and question_tokens and any(periods):  # no period asked: a column named by its words ("Change (%)")
+        shared = [len(question_tokens & {t for t in tokenize(h) if not t.isdigit()}) for h in headers]
+        top = max(shared, default=0)
+        if top > 0 and shared.count(top) == 1:
+            return [shared.index(top)]
     named = _of_duration([(i, p) for i, p in enumerate(periods) if p is not None], months)
     if not named:
         return []

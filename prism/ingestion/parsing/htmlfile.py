@@ -20,6 +20,7 @@ matches none stays as trafilatura wrote it (``| a | b |``).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from prism.config import Settings
@@ -101,13 +102,22 @@ def name_header_cells(html: str) -> str:
     return lxml.html.tostring(root, encoding="unicode") if changed else html
 
 
+_SEPARATOR = re.compile(r"\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+"""The line under a Markdown table's header row (``|---|---|``): a new table starts at the line above it."""
+
+
 def _blocks(text: str) -> list[tuple[bool, list[str]]]:
-    """``text``'s lines grouped into runs of table lines (``| … |``, ``True``) and of other lines."""
+    """``text``'s lines grouped into runs of table lines (``| … |``, ``True``) and of other lines; two tables with
+    no line between them are two runs (the second starts at its header row, the line above its ``|---|``)."""
     out: list[tuple[bool, list[str]]] = []
     for line in text.split("\n"):
         is_table = line.lstrip().startswith("|")
         if out and out[-1][0] == is_table:
-            out[-1][1].append(line)
+            run = out[-1][1]
+            if is_table and _SEPARATOR.match(line) and len(run) > 2:  # a second header: a second table
+                out.append((True, [run.pop(), line]))
+                continue
+            run.append(line)
         else:
             out.append((is_table, [line]))
     return out
