@@ -110,7 +110,8 @@ def gold_items(answer: object, scale: str = "") -> list[GoldItem]:
     """A TAT-QA ``answer`` (a list of spans, a number, or a count string) as :class:`GoldItem` s.
 
     A span that is one number (``"$1,496.5"``, ``"(12.6)"``, ``"33.3%"``) becomes a number; its unit is the ``%``
-    written in it, else ``scale`` (``""`` for none).
+    written in it, else ``scale`` (``""`` for none). A number with its scale word (``"$24.9 million"``,
+    ``"$(9.8) million"``) is that number in that scale, as TAT-QA's script reads a span's number and scale.
     """
     spans = list(answer) if isinstance(answer, list | tuple) else [answer]
     items = []
@@ -118,7 +119,11 @@ def gold_items(answer: object, scale: str = "") -> list[GoldItem]:
         text = format(Decimal(repr(span)), "f") if isinstance(span, float) else str(span).strip()
         numbers = stated_numbers(text)
         rest = re.sub(r"[\d.,$€£¥₹%()\s−–-]", "", text.lower()).replace("percent", "")
-        if len(numbers) == 1 and not rest:
+        if len(numbers) == 1 and numbers[0].unit in SCALES and rest == re.sub(r"\s", "", (_NUMBER.search(
+                _clean(text)).group("scale") or "").lower()):  # type: ignore[union-attr]
+            raw = _NUMBER.search(_clean(text)).group("num").replace(",", "")  # type: ignore[union-attr]
+            items.append(GoldItem(text, numbers[0].value, numbers[0].unit, _decimals(raw)))  # "$24.9 million"
+        elif len(numbers) == 1 and not rest:
             n = numbers[0]
             raw = _NUMBER.search(_clean(text)).group("num").replace(",", "")  # type: ignore[union-attr]
             items.append(GoldItem(text, n.value, n.unit or (scale or None), _decimals(raw)))

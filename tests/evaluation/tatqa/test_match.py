@@ -36,6 +36,11 @@ def test_gold_items_keep_precision_and_scale() -> None:
     ("Other fell by 12.6.", -12.6, "million", False),  # sign must agree, as in TAT-QA's script
     ("The change is -12,600 thousand.", -12.6, "million", True),  # scale words convert
     ("The change is -12.6%.", -12.6, "million", False),  # a percent never states an amount
+    # a span gold that is a number with its scale word: that number in that scale
+    ("Selling, general and administrative, 2019: $24.9", ["$24.9 million"], "", True),
+    ("Net loss, 30 June 2019 $'000: -$9,819 thousand", ["$(9.8) million"], "", True),
+    ("Net loss, 30 June 2019 $'000: $9,819 thousand", ["$(9.8) million"], "", False),  # the sign
+    ("Revenue was 24.9 billion", ["$24.9 million"], "", False),  # the scale
     # arithmetic, percent: (44.1-56.7)/56.7 = -22.22
     ("Other changed by -22.22%.", -22.22, "percent", True),
     ("Other changed by -22.2%.", -22.22, "percent", False),  # coarser than the gold's precision
