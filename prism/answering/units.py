@@ -186,7 +186,7 @@ def per_unit_label(label: str) -> bool:
     return bool(_PER_UNIT.search(label))
 
 
-def _label_states_unit(before: str) -> bool:
+def label_states_unit(before: str) -> bool:
     """True when the row label right before a run of cells states its own unit: it ends with ``%`` or with a
     parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none), a colon
     after it allowed (a rendered row's column key: "Change (%): 13.2")."""
@@ -261,7 +261,7 @@ def with_units(sentence: str, block: Block) -> str:
             if j < len(tokens) and not tokens[j][:1].isupper():
                 continue  # one number inside prose: not a table cell
         label = " ".join(tokens[runs[index - 1][1] if index else 0 : i])  # the row's label: since the last cells
-        if _label_states_unit(label) or per_unit_label(label):
+        if label_states_unit(label) or per_unit_label(label):
             continue
         cells: list[str] = []
         k = i

@@ -40,7 +40,7 @@ from typing import Any
 
 from prism.answering.derived.columns import column_periods, pick_columns
 from prism.answering.derived.numbers import cell_number
-from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
+from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
 from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_hint, period_label
@@ -132,7 +132,8 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
     """The row whose label the question names best, with the number of label tokens matched.
 
     A label matches when all its required tokens (:func:`_label_tokens`) are among ``question_tokens``, or all but
-    one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too. A
+    one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too, and
+    names the whole label ("NIM": "Net interest margin (NIM) %"). A
     label of generic words only ("Total Other", "Other") matches when ``question`` names it as written
     (:func:`_names_generic`), below every label matched by its tokens. The best has the most tokens matched, then
     the fewest missing, then comes first. Rows without cells (section labels) never match.
@@ -155,6 +156,8 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
         bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens
         matched = len(tokens & question_tokens) + len(bracketed & question_tokens)
         missing = len(tokens - question_tokens)
+        if bracketed and bracketed <= question_tokens:  # "NIM" names "Net interest margin (NIM) %" whole
+            matched, missing = len(tokens) + len(bracketed), 0
         if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
             continue
         key = (0, -matched, missing, i)
@@ -183,7 +186,7 @@ def _written(quote: CellQuote) -> str:
     value = quote.value.strip()
     number = cell_number(value)
     if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label) or PERCENT_LABEL.search(
-            quote.column):
+            quote.column) or label_states_unit(quote.label):
         return value
     digits = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", value)
     printed_symbol = next((s for s in SYMBOL.values() if s and s in value), "")

@@ -122,10 +122,13 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
         found = (_columns_of(p, periods) for p in dict.fromkeys(wanted))
         return [best(columns) for columns in found if columns]
     if headers and question_tokens and any(periods):  # no period asked: a column named by its words ("Change (%)")
-        shared = [len(question_tokens & {t for t in tokenize(h) if not t.isdigit()}) for h in headers]
+        shared = [len(question_tokens & {t for t in tokenize(h) if not any(c.isdigit() for c in t)})
+                  for h in headers]
         top = max(shared, default=0)
         if top > 0 and shared.count(top) == 1:
             return [shared.index(top)]
+        if top > 0:  # several columns of that measure: the most recent of them, as below
+            periods = [p if shared[i] == top else None for i, p in enumerate(periods)]
     named = _of_duration([(i, p) for i, p in enumerate(periods) if p is not None], months)
     if not named:
         return []

@@ -29,7 +29,7 @@ from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import Search
 from prism.answering.derived.listing import listing_lines
 from prism.answering.derived.operations import operation_answer, read_operation
-from prism.answering.derived.pairs import pair_answer
+from prism.answering.derived.pairs import pair_answer, read_pair
 from prism.answering.derived.superlatives import superlative_lines
 from prism.answering.derived.which import which_answer
 from prism.answering.derived.years import year_lines
@@ -220,7 +220,11 @@ def scoped_figure(question: str | Understanding, chunks: Sequence[RetrievedChunk
                   renumber: bool = True) -> tuple[Derived | None, list[str]]:
     """The computed figure of a question in its search scope, the one entry point of the extractive answer
     (:func:`figure_lines`) and the LLM's (:func:`prism.answering.derived.llm.llm_derived`): one per company for a
-    scope naming two or more (:func:`entity_computed`), else :func:`computed_figure` over the chunks.
+    scope naming two or more (:func:`entity_computed`), else :func:`computed_figure` over the chunks. When no
+    retrieved table gives the row operation or the two items asked (the top passages are a call's sentences about
+    the quarter; or auto-scope kept the file whose name carries the period, "Q2 FY25"), the tables among the
+    sub-retrieval's results for the question without its periods, over the whole workspace, are tried once more
+    (``search`` with no sources; an analyst's own document filter is never widened) and added as sources.
 
     Returns:
         ``(derived, missing)``: the figure (``None``: none computed) and the companies none was computed for.
@@ -235,8 +239,20 @@ def scoped_figure(question: str | Understanding, chunks: Sequence[RetrievedChunk
     if entities:
         return entity_computed(question, chunks, rows_of, search, entities, choose=choose, operation=operation,
                                renumber=renumber)
-    return computed_figure(question, chunks, rows_of, search, choose=choose, operation=operation,
-                           renumber=renumber), []
+    derived = computed_figure(question, chunks, rows_of, search, choose=choose, operation=operation,
+                              renumber=renumber)
+    if derived is None and search is not None and (scope is None or scope.auto or not scope.documents) and (
+            read_operation(question) is not None or read_pair(question) is not None):
+        bare = question.text
+        for period in question.periods:  # the row's words only: the periods rank a file naming them first
+            bare = bare.replace(period.text, " ")
+        more = [c for c in search(bare, ()) if c.metadata.get("table_id")
+                and c.chunk_id not in {k.chunk_id for k in chunks}]
+        found = computed_figure(question, [*chunks, *more], rows_of, search, choose=choose, operation=operation,
+                                renumber=renumber) if more else None
+        if found is not None and found.raw is not None:  # the rows are in a table of a document auto-scope left out
+            derived = replace(found, extra=[*more, *found.extra])
+    return derived, []
 
 
 def missing_note(missing: Sequence[str]) -> str:

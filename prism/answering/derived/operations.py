@@ -8,7 +8,8 @@ shares most words with the question, one column per period asked). The arithmeti
 (:class:`~decimal.Decimal`):
 
 * **change** = value of the latest period − value of the earliest ("the change from 2018 to 2019" is 2019 − 2018; a
-  fall is negative);
+  fall is negative); of two quarters or halves too ("from Q1 FY25 to Q2 FY25"); a change of a percentage is in
+  percentage points, or in basis points when the question asks for them (× 100: 1 bp = 0.01 percentage point);
 * **percentage change** = (latest − earliest) / earliest × 100, shown to 2 decimals;
 * **average** = the mean of the periods' values, shown to two decimals more than the inputs, trailing zeros
   dropped (the mean of two whole numbers is exact to one decimal, of three it is shown to two); an average asked
@@ -33,6 +34,7 @@ from typing import Literal
 
 from prism.answering.derived.cells import CellQuote, RowsOf, cited_blocks, format_quote, quote_cells
 from prism.answering.derived.numbers import cell_number
+from prism.answering.units import PERCENT_LABEL, label_states_unit
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
 from prism.vocabulary.currencies import SYMBOL
@@ -51,6 +53,7 @@ _CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fal
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b")
 _SUM = re.compile(r"\b(?:sum|combined|altogether|in\s+total|total\s+of|aggregate|add(?:ed|ing)?\s+up)\b")
 _TOTAL = re.compile(r"\btotal\b")
+_BPS = re.compile(r"\bbasis\s+points?\b|\bbps\b|\bbp\b", re.IGNORECASE)
 _WEIGHTED = re.compile(r"\bweighted[\s-]+average\b|\baverage\s+(?:daily|monthly|balance|price|rate|cost|age|"
                        r"life|term|number|remaining|exercise|grant)\b")
 """An average a table prints as its own row ("weighted average exercise price", "average remaining life")."""
@@ -97,6 +100,9 @@ def read_operation(question: str | Understanding) -> Operation | None:
 def _read(understood: Understanding) -> Operation | None:
     text = understood.text.lower()
     years = {p.year for p in understood.periods if p.kind in ("FY", "year", "date")}
+    parts = {(p.kind, p.year, p.part) for p in understood.periods if p.kind in ("Q", "H")}
+    if len(parts) >= 2 and len(parts) == len(understood.periods):  # "from Q1 FY25 to Q2 FY25": quarters or halves
+        years = {(year, part) for _, year, part in parts}  # type: ignore[misc]
     if _NOT_ARITHMETIC.search(text):
         return None
     if len(years) == 1 and _AVERAGE.search(text) and all(p.kind in ("FY", "year") for p in understood.periods):
@@ -118,21 +124,34 @@ def _read(understood: Understanding) -> Operation | None:
     return None
 
 
-def _year(quote: CellQuote) -> int:
-    found = re.findall(r"(?:19|20)\d{2}", quote.period or quote.column)
-    return int(found[-1]) if found else 0
+def _year(quote: CellQuote) -> tuple[int, int]:
+    """When a quote's column falls, for ordering: ``(year, quarter or half)`` ("Q1 FY2025" → (2025, 1))."""
+    text = quote.period or quote.column
+    found = re.findall(r"(?:19|20)\d{2}", text)
+    part = re.search(r"\b[QH]([1-4])\b", text)
+    return (int(found[-1]) if found else 0, int(part.group(1)) if part else 0)
 
 
 def _decimals(cells: Sequence[str]) -> int:
     return max((len(m.group(1)) for c in cells if (m := re.search(r"\.(\d+)", c))), default=0)
 
 
+def _percent_row(quote: CellQuote) -> bool:
+    """Whether a row's values are percentages: its cell ends with ``%`` or its label or column says so ("Net
+    interest margin (NIM) %")."""
+    return quote.value.strip().endswith("%") or bool(PERCENT_LABEL.search(quote.label)) or bool(
+        PERCENT_LABEL.search(quote.column))
+
+
 def _amount(value: Decimal, quote: CellQuote) -> str:
-    """An amount as the table states its unit and currency: ``$-369,919 thousand``, ``111.4``."""
+    """An amount as the table states its unit and currency: ``$-369,919 thousand``, ``111.4``; a change of a
+    percentage in percentage points."""
     sign = "-" if value < 0 else ""
     number = f"{abs(value):,}"
-    if quote.value.strip().endswith("%"):
+    if _percent_row(quote):
         return f"{sign}{number} percentage points"
+    if label_states_unit(quote.label):  # "Branches (number)": a count, not the table's ₹ crore
+        return f"{sign}{number}"
     unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
     return f"{sign}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
 
@@ -204,23 +223,26 @@ def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedCh
         raw, shown = _compute(op, numbers, [q.value for q in quotes])
     except ZeroDivisionError:
         return None
+    if op.kind == "change" and _BPS.search(understood.text) and _percent_row(quotes[0]):
+        return _derived(op, quotes, numbers, raw / 100, (raw * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP),
+                        chunks, bps=True)  # in basis points (1 bp = 0.01 %); raw as a fraction, as a metric's
     return _derived(op, quotes, numbers, raw, shown, chunks)
 
 
 def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw: Decimal, shown: Decimal,
-             chunks: Sequence[RetrievedChunk]) -> Derived:
+             chunks: Sequence[RetrievedChunk], bps: bool = False) -> Derived:
     """The answer's heading, cited lines and calculation (block numbers as :func:`~.cells.cell_lines` numbers
     them: a cell of another chunk of a retrieved table is appended as a block)."""
     blocks, extra = cited_blocks(quotes, chunks)
     first, last = quotes[0], quotes[-1]
     label = first.label.strip()
     span = f"{first.column} to {last.column}"
-    result = f"{shown} %" if op.kind == "percent_change" else _amount(shown, first)
+    result = f"{shown} %" if op.kind == "percent_change" else f"{shown} bps" if bps else _amount(shown, first)
     metric = f"{_NAMES[op.kind]} in {label}"
     lines = [(format_quote(q), n) for q, n in zip(quotes, blocks, strict=True)]
     cells = [q.value.strip() for q in quotes]
     if op.kind == "change":
-        work = f"{cells[-1]} − {cells[0]} = {shown}"
+        work = f"({cells[-1]} − {cells[0]}) × 100 = {shown} bps" if bps else f"{cells[-1]} − {cells[0]} = {shown}"
     elif op.kind == "percent_change":
         work = f"({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {shown} %"
     elif op.kind == "sum":
@@ -234,7 +256,7 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
                                     order.index(n) + 1) for q, n in zip(quotes, blocks, strict=True))
     periods = tuple(q.period or q.column for q in quotes)
     calc = Calculation(metric, _FORMULAS[op.kind], "the question", periods, inputs, result, float(shown))
-    kind = "percent" if op.kind == "percent_change" else "amount"
+    kind = "percent" if op.kind == "percent_change" else "bps" if bps else "amount"
     heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}"
     logger.info("row operation: %s over %d cells", op.kind, len(quotes))
     return Derived(heading, lines, extra, calc, tuple(values), raw, kind)

@@ -12,7 +12,9 @@ the rest of the question names — and computes exactly (:class:`~decimal.Decima
 * **share** = A / B × 100, shown to 2 decimals with ``%`` ("A as a percentage of B", "percentage of A in B", "what
   percentage of B is A");
 * **difference** = |A − B|, at the inputs' decimals (a difference between two items is a magnitude; the heading says
-  which is larger through the order of the cells quoted).
+  which is larger through the order of the cells quoted);
+* **sum** = A + B, at the inputs' decimals, in their currency and unit ("the combined outstanding of home loans and
+  personal loans", "What were A and B combined?").
 """
 
 from __future__ import annotations
@@ -40,12 +42,14 @@ from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, ChunkTable, Derived, RetrievedChunk, TableRow
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Pair", "pair_answer", "read_pair"]
 
-PairKind = Literal["ratio", "share", "difference"]
+PairKind = Literal["ratio", "share", "difference", "sum"]
 
 _LEAD = r"^\s*(?:(?:for|in)\s+[^,]+,\s*)?(?:what|how\s+much)\s+(?:is|was|were|are)?\s*(?:the\s+)?(?:value\s+of\s+)?"
 _PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
@@ -60,6 +64,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
                 r"(?P<a>.+?)\s+(?:in|out\s+of|among|over|within|relative\s+to|of)\s+(?:the\s+)?(?P<b>.+)$", re.I),
      None),
     (re.compile(r"\bdifference\s+between\s+(?:the\s+)?(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+)$", re.I), "difference"),
+    (re.compile(r"\b(?:combined|sum|total|aggregate)\b(?:\s+[\w()₹$-]+){0,3}?\s+of\s+(?:the\s+)?(?P<a>.+?)\s+and\s+"
+                r"(?:the\s+)?(?P<b>.+?)(?:\s+(?:segments?|categories|items|rows|combined|together))?$", re.I), "sum"),
+    (re.compile(_LEAD + r"(?P<a>.+?)\s+and\s+(?:the\s+)?(?P<b>.+?)\s+(?:combined|together|put\s+together|added)$",
+                re.I), "sum"),
 )
 _PERIOD_TAIL = re.compile(
     r"\s+(?:in|for|at|as\s+(?:at|of)|of|during|on|by|from)\s+(?:[\w,]+\s+){0,4}"
@@ -74,7 +82,7 @@ class Pair:
     """Two operands and what to compute of them, read from a question.
 
     Attributes:
-        kind: ``ratio`` (A / B), ``share`` (A / B × 100) or ``difference`` (|A − B|).
+        kind: ``ratio`` (A / B), ``share`` (A / B × 100), ``difference`` (|A − B|) or ``sum`` (A + B).
         a: the first operand as the question words it ("total assets").
         b: the second operand ("total liabilities").
     """
@@ -213,7 +221,12 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
     if a is None or b is None or (pair.kind != "difference" and b == 0):
         return None
     decimals = max((len(m.group(1)) for q in quotes if (m := re.search(r"\.(\d+)", q.value))), default=0)
-    if pair.kind == "difference":
+    if pair.kind == "sum":
+        raw = a + b
+        shown = raw.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        result, formula, kind = _sum_written(shown, quotes[0]), "A + B", "amount"
+        work = f"{quotes[0].value.strip()} + {quotes[1].value.strip()} = {shown:,}"
+    elif pair.kind == "difference":
         raw = abs(a - b)
         shown = raw.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
         percent = any(q.value.strip().endswith("%") for q in quotes)
@@ -232,7 +245,8 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
     name_a, name_b = (quotes[0].column, quotes[1].column) if same_row else (label_a, label_b)
     where = label_a if same_row else quotes[0].column
     metric = {"ratio": f"ratio of {name_a} to {name_b}", "share": f"{name_a} as a % of {name_b}",
-              "difference": f"difference between {name_a} and {name_b}"}[pair.kind]
+              "difference": f"difference between {name_a} and {name_b}",
+              "sum": f"{name_a} and {name_b} combined"}[pair.kind]
     blocks, extra = cited_blocks(quotes, chunks)
     lines = [(format_quote(q), n) for q, n in zip(quotes, blocks, strict=True)]
     order = list(dict.fromkeys(blocks))
@@ -243,3 +257,11 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
                        inputs, result, float(shown))
     logger.info("pair operation: %s", pair.kind)
     return Derived(f"{DERIVED_LABEL}: {metric}, {where} = {result}", lines, extra, calc, (a, b), raw, kind)
+
+
+def _sum_written(value: Decimal, quote: CellQuote) -> str:
+    """A sum with its operands' currency and unit: ``₹1,41,280`` is written ``₹141,280 crore``."""
+    if quote.value.strip().endswith("%"):
+        return f"{value:,} percentage points"
+    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
+    return f"{'-' if value < 0 else ''}{SYMBOL.get(quote.currency or '', '')}{abs(value):,}{unit}"

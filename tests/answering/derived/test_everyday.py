@@ -1,0 +1,60 @@
+"""Everyday calculations over the sample documents (issue 29, targets): a change in basis points between two
+quarters, the combined figure of two segments, growth in a count between two quarters as a number and as a
+percentage. Computed in code from the cited cells of the fee schedule's quarterly tables, through the real pipeline:
+the four sample PDFs, real ingest, Chroma and the embedder, no LLM. The questions name quarters that the earnings
+call's file name carries ("Q2 FY25"), so the first retrieval ranks the call's sentences first: the computation
+finds its rows in the tables of the whole workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prism.answering.derived.operations import read_operation
+from prism.answering.derived.pairs import read_pair
+from prism.types import IngestItem
+from tests.conftest import offline_service
+
+SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample"
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory, embedder):
+    svc = offline_service(tmp_path_factory.mktemp("everyday_home"), embedder, briefing_on_ingest=False)
+    pdfs = sorted(SAMPLE.glob("*.pdf"))
+    assert [r.status for r in svc.ingest([IngestItem(p) for p in pdfs], "sample")] == ["ingested"] * 4
+    return svc
+
+
+def test_two_quarters_are_two_periods_and_two_segments_two_items():
+    op = read_operation("By how many basis points did the net interest margin change from Q1 FY25 to Q2 FY25?")
+    assert op is not None and op.kind == "change" and op.periods == 2
+    pair = read_pair("What is the combined outstanding of the Home loans and Personal loans segments?")
+    assert pair is not None and (pair.kind, pair.a, pair.b) == ("sum", "Home loans", "Personal loans")
+
+
+@pytest.mark.parametrize(("question", "heading", "work"), [
+    # 3.68 % → 3.62 %: −0.06 percentage points = −6 bps
+    ("By how many basis points did the net interest margin change from Q1 FY25 to Q2 FY25?",
+     "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -6 bps", "(3.62 − 3.68) × 100 = -6 bps"),
+    ("What was the change in NIM between Q2 FY24 and Q2 FY25?",
+     "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points", "3.62 − 3.81 = -0.19"),
+    # a count: 1,538 → 1,642 branches, +104, +6.76 % (never "₹104 crore": the row states its own unit)
+    ("How much did the number of branches grow from Q2 FY24 to Q2 FY25?",
+     "change in Branches (number), Q2 FY24 to Q2 FY25 = 104", "1,642 − 1,538 = 104"),
+    ("What was the percentage growth in the number of branches from Q2 FY24 to Q2 FY25?",
+     "percentage change in Branches (number), Q2 FY24 to Q2 FY25 = 6.76 %", "(1,642 − 1,538) / 1,538 × 100"),
+    # two segments of the loan book: ₹1,02,380 crore + ₹38,900 crore
+    ("What is the combined outstanding of the Home loans and Personal loans segments?",
+     "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹141,280 crore", "1,02,380 + 38,900 = 141,280"),
+])
+def test_everyday_calculations_are_computed_and_cited(sample, question, heading, work):
+    answer = sample.ask(question, "sample")
+    first, *rest = answer.answer.splitlines()
+    assert first.endswith(heading), first
+    assert any(work in line for line in rest), rest
+    assert not answer.declined and answer.unsupported_numbers == []
+    assert {c.source for c in answer.citations} == {"meridian_fee_schedule_tables.pdf"}
+    assert answer.calculation is not None and answer.calculation.inputs
+    assert all(i.citation >= 1 for i in answer.calculation.inputs)
