@@ -45,18 +45,19 @@ def _parts(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _spelled_from(letters: str, parts: Sequence[tuple[str, bool]], i: int, j: int) -> int | None:
-    """The end (exclusive) of the parts from ``j`` on that spell ``letters[i:]``, or ``None``."""
+def _spelled_from(letters: str, parts: Sequence[tuple[str, bool]], i: int, j: int, skips: int = 0) -> int | None:
+    """The end (exclusive) of the parts from ``j`` on that spell ``letters[i:]`` (``skips`` parts left out so far,
+    at most as many as letters), or ``None``."""
     if i == len(letters):
         return j
-    if j >= len(parts) or j - i > 2 * len(letters):
+    if j >= len(parts) or skips > len(letters):
         return None
     word, hyphenated = parts[j]
     counts = word[0] == letters[i] and (word not in STOP_WORDS or word in abbreviations.COUNTABLE)
-    if counts and (end := _spelled_from(letters, parts, i + 1, j + 1)) is not None:
+    if counts and (end := _spelled_from(letters, parts, i + 1, j + 1, skips)) is not None:
         return end
     if i > 0 and (hyphenated or word in abbreviations.SKIPPABLE):
-        return _spelled_from(letters, parts, i, j + 1)
+        return _spelled_from(letters, parts, i, j + 1, skips + 1)
     return None
 
 
