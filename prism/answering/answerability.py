@@ -15,7 +15,13 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``; found in any form: ``FY25`` = ``FY2025`` =
   ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
   a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
-  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A currency code (``USD``,
+  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A word counts as found
+  when its meaning is there (issue 29 §5: a third of real SEBI/RBI questions were declined over "AMC's" where the
+  circular says "asset management company"): an abbreviation where a passage spells it out by initials or writes
+  a phrase of :mod:`prism.vocabulary.abbreviations` ("NBFCs" = "non-banking financial companies", "RBI" =
+  "Reserve Bank of India", "PAT" = "net profit", "CEO" = "Chief Executive Officer"; :mod:`prism.answering.
+  acronyms`), a plural abbreviation by its singular, a compound by its initials ("LTV"), a rare word through the
+  index's stemming ("penalties" = "penalty"). A currency code (``USD``,
   ``INR``, ``EUR``, ``GBP``: "answer in USD millions") is found in a passage whose amounts are in that currency
   (its metadata, or "$", "₹", "Rs.", "€", "£" in its text). Common words ("many",
   "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
