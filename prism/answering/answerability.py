@@ -15,7 +15,13 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``; found in any form: ``FY25`` = ``FY2025`` =
   ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
   a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
-  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A currency code (``USD``,
+  embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A word counts as found
+  when its meaning is there (issue 29 §5: a third of real SEBI/RBI questions were declined over "AMC's" where the
+  circular says "asset management company"): an abbreviation where a passage spells it out by initials or writes
+  a phrase of :mod:`prism.vocabulary.abbreviations` ("NBFCs" = "non-banking financial companies", "RBI" =
+  "Reserve Bank of India", "PAT" = "net profit", "CEO" = "Chief Executive Officer"; :mod:`prism.answering.
+  acronyms`), a plural abbreviation by its singular, a compound by its initials ("LTV"), a rare word through the
+  index's stemming ("penalties" = "penalty"). A currency code (``USD``,
   ``INR``, ``EUR``, ``GBP``: "answer in USD millions") is found in a passage whose amounts are in that currency
   (its metadata, or "$", "₹", "Rs.", "€", "£" in its text). Common words ("many",
   "earlier", "signed") are the question's scaffolding and are never salient: answerable questions phrase them
@@ -43,11 +49,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism.answering import acronyms
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
 from prism.index.tokenizer import tokenize
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
-from prism.vocabulary import currencies, titles
+from prism.vocabulary import abbreviations, currencies
 
 logger = logging.getLogger(__name__)
 
@@ -125,17 +132,23 @@ def _period_forms(word: str) -> list[str]:
 
 
 def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
-    """True when a passage has ``word``: its index token (a period in any of its forms), for a compound its words
-    in sequence, for an officer's abbreviation ("CEO") also its title spelled out (:mod:`prism.vocabulary.titles`)."""
+    """True when a passage has ``word``: its index token (a period in any of its forms; an abbreviation in capitals
+    without its plural, "NBFCs" = "NBFC"), for a compound its words in sequence (the last in singular or plural) or
+    its initials as an abbreviation ("loan-to-value" = "LTV"), for an abbreviation also the words it stands for
+    (:func:`prism.answering.acronyms.mentioned`: "AMC" = "asset management company", "RBI" = "Reserve Bank of
+    India", "PAT" = "net profit", "CEO" = "chief executive officer")."""
     if kind == "compound":
-        return re.search(r"\b" + r"[\s-]*".join(map(re.escape, word.lower().split("-"))) + r"\b", texts) is not None
+        parts = word.lower().split("-")
+        if re.search(r"\b" + r"[\s-]*".join(map(re.escape, parts)) + r"(?:s|es)?\b", texts):
+            return True
+        initials = acronyms.initials_of([word]).lower()
+        return len(initials) >= 3 and initials in tokens
     if kind == "period":
         return any(form in tokens for form in _period_forms(word))
-    title = titles.spelled_out(word) if kind == "acronym" else None
-    if title is not None and re.search(r"\b" + title.replace(" ", r"\s+") + r"\b", texts):
-        return True  # "CEO" is found where a passage spells out "Chief Executive Officer" (vocabulary.titles)
-    whole = tokenize(re.sub(r"['’]s$", "", word))
-    return bool(whole) and whole[0] in tokens
+    whole = tokenize(abbreviations.base(word))
+    if whole and whole[0] in tokens:
+        return True
+    return kind in ("acronym", "rare") and acronyms.mentioned(word, texts)
 
 
 _CURRENCY_MARKS = currencies.PASSAGE_MENTION_RE

@@ -41,13 +41,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from prism.answering import acronyms
 from prism.index.sentences import split_sentences
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_of, find_periods, period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
-from prism.vocabulary import titles
+from prism.vocabulary import abbreviations, titles
 
 logger = logging.getLogger(__name__)
 
@@ -315,25 +316,47 @@ class UnitTest:
     The focus words (an officer's abbreviation spelled out, the ``entity`` words left out) are required less the
     generic words and value nouns ("minimum", "rate"), two thirds of them (rounded up), the focus's head word
     when it is required, and an officer's title whole ("CEO": chief, executive and officer; a "Chief Financial
-    Officer" is not the CEO).
+    Officer" is not the CEO). A focus word is also named in another form: an abbreviation by the words it stands
+    for ("AMCs" by "asset management companies", "PAT" by "net profit"), focus words by a unit's abbreviation
+    ("net interest income" by "NII"), a plural abbreviation by its singular (:mod:`prism.answering.acronyms`).
     """
 
     def __init__(self, target: AnswerTarget, entity_words: set[str] | frozenset[str] = frozenset()):
         self.target = target
-        focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or w) if t not in entity_words]
+        focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or abbreviations.base(w))
+                 if t not in entity_words]
         self.required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
-        self.head = tokenize(target.head)
+        self.head = tokenize(abbreviations.base(target.head))
         self.needed = math.ceil(2 * len(self.required) / 3)
         self.title = {t for w in target.focus if (spelled := titles.spelled_out(w)) for t in tokenize(spelled)}
         self.own = set(focus) | set(entity_words)
         self.labels = _line_item_labels(target)
+        self.abbreviated = [(name, toks) for w in target.focus if titles.spelled_out(w) is None
+                            and (name := acronyms.acronym(w)) and (toks := set(tokenize(name)) - set(entity_words))]
+        self._runs: dict[str, set[str]] = {}
+
+    def _equivalents(self, text: str, tokens: set[str]) -> set[str]:
+        """The focus tokens ``text`` states in another form: an abbreviation of the focus spelled out ("AMC" where
+        the unit says "asset management company", "PAT" where it says "net profit") and focus words a unit's
+        abbreviation stands for ("net interest income" where it says "NII"; :mod:`prism.answering.acronyms`)."""
+        extra = {t for name, toks in self.abbreviated if not toks <= tokens and acronyms.mentioned(name, text)
+                 for t in toks}
+        if len(self.target.focus) > 1:
+            for name in acronyms.abbreviations_in(text):
+                if name not in self._runs:
+                    runs = acronyms.spelled_phrases(name, self.target.focus)
+                    self._runs[name] = {t for run in runs for t in tokenize(run)}
+                extra |= self._runs[name]
+        return extra
 
     def answers(self, unit: str, context: str = "", row: bool = False, period_texts: Sequence[str] = (),
                 fye: str | None = None) -> bool:
         """True when ``unit`` (read with ``context``: its document name, table title, headers) holds the focus, a
         value of the answer type (a table row when ``row``), and every period of the target (in the unit, its
         context or ``period_texts``, with the document's fiscal year end ``fye``)."""
-        tokens = set(tokenize(f"{unit} {context}"))
+        text = f"{unit} {context}"
+        tokens = set(tokenize(text))
+        tokens |= self._equivalents(text, tokens)
         head = self.head
         named = len(self.required & tokens) >= self.needed and not (
             head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens

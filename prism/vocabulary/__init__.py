@@ -13,6 +13,8 @@ name or a statement uses the same words and no second list can drift from the fi
 * :mod:`~prism.vocabulary.legal` — legal suffixes of company names and the views each purpose needs;
 * :mod:`~prism.vocabulary.statements` — financial statement kinds and names, and the line items read from them;
 * :mod:`~prism.vocabulary.titles` — officer titles and their abbreviations ("CEO" → "chief executive officer").
+* :mod:`~prism.vocabulary.abbreviations` — finance and regulatory abbreviations and the phrases they stand for
+  ("PAT" → "profit after tax", "net profit"; "bps" → "basis points"), the officer titles included.
 
 A ground-floor package: it imports nothing from prism (only the standard library), and every layer may import it
 (``prism.types`` included). Import the modules, not the package: ``from prism.vocabulary import units``.

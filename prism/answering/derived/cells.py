@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
+from prism.answering import acronyms
 from prism.answering.derived.columns import column_periods, pick_columns
 from prism.answering.derived.numbers import cell_number
 from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
@@ -133,7 +134,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
 
     A label matches when all its required tokens (:func:`_label_tokens`) are among ``question_tokens``, or all but
     one of a label of four tokens or more; a bracketed abbreviation the question names counts as matched too, and
-    names the whole label ("NIM": "Net interest margin (NIM) %"). A
+    names the whole label ("NIM": "Net interest margin (NIM) %"); so do label words the question writes as an
+    abbreviation or the label's abbreviation the question spells out ("PAT" names "Profit after tax"; "net
+    interest income" names "NII"; :func:`prism.answering.acronyms.label_equivalents`). A
     label of generic words only ("Total Other", "Other") matches when ``question`` names it as written
     (:func:`_names_generic`), below every label matched by its tokens. The best has the most tokens matched, then
     the fewest missing, then comes first. Rows without cells (section labels) never match.
@@ -154,8 +157,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
                 best, found = key, row
             continue
         bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens
-        matched = len(tokens & question_tokens) + len(bracketed & question_tokens)
-        missing = len(tokens - question_tokens)
+        named = question_tokens | (acronyms.label_equivalents(row.label, question, question_tokens) & tokens)
+        matched = len(tokens & named) + len(bracketed & question_tokens)
+        missing = len(tokens - named)
         if bracketed and bracketed <= question_tokens:  # "NIM" names "Net interest margin (NIM) %" whole
             matched, missing = len(tokens) + len(bracketed), 0
         if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
