@@ -145,9 +145,10 @@ def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
         return len(initials) >= 3 and initials in tokens
     if kind == "period":
         return any(form in tokens for form in _period_forms(word))
-    whole = tokenize(abbreviations.base(word))
-    if whole and whole[0] in tokens:
-        return True
+    for form in dict.fromkeys((abbreviations.base(word), re.sub(r"['’]s?$", "", word))):  # "NQs" as written too
+        whole = tokenize(form)
+        if whole and whole[0] in tokens:
+            return True
     return kind in ("acronym", "rare") and acronyms.mentioned(word, texts)
 
 

@@ -357,6 +357,7 @@ class UnitTest:
         text = f"{unit} {context}"
         tokens = set(tokenize(text))
         tokens |= self._equivalents(text, tokens)
+        tokens |= {t for w in re.findall(r"\b[A-Z]{2,}s\b", text) for t in tokenize(abbreviations.base(w))}
         head = self.head
         named = len(self.required & tokens) >= self.needed and not (
             head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens

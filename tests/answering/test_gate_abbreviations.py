@@ -93,6 +93,7 @@ def test_an_amc_question_is_answered_by_a_passage_that_spells_it_out():
     ("What is the cap on NBFCs?", "The cap for each NBFC is ₹500 crore."),
     ("What is the loan-to-value ratio for gold loans?", "The LTV ratio for gold loans shall not exceed 75 per cent."),
     ("When is re-KYC due?", "A re KYC is due every two years for high-risk customers."),
+    ("When does the company grant NQs?", "We grant NQs only upon the market price closing above a target."),  # as written
 ])
 def test_abbreviations_and_their_words_are_one_salient_word(question, passage):
     verdict = _verdict(question, passage)
@@ -120,6 +121,8 @@ def test_a_word_whose_meaning_no_passage_has_is_still_missing_and_named(question
     ("What was the NII growth in FY24?", "Net interest income growth was 12% in FY24.", True),
     ("What was the ARC margin in FY24?", "Banks are required to comply; the margin was 18.2% in FY24.", False),
     ("What was the PAT margin in FY24?", "Profit before tax margin was 18.2% in FY24.", False),
+    ("How many PSUs were granted in December 2019?", "In December 2019, we granted 375,000 PSUs.", True),  # plural
+    ("How many PSUs were granted in December 2019?", "In December 2019, we granted one PSU.", False),  # no count
 ])
 def test_the_focus_is_named_by_an_abbreviation_or_its_words(question, unit, held):
     assert _evidence(question, unit) is held
