@@ -53,6 +53,12 @@ FRACTION_RE = "|".join(sorted(FRACTIONS, key=lambda w: (-len(w), w)))
 PERCENT_RE = r"%|per[ \t]?cent\b|percent\b"
 """How a text writes "per cent" after a number ("75%", "seventy five per cent", "seventy-five percent")."""
 
+VALUE_RE = (rf"\b(?!one\b)(?:{CARDINAL_RE})\b|\bone[ \t]*-?[ \t]*(?:{FRACTION_RE}|{HUNDRED}|{units.FIGURE_WORD_RE}"
+            rf"|per[ \t]?cent|percent)\b")
+"""A number in words that states a value (use with ``re.IGNORECASE``): any cardinal word but a lone "one" (as often
+a pronoun: "one of the banks"), and "one" before a fraction, "hundred", a scale word or "per cent" ("one-third",
+"one lakh", "one per cent")."""
+
 _WORD = re.compile(r"[A-Za-z]+")
 _JOIN = re.compile(r"[ \t]*-[ \t]*|\s+")
 _DIGITS = re.compile(r"\d{1,3}(?:,\d{2})*,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+")
