@@ -11,7 +11,7 @@ import pytest
 
 from prism.answering.derived.numbers import cell_number, read_number_words
 from prism.answering.evidence import answer_target, holds_evidence
-from prism.answering.figures import extract_figures, supported, unsupported_numbers
+from prism.answering.figures import extract_figures, supported, unsupported_numbers, with_digits
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem, RetrievedChunk
@@ -119,6 +119,15 @@ def test_the_answer_check_reads_words_both_ways():
     assert unsupported_numbers("Limit: Rs. 5 lakh [1].", {"1": "A limit of Rs. 5,00,000 applies."}) == []
 
 
+def test_a_figure_in_words_is_stated_in_digits_first():
+    assert with_digits("The penalty shall not exceed fifteen crore rupees.") == (
+        "The penalty shall not exceed ₹15 crore (fifteen crore rupees).")
+    assert with_digits("Refund seventy-five per cent of it.") == "Refund 75% (seventy-five per cent) of it."
+    assert with_digits("Rs. two and a half lakh") == "₹2.5 lakh (Rs. two and a half lakh)"
+    unchanged = "One-third is paid within thirty days; ₹15 crore stays; one of the banks."
+    assert with_digits(unchanged) == unchanged
+
+
 # --- the evidence check ---------------------------------------------------------------------------------------
 def _chunk(text: str) -> RetrievedChunk:
     return RetrievedChunk(chunk_id="c1", doc_id="d1", source="penalty_circular.txt", text=text,
@@ -163,5 +172,5 @@ def test_a_penalty_in_words_is_answered_offline(tmp_path, embedder):
     assert [r.status for r in svc.ingest([IngestItem(doc)], "words")] == ["ingested"]
     answer = svc.ask("What is the maximum penalty for a delay?", "words")
     assert not answer.declined
-    assert "fifteen crore rupees" in answer.answer
+    assert "₹15 crore (fifteen crore rupees)" in answer.answer
     assert answer.unsupported_numbers == []
