@@ -48,7 +48,7 @@ from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_of, find_periods, period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
-from prism.vocabulary import abbreviations, titles
+from prism.vocabulary import abbreviations, number_words, titles
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +77,8 @@ _REFERENCE = re.compile(r"\b(?:sections?|paras?|paragraphs?|clauses?|tables?|ann
                         re.IGNORECASE)
 _PERIOD_TEXT = re.compile(r"\b(?:[QH][1-4]\s?FY\s?'?\d{2,4}|FY\s?'?\d{2,4}(?:-\d{2})?|(?:19|20)\d\d)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-_WORD_VALUE = re.compile(r"\b(?:nil|free|unlimited|zero|waived)\b", re.IGNORECASE)
+_WORD_VALUE = re.compile(rf"\b(?:nil|free|unlimited|zero|waived)\b|{number_words.VALUE_RE}", re.IGNORECASE)
+_COUNT_NUMBER = rf"(?:(?<![\w.])\d[\d,]*|\b(?:{number_words.CARDINAL_RE})\b)"
 _ROW_END = re.compile(r"(?:\d[\d,]*(?:\.\d+)?%?\)?|\b(?:Nil|Free|Unlimited|NA|N\.A\.|–|-))\s*$")
 _CELL = r"(?:[₹$]?\d[\d,]*(?:\.\d+)?%?|Nil|Free|Unlimited)"
 _CELLS = re.compile(rf"[A-Za-z].*?(?:\s+{_CELL}){{2,}}\s*$")
@@ -240,14 +241,16 @@ def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
 
 def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str]) -> bool:
     """True when the unit ``text`` (a table row when ``row``) holds a value of ``target``'s answer type (see the
-    module docstring)."""
+    module docstring). A number in words is a value as its digits are: a quantity "shall not exceed fifteen crore
+    rupees", "within thirty days" (:data:`prism.vocabulary.number_words.VALUE_RE`: not a lone "one", often a
+    pronoun), a count "twelve ATMs"."""
     if target.answer_type == "person_or_org":
         return any(not set(tokenize(m.group(0))) <= own_words for m in _NAME.finditer(text))
     bare = _PERIOD_TEXT.sub(" ", _REFERENCE.sub(" ", text))
     if target.answer_type == "quantity":
         return _NUMBER.search(bare) is not None or _WORD_VALUE.search(bare) is not None
     head = re.escape(target.head.lower())
-    before = re.search(rf"(?<![\w.])\d[\d,]*(?:\s+[\w-]+){{0,3}}?\s+{head}\b", bare.lower())
+    before = re.search(rf"{_COUNT_NUMBER}(?:\s+[\w-]+){{0,3}}?\s+{head}\b", bare.lower())
     label = re.match(r"\s*([^\d₹$]+?)\s+\d", bare)
     label_row = label is not None and re.split(r"\s[–—-]\s|[(:,]", label.group(1))[0].strip().lower().endswith(
         target.head.lower())

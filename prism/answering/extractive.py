@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from prism.answering.evidence import UnitTest, answer_target, asks_description, asks_reason, gives_reason
+from prism.answering.figures import with_digits
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
@@ -177,7 +178,8 @@ def extractive_lines(
     one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
     of each chunk), a bare table figure is quoted with its block's unit and currency
     (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales $5,213
-    million").
+    million"). A figure written in words is stated in digits first (:func:`~prism.answering.figures.with_digits`:
+    "₹15 crore (fifteen crore rupees)").
 
     Returns:
         ``[(sentence, n)]``, the best answering sentence first; empty when the chunks hold no
@@ -200,7 +202,7 @@ def extractive_lines(
     chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
     lines = []
     for s in chosen:
-        quoted = replace(s, text=with_units(s.text, blocks[s.n - 1])) if blocks else s
+        quoted = replace(s, text=with_digits(with_units(s.text, blocks[s.n - 1]) if blocks else s.text))
         lines.append((_mark_fragment(quoted, chunks[s.n - 1].text), s.n))
     return lines
 

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from prism.answering.citations import sentences_with_refs
 from prism.answering.units import Block
-from prism.vocabulary import currencies
+from prism.vocabulary import currencies, number_words
 from prism.vocabulary import units as vocab
 
 logger = logging.getLogger(__name__)
@@ -118,10 +119,71 @@ def _figure(m: re.Match[str]) -> Figure | None:
     return Figure(text, mantissa * scale, kind, currency, step * scale, mantissa, units, sign)
 
 
+_WORD_CUR_BEFORE = re.compile(rf"{_CUR}[ \t]*$", re.IGNORECASE)
+_WORD_AFTER = re.compile(rf"[ \t]*(?:(?P<pct>{number_words.PERCENT_RE})|(?P<cur>{currencies.NAME_RE}))", re.IGNORECASE)
+_ANY_NUMBER_WORD = re.compile(rf"\b(?:{number_words.CARDINAL_RE})\b", re.IGNORECASE)
+
+
+def _word_spans(text: str) -> Iterator[tuple[int, int, number_words.NumberPhrase, bool, str | None]]:
+    """``(start, end, phrase, percent, currency)`` of each number phrase of ``text`` with the currency mark before it
+    ("₹ fifteen lakh") or the "per cent" / currency name after it ("fifteen crore rupees") it carries."""
+    if not _ANY_NUMBER_WORD.search(text):
+        return
+    for p in number_words.find_number_phrases(text):
+        before = _WORD_CUR_BEFORE.search(text, 0, p.start) if p.start else None
+        after = _WORD_AFTER.match(text, p.end)
+        pct = after is not None and after.group("pct") is not None
+        cur = (before.group("cur") if before else None) or (after.group("cur") if after and not pct else None)
+        yield (before.start() if before else p.start), (after.end() if after else p.end), p, pct, currencies.code_of(
+            cur)
+
+
+def _word_figures(text: str) -> list[tuple[int, Figure]]:
+    """The figures of ``text`` written in words, with their offsets: a number phrase
+    (:func:`prism.vocabulary.number_words.find_number_phrases`) with a scale word, a currency (a mark before it or
+    its name after: "₹ fifteen lakh", "fifteen crore rupees") or "per cent" after it ("seventy five per cent"), and
+    a share ("one-third", "two-thirds") as a percentage. Whole numbers in words are exact; a share that is no
+    finite decimal ("one-third" = 33.33… %) is as precise as the whole percent nearest it (33 % and 33.3 % match
+    it, 34 % does not)."""
+    found: list[tuple[int, Figure]] = []
+    for start, end, p, pct, cur in _word_spans(text):
+        if p.fraction:
+            value = p.value * 100
+            exact = value == value.quantize(Decimal("1e-9"))
+            step = Decimal(0) if exact else abs(value - value.to_integral_value()) + Decimal("1e-9")
+            found.append((start, Figure(text[start:end], float(value), "percent", None, float(step), float(value), ())))
+        elif pct or cur or p.scales:  # a bare number ("thirty days") is no figure
+            scales = tuple(vocab.SPOKEN_OF[s] for s in p.scales)
+            found.append((start, Figure(text[start:end], float(p.value), "percent" if pct else "amount", cur, 0.0,
+                                        float(p.mantissa), scales)))
+    return found
+
+
+def with_digits(sentence: str) -> str:
+    """``sentence`` with each figure it writes in words stated in digits first, its words after in parentheses:
+    "shall not exceed fifteen crore rupees" → "shall not exceed ₹15 crore (fifteen crore rupees)", "seventy five
+    per cent" → "75% (seventy five per cent)". Shares ("one-third") and bare numbers ("thirty days") are left as
+    written; a number in digits is never touched."""
+    out: list[str] = []
+    last = 0
+    for start, end, p, pct, cur in _word_spans(sentence):
+        if p.fraction or not (pct or cur or p.scales):
+            continue
+        digits = f"{p.mantissa.normalize():,f}"
+        scales = "".join(f" {vocab.SPOKEN_OF[s]}" for s in p.scales)
+        written = f"{digits}%" if pct else f"{currencies.SYMBOL.get(cur or '', '')}{digits}{scales}"
+        out.append(f"{sentence[last:start]}{written} ({sentence[start:end]})")
+        last = end
+    return "".join(out) + sentence[last:]
+
+
 def extract_figures(text: str) -> list[Figure]:
-    """Every figure in ``text`` (citation markers ignored), in order of appearance."""
+    """Every figure in ``text`` (citation markers ignored), in order of appearance: figures in digits
+    (:data:`FIGURE_RE`) and in words ("fifteen crore rupees", "seventy five per cent", "one-third";
+    :func:`_word_figures`)."""
     text = _MARKER_RE.sub(" ", text)
-    return [f for f in (_figure(m) for m in FIGURE_RE.finditer(text)) if f is not None]
+    found = [(m.start(), f) for m in FIGURE_RE.finditer(text) if (f := _figure(m)) is not None]
+    return [f for _, f in sorted(found + _word_figures(text), key=lambda pair: pair[0])]
 
 
 def same_quantity(a: Figure, b: Figure) -> bool:
@@ -152,6 +214,7 @@ def _block_figures(block: Block) -> list[Figure]:
         figures.append(f)
         if block.unit and f.kind == "amount" and not f.units:
             figures.append(_scaled(f, block))
+    figures.extend(f for _, f in _word_figures(text))
     if block.unit:
         for m in _BARE_RE.finditer(text):
             if any(a <= m.start(1) < b for a, b in taken) or _YEAR_RE.fullmatch(m.group(1)):

@@ -49,6 +49,10 @@ AMOUNT_MARK_RE: dict[str, str] = {
 """ISO 4217 code → the marks of an amount in it that count towards a document's currency ("$1,234", "Rs. 2
 lakh", "Rs. in crore", "USD"; a "$" only before a digit), most common first on ties."""
 
+NAME_RE = r"\b(?:rupees?|dollars?|euros?)\b"
+"""A currency named in words after an amount ("fifteen crore rupees", "five million dollars"); read its code with
+:func:`code_of`. Use with ``re.IGNORECASE``."""
+
 INR_MARK_RE = r"₹|\bRs\.?|\bINR\b"
 """How Indian documents mark rupee amounts: ₹, "Rs." / "Rs", "INR"."""
 

@@ -93,7 +93,7 @@ def test_an_amc_question_is_answered_by_a_passage_that_spells_it_out():
     ("What is the cap on NBFCs?", "The cap for each NBFC is ₹500 crore."),
     ("What is the loan-to-value ratio for gold loans?", "The LTV ratio for gold loans shall not exceed 75 per cent."),
     ("When is re-KYC due?", "A re KYC is due every two years for high-risk customers."),
-    ("When does the company grant NQs?", "We grant NQs only upon the market price closing above a target."),  # as written
+    ("When does the company grant NQs?", "We grant NQs only upon the market price closing above a target."),
 ])
 def test_abbreviations_and_their_words_are_one_salient_word(question, passage):
     verdict = _verdict(question, passage)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from prism.answering.briefing.facts import NOT_CIRCULAR_TYPES, DocumentText, Fact
 from prism.index.sentences import split_sentences
 from prism.types import BriefingBullet, DocumentProfile
-from prism.vocabulary import months, units
+from prism.vocabulary import months, number_words, units
 
 MAX_RULES = 3
 """Rule points a circular's briefing leads with."""
@@ -70,10 +70,9 @@ BOILERPLATE = re.compile(
     re.IGNORECASE)
 """A covering letter's, a preamble's or an address's sentence: never a rule point."""
 
-_NUMBER_WORD = (r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-                r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
-                r"half|a\s+hundred)")
-"""A number written in words (its scale words, "thousand", "lakh", "crore", come from :mod:`prism.vocabulary.units`)."""
+_NUMBER_WORD = rf"(?:{number_words.CARDINAL_RE}|half|a\s+hundred)"
+"""A number written in words (:data:`prism.vocabulary.number_words.CARDINAL_RE`; its scale words, "thousand",
+"lakh", "crore", come from :mod:`prism.vocabulary.units`)."""
 _SCALE = units.WORD_RE
 _UNIT = (rf"(?:per\s*cent(?:age\s+points?)?|percent|%|basis\s+points?|bps|{_SCALE}|rupees|"
          r"(?:working\s+|calendar\s+|business\s+)?days?|weeks?|months?|years?|hours?|times)")
