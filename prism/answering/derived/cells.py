@@ -39,7 +39,7 @@ from itertools import groupby
 from typing import Any
 
 from prism.answering import acronyms
-from prism.answering.derived.columns import column_periods, pick_columns
+from prism.answering.derived.columns import column_periods, pick_columns, rows_name_years
 from prism.answering.derived.numbers import cell_number
 from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
 from prism.index.statements import ITEMS, statement_kinds
@@ -52,8 +52,8 @@ from prism.vocabulary.units import SPOKEN, column_unit
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "as_retrieved", "cited_blocks", "format_quote", "format_row_quotes", "match_row", "quote_cells",
-           "table_parts"]
+__all__ = ["CellQuote", "cited_blocks", "format_quote", "format_row_quotes", "match_row", "quote_cells",
+           "sibling_chunk", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
@@ -138,8 +138,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
     abbreviation or the label's abbreviation the question spells out ("PAT" names "Profit after tax"; "net
     interest income" names "NII"; :func:`prism.answering.acronyms.label_equivalents`). A
     label of generic words only ("Total Other", "Other") matches when ``question`` names it as written
-    (:func:`_names_generic`), below every label matched by its tokens. The best has the most tokens matched, then
-    the fewest missing, then comes first. Rows without cells (section labels) never match.
+    (:func:`_names_generic`), below every label matched by its tokens. A label matched whole comes before one
+    missing a word ("Granted" before "Non-vested at December 31, 2019" for "the non-vested shares granted in 2019"),
+    then the most tokens matched, the fewest missing, the first. Rows without cells (section labels) never match.
 
     Returns:
         ``(row, matched)`` or ``None`` when no label matches.
@@ -152,7 +153,7 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
         tokens = _label_tokens(row.label)
         if not tokens:
             named = _names_generic(row.label, question)
-            key = (1, -named, 0, i)
+            key = (2, -named, 0, i)
             if named and (best is None or key < best):
                 best, found = key, row
             continue
@@ -164,7 +165,7 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
             matched, missing = len(tokens) + len(bracketed), 0
         if missing > (1 if len(tokens) >= 4 else 0) or matched == 0:
             continue
-        key = (0, -matched, missing, i)
+        key = (int(missing > 0), -matched, missing, i)
         if best is None or key < best:
             best, found = key, row
     return (found, -best[1]) if found is not None and best is not None else None
@@ -244,10 +245,11 @@ _ROW_ONLY = frozenset({"chunk_id", "doc_id", "source", "text", "tokens", "tokeni
                        "page_start", "page_end", "table"})
 
 
-def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
-            ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
-    """The retrieved chunk's table part first (``None``: the chunk itself), then the other chunks of the same table
-    in its document (the rows a table chunk was cut from), each with the chunk that holds it."""
+def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
+                ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
+    """The retrieved chunk's table part first (``None``: the chunk itself), then its table's other chunks on the
+    same page (the rows a table chunk was cut from), each with the chunk that holds it; ``cache`` keeps each
+    document's rows between calls."""
     table_id = chunk.metadata.get("table_id")
     if not table_id:
         return []
@@ -261,29 +263,22 @@ def _tables(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, M
     return out
 
 
-def table_parts(chunk: RetrievedChunk, rows_of: RowsOf, cache: dict[str, dict[str, Mapping[str, Any]]]
-                ) -> list[tuple[ChunkTable, RetrievedChunk | None]]:
-    """The retrieved chunk's table part (with ``None``: the chunk itself), then its table's other chunks on the
-    same page, each with the chunk that holds it; ``cache`` keeps each document's rows between calls."""
-    return _tables(chunk, rows_of, cache)
-
-
-def as_retrieved(like: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
-    """A stored chunk row of ``like``'s document as a retrieved chunk (no scores: it was not retrieved)."""
-    return sibling_chunk(like, row)
-
-
 def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, periods: Sequence[Any],
-            q_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None, every: bool = False
-            ) -> list[CellQuote]:
+            q_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None, every: bool = False,
+            rows_name_years: bool = False) -> list[CellQuote]:
     """The row's cells under the asked columns (all asked periods the table has, else the most recent of the
     duration ``months`` the question implies; of several columns of one period, the one the question names
-    best); with ``every``, the cells of every column named as a period (of every column when none is)."""
+    best); with ``every``, of every column named as a period (of every column when none is). A table whose columns
+    name no period answers a period its rows name (``rows_name_years``) from the column the question names by its
+    words other than the row's ("the number of shares granted": "Shares")."""
     fye = chunk.metadata.get("fiscal_year_end") or None
     named = column_periods(table.column_headers, fye)
     wanted = [period_label(m, fye) for m in periods]
     if every:
         picked = [j for j, p in enumerate(named) if p is not None] or list(range(len(named)))
+    elif wanted and not any(named) and rows_name_years:  # a roll-forward: its rows carry the years
+        picked = pick_columns([None] * len(named), [], table.column_headers, set(q_tokens) - set(tokenize(row.label)),
+                              months, by_words=True)
     else:
         picked = pick_columns(named, wanted, table.column_headers, q_tokens, months)
     columns = [j for j in picked if j < len(row.cells) and cell_number(row.cells[j]) is not None]
@@ -302,9 +297,11 @@ def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Retr
     key, smaller is better: most label tokens matched, the statement the question names, retrieval rank, the
     retrieved chunk's own rows before the others, then chunk order."""
     best: tuple[tuple[int, int, int, int, int], list[CellQuote]] | None = None
+    years_in_rows = rows_name_years([t for t, _ in parts], periods)
     for k, (table, holder) in enumerate(parts):
         found = match_row(q_tokens, table.rows, question) if table.column_headers else None
-        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens, months, every) if found is not None else []
+        quotes = _quotes(n, chunk, table, found[0], periods, q_tokens, months, every, years_in_rows
+                         ) if found is not None else []
         if not quotes or found is None:
             continue
         same_statement = 0 if kinds & statement_kinds(table.title or "") else 1
@@ -351,7 +348,7 @@ def quote_cells(question: str | Understanding, chunks: Sequence[RetrievedChunk],
     synonyms = q_tokens | item_label_tokens(understood.text)
     for tokens in (q_tokens, synonyms) if synonyms != q_tokens else (q_tokens,):
         for n, chunk in enumerate(chunks, start=1):
-            parts = _tables(chunk, rows_of, cache)
+            parts = table_parts(chunk, rows_of, cache)
             found = _candidate(n, chunk, parts, tokens, periods, kinds, months, understood.text,
                                every_column) if parts else None
             if found is not None and (best is None or found[0] < best[0]):

@@ -16,6 +16,7 @@ from datetime import date
 
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, find_periods, period_label
+from prism.types import ChunkTable, PeriodMention
 
 __all__ = ["column_periods", "label_months", "pick_columns"]
 
@@ -100,7 +101,8 @@ def _columns_of(period: str, periods: Sequence[str | None]) -> list[int]:
 
 
 def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: Sequence[str] = (),
-                 question_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None) -> list[int]:
+                 question_tokens: frozenset[str] | set[str] = frozenset(), months: int | None = None, *,
+                 by_words: bool = False) -> list[int]:
     """The columns to quote: for each wanted period in order, a column named that period (or, for a fiscal year no
     column names, one dated in that year: :func:`_columns_of`; periods without a column are left out); with
     nothing wanted, a most recent named column of the duration the question implies (``months``,
@@ -111,7 +113,8 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
     ``headers`` entry shares the most index tokens with ``question_tokens`` wins, then the first. With nothing
     wanted, a column whose header alone shares the most words with the question ("What is the change (%) for order
     intake?": "Change (%)"; "… without the adoption of ASC 606?": "Balances without adoption of ASC 606") is
-    quoted before the most recent one, in a table whose columns name periods.
+    quoted before the most recent one, in a table whose columns name periods (or any table, ``by_words``: then
+    ``[]`` when no header shares a word with the question).
     """
     def best(columns: list[int]) -> int:
         if len(columns) == 1 or not headers:
@@ -121,7 +124,7 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
     if wanted:
         found = (_columns_of(p, periods) for p in dict.fromkeys(wanted))
         return [best(columns) for columns in found if columns]
-    if headers and question_tokens and any(periods):  # no period asked: a column named by its words ("Change (%)")
+    if headers and question_tokens and (any(periods) or by_words):  # a column named by its words ("Change (%)")
         shared = [len(question_tokens & {t for t in tokenize(h) if not any(c.isdigit() for c in t)})
                   for h in headers]
         top = max(shared, default=0)
@@ -134,3 +137,11 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
         return []
     latest = max(_recency(p) for _, p in named)
     return [best([i for i, p in named if _recency(p) == latest])]
+
+
+def rows_name_years(tables: Sequence[ChunkTable], periods: Sequence[PeriodMention]) -> bool:
+    """Whether the table's rows or title (over all its parts) name every year asked ("Non-vested at December 31,
+    2019"): a table whose columns name no period (a roll-forward of shares: "Shares", "Weighted-average price") then
+    answers for it."""
+    text = " ".join(part for t in tables for part in [t.title or "", *(r.label for r in t.rows)])
+    return bool(periods) and all(str(p.year) in text for p in periods)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from prism.answering.derived.cells import RowsOf, as_retrieved, table_parts
+from prism.answering.derived.cells import RowsOf, sibling_chunk, table_parts
 from prism.answering.derived.columns import column_periods
 from prism.answering.derived.numbers import cell_number
 from prism.index.statements import ITEMS, statement_kinds
@@ -140,7 +140,7 @@ def _statement_chunks(doc_id: str, chunks: Sequence[RetrievedChunk], rows_of: Ro
     for row in sorted(rows_of(doc_id), key=lambda r: r.get("chunk_index") or 0):
         title, table_id = str(row.get("table_title") or ""), row.get("table_id")
         if table_id and table_id not in first and want in statement_kinds(title):
-            first[str(table_id)] = as_retrieved(like, row)
+            first[str(table_id)] = sibling_chunk(like, row)
     return list(first.values())
 
 

@@ -48,15 +48,29 @@ RESULTS = """<html><body>
 </body></html>"""
 
 
+AWARDS = """<html><body>
+<p>A summary of the status of non-vested awards as of December 31, 2019 and changes during the year is as
+follows:</p>
+<table>
+<tr><th>Non-vested awards</th><th>Shares</th><th>Weighted-Average Grant Date Fair Value</th></tr>
+<tr><td>Non-vested at December 31, 2018</td><td>1,187,586</td><td>$41.12</td></tr>
+<tr><td>Granted</td><td>473,550</td><td>$53.53</td></tr>
+<tr><td>Vested</td><td>(365,223)</td><td>$41.83</td></tr>
+<tr><td>Forfeited</td><td>(12,632)</td><td>$50.49</td></tr>
+<tr><td>Non-vested at December 31, 2019</td><td>1,283,281</td><td>$45.40</td></tr>
+</table>
+</body></html>"""
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("listing_home")
     items = []
-    for name, page in (("deferred.html", DEFERRED), ("results.html", RESULTS)):
+    for name, page in (("deferred.html", DEFERRED), ("results.html", RESULTS), ("awards.html", AWARDS)):
         (home / name).write_text(page, encoding="utf-8")
         items.append(IngestItem(home / name))
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest(items, "listing")] == ["ingested", "ingested"]
+    assert [r.status for r in svc.ingest(items, "listing")] == ["ingested"] * 3
     return svc
 
 
@@ -120,3 +134,20 @@ def test_a_cell_is_quoted_in_its_columns_unit(report, question, line):
     first = _first(answer)
     assert line in first, first
     assert "13.2 million" not in first and "0.75 thousand" not in first
+
+
+@pytest.mark.parametrize(("question", "line"), [
+    # a roll-forward: its columns name no period, its rows do; the row named whole ("Granted") before a longer
+    # label missing a word ("Non-vested at December 31, 2019"), the column named by the question's words ("Shares")
+    ("What is the number of non-vested shares granted in 2019?", "- Granted, Shares: 473,550 [1]"),
+    ("What was the weighted-average fair value of shares forfeited in 2019?",
+     "- Forfeited, Weighted-Average Grant Date Fair Value: $50.49 [1]"),
+])
+def test_a_table_whose_rows_carry_the_year_answers_from_the_column_the_question_names(report, question, line):
+    answer = report.ask(question, "listing", sources=["awards.html"])
+    assert _first(answer) == line
+
+
+def test_a_year_the_table_does_not_name_is_not_read_from_it(report):
+    answer = report.ask("What is the number of non-vested shares granted in 2017?", "listing", sources=["awards.html"])
+    assert "473,550" not in _first(answer) if not answer.declined else answer.declined
