@@ -141,6 +141,8 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
     (:func:`_names_generic`), below every label matched by its tokens. A label matched whole comes before one
     missing a word ("Granted" before "Non-vested at December 31, 2019" for "the non-vested shares granted in 2019"),
     then the most tokens matched, the fewest missing, the first. Rows without cells (section labels) never match.
+    When no label matches, a question asking for a "total" reads the table's last row labelled "Total" or not at
+    all (the sum printed under its rows; quoted as "Total").
 
     Returns:
         ``(row, matched)`` or ``None`` when no label matches.
@@ -168,6 +170,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
         key = (int(missing > 0), -matched, missing, i)
         if best is None or key < best:
             best, found = key, row
+    if found is None and re.search(r"\btotal\b", question, re.IGNORECASE):  # "the total X": the table's total row
+        totals = [r for r in rows if r.cells and printed_label(r.label).lower() in ("", "total")]
+        return (replace(totals[-1], label=totals[-1].label or "Total"), 1) if totals else None
     return (found, -best[1]) if found is not None and best is not None else None
 
 

@@ -140,8 +140,9 @@ def pick_columns(periods: Sequence[str | None], wanted: Sequence[str], headers: 
 
 
 def rows_name_years(tables: Sequence[ChunkTable], periods: Sequence[PeriodMention]) -> bool:
-    """Whether the table's rows or title (over all its parts) name every year asked ("Non-vested at December 31,
-    2019"): a table whose columns name no period (a roll-forward of shares: "Shares", "Weighted-average price") then
-    answers for it."""
-    text = " ".join(part for t in tables for part in [t.title or "", *(r.label for r in t.rows)])
+    """Whether the labels of the table's rows of figures (over all its parts) name every year asked ("Non-vested at
+    December 31, 2019"): a roll-forward, whose columns name no period ("Shares", "Weighted-average price"), then
+    answers for it. A title's date ("Loan book by segment, 30 September 2024") is not enough: its columns are
+    measures of that date."""
+    text = " ".join(r.label for t in tables for r in t.rows if any(c.strip() for c in r.cells))
     return bool(periods) and all(str(p.year) in text for p in periods)

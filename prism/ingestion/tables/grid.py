@@ -52,9 +52,14 @@ the thousands unit "$'000"."""
 
 
 def is_header_cell(cell: str) -> bool:
-    """True when ``cell`` holds no figure: empty, words, a unit or sign (``"(in millions)"``, ``"$"``, ``"%"``), or
-    periods and dates only (:data:`_PERIOD_WORDS`); ``"1,234"``, ``"(114)"``, ``"9.4%"`` are figures."""
-    return not any(ch.isdigit() for ch in _PERIOD_WORDS.sub(" ", cell))
+    """True when ``cell`` holds no figure: empty, words, a unit or sign (``"(in millions)"``, ``"$"``, ``"%"``),
+    periods and dates only (:data:`_PERIOD_WORDS`), or words that name a number inside them ("Quoted Prices in Active
+    Markets (Level 1)", "Tier 2 capital"); ``"1,234"``, ``"(114)"``, ``"9.4%"``, ``"$ 2,010"`` are figures (a cell
+    that starts with its number)."""
+    text = _PERIOD_WORDS.sub(" ", cell)
+    if not any(ch.isdigit() for ch in text):
+        return True
+    return re.search(r"[A-Za-z]{3,}", text) is not None and re.match(r"\s*[$€£¥₹(−–+-]*\s*\d", text) is None
 
 
 def split_header(rows: Sequence[Sequence[str]], declared: int = 0) -> int:
