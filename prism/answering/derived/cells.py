@@ -281,9 +281,11 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
     wanted = [period_label(m, fye) for m in periods]
     if every:
         picked = [j for j, p in enumerate(named) if p is not None] or list(range(len(named)))
-    elif wanted and not any(named) and rows_name_years:  # a roll-forward: its rows carry the years
-        picked = pick_columns([None] * len(named), [], table.column_headers, set(q_tokens) - set(tokenize(row.label)),
-                              months, by_words=True)
+    elif not any(named) and (rows_name_years or not wanted):  # a roll-forward, or no period asked of none named
+        words = set(q_tokens) - set(tokenize(row.label))
+        picked = pick_columns([None] * len(named), [], table.column_headers, words, months, by_words=True) if wanted \
+            else [j for j, h in enumerate(table.column_headers) if set(tokenize(h)) - set("0123456789") <= q_tokens]
+        picked = picked if len(picked) == 1 else []  # without a period: a column the question names whole
     else:
         picked = pick_columns(named, wanted, table.column_headers, q_tokens, months)
     columns = [j for j in picked if j < len(row.cells) and cell_number(row.cells[j]) is not None]

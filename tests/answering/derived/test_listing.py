@@ -62,15 +62,29 @@ follows:</p>
 </body></html>"""
 
 
+FAIR_VALUE = """<html><body>
+<table>
+<tr><th>December 31, 2019</th><th></th><th></th></tr>
+<tr><td></td><td>Quoted Prices in Active Markets (Level 1)</td><td>Total Fair Value</td></tr>
+<tr><td>Money market funds</td><td>$2,010</td><td>$2,010</td></tr>
+<tr><td>U.S. treasury bonds</td><td>—</td><td>116,835</td></tr>
+<tr><td>Corporate debt securities</td><td>—</td><td>181,079</td></tr>
+<tr><td></td><td>2,010</td><td>299,924</td></tr>
+</table>
+<p>The following table presents our financial assets measured at fair value on a recurring basis.</p>
+</body></html>"""
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("listing_home")
     items = []
-    for name, page in (("deferred.html", DEFERRED), ("results.html", RESULTS), ("awards.html", AWARDS)):
+    for name, page in (("deferred.html", DEFERRED), ("results.html", RESULTS), ("awards.html", AWARDS),
+                       ("fair_value.html", FAIR_VALUE)):
         (home / name).write_text(page, encoding="utf-8")
         items.append(IngestItem(home / name))
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest(items, "listing")] == ["ingested"] * 3
+    assert [r.status for r in svc.ingest(items, "listing")] == ["ingested"] * 4
     return svc
 
 
@@ -151,3 +165,11 @@ def test_a_table_whose_rows_carry_the_year_answers_from_the_column_the_question_
 def test_a_year_the_table_does_not_name_is_not_read_from_it(report):
     answer = report.ask("What is the number of non-vested shares granted in 2017?", "listing", sources=["awards.html"])
     assert "473,550" not in _first(answer) if not answer.declined else answer.declined
+
+
+def test_a_header_naming_levels_heads_its_columns_and_an_unlabelled_sum_is_the_total(report):
+    greatest = report.ask("Which component is the greatest in the total fair value?", "listing",
+                          sources=["fair_value.html"])
+    assert _first(greatest).startswith("- Corporate debt securities: Total Fair Value: 181,079 (greatest of 3 rows)")
+    total = report.ask("What is the total fair value?", "listing", sources=["fair_value.html"])
+    assert _first(total).startswith("- Total, Total Fair Value: 299,924"), _first(total)

@@ -15,7 +15,10 @@ from prism.ingestion.tables.grid import combine_headers, is_header_cell, split_h
 @pytest.mark.parametrize(("cell", "header"), [
     ("January 3, 2020", True), ("(in millions)", True), ("$", True), ("%", True), ("2019", True), ("FY2024", True),
     ("Q3 2024", True), ("2018-19", True), ("13 weeks ended", True), ("$’000", True), ("2019 (1)", True),
-    ("", True), ("$ 93,662", False), ("(114)", False), ("(9.4%)", False), ("1,000", False), ("86.8", False)])
+    ("", True), ("$ 93,662", False), ("(114)", False), ("(9.4%)", False), ("1,000", False), ("86.8", False),
+    # words naming a number inside them are a header: a fair value table's levels
+    ("Quoted Prices in Active Markets (Level 1)", True), ("Tier 2 capital", True), ("$ 2,010", False),
+    ("3", False)])
 def test_a_header_cell_holds_no_figure(cell, header):
     assert is_header_cell(cell) is header
 
