@@ -73,6 +73,7 @@ class Which:
         written: the threshold as the question writes it ("10,000,000", "$5 million").
         count: the periods' noun when the question asks how many ("years" for "How many years did net income
             exceed $30,000 thousand?"), else ``""``.
+        written_scale: the threshold names its scale ("$5 million"); a bare figure is read in the table's unit.
     """
 
     kind: WhichKind
@@ -82,6 +83,7 @@ class Which:
     scale: Decimal | None = Decimal(1)
     written: str = ""
     count: str = ""
+    written_scale: bool = False
 
 
 def read_which(question: str | Understanding) -> Which | None:
@@ -112,7 +114,7 @@ def _compare(text: str) -> Which | None:
         named = CANONICAL.get(unit)
         scale = None if unit in ("%", "percent", "percent") else BY_NAME[named].scale if named else Decimal(1)
         written = m.group(0)[len(m.group("cmp")):].strip()
-        return Which("threshold", above, cmp.startswith("at "), value, scale, written)
+        return Which("threshold", above, cmp.startswith("at "), value, scale, written, written_scale=bool(named))
     tail = _WHICH.split(text, maxsplit=1)[-1]
     if _MAX.search(tail) and not _MIN.search(tail):
         return Which("extreme", True)
@@ -131,11 +133,12 @@ def _period_name(quote: CellQuote) -> str:
 
 
 def _in_table_unit(which: Which, quote: CellQuote) -> Decimal | None:
-    """The threshold in the unit of the quote's table (a table without a unit is read in the question's)."""
+    """The threshold in the unit of the quote's table (a table without a unit is read in the question's, a figure
+    without a scale word as the table prints its cells: "less than 600,000" of a column in £m)."""
     if which.threshold is None:
         return None
-    if which.scale is None or quote.unit not in SCALE:
-        return which.threshold
+    if which.scale is None or quote.unit not in SCALE or not which.written_scale:
+        return which.threshold  # a percent, a table without a unit, or a bare figure read as the table prints it
     return which.threshold * which.scale / SCALE[quote.unit]
 
 
