@@ -235,7 +235,8 @@ def with_units(sentence: str, block: Block) -> str:
     before the next row's capitalised label, or of two or more cells. A row whose label states its own unit ("%",
     "(number)", "(₹ lakh crore)") and a number followed by a unit of its own ("₹2,146 crore", "3.5%", "₹125 per
     month") are left alone, as is a per-unit row ("Diluted earnings per share": :func:`per_unit_label`), every
-    sentence of a block without a unit, and the unit statement itself.
+    sentence of a block without a unit, the unit statement itself, and a footnote's marker opening the sentence
+    ("(2) Qdoba Evaluation consulting costs are …").
 
     Returns:
         The sentence, e.g. "Net sales $5,213 million Operating income $1,102 million" for "Net sales $ 5,213
@@ -257,6 +258,8 @@ def with_units(sentence: str, block: Block) -> str:
         after = " ".join(tokens[j:])
         if _FOLLOWING_UNIT.match(after):
             continue
+        if j - i == 1 and i == 0 and re.fullmatch(r"\(\d{1,2}\)", tokens[0]):
+            continue  # a footnote's marker opening the sentence ("(2) Qdoba Evaluation consulting costs …")
         if j - i == 1 or (j - i == 2 and _CURRENCY_ONLY.fullmatch(tokens[i])):
             if j < len(tokens) and not tokens[j][:1].isupper():
                 continue  # one number inside prose: not a table cell

@@ -151,6 +151,10 @@ def test_case_49_rs_amounts():
     ("Capital adequacy ratio per cent 16.4 15.9", CRORE, "Capital adequacy ratio per cent 16.4 15.9"),
     ("Net profit 2024 2023", CRORE, "Net profit 2024 2023"),
     ("Net profit 812", PENALTY, "Net profit 812"),
+    # a footnote's marker opening a sentence is no cell; a row's "Change (%)" column is a percent
+    ("(2) Qdoba Evaluation consulting costs are primarily related to advisory services.", MILLIONS,
+     "(2) Qdoba Evaluation consulting costs are primarily related to advisory services."),
+    ("Order intake; 2019: 532.0; Change (%): 13.2", MILLIONS, "Order intake; 2019: 532.0; Change (%): 13.2"),
 ])
 def test_with_units(sentence, text, expected):
     assert with_units(sentence, Block.of(text)) == expected
