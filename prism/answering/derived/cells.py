@@ -137,12 +137,10 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
     names the whole label ("NIM": "Net interest margin (NIM) %"); so do label words the question writes as an
     abbreviation or the label's abbreviation the question spells out ("PAT" names "Profit after tax"; "net
     interest income" names "NII"; :func:`prism.answering.acronyms.label_equivalents`). A
-    label of generic words only ("Total Other", "Other") matches when ``question`` names it as written
-    (:func:`_names_generic`), below every label matched by its tokens. A label matched whole comes before one
-    missing a word ("Granted" before "Non-vested at December 31, 2019" for "the non-vested shares granted in 2019"),
-    then the most tokens matched, the fewest missing, the first. Rows without cells (section labels) never match.
-    When no label matches, a question asking for a "total" reads the table's last row labelled "Total" or not at
-    all (the sum printed under its rows; quoted as "Total").
+    label of generic words only ("Total Other") matches when ``question`` names it as written (:func:`_names_generic`),
+    below every label matched by its tokens. A label matched whole comes before one missing a word ("Granted" before
+    "Non-vested at December 31, 2019"), then the most tokens matched, the fewest missing, the first. Rows without
+    cells never match. With no label matched, "the total X" reads the last row labelled "Total" or unlabelled.
 
     Returns:
         ``(row, matched)`` or ``None`` when no label matches.
@@ -189,15 +187,17 @@ def format_quote(quote: CellQuote) -> str:
 
 
 def _written(quote: CellQuote) -> str:
-    """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand"): the number as printed, its sign
-    from a minus or accounting parentheses (:func:`~prism.answering.derived.numbers.cell_number`), the table's
-    currency symbol (or the one the cell prints) and unit; a percentage (its row or column says so), a per-unit row
-    or column ("Cash dividend per share") or a cell that is no number is written as printed."""
+    """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand"): its sign (accounting parentheses
+    are a minus), the table's currency and unit; a percentage or per-unit row or column, or no number, as printed; a
+    column stating its own unit in brackets, with it ("Volume (crore transactions)": "612 crore transactions")."""
     value = quote.value.strip()
     number = cell_number(value)
     if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label) or PERCENT_LABEL.search(
             quote.column) or label_states_unit(quote.label):
         return value
+    if label_states_unit(quote.column):  # "Volume (crore transactions)": 612 crore transactions, never ₹612 crore
+        own = re.search(r"\(([^()]*)\)\W*$", quote.column)
+        return f"{value} {own.group(1).strip()}" if own else value
     digits = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", value)
     printed_symbol = next((s for s in SYMBOL.values() if s and s in value), "")
     symbol = SYMBOL.get(quote.currency or "", "") or printed_symbol
