@@ -11,7 +11,9 @@
   document: each corpus entry is ingested as one document named by its ``_id`` (:mod:`prism.evaluation.beir`).
 - ``financebench``: FinanceBench (Islam et al., "FinanceBench: A New Benchmark for Financial Question Answering",
   2023) as ``questions.jsonl`` (``id``, ``question``, ``answer``, ``question_type``, ``evidence: [{"doc_name",
-  "page", "text"}]``) beside a ``pdfs/`` folder holding ``<doc_name>.pdf``. Relevance is the evidence page of the
+  "page", "text"}]``) beside a ``pdfs/`` folder holding ``<doc_name>.pdf`` (without one, the public filings in
+  ``<eval data dir>/financebench-dev/pdfs``: a question set kept in the repository, such as
+  ``data/ground_truth/financebench_generated``, uses them without copying them). Relevance is the evidence page of the
   evidence document; FinanceBench pages are 0-based and are converted to Prism's 1-based pages here.
 - ``tatqa``: TAT-QA (Zhu et al., ACL 2021) ``tatqa_dataset_*.json`` or its folder; each context becomes one HTML
   page and each question is scoped to it (:mod:`prism.evaluation.tatqa`).
@@ -138,8 +140,14 @@ def load_prism(path: Path, documents_dir: Path | None = None, fallback_dir: Path
 
 
 # --- FinanceBench -----------------------------------------------------------------------------------------------
-def load_financebench(path: Path, rename_documents: bool = False) -> EvalDataset:
-    """Load FinanceBench ``questions.jsonl`` (or its folder) with the ``pdfs/`` folder beside it.
+FINANCEBENCH_PDFS = Path("financebench-dev") / "pdfs"
+"""Where the FinanceBench filings are under the evaluation data folder (``Settings.eval_data_dir``): the PDFs of a
+``questions.jsonl`` that has no ``pdfs/`` folder beside it."""
+
+
+def load_financebench(path: Path, rename_documents: bool = False, eval_data_dir: Path | None = None) -> EvalDataset:
+    """Load FinanceBench ``questions.jsonl`` (or its folder) with the ``pdfs/`` folder beside it, or, when there is
+    none, the PDFs in ``eval_data_dir / "financebench-dev" / "pdfs"`` (:data:`FINANCEBENCH_PDFS`).
 
     Every evidence entry becomes ``RelevantSpec("<doc_name>.pdf", page + 1)`` (0-based → 1-based; duplicates
     dropped). FinanceBench's evidence text is not used (its extraction differs from pypdf's); relevance is the page.
@@ -150,15 +158,25 @@ def load_financebench(path: Path, rename_documents: bool = False) -> EvalDataset
             order of their real names) instead of ``<doc_name>.pdf``, so that nothing can be learned from a file
             name. The relevance rule then names the renamed file; the dataset is called ``<folder>-renamed`` (its
             own default workspace) and its summary lists the renaming (``renamed_documents``: new → real name).
+        eval_data_dir: the public evaluation data folder, read only when no ``pdfs/`` folder is beside the questions
+            (default ``Settings.eval_data_dir``).
 
     Raises:
-        PrismError: the file is missing or malformed, or an evidence document has no PDF.
+        PrismError: the file is missing or malformed, or an evidence document has no PDF in the folder used (the
+            message names that folder).
     """
     path = Path(path)
     qfile = path / "questions.jsonl" if path.is_dir() else path
     if not qfile.is_file():
         raise PrismError(f"FinanceBench questions file not found: {qfile}.")
-    pdf_dir = qfile.parent / "pdfs"
+    beside = qfile.parent / "pdfs"
+    pdf_dir = beside
+    if not beside.is_dir():
+        if eval_data_dir is None:
+            from prism.config import get_settings
+
+            eval_data_dir = get_settings().eval_data_dir
+        pdf_dir = Path(eval_data_dir) / FINANCEBENCH_PDFS
     rows = read_jsonl(qfile)
     queries = []
     needed: dict[str, Path] = {}
@@ -181,9 +199,11 @@ def load_financebench(path: Path, rename_documents: bool = False) -> EvalDataset
                 specs.append(spec)
         queries.append(EvalQuery(qid, question.strip(), str(row.get("question_type") or "financebench"),
                                  tuple(specs), row.get("answer")))
-    missing = [str(p) for p in needed.values() if not p.is_file()]
+    missing = sorted(p.name for p in needed.values() if not p.is_file())
     if missing:
-        raise PrismError(f"FinanceBench PDFs missing: {', '.join(missing[:5])}.")
+        where = "" if pdf_dir == beside else f" (no pdfs/ folder beside {qfile})"
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise PrismError(f"FinanceBench PDFs missing in {pdf_dir}{where}: {', '.join(missing[:5])}{more}.")
     name = qfile.parent.name
     renamed: dict[str, str] = {}
     if rename_documents:
@@ -236,6 +256,7 @@ def load_dataset(
     rename_documents: bool = False,
     sample: int | None = None,
     seed: int = 29,
+    eval_data_dir: str | Path | None = None,
 ) -> EvalDataset:
     """Load any supported dataset.
 
@@ -247,6 +268,8 @@ def load_dataset(
         rename_documents: ``financebench`` only: the filings under opaque names (see :func:`load_financebench`).
         sample, seed: ``tatqa`` only: a seeded random sample of the questions
             (:func:`prism.evaluation.tatqa.dataset.load_tatqa`).
+        eval_data_dir: ``financebench`` only: the public evaluation data folder whose ``financebench-dev/pdfs`` holds
+            the filings of a questions file without ``pdfs/`` beside it (default ``Settings.eval_data_dir``).
 
     Raises:
         PrismError: unknown format, missing or malformed files, or ``rename_documents`` for another format.
@@ -265,7 +288,7 @@ def load_dataset(
         return beir_to_eval(load_beir(p, Path(queries_file) if queries_file else None,
                                       Path(qrels_file) if qrels_file else None), str(p))
     if fmt == "financebench":
-        return load_financebench(p, rename_documents)
+        return load_financebench(p, rename_documents, Path(eval_data_dir) if eval_data_dir else None)
     if fmt == "tatqa":
         from prism.evaluation.tatqa.dataset import load_tatqa
 

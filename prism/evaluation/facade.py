@@ -21,9 +21,11 @@ class EvaluationFacade:
 
     def load_dataset(self, path: str | Path, format: str | None = None, **files: Any) -> Any:
         """An evaluation dataset; arguments as :func:`prism.evaluation.datasets.load_dataset` (raises
-        ``PrismError`` for a missing path, an unknown format or a malformed file)."""
+        ``PrismError`` for a missing path, an unknown format or a malformed file). FinanceBench filings that are not
+        beside their questions are looked up under ``settings.eval_data_dir``."""
         from prism.evaluation.datasets import load_dataset
 
+        files.setdefault("eval_data_dir", self.settings.eval_data_dir)
         return load_dataset(path, format, **files)
 
     def evaluate(self, dataset: Any, *, eval_dir: str | Path | None = None,
