@@ -261,6 +261,23 @@ class Settings(BaseSettings):
         "that statement, fused as a third list "
         "(prism.retrieval.retriever; 0 switches it off).",
     )
+    section_weight: float = Field(
+        default=0.5, ge=0,
+        description="RRF weight of the section ranking: when a question looks for a kind of section's text (a risk, "
+        "a driver, a policy, employees: prism.vocabulary.sections), the BM25 ranking of the chunks in such sections "
+        "of a filing, fused as another list (prism.retrieval.retriever; 0 switches it off).",
+    )
+    page_ranking: bool = Field(
+        default=True,
+        description="Rank pages, not only chunks: the fused chunks grouped by page, the best chunk of each page first "
+        "(pages by their chunks' fused scores summed with page_decay), the others after (prism.retrieval.pages).",
+    )
+    page_decay: float = Field(
+        default=0.0, ge=0, le=1,
+        description="Weight ratio of each further chunk of a page in its score (0: the best chunk alone, MaxP; 1: the "
+        "sum). RRF scores are flat (rank 1: 1/61, rank 7: 1/67), so any decay above ~0.07 lets a page of several "
+        "middling chunks outrank the page of the best chunk; measured in the README (Pages, sections and exhibits).",
+    )
     dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")

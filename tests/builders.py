@@ -236,3 +236,40 @@ def rd_10k_pdf(path: Path, entity: str, rd_label: str, rd_values: tuple[str, str
                     "Year ended December 31,", columns, rows, entity=entity)
     pdf.output(str(path))
     return path
+
+
+FILING_PAGES = (
+    "FORM 10-K\nANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+    "For the fiscal year ended December 31, 2023\nACME WIDGETS, INC.",
+    "TABLE OF CONTENTS\nPART I\nItem 1. Business 3\nItem 1A. Risk Factors 4\nPART II\n"
+    "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations 5\n"
+    "Item 8. Financial Statements and Supplementary Data 6\nPART IV\nItem 15. Exhibits 8",
+    "PART I\nItem 1. Business\nAcme Widgets makes industrial widgets in Ohio and sells them in North America. "
+    "At year end we had 1,240 full-time employees, none of them covered by collective bargaining agreements.",
+    "Item 1A. Risk Factors\nDemand for our widgets depends on industrial production. A downturn in manufacturing "
+    "activity would reduce our sales, and the loss of our two largest customers would hurt our results.",
+    "PART II\nItem 7. Management's Discussion and Analysis of Financial Condition and Results of Operations\n"
+    "Revenue grew 8 percent in 2023, driven by higher widget volumes in North America and price increases taken "
+    "in the second quarter; the gross margin narrowed because steel costs rose.",
+    "Item 8. Financial Statements and Supplementary Data\nCONSOLIDATED BALANCE SHEETS\n(in thousands)\n"
+    "Accounts payable 1,240 1,105\nTotal current liabilities 3,310 2,980",
+    "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS\nNote 1. Significant accounting policies. Revenue is recognized "
+    "when control of the widgets passes to the customer, normally on shipment.",
+    "PART IV\nItem 15. Exhibits\nThe exhibits listed below are filed with this report. Exhibit 99.1 holds the "
+    "financial statements of our unconsolidated joint venture.",
+    "Exhibit 99.1\nFOXTROT HOLDINGS, LLC\nCONSOLIDATED BALANCE SHEETS\n(in thousands)\n"
+    "Accounts payable 25,758 24,950\nTotal current liabilities 61,200 58,310",
+)
+"""The pages of :func:`filing_pdf`: a cover, a table of contents, one page per Item (Business, Risk Factors, MD&A,
+Financial Statements), the notes, the exhibits list, and Exhibit 99.1: another entity's balance sheet."""
+
+
+FILING_FILLER = " This paragraph is padding so that the page holds several chunks of its own."
+"""Appended eight times to every page of :func:`filing_pdf` but the contents, so each page has chunks of its own."""
+
+
+def filing_pdf(path: Path) -> Path:
+    """A nine-page 10-K of "Acme Widgets, Inc." laid out by Item (:data:`FILING_PAGES`, each page but the contents
+    padded with :data:`FILING_FILLER`)."""
+    return text_pdf(path, [p if i == 1 else p + "\n" + FILING_FILLER * 8 for i, p in enumerate(FILING_PAGES)],
+                    font_size=9)

@@ -10,6 +10,7 @@ from collections.abc import Collection
 
 from prism.config import Settings
 from prism.index.bm25 import BM25Index
+from prism.index.sections import section_tokens
 from prism.index.tokenizer import TOKENIZER_VERSION, tokenize
 from prism.index.workspaces import Workspace
 
@@ -77,7 +78,8 @@ class SparseSide:
             for row in self.workspace.read_chunks(doc.doc_id):
                 ids.append(row["chunk_id"])
                 toks = row.get("tokens") if row.get("tokenizer", 1) == TOKENIZER_VERSION else None
-                tokens.append(toks if toks is not None else tokenize(row.get("index_text") or row["text"]))
+                tokens.append(toks if toks is not None
+                              else tokenize(row.get("index_text") or row["text"]) + section_tokens(row))
         index = BM25Index(ids, tokens=tokens, fingerprint=fingerprint, k1=self.settings.bm25_k1, b=self.settings.bm25_b)
         try:
             if self.workspace.dir.is_dir():  # a workspace deleted meanwhile gets no folder back

@@ -23,11 +23,12 @@ from __future__ import annotations
 import logging
 import re
 
-from prism.vocabulary.statements import ITEMS, STATEMENT_KINDS, LineItem
+from prism.vocabulary.statements import FIGURE_CUES, ITEMS, STATEMENT_KINDS, LineItem
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ITEMS", "STATEMENT_KINDS", "LineItem", "line_item_kinds", "statement_kinds", "statement_tokens"]
+__all__ = ["ITEMS", "STATEMENT_KINDS", "LineItem", "figure_kinds", "line_item_kinds", "statement_kinds",
+           "statement_tokens"]
 
 def statement_kinds(text: str) -> set[str]:
     """The statement kinds ``text`` names (keys of :data:`STATEMENT_KINDS`); empty when it names none."""
@@ -49,3 +50,15 @@ def line_item_kinds(text: str) -> set[str]:
     """The statement kinds (keys of :data:`STATEMENT_KINDS`) of the line items of :data:`ITEMS` that ``text``
     names ("What was Netflix's revenue in 2015?" → ``{"income"}``); empty when it names none."""
     return {ITEMS[key].statement for key, pattern in _ITEM_PATTERNS.items() if pattern.search(text)}
+
+
+_CUE_PATTERNS = {kind: re.compile(r"\b(?:" + "|".join(cues) + r")\b", re.IGNORECASE)
+                 for kind, cues in FIGURE_CUES.items()}
+
+
+def figure_kinds(text: str) -> set[str]:
+    """The statement kinds whose rows hold a figure ``text`` asks for: those of its line items
+    (:func:`line_item_kinds`) and of the analyst's other names for statement figures
+    (:data:`prism.vocabulary.statements.FIGURE_CUES`: "free cash flow" → ``cash_flow``, "gross margin" → ``income``,
+    "total debt" → ``balance``). For retrieval only (which statement's rows to rank); empty when it names none."""
+    return line_item_kinds(text) | {kind for kind, pattern in _CUE_PATTERNS.items() if pattern.search(text)}

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from prism.config import Settings
 from prism.errors import NoExtractableTextError, PrismError
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
+from prism.index.sections import assign_sections, section_tokens
 from prism.index.tokenizer import TOKENIZER_VERSION
 from prism.index.workspaces import now_iso
 from prism.ingestion.chunking import chunk_document, document_text
@@ -120,7 +122,8 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
     """Chunk ``parsed`` (:func:`~prism.ingestion.chunking.chunk_document`: tables at row boundaries when
     ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
     :class:`~prism.ingestion.tables.headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
-    embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata).
+    embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata) and, in a filing, its
+    ``section`` and the ``exhibit_entity`` of another entity's exhibit (:func:`prism.index.sections.assign_sections`).
 
     Raises:
         NoExtractableTextError: no chunk came out.
@@ -147,7 +150,11 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
             headers.close()
     if not chunks:
         raise NoExtractableTextError(f"{parsed.source} has no indexable text.")
-    return chunks
+    text, page_offsets = document_text(parsed)
+    tags = assign_sections(text, page_offsets, [(c.char_start, c.char_end) for c in chunks],
+                           (attributes or {}).get("entity"))
+    return [replace(c, attributes={**c.attributes, **tag.metadata()}) if tag.metadata() else c
+            for c, tag in zip(chunks, tags, strict=True)]
 
 
 def index_texts(
@@ -187,8 +194,10 @@ def chunk_rows(chunks: Sequence[Chunk], texts: Sequence[str], tokens: Sequence[l
     """The workspace's chunk rows: id, stored text, BM25 tokens (with the tokenizer version that made them, so a
     tokenizer change re-tokenises), the chunk's flat metadata (pages, offsets, profile and table keys), a table
     chunk's ``table`` (:meth:`~prism.types.ChunkTable.to_dict`: rows with cell offsets into the chunk's text), and
-    the indexed text when it differs from the chunk's own (title or table header, or contextual text)."""
-    return [{"chunk_id": c.chunk_id, "text": c.text, "tokens": toks, "tokenizer": TOKENIZER_VERSION, **c.metadata(),
+    the indexed text when it differs from the chunk's own (title or table header, or contextual text). The tokens
+    of a chunk in a filing's section end with its section token (:func:`prism.index.sections.section_tokens`)."""
+    return [{"chunk_id": c.chunk_id, "text": c.text, "tokens": toks + section_tokens(c.attributes),
+             "tokenizer": TOKENIZER_VERSION, **c.metadata(),
              **({"table": c.table.to_dict()} if c.table else {}),
              **({"index_text": it} if it != c.text else {})}
             for c, it, toks in zip(chunks, texts, tokens, strict=True)]

@@ -25,6 +25,7 @@ from typing import Any
 
 from prism.config import Settings
 from prism.index.embedder import PrismEmbedding
+from prism.index.sections import section_tokens
 from prism.index.tokenizer import TOKENIZER_VERSION, tokenize
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
@@ -89,7 +90,7 @@ def apply_corrections(workspace: Workspace, store: VectorIndex, embedder: PrismE
         texts = [compose_index_text(new_title, _row_header(rows[i]), rows[i]["text"]) for i in redo]
         store.update([ids[i] for i in redo], [meta] * len(redo), embedder.embed(texts))
         for i, text in zip(redo, texts, strict=True):
-            rows[i].update(tokens=tokenize(text), tokenizer=TOKENIZER_VERSION)
+            rows[i].update(tokens=tokenize(text) + section_tokens(rows[i]), tokenizer=TOKENIZER_VERSION)
             if text != rows[i]["text"]:
                 rows[i]["index_text"] = text
             else:

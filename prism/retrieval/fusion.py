@@ -130,13 +130,15 @@ FusionMethod = Callable[[Mapping[str, Ranking], Settings], list[tuple[str, float
 retrieval sides (``{"dense": [...], "bm25": [...]}``) into one, with its knobs read from the settings."""
 
 
-EXTRA_RANKINGS = frozenset({"statement"})
-"""Rankings a fused mode adds to its sides' when the retriever made them (the statement ranking)."""
+EXTRA_RANKINGS = frozenset({"statement", "section"})
+"""Rankings a fused mode adds to its sides' when the retriever made them (the statement and section rankings)."""
 
 
 def side_weights(settings: Settings) -> dict[str, float]:
-    """The fusion weight of each retrieval side: ``{"dense": dense_weight, "bm25": bm25_weight}``."""
-    return {"dense": settings.dense_weight, "bm25": settings.bm25_weight, "statement": settings.statement_weight}
+    """The fusion weight of each ranking: ``{"dense": dense_weight, "bm25": bm25_weight, "statement":
+    statement_weight, "section": section_weight}``."""
+    return {"dense": settings.dense_weight, "bm25": settings.bm25_weight, "statement": settings.statement_weight,
+            "section": settings.section_weight}
 
 
 def rrf(rankings: Mapping[str, Ranking], settings: Settings) -> list[tuple[str, float]]:

@@ -16,8 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from llama_index.core.base.base_retriever import BaseRetriever
@@ -27,78 +26,23 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25_side import SparseSide
 from prism.index.embedder import PrismEmbedding
-from prism.index.statements import line_item_kinds, statement_kinds
+from prism.index.sections import question_sections
+from prism.index.statements import figure_kinds, statement_kinds
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
+from prism.retrieval.pages import rank_pages
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.scope import ScopePlan, catalog_of, plan_scope
+from prism.retrieval.scope import catalog_of, foreign_exhibits_last, plan_scope
+from prism.retrieval.search_state import ScopeState, SearchResult, SearchRun
 from prism.retrieval.understanding import Understanding
-from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, SearchScope, locator_of
+from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
 
 logger = logging.getLogger(__name__)
 
 NO_LEXICAL_MATCH = "No lexical match (BM25 found no query terms in the documents)"
 STATEMENT_POOL = 4
 """How many times ``bm25_top_k`` the statement ranking searches before it keeps the chunks of statement tables."""
-
-
-@dataclass
-class SearchResult:
-    """One search: the stable JSON is ``{"query", "mode", "reranker": {"enabled", "model", "reason"}, "results",
-    "message", "scope": {"entities", "periods", "documents", "auto"}}`` plus ``timings_ms`` per stage.
-    ``decline`` (not in the JSON) is the scope's reason not to answer
-    (:attr:`prism.retrieval.scope.ScopePlan.decline`)."""
-
-    query: str
-    mode: str
-    reranker: dict[str, Any]
-    results: list[RetrievedChunk]
-    message: str | None = None
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    scope: SearchScope = field(default_factory=SearchScope)
-    decline: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"query", "mode", "reranker", "results", "message", "scope", "timings_ms"}`` (timings rounded to
-        0.01 ms)."""
-        return {
-            "query": self.query,
-            "mode": self.mode,
-            "reranker": self.reranker,
-            "results": [r.to_dict() for r in self.results],
-            "message": self.message,
-            "scope": self.scope.to_dict(),
-            "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
-        }
-
-
-@dataclass
-class _Scope:
-    """The documents one search may return: ``allowed`` (``None``: all committed ones) and the committed ids, and
-    the plan they came from (preferred documents, the reported scope, a decline)."""
-
-    allowed: set[str] | None
-    committed: Set[str]
-    plan: ScopePlan = field(default_factory=lambda: ScopePlan(None))
-
-    @property
-    def doc_ids(self) -> Set[str]:
-        return self.allowed if self.allowed is not None else self.committed
-
-
-@dataclass
-class _Search:
-    """The working state of one search: the query read once, texts seen on the dense side, stage timings (ms) and
-    the message."""
-
-    understanding: Understanding
-    texts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    message: str | None = None
-
-    def timed(self, stage: str, t0: float) -> None:
-        self.timings[stage] = (time.perf_counter() - t0) * 1000
 
 
 class HybridRetriever(BaseRetriever):
@@ -205,9 +149,10 @@ class HybridRetriever(BaseRetriever):
             ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. A question naming a statement ("within
             the balance sheet") or a line item read from one ("revenue": :mod:`prism.index.statements`) gets a third
             ranking in a fused mode, BM25 over the rows of that statement's tables (:meth:`_statement`, weight
-            ``statement_weight``). Within the scope, the chunks of the preferred documents (a named period) come
-            first in the fused ranking, in fused order. ``scope`` says what the search was restricted to. An empty
-            workspace: no results, a message.
+            ``statement_weight``). With ``page_ranking`` the fused chunks are then put in page order
+            (:meth:`_arrange`: the best chunk of each page first, so the top holds different pages). Within the scope,
+            the chunks of the preferred documents (a named period) come first, in that order. ``scope`` says what
+            the search was restricted to. An empty workspace: no results, a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -223,12 +168,13 @@ class HybridRetriever(BaseRetriever):
         docs = self.workspace.snapshot()
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
-        run = _Search(understanding=Understanding.for_text(understanding, query))
+        run = SearchRun(understanding=Understanding.for_text(understanding, query))
         scope = self._scope(docs, sources, run.understanding, auto_scope, scope_removed, run)
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
-                                  statement_kinds(query) or line_item_kinds(query))
+                                  statement_kinds(query) or figure_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
-        candidates = _prefer(self._fuse(spec, rankings, run), scope.plan.preferred)[:depth]
+        fused = self._arrange(self._fuse(spec, rankings, run), run)
+        candidates = _prefer(fused, scope.plan.preferred)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
         if use_rerank and results:
             results = self._rerank(rerank_query or query, results, run)
@@ -248,7 +194,7 @@ class HybridRetriever(BaseRetriever):
         return rerank and self.reranker.enabled, state
 
     def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: Understanding, auto: bool,
-               removed: Sequence[str], run: _Search) -> _Scope:
+               removed: Sequence[str], run: SearchRun) -> ScopeState:
         """The documents this search may return and prefers (:func:`prism.retrieval.scope.plan_scope`).
 
         Raises:
@@ -265,13 +211,15 @@ class HybridRetriever(BaseRetriever):
                           removed=removed, docs_with_token=lambda token: {
                               by_prefix[p] for p in self.sparse.doc_prefixes_with(token) if p in by_prefix})
         run.timed("scope", t)
-        return _Scope(set(plan.allowed) if plan.allowed is not None else None, catalog.id_set, plan)
+        return ScopeState(set(plan.allowed) if plan.allowed is not None else None, catalog.id_set, plan)
 
-    def _rankings(self, spec: RetrievalMode, scope: _Scope, run: _Search, dense_queries: list[str],
+    def _rankings(self, spec: RetrievalMode, scope: ScopeState, run: SearchRun, dense_queries: list[str],
                   sparse_queries: list[str], statements: set[str] | None = None) -> dict[str, Ranking]:
         """One ranking per side the mode runs; an empty BM25 ranking leaves the search's message. A fused mode
         adds the statement ranking when the question names a statement or a line item (``statements``: their
-        kinds) and ``statement_weight`` > 0."""
+        kinds) and ``statement_weight`` > 0, and the section ranking when it looks for a kind of section's text
+        (:func:`prism.index.sections.question_sections`: BM25 over the chunks of those sections, weight
+        ``section_weight``)."""
         rankings: dict[str, Ranking] = {}
         if "dense" in spec.sides:
             rankings["dense"] = self._dense(dense_queries, scope, run)
@@ -281,9 +229,15 @@ class HybridRetriever(BaseRetriever):
                 run.message = NO_LEXICAL_MATCH + ("; ranked by dense similarity only." if spec.fused else ".")
             if spec.fused and self.settings.statement_weight > 0 and statements:
                 rankings["statement"] = self._statement(sparse_queries, scope, run, statements)
+            sections = question_sections(run.understanding.text)
+            if spec.fused and self.settings.section_weight > 0 and sections:
+                t = time.perf_counter()
+                tokens = [f"section:{kind}" for kind in sorted(sections)]
+                rankings["section"] = self._held(sparse_queries, scope, tokens, self.settings.bm25_top_k)
+                run.timed("section", t)
         return rankings
 
-    def _dense(self, queries: list[str], scope: _Scope, run: _Search) -> Ranking:
+    def _dense(self, queries: list[str], scope: ScopeState, run: SearchRun) -> Ranking:
         """The dense ranking: each query string embedded and searched (``dense_top_k`` deep, cosine), hits of
         uncommitted or out-of-scope documents dropped, the rankings pooled by best rank (``dense_score``)."""
         t = time.perf_counter()
@@ -302,7 +256,7 @@ class HybridRetriever(BaseRetriever):
         run.timed("dense", t)
         return ranking
 
-    def _sparse(self, queries: list[str], scope: _Scope, run: _Search) -> Ranking:
+    def _sparse(self, queries: list[str], scope: ScopeState, run: SearchRun) -> Ranking:
         """The BM25 ranking: each query string searched (``bm25_top_k`` deep) in the workspace's current index,
         restricted to the scope's chunks, the rankings pooled by best rank (``bm25_score``)."""
         t = time.perf_counter()
@@ -312,7 +266,7 @@ class HybridRetriever(BaseRetriever):
         run.timed("bm25", t)
         return ranking
 
-    def _statement(self, queries: list[str], scope: _Scope, run: _Search, kinds: set[str]) -> Ranking:
+    def _statement(self, queries: list[str], scope: ScopeState, run: SearchRun, kinds: set[str]) -> Ranking:
         """The statement ranking: BM25 over the chunks of the tables titled as one of the statements the question
         names or reads its line item from (``kinds``: "within the balance sheet" → the rows of
         "CONSOLIDATED STATEMENTS OF FINANCIAL POSITION"), each query string ``bm25_top_k`` deep, pooled by best rank.
@@ -321,30 +275,61 @@ class HybridRetriever(BaseRetriever):
         over the chunks holding the token, :data:`STATEMENT_POOL` × ``bm25_top_k`` deep, and keeps those whose
         ``table_title`` names the statement (prose that mentions "the balance sheet" is not the statement)."""
         t = time.perf_counter()
-        index = self.sparse.index()
         tokens = [f"statement:{kind}" for kind in sorted(kinds)]
-        held = {index.chunk_ids[i] for i in (index.get_scores(tokens) > 0).nonzero()[0]}
-        allowed = self.sparse.chunk_ids_of(scope.allowed)
-        if allowed is not None:
-            held &= allowed
         depth = self.settings.bm25_top_k
-        per_query = [index.search(q, depth * STATEMENT_POOL, held) for q in queries] if held else []
-        missing = list({c for hits in per_query for c, _ in hits} - run.texts.keys())
+        pooled = self._held(queries, scope, tokens, depth * STATEMENT_POOL)
+        missing = list({c for c, _ in pooled} - run.texts.keys())
         run.texts.update(self.store.get(missing))
-        ranking = [(c, s) for c, s in pool_best_rank(per_query)
+        ranking = [(c, s) for c, s in pooled
                    if c in run.texts and kinds & statement_kinds(str(run.texts[c][1].get("table_title") or ""))]
         run.timed("statement", t)
         return ranking[:depth]
 
-    def _fuse(self, spec: RetrievalMode, rankings: dict[str, Ranking], run: _Search) -> list[tuple[str, float]]:
+    def _held(self, queries: list[str], scope: ScopeState, tokens: list[str], depth: int) -> Ranking:
+        """BM25 over the in-scope chunks that hold one of the index ``tokens`` (``statement:balance``,
+        ``section:mdna``), each query string ``depth`` deep, pooled by best rank; ``[]`` when no chunk holds one."""
+        index = self.sparse.index()
+        held = {index.chunk_ids[i] for i in (index.get_scores(tokens) > 0).nonzero()[0]}
+        allowed = self.sparse.chunk_ids_of(scope.allowed)
+        if allowed is not None:
+            held &= allowed
+        return pool_best_rank([index.search(q, depth, held) for q in queries]) if held else []
+
+    def _fuse(self, spec: RetrievalMode, rankings: dict[str, Ranking], run: SearchRun) -> list[tuple[str, float]]:
         """The mode's one ranking (:func:`prism.retrieval.fusion.combine`)."""
         t = time.perf_counter()
         fused = combine(spec, rankings, self.settings)
         run.timed("fuse", t)
         return fused
 
+    def _arrange(self, fused: list[tuple[str, float]], run: SearchRun) -> list[tuple[str, float]]:
+        """The fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`, ``page_decay``; when
+        ``page_ranking`` is on: the best chunk of each page first, pages by their chunks' summed scores; each chunk's
+        page score and rank are kept for :meth:`_hydrate`), then with another entity's exhibit last
+        (:func:`prism.retrieval.scope.foreign_exhibits_last`). Metadata the dense side did not return is read from
+        the store. A chunk without pages (a Word or HTML file, a BEIR abstract) is a unit of its own: a whole
+        document is no page, and summing its chunks would favour long documents."""
+        if not fused:
+            return fused
+        t = time.perf_counter()
+        missing = [c for c, _ in fused if c not in run.texts]
+        if missing:
+            run.texts.update(self.store.get(missing))
+
+        def meta(cid: str) -> dict[str, Any]:
+            return run.texts[cid][1] if cid in run.texts else {}
+
+        if self.settings.page_ranking:
+            ranked = rank_pages(fused, lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
+                                self.settings.page_decay)
+            run.pages = {p.chunk_id: (p.page_score, p.page_rank) for p in ranked}
+            fused = [(p.chunk_id, p.score) for p in ranked]
+        fused = foreign_exhibits_last(fused, lambda c: meta(c).get("exhibit_entity"), run.understanding.text)
+        run.timed("pages", t)
+        return fused
+
     def _hydrate(self, spec: RetrievalMode, candidates: Sequence[tuple[str, float]], rankings: dict[str, Ranking],
-                 run: _Search) -> list[RetrievedChunk]:
+                 run: SearchRun) -> list[RetrievedChunk]:
         """The candidates as :class:`~prism.types.RetrievedChunk` with their text, metadata and every side's score
         and 1-based rank (the fused score and rank only for a fused mode). Texts the dense side did not return are
         read from the store; a chunk purged since the snapshot is dropped."""
@@ -361,6 +346,7 @@ class HybridRetriever(BaseRetriever):
             d = positions.get("dense", {}).get(cid)
             s = positions.get("bm25", {}).get(cid)
             st = positions.get("statement", {}).get(cid)
+            se = positions.get("section", {}).get(cid)
             results.append(RetrievedChunk(
                 chunk_id=cid, doc_id=str(meta.get("doc_id", "")), source=str(meta.get("source", "")), text=text,
                 chunk_index=int(meta.get("chunk_index", 0)), page_start=meta.get("page_start"),
@@ -369,10 +355,13 @@ class HybridRetriever(BaseRetriever):
                 bm25_score=s[0] if s else None, bm25_rank=s[1] if s else None,
                 rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None, metadata=dict(meta),
                 statement_score=st[0] if st else None, statement_rank=st[1] if st else None,
+                section_score=se[0] if se else None, section_rank=se[1] if se else None,
+                page_score=run.pages[cid][0] if cid in run.pages else None,
+                page_rank=run.pages[cid][1] if cid in run.pages else None,
             ))
         return results
 
-    def _rerank(self, query: str, results: list[RetrievedChunk], run: _Search) -> list[RetrievedChunk]:
+    def _rerank(self, query: str, results: list[RetrievedChunk], run: SearchRun) -> list[RetrievedChunk]:
         """``results`` re-ordered by the cross-encoder's score against ``query`` (stable: ties keep the fused
         order), with ``rerank_score`` and ``rerank_rank`` set."""
         t = time.perf_counter()

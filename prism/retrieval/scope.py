@@ -26,6 +26,7 @@ prefer the documents that report them, an unknown company is declined.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from prism.retrieval.periods import period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import DocumentProfile, DocumentRecord, PeriodMention, QuestionFacts, SearchScope
+from prism.vocabulary.legal import SPELLING
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +44,8 @@ __all__ = ["MAX_LISTED_ENTITIES", "DocumentCatalog", "ScopePlan", "catalog_of", 
 MAX_LISTED_ENTITIES = 20
 """Most entities a decline lists (then "and N more")."""
 
+_NAME_WORD = re.compile(r"[a-z0-9]+")
+_SUFFIX_WORDS = frozenset(w for spelling in SPELLING for w in _NAME_WORD.findall(spelling)) | {"holdings", "the"}
 _ANNUAL = ("10-K", "annual_report")
 _QUARTERLY = ("10-Q", "earnings_call")
 
@@ -293,3 +297,32 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
     logger.debug("scope: %d entities, %d periods, %s documents, %d preferred", len(facts.entities),
                  len(facts.periods), "all" if allowed is None else len(allowed), len(preferred))
     return ScopePlan(frozenset(allowed) if allowed is not None else None, preferred, scope, decline, facts)
+
+
+def foreign_exhibits_last(candidates: list[tuple[str, float]], exhibit_entity: Callable[[str], str | None],
+                          question: str) -> list[tuple[str, float]]:
+    """``candidates`` with the chunks of another entity's exhibit last (a stable partition; nothing dropped): MGM
+    Resorts' 10-K carries CityCenter Holdings, LLC's balance sheet as Exhibit 99.3, and a question about MGM must not
+    be answered from it. A question that names that entity (every word of its name but the legal suffix, case
+    ignored) keeps its chunks in place.
+
+    Args:
+        candidates: ``(chunk_id, score)`` best first.
+        exhibit_entity: a chunk's ``exhibit_entity`` metadata (:func:`prism.index.sections.assign_sections`), or
+            ``None`` for a chunk of the filer's own text.
+        question: the question as searched.
+    """
+    asked = set(_NAME_WORD.findall(question.lower()))
+
+    def foreign(cid: str) -> bool:
+        name = exhibit_entity(cid)
+        if not name:
+            return False
+        words = [w for w in _NAME_WORD.findall(name.lower()) if w not in _SUFFIX_WORDS]
+        return not words or not set(words) <= asked
+
+    flags = [foreign(cid) for cid, _ in candidates]
+    if not any(flags):
+        return candidates
+    return [c for c, f in zip(candidates, flags, strict=True) if not f] + [
+        c for c, f in zip(candidates, flags, strict=True) if f]

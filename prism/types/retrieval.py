@@ -56,7 +56,10 @@ class RetrievedChunk:
     Scores: ``dense_score`` cosine similarity in [-1, 1]; ``bm25_score`` ≥ 0, unbounded; ``rrf_score`` ≤
     Σ weights / (rrf_k + 1); ``rerank_score`` the cross-encoder's raw logit; ``statement_score`` the BM25 score in
     the statement ranking (set only when the question named a financial statement and the chunk is a row of it,
-    :meth:`prism.retrieval.retriever.HybridRetriever.search`). Ranks are 1-based; ``rank`` is the final
+    :meth:`prism.retrieval.retriever.HybridRetriever.search`); ``section_score`` the BM25 score in the section
+    ranking (set when the question looks for a kind of section and the chunk is in one); ``page_score`` the fused
+    scores of the chunk's page summed with decay and ``page_rank`` that page's rank
+    (:func:`prism.retrieval.pages.rank_pages`; set when pages are ranked). Ranks are 1-based; ``rank`` is the final
     position in the result list. ``locator`` is where the chunk is, as citations show it (``"p. 2 (PDF p. 4)"``,
     ``"Slide 3"``, ``"Sheet 'Q3' row 14"``; ``""`` for an unpaged source), made by :func:`prism.types.locator_of`
     from the chunk's stored metadata (when not given: :func:`~prism.types.page_label` of the pages);
@@ -83,6 +86,10 @@ class RetrievedChunk:
     metadata: dict[str, Any] = field(default_factory=dict)
     statement_score: float | None = None
     statement_rank: int | None = None
+    page_score: float | None = None
+    page_rank: int | None = None
+    section_score: float | None = None
+    section_rank: int | None = None
 
     @property
     def profile_line(self) -> str:
@@ -96,9 +103,14 @@ class RetrievedChunk:
 
     def scores(self) -> dict[str, float | int | None]:
         """The stable ``scores`` object of the search JSON: a score and a rank per :data:`SCORE_STAGES`, plus
-        ``statement`` / ``statement_rank`` when the statement ranking ranked the chunk."""
+        ``statement`` / ``statement_rank`` when the statement ranking ranked the chunk, ``section`` /
+        ``section_rank`` when the section ranking did, and ``page`` / ``page_rank`` when pages were ranked."""
         extra = {} if self.statement_rank is None else {
             "statement": self.statement_score, "statement_rank": self.statement_rank}
+        if self.section_rank is not None:
+            extra.update(section=self.section_score, section_rank=self.section_rank)
+        if self.page_rank is not None:
+            extra.update(page=self.page_score, page_rank=self.page_rank)
         return {
             "dense": self.dense_score,
             "dense_rank": self.dense_rank,

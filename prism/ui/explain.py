@@ -87,6 +87,12 @@ def why_this_chunk(scores: Scores, sides: Sequence[str] = BOTH_SIDES) -> str:
             parts.append(f"fused #{before}")
     else:
         before = ranked[0][1] if ranked else None
+    section = _rank(scores, "section")
+    if section is not None:
+        parts.append(f"#{section} in the sections whose text the question looks for")
+    page = _rank(scores, "page")
+    if page is not None:
+        parts.append(f"its page #{page} by the fused scores of its chunks")
     after = _rank(scores, "rerank")
     if after is not None:
         parts.append(_rerank_move(before, after))
@@ -129,9 +135,9 @@ def _carried_by(scores: Scores) -> str:
 
 def score_rows(scores: Scores) -> list[dict[str, str]]:
     """Table rows ``{"Stage", "Score", "Rank", "Meaning"}`` for the four stages (and the statement ranking after
-    BM25 when it ranked the chunk), in pipeline order, as display text:
-    scores with 4 decimals for RRF and 3 otherwise, ranks as ``"#3"``, and ``"—"`` where the stage did not see the
-    chunk."""
+    BM25 when it ranked the chunk, the page ranking before rerank when pages were ranked), in pipeline order, as
+    display text: scores with 4 decimals for RRF and 3 otherwise, ranks as ``"#3"``, and ``"—"`` where the stage
+    did not see the chunk."""
     rows = []
     for key, label, meaning in STAGES:
         value = scores.get(key)
@@ -147,6 +153,14 @@ def score_rows(scores: Scores) -> list[dict[str, str]]:
         value = scores.get("statement")
         rows.insert(2, {"Stage": "Statement", "Score": f"{float(value):.3f}" if value is not None else "—",
                         "Rank": f"#{rank}", "Meaning": "keywords among the rows of the statement the question names"})
+    if (rank := _rank(scores, "section")) is not None:  # after BM25 (and the statement): BM25 within the sections
+        value = scores.get("section")
+        rows.insert(len(rows) - 2, {"Stage": "Section", "Score": f"{float(value):.3f}" if value is not None else "—",
+                                    "Rank": f"#{rank}", "Meaning": "keywords in the sections the question looks for"})
+    if (rank := _rank(scores, "page")) is not None:  # before rerank (the last stage): pages are ranked on fused scores
+        value = scores.get("page")
+        rows.insert(len(rows) - 1, {"Stage": "Page", "Score": f"{float(value):.4f}" if value is not None else "—",
+                         "Rank": f"#{rank}", "Meaning": "its page: the page's chunks' fused scores, summed with decay"})
     return rows
 
 

@@ -174,3 +174,22 @@ KEY_FIGURES: tuple[tuple[str, str], ...] = (("revenue", "revenue"), ("net income
                                             ("operating income", "operating_income"))
 """The key figures of a filing, in briefing order: ``(the name a briefing gives it, its key in ITEMS)``; each item
 has a ``row`` pattern."""
+
+
+FIGURE_CUES: dict[str, tuple[str, ...]] = {
+    "cash_flow": (r"free cash flows?", r"fcf", r"capital (?:spending|spend|outlays?)", r"capex",
+                  r"buy ?backs?", r"(?:share|stock) repurchases?",
+                  r"repurchas\w* (?:its |of )?(?:own )?(?:shares|stock)",
+                  r"dividends? paid", r"return\w* (?:cash |capital )?to shareholders", r"interest paid",
+                  r"cash (?:generated|provided) by operations", r"operating cash"),
+    "income": (r"gross margins?", r"operating margins?", r"ebitda?", r"earnings per share", r"eps",
+               r"interest expense", r"sg&a", r"selling,? general and administrative", r"effective tax rate",
+               r"income tax expense"),
+    "balance": (r"total debt", r"(?:long|short)-term debt", r"cash and (?:cash equivalents|short-term investments)",
+                r"working capital", r"shareholders'? equity", r"stockholders'? equity", r"accounts payable",
+                r"accounts receivable", r"total liabilities", r"goodwill", r"net pp&e", r"pp&e"),
+}
+"""Figures an analyst asks for in other words than a line item of :data:`ITEMS` ("free cash flow", "buybacks",
+"gross margin", "total debt"), by the statement kind whose rows hold them or their inputs (regular expressions, lower
+case, matched whole-word). Retrieval only: these searches rank the statement's rows
+(:func:`prism.index.statements.figure_kinds`); a cue is never read as a line item's value."""

@@ -44,7 +44,8 @@ FFMC_REGS = "FOREIGN060520269122C857178F4E5286FB5ABDB219F59E.pdf"  # FEMA (Autho
 RBI_FILES = (FEMA_MD, SHG_MC, FFMC_REGS)
 SAMPLE_FILES = ("meridian_bank_upi_operating_circular.pdf", "meridian_fee_schedule_tables.pdf")
 
-# Pinned here so the measured facts below do not move when the shipped defaults are re-tuned.
+# Pinned here so the measured facts below do not move when the shipped defaults are re-tuned. These tests check the
+# chunk ranking of each stage; pages are not ranked here (tests/retrieval/test_page_ranking.py ranks them).
 RRF_K, DENSE_W, BM25_W = 60, 0.5, 0.5
 
 
@@ -56,7 +57,8 @@ class Corpus:
 
 
 def _settings(home: Path) -> Settings:
-    return Settings(home=home, rrf_k=RRF_K, dense_weight=DENSE_W, bm25_weight=BM25_W, top_k=5, fusion_top_k=10)
+    return Settings(home=home, rrf_k=RRF_K, dense_weight=DENSE_W, bm25_weight=BM25_W, top_k=5, fusion_top_k=10,
+                    page_ranking=False)
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +168,7 @@ def test_hybrid_ranks_are_the_single_mode_ranks_and_rrf_uses_the_settings(corpus
     follows dense_weight, bm25_weight and rrf_k from the retriever's own Settings (asymmetric weights, so a
     swapped weight or a hard-coded k shows)."""
     handle = corpus.service.open("sample")
-    settings = Settings(home=corpus.home, rrf_k=10, dense_weight=0.8, bm25_weight=0.2, top_k=10)
+    settings = Settings(home=corpus.home, rrf_k=10, dense_weight=0.8, bm25_weight=0.2, top_k=10, page_ranking=False)
     retriever = HybridRetriever(handle.workspace, handle.store, embedder, corpus.service.reranker, settings)
     for query in ["UPI collect request limit", "merchant discount rate RuPay credit card", "4.2.1 locker rent"]:
         dense = {r.chunk_id: r for r in retriever.search(query, mode="dense", top_k=settings.dense_top_k).results}
@@ -308,7 +310,7 @@ def test_persisted_bm25_is_loaded_without_rebuilding_and_equals_a_rebuild(corpus
     monkeypatch.setattr(BM25Index, "__init__", counting_init)
     monkeypatch.setattr(SparseSide, "_build", counting_build)
 
-    reopened = PrismService(Settings(home=corpus.home), embedder=embedder)  # a fresh view of the same home
+    reopened = PrismService(_settings(corpus.home), embedder=embedder)  # a fresh view of the same home
     assert _bm25_view(reopened) == first
     assert calls == {"init": 0, "build": 0}  # loaded from disk, nothing re-tokenised or rebuilt
     assert {p.name: p.stat().st_mtime_ns for p in bm25_dir.iterdir()} == files_before
@@ -318,7 +320,7 @@ def test_persisted_bm25_is_loaded_without_rebuilding_and_equals_a_rebuild(corpus
     assert sparse.fingerprint().startswith(workspace.fingerprint())
 
     shutil.rmtree(bm25_dir)  # the index is derived data: a third view must rebuild it from the chunk rows
-    rebuilt = PrismService(Settings(home=corpus.home), embedder=embedder)
+    rebuilt = PrismService(_settings(corpus.home), embedder=embedder)
     assert _bm25_view(rebuilt) == first
     assert calls == {"init": 1, "build": 1}
     assert (bm25_dir / "bm25.json").exists()
