@@ -49,10 +49,10 @@ def training_rows(models: list[str]) -> list[dict]:
 def scoring_cost(model: str, texts: list[list[str]], queries: list[str], lengths: tuple[int, ...]) -> list[dict]:
     """Per-query p50 / p95 (ms) of scoring each query's chunks, at each window length."""
     reranker = Reranker.from_settings(Settings(reranker_model=model))
-    own = reranker._model.max_length
+    own = reranker._model.max_seq_length
     rows = []
     for length in (own, *[n for n in lengths if n != own]):
-        reranker._model.max_length = length
+        reranker._model.max_seq_length = length
         times = []
         for q, chunk_texts in zip(queries, texts, strict=True):
             t = time.perf_counter()
@@ -61,7 +61,7 @@ def scoring_cost(model: str, texts: list[list[str]], queries: list[str], lengths
         p = percentiles(times)
         rows.append({"model": Path(model).name, "max_length": length, "chunks": len(texts[0]),
                      "p50 ms": p["p50"], "p95 ms": p["p95"]})
-    reranker._model.max_length = own
+    reranker._model.max_seq_length = own
     return rows
 
 

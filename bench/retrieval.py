@@ -139,7 +139,7 @@ def rerank_run(model: str, queries: dict[str, str], hybrid: dict[str, list[tuple
 
 
 def bench_scifact(svc: PrismService, directory: Path, limit: int | None, stock: bool, stock_limit: int,
-                  rerank: list[str] = (), rerank_depths: tuple[int, ...] = (10,)) -> dict:
+                  rerank: tuple[str, ...] | list[str] = (), rerank_depths: tuple[int, ...] = (10,)) -> dict:
     ds = load_beir(directory)
     ensure_corpus(svc, ds, "beir-scifact", lambda f, m: None)
     handle = svc.open("beir-scifact")

@@ -131,7 +131,7 @@ def test_training_writes_a_model_the_reranker_loads_and_reuses_it(acme, tmp_path
     assert [p.name for p in (tmp_path / "models").iterdir() if p.name.startswith(".tmp")] == []
 
     reranker = Reranker.from_settings(Settings(reranker_model=str(trained.path)))
-    assert reranker.enabled and reranker._model.max_length == 64
+    assert reranker.enabled and reranker._model.max_seq_length == 64
     texts = [r["text"] for rows in documents for r in rows]
     scores = reranker.score("What were total assets in 2018?", texts)
     assert scores.shape == (len(texts),) and len(set(scores.tolist())) == len(texts)
