@@ -28,7 +28,8 @@ def cmd_reranker(args: argparse.Namespace) -> int:
 
     trained = common.service().train_reranker(
         args.workspace, Path(args.beir) if args.beir else None, max_pairs=args.max_pairs, progress=show,
-        max_length=args.max_length, threads=args.threads, seed=args.seed, max_steps=args.max_steps)
+        max_length=args.max_length, threads=args.threads, seed=args.seed, max_steps=args.max_steps, epochs=args.epochs,
+        learning_rate=args.learning_rate)
     m = trained.manifest
     text = (f"{'reused' if trained.reused else 'trained'} {trained.path}\n  pairs {m['pairs']} {m['counts']}; "
             f"{m['steps']} steps, {m['seconds']} s on {m['threads']} thread(s)\n"
@@ -45,6 +46,8 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     p.add_argument("--max-pairs", type=int, default=6000, help="pairs in all, negatives included (default 6000)")
     p.add_argument("--max-length", type=int, default=128, help="word pieces per pair (default 128)")
     p.add_argument("--threads", type=int, default=2, help="torch threads while training (default 2)")
+    p.add_argument("--epochs", type=int, default=1, help="passes over the pairs (default 1)")
+    p.add_argument("--learning-rate", type=float, default=3e-5, help="AdamW peak learning rate (default 3e-5)")
     p.add_argument("--seed", type=int, default=30)
     p.add_argument("--max-steps", type=int, default=None, help="stop after N optimiser steps (a quick check)")
     p.set_defaults(func=cmd_reranker)
