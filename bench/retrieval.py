@@ -3,6 +3,7 @@
 Usage::
 
     python bench/retrieval.py [--scifact DIR] [--limit N] [--financebench DIR] [--skip-stock]
+                              [--rerank MODEL [--rerank-depth N]]
 
 SciFact (BEIR, train queries): documents ranked by their best chunk, NDCG@10 etc. with ranx. FinanceBench dev:
 a chunk is relevant when it comes from the evidence document and its page span holds the evidence page
@@ -115,7 +116,30 @@ def table(rows: list[dict], cols: list[str]) -> str:
     return "\n".join(out)
 
 
-def bench_scifact(svc: PrismService, directory: Path, limit: int | None, stock: bool, stock_limit: int) -> dict:
+def rerank_run(model: str, queries: dict[str, str], hybrid: dict[str, list[tuple[str, str]]], depth: int,
+               chunk_to_doc: dict[str, str]) -> tuple[dict, list[float]]:
+    """The hybrid chunk lists with their first ``depth`` chunks re-ordered by the cross-encoder at ``model`` (what
+    ``HybridRetriever`` does with ``fusion_top_k = depth``; ties keep the fused order), ranked into documents, and the
+    per-query rerank latency (ms)."""
+    from prism.config import Settings
+    from prism.retrieval.rerank import Reranker
+
+    reranker = Reranker.from_settings(Settings(reranker_model=model))
+    if not reranker.enabled:
+        raise SystemExit(f"reranker {model} did not load: {reranker.state.reason}")
+    run, times = {}, []
+    for q, ranked in hybrid.items():
+        head, tail = ranked[:depth], ranked[depth:]
+        t = time.perf_counter()
+        scores = reranker.score(queries[q], [text for _, text in head])
+        times.append((time.perf_counter() - t) * 1000)
+        order = sorted(range(len(head)), key=lambda i: -float(scores[i]))
+        run[q] = _docs_from_chunks([head[i][0] for i in order] + [c for c, _ in tail], chunk_to_doc)
+    return run, times
+
+
+def bench_scifact(svc: PrismService, directory: Path, limit: int | None, stock: bool, stock_limit: int,
+                  rerank: tuple[str, ...] | list[str] = (), rerank_depths: tuple[int, ...] = (10,)) -> dict:
     ds = load_beir(directory)
     ensure_corpus(svc, ds, "beir-scifact", lambda f, m: None)
     handle = svc.open("beir-scifact")
@@ -139,15 +163,24 @@ def bench_scifact(svc: PrismService, directory: Path, limit: int | None, stock: 
     s = svc.settings
     t_h = []
     run = {}
+    hybrid = {}
     for q in qids:
         t = time.perf_counter()
         res = retriever.search(queries[q], mode="hybrid", top_k=2 * CHUNKS_PER_SIDE, rerank=False)
         t_h.append((time.perf_counter() - t) * 1000)
+        hybrid[q] = [(r.chunk_id, r.text) for r in res.results]
         run[q] = _docs_from_chunks([r.chunk_id for r in res.results], chunk_to_doc)
     means, _ = evaluate_run(qrels, run, METRICS)
     rows.append({"system": f"Prism HybridRetriever (shipped {s.dense_weight}/{s.bm25_weight})", **means})
+    lat = {}
+    for model in rerank:
+        for depth in rerank_depths:
+            run, t_r = rerank_run(model, queries, hybrid, depth, chunk_to_doc)
+            means, _ = evaluate_run(qrels, run, METRICS)
+            rows.append({"system": f"Prism hybrid + rerank top {depth} ({Path(model).name})", **means})
+            lat[f"rerank top {depth} ({Path(model).name})"] = percentiles(t_r)
     lat = {"Prism dense": percentiles(list(t_dense.values())), "Prism bm25": percentiles(list(t_sparse.values())),
-           "Prism hybrid (end to end)": percentiles(t_h)}
+           "Prism hybrid (end to end)": percentiles(t_h), **lat}
     print(f"\n## SciFact train ({len(qids)} queries; documents ranked by best chunk)\n", flush=True)
     print(table(rows, ["system", *METRICS]), flush=True)
     if stock:
@@ -224,11 +257,16 @@ def main() -> None:
                     help="SciFact queries for the stock comparison (default 0: all; ~0.7 s a query)")
     ap.add_argument("--skip-financebench", action="store_true")
     ap.add_argument("--skip-scifact", action="store_true", help="FinanceBench only (e.g. after a PDF parsing change)")
+    ap.add_argument("--rerank", action="append", default=[], metavar="MODEL",
+                    help="SciFact: also rerank the hybrid list's head with this cross-encoder folder (repeatable)")
+    ap.add_argument("--rerank-depth", type=int, action="append", default=None, metavar="N",
+                    help="chunks the cross-encoder re-orders (repeatable; default 10, the shipped fusion_top_k)")
     args = ap.parse_args()
     svc = PrismService(get_settings())
     cols = ["system", *METRICS]
     if not args.skip_scifact:
-        sci = bench_scifact(svc, args.scifact, args.limit, not args.skip_stock, args.stock_limit)
+        sci = bench_scifact(svc, args.scifact, args.limit, not args.skip_stock, args.stock_limit, args.rerank,
+                            tuple(args.rerank_depth or [svc.settings.fusion_top_k]))
         print("\n### Retrieval latency per query (ms)\n")
         lat_rows = [{"system": k, "p50": v.get("p50", 0.0), "p95": v.get("p95", 0.0)}
                     for k, v in sci["latency"].items()]

@@ -287,7 +287,8 @@ class Settings(BaseSettings):
     reranker_enabled: bool = Field(default=True, description="Use the cross-encoder when it can be loaded.")
     reranker_model: str = Field(
         default="cross-encoder/ms-marco-MiniLM-L-6-v2",
-        description="Cross-encoder name (HF cache) or local path; light option cross-encoder/ms-marco-TinyBERT-L-2-v2.",
+        description="Cross-encoder name (HF cache) or local path; light option cross-encoder/ms-marco-TinyBERT-L-2-v2; "
+        "or a folder made by `python -m prism reranker train` (README: A reranker trained here).",
     )
 
     # --- LLM, web ------------------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from prism.cli import answer, audit, common, compare, documents, evaluation, search, seed, workspaces
+from prism.cli import answer, audit, common, compare, documents, evaluation, reranker, search, seed, workspaces
 from prism.errors import PrismError
 
-COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed)
+COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker)
 """The modules whose ``register`` adds sub-commands, in help order."""
 
 NOISY_LOGGERS: tuple[str, ...] = ("httpx", "chromadb", "sentence_transformers", "transformers", "urllib3")

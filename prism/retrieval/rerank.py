@@ -2,7 +2,9 @@
 
 The model (``Settings.reranker_model``) is loaded from a local folder or the Hugging Face cache only — never
 downloaded at run time. Where it cannot be loaded the stage is off and :attr:`Reranker.reason` says why; every
-search result carries that state.
+search result carries that state. A model trained on this machine (``python -m prism reranker train``,
+:mod:`prism.retrieval.reranker_training`) is such a local folder; its window (``max_seq_length``, 128 word pieces)
+is saved with it. Scoring runs on the process's torch threads.
 """
 
 from __future__ import annotations
