@@ -272,6 +272,18 @@ class Settings(BaseSettings):
         description="Rank pages, not only chunks: the fused chunks grouped by page, the best chunk of each page first "
         "(pages by their chunks' fused scores summed with page_decay), the others after (prism.retrieval.pages).",
     )
+    page_window: int = Field(
+        default=20, ge=1,
+        description="How many of the best fused chunks are put in page order; the rest keep their fused order. A "
+        "page whose best chunk ranks below the window must not push a strong second chunk of the top page down "
+        "(README: Pages, sections and exhibits).",
+    )
+    page_keep: int = Field(
+        default=2, ge=0,
+        description="A page's further chunk among the best page_keep fused chunks stays right after the page's best "
+        "chunk (prism.retrieval.pages.rank_pages; 2: when fusion ranks two chunks of one page first and second, the "
+        "second stays; 0: every page's further chunks wait). README: Pages, sections and exhibits.",
+    )
     page_decay: float = Field(
         default=0.0, ge=0, le=1,
         description="Weight ratio of each further chunk of a page in its score (0: the best chunk alone, MaxP; 1: the "

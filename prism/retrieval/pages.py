@@ -40,7 +40,7 @@ class PageRanked:
 
 
 def rank_pages(
-    candidates: Sequence[tuple[str, float]], page_of: Callable[[str], Hashable], decay: float
+    candidates: Sequence[tuple[str, float]], page_of: Callable[[str], Hashable], decay: float, keep: int = 0
 ) -> list[PageRanked]:
     """Order fused chunks by page: the best chunk of every page, pages by aggregated score, then the other chunks.
 
@@ -49,10 +49,14 @@ def rank_pages(
         page_of: the page key of a chunk id (e.g. ``(doc_id, page_start)``; ``(doc_id, None)`` for an unpaged
             document). Chunks with equal keys are on one page.
         decay: weight ratio of each further chunk of a page, in [0, 1] (see the module docstring).
+        keep: a further chunk among the first ``keep`` candidates stays right after its page's best chunk (two of the
+            three best chunks on one page say the page is the answer, and the second often continues the first: a
+            table cut at a row boundary). 0: every page's further chunks wait.
 
     Returns:
-        Every candidate once: first one chunk per page, by ``page_score`` descending (ties: the page whose best chunk
-        came first in ``candidates``), then the remaining chunks in their order in ``candidates``. ``[]`` for no
+        Every candidate once: first one chunk per page (with its kept chunks), by ``page_score`` descending (ties: the
+        page whose best chunk came first in ``candidates``), then the remaining chunks in their order in
+        ``candidates``. ``lead`` is True for the chunks of the first part. ``[]`` for no
         candidates.
 
     Raises:
@@ -73,8 +77,9 @@ def rank_pages(
     rest: list[tuple[int, PageRanked]] = []
     for page_rank, (total, ordered) in enumerate(scored, start=1):
         for i, (pos, cid, score) in enumerate(ordered):
-            item = PageRanked(cid, score, total, page_rank, i == 0)
-            if i == 0:
+            first = i == 0 or pos < keep
+            item = PageRanked(cid, score, total, page_rank, first)
+            if first:
                 leads.append(item)
             else:
                 rest.append((pos, item))

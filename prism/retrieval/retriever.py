@@ -303,9 +303,10 @@ class HybridRetriever(BaseRetriever):
         return fused
 
     def _arrange(self, fused: list[tuple[str, float]], run: SearchRun) -> list[tuple[str, float]]:
-        """The fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`, ``page_decay``; when
-        ``page_ranking`` is on: the best chunk of each page first, pages by their chunks' summed scores; each chunk's
-        page score and rank are kept for :meth:`_hydrate`), then with another entity's exhibit last
+        """The best ``page_window`` fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`,
+        ``page_decay``; when ``page_ranking`` is on: the best chunk of each page first, pages by their chunks' summed
+        scores; each chunk's page score and rank are kept for :meth:`_hydrate`; the chunks below the window follow
+        in fused order, without a page rank), then with another entity's exhibit last
         (:func:`prism.retrieval.scope.foreign_exhibits_last`). Metadata the dense side did not return is read from
         the store. A chunk without pages (a Word or HTML file, a BEIR abstract) is a unit of its own: a whole
         document is no page, and summing its chunks would favour long documents."""
@@ -320,10 +321,11 @@ class HybridRetriever(BaseRetriever):
             return run.texts[cid][1] if cid in run.texts else {}
 
         if self.settings.page_ranking:
-            ranked = rank_pages(fused, lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
-                                self.settings.page_decay)
+            window = self.settings.page_window
+            ranked = rank_pages(fused[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
+                                self.settings.page_decay, self.settings.page_keep)
             run.pages = {p.chunk_id: (p.page_score, p.page_rank) for p in ranked}
-            fused = [(p.chunk_id, p.score) for p in ranked]
+            fused = [(p.chunk_id, p.score) for p in ranked] + fused[window:]
         fused = foreign_exhibits_last(fused, lambda c: meta(c).get("exhibit_entity"), run.understanding.text)
         run.timed("pages", t)
         return fused

@@ -178,6 +178,7 @@ has a ``row`` pattern."""
 
 FIGURE_CUES: dict[str, tuple[str, ...]] = {
     "cash_flow": (r"free cash flows?", r"fcf", r"capital (?:spending|spend|outlays?)", r"capex",
+                  r"capital[- ]intensi\w*",
                   r"buy ?backs?", r"(?:share|stock) repurchases?",
                   r"repurchas\w* (?:its |of )?(?:own )?(?:shares|stock)",
                   r"dividends? paid", r"return\w* (?:cash |capital )?to shareholders", r"interest paid",
@@ -187,9 +188,11 @@ FIGURE_CUES: dict[str, tuple[str, ...]] = {
                r"income tax expense"),
     "balance": (r"total debt", r"(?:long|short)-term debt", r"cash and (?:cash equivalents|short-term investments)",
                 r"working capital", r"shareholders'? equity", r"stockholders'? equity", r"accounts payable",
-                r"accounts receivable", r"total liabilities", r"goodwill", r"net pp&e", r"pp&e"),
+                r"accounts receivable", r"total liabilities", r"goodwill", r"net pp&e", r"pp&e", r"ppn?e",
+                r"fixed assets", r"capital[- ]intensi\w*"),
 }
 """Figures an analyst asks for in other words than a line item of :data:`ITEMS` ("free cash flow", "buybacks",
-"gross margin", "total debt"), by the statement kind whose rows hold them or their inputs (regular expressions, lower
+"gross margin", "total debt", "PPNE"; "capital-intensive": capex and fixed assets), by the statement kind whose rows
+hold them or their inputs (regular expressions, lower
 case, matched whole-word). Retrieval only: these searches rank the statement's rows
 (:func:`prism.index.statements.figure_kinds`); a cue is never read as a line item's value."""

@@ -42,6 +42,17 @@ def test_decay_decides_whether_a_page_of_several_good_chunks_beats_one_better_ch
     assert rank_pages(candidates, PAGE.__getitem__, 1.0)[0].page_score == pytest.approx(0.085, abs=1e-15)
 
 
+def test_a_second_chunk_fused_among_the_first_keep_stays_after_its_page():
+    candidates = [("a1", 0.05), ("a2", 0.049), ("a3", 0.048), ("b1", 0.047), ("c1", 0.03)]
+    assert _order(candidates, 0.0) == [("a1", 1, True), ("b1", 2, True), ("c1", 3, True), ("a2", 1, False),
+                                       ("a3", 1, False)]
+    kept = [(p.chunk_id, p.page_rank, p.lead) for p in rank_pages(candidates, PAGE.__getitem__, 0.0, keep=2)]
+    assert kept == [("a1", 1, True), ("a2", 1, True), ("b1", 2, True), ("c1", 3, True), ("a3", 1, False)]
+    # keep counts fused positions: a3 is 3rd, so keep=4 keeps it too (b1, 4th, leads its own page anyway)
+    assert [p.chunk_id for p in rank_pages(candidates, PAGE.__getitem__, 0.0, keep=4)] == ["a1", "a2", "a3", "b1",
+                                                                                              "c1"]
+
+
 def test_ties_keep_the_page_whose_best_chunk_came_first_and_empty_input():
     assert _order([("c1", 0.03), ("b1", 0.03)], 0.5) == [("c1", 1, True), ("b1", 2, True)]
     assert rank_pages([], PAGE.__getitem__, 0.5) == []
@@ -70,20 +81,25 @@ QUESTIONS = ("What is the fee for a failed UPI transaction?", "How are disputes 
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_retriever_puts_different_pages_first_as_recomputed_from_the_fused_chunks(sample_home, embedder, question):
     flat = PrismService(Settings(home=sample_home, page_ranking=False, top_k=200), embedder=embedder)
-    fused = [(r.chunk_id, r.rrf_score) for r in flat.search(question, "sample").results]
-    page_of = {r.chunk_id: (r.doc_id, r.page_start) for r in flat.search(question, "sample").results}
-    expected = rank_pages(fused, page_of.__getitem__, 0.5)
+    results = flat.search(question, "sample").results
+    fused = [(r.chunk_id, r.rrf_score) for r in results]
+    page_of = {r.chunk_id: (r.doc_id, r.page_start) for r in results}
+    window = 8
+    expected = rank_pages(fused[:window], page_of.__getitem__, 0.5)
 
-    paged = PrismService(Settings(home=sample_home, page_decay=0.5, top_k=200), embedder=embedder)
+    paged = PrismService(Settings(home=sample_home, page_decay=0.5, page_window=window, page_keep=0, top_k=200),
+                         embedder=embedder)
     results = paged.search(question, "sample").results
-    assert [r.chunk_id for r in results] == [p.chunk_id for p in expected]
-    assert [(r.page_score, r.page_rank) for r in results] == [(p.page_score, p.page_rank) for p in expected]
-    pages = len(set(page_of.values()))
+    assert [r.chunk_id for r in results] == [p.chunk_id for p in expected] + [c for c, _ in fused[window:]]
+    assert [(r.page_score, r.page_rank) for r in results[:window]] == [(p.page_score, p.page_rank) for p in expected]
+    assert all(r.page_rank is None for r in results[window:])  # below the window: fused order, no page rank
+    pages = len({page_of[c] for c, _ in fused[:window]})
     first = [(r.doc_id, r.page_start) for r in results[:pages]]
-    assert len(set(first)) == pages > 1  # every page once before any page's second chunk
+    assert len(set(first)) == pages > 1  # every page of the window once before any page's second chunk
 
-    top5 = PrismService(Settings(home=sample_home), embedder=embedder).search(question, "sample").results
-    assert len({(r.doc_id, r.page_start) for r in top5}) == min(5, pages)
+    top5 = PrismService(Settings(home=sample_home, page_keep=0), embedder=embedder).search(question, "sample").results
+    window_pages = len({page_of[c] for c, _ in fused[:20]})
+    assert len({(r.doc_id, r.page_start) for r in top5}) == min(5, window_pages)
 
 
 def test_why_and_score_rows_name_the_page(sample_home, embedder):
