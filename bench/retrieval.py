@@ -39,7 +39,8 @@ from prism.service import PrismService  # noqa: E402
 from prism.types import IngestItem  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
-WEIGHTS = [(1.0, 0.0), (0.8, 0.2), (0.7, 0.3), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6), (0.3, 0.7), (0.0, 1.0)]
+WEIGHTS = [(1.0, 0.0), (0.8, 0.2), (0.75, 0.25), (0.7, 0.3), (0.65, 0.35), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6), (0.3, 0.7),
+           (0.0, 1.0)]
 METRICS = ("ndcg@10", "mrr@10", "hit@10", "recall@100")
 
 

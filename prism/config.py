@@ -261,35 +261,16 @@ class Settings(BaseSettings):
         "that statement, fused as a third list "
         "(prism.retrieval.retriever; 0 switches it off).",
     )
-    section_weight: float = Field(
-        default=0.5, ge=0,
-        description="RRF weight of the section ranking: when a question looks for a kind of section's text (a risk, "
-        "a driver, a policy, employees: prism.vocabulary.sections), the BM25 ranking of the chunks in such sections "
-        "of a filing, fused as another list (prism.retrieval.retriever; 0 switches it off).",
-    )
-    page_ranking: bool = Field(
-        default=True,
-        description="Rank pages, not only chunks: the fused chunks grouped by page, the best chunk of each page first "
-        "(pages by their chunks' fused scores summed with page_decay), the others after (prism.retrieval.pages).",
-    )
-    page_window: int = Field(
-        default=20, ge=1,
-        description="How many of the best fused chunks are put in page order; the rest keep their fused order. A "
-        "page whose best chunk ranks below the window must not push a strong second chunk of the top page down "
-        "(README: Pages, sections and exhibits).",
-    )
-    page_keep: int = Field(
-        default=2, ge=0,
-        description="A page's further chunk among the best page_keep fused chunks stays right after the page's best "
-        "chunk (prism.retrieval.pages.rank_pages; 2: when fusion ranks two chunks of one page first and second, the "
-        "second stays; 0: every page's further chunks wait). README: Pages, sections and exhibits.",
-    )
-    page_decay: float = Field(
-        default=0.0, ge=0, le=1,
-        description="Weight ratio of each further chunk of a page in its score (0: the best chunk alone, MaxP; 1: the "
-        "sum). RRF scores are flat (rank 1: 1/61, rank 7: 1/67), so any decay above ~0.07 lets a page of several "
-        "middling chunks outrank the page of the best chunk; measured in the README (Pages, sections and exhibits).",
-    )
+    section_weight: float = Field(default=0.5, ge=0, description="RRF weight of the section ranking: BM25 over the "
+                                  "chunks of the sections a question looks for (risks, drivers, policies); 0: off.")
+    page_ranking: bool = Field(default=True, description="Rank pages: the best chunk of each page first "
+                               "(prism.retrieval.pages; README: Pages, sections and exhibits).")
+    page_window: int = Field(default=20, ge=1, description="The best fused chunks put in page order; the rest follow.")
+    page_keep: int = Field(default=2, ge=0, description="A page's further chunk among the best page_keep fused "
+                           "chunks stays after its page's best chunk (0: all wait).")
+    page_decay: float = Field(default=0.0, ge=0, le=1, description="Weight ratio of a page's further chunks in its "
+                              "score (0: best chunk alone, MaxP; RRF scores are flat, so a decay lets many weak chunks "
+                              "win).")
     dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")

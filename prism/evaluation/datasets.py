@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,26 @@ FINANCEBENCH_PDFS = Path("financebench-dev") / "pdfs"
 ``questions.jsonl`` that has no ``pdfs/`` folder beside it."""
 
 
+def _financebench_pdfs(eval_data_dir: Path | None) -> Path:
+    """The shared FinanceBench PDFs folder, ``eval_data_dir / FINANCEBENCH_PDFS`` (default
+    ``Settings.eval_data_dir``)."""
+    if eval_data_dir is None:
+        from prism.config import get_settings
+
+        eval_data_dir = get_settings().eval_data_dir
+    return Path(eval_data_dir) / FINANCEBENCH_PDFS
+
+
+def _require_pdfs(paths: Iterable[Path], pdf_dir: Path, away_from: Path | None) -> None:
+    """Raise ``PrismError`` naming the folder (and, when it is the shared one, the questions file without a
+    ``pdfs/`` folder beside it) when any of ``paths`` is not a file."""
+    missing = sorted(p.name for p in paths if not p.is_file())
+    if missing:
+        where = f" (no pdfs/ folder beside {away_from})" if away_from else ""
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise PrismError(f"FinanceBench PDFs missing in {pdf_dir}{where}: {', '.join(missing[:5])}{more}.")
+
+
 def load_financebench(path: Path, rename_documents: bool = False, eval_data_dir: Path | None = None) -> EvalDataset:
     """Load FinanceBench ``questions.jsonl`` (or its folder) with the ``pdfs/`` folder beside it, or, when there is
     none, the PDFs in ``eval_data_dir / "financebench-dev" / "pdfs"`` (:data:`FINANCEBENCH_PDFS`).
@@ -165,18 +186,11 @@ def load_financebench(path: Path, rename_documents: bool = False, eval_data_dir:
         PrismError: the file is missing or malformed, or an evidence document has no PDF in the folder used (the
             message names that folder).
     """
-    path = Path(path)
-    qfile = path / "questions.jsonl" if path.is_dir() else path
+    qfile = Path(path) / "questions.jsonl" if Path(path).is_dir() else Path(path)
     if not qfile.is_file():
         raise PrismError(f"FinanceBench questions file not found: {qfile}.")
     beside = qfile.parent / "pdfs"
-    pdf_dir = beside
-    if not beside.is_dir():
-        if eval_data_dir is None:
-            from prism.config import get_settings
-
-            eval_data_dir = get_settings().eval_data_dir
-        pdf_dir = Path(eval_data_dir) / FINANCEBENCH_PDFS
+    pdf_dir = beside if beside.is_dir() else _financebench_pdfs(eval_data_dir)
     rows = read_jsonl(qfile)
     queries = []
     needed: dict[str, Path] = {}
@@ -199,19 +213,13 @@ def load_financebench(path: Path, rename_documents: bool = False, eval_data_dir:
                 specs.append(spec)
         queries.append(EvalQuery(qid, question.strip(), str(row.get("question_type") or "financebench"),
                                  tuple(specs), row.get("answer")))
-    missing = sorted(p.name for p in needed.values() if not p.is_file())
-    if missing:
-        where = "" if pdf_dir == beside else f" (no pdfs/ folder beside {qfile})"
-        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise PrismError(f"FinanceBench PDFs missing in {pdf_dir}{where}: {', '.join(missing[:5])}{more}.")
-    name = qfile.parent.name
-    renamed: dict[str, str] = {}
-    if rename_documents:
-        renamed = {real: f"doc{i:02d}.pdf" for i, real in enumerate(sorted(needed), start=1)}
+    _require_pdfs(needed.values(), pdf_dir, None if pdf_dir == beside else qfile)
+    name = qfile.parent.name + ("-renamed" if rename_documents else "")
+    renamed = {real: f"doc{i:02d}.pdf" for i, real in enumerate(sorted(needed), start=1)} if rename_documents else {}
+    if renamed:
         needed = {renamed[real]: p for real, p in needed.items()}
         queries = [replace(q, relevant=tuple(replace(s, source=renamed[s.source]) for s in q.relevant))
                    for q in queries]
-        name += "-renamed"
     docs = tuple(EvalDocument(s, p) for s, p in sorted(needed.items()))
     corpus_hash = files_hash([(d.source, d.path) for d in docs if d.path])
     content_hash = hashlib.sha256(f"{corpus_hash}\0{sha256_file(qfile)}".encode()).hexdigest()

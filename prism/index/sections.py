@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from prism.index.statements import statement_kinds
 from prism.vocabulary.legal import ENTITY_RE
 from prism.vocabulary.sections import (
     EXHIBIT_HEADING,
@@ -40,8 +41,7 @@ chunk's."""
 _PAGE_REF = re.compile(r"\d+\s*$")
 _NAME_LINE = re.compile(rf"^(?P<name>[A-Z][\w&.'’-]*(?:\s+(?:[A-Z][\w&.'’-]*,?|&|of|and)){{0,6}}?,?\s+{ENTITY_RE})",
                         re.MULTILINE)
-_FINANCIALS = re.compile(r"financial\s+statements|balance\s+sheets?|statements?\s+of\s+(?:operations|income)",
-                         re.IGNORECASE)
+_FINANCIALS = re.compile(r"financial\s+statements", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _CUES = {kind: re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE) for kind, words in QUESTION_CUES.items()}
 
@@ -99,7 +99,7 @@ def _exhibit_entity(text: str, filer: str | None) -> str | None:
     suffix: "CityCenter Holdings, LLC"; an auditor's "LLP" is no entity), when its first word is not the filer's and
     the exhibit holds financial statements (a list of subsidiaries or a certification is the filer's own)."""
     m = _NAME_LINE.search(text[:600])
-    if not m or not _FINANCIALS.search(text):
+    if not m or not (_FINANCIALS.search(text) or statement_kinds(text)):
         return None
     name = " ".join(m.group("name").split())
     theirs, ours = _words(name), _words(filer or "")

@@ -148,11 +148,9 @@ class HybridRetriever(BaseRetriever):
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
             ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. A question naming a statement ("within
             the balance sheet") or a line item read from one ("revenue": :mod:`prism.index.statements`) gets a third
-            ranking in a fused mode, BM25 over the rows of that statement's tables (:meth:`_statement`, weight
-            ``statement_weight``). With ``page_ranking`` the fused chunks are then put in page order
-            (:meth:`_arrange`: the best chunk of each page first, so the top holds different pages). Within the scope,
-            the chunks of the preferred documents (a named period) come first, in that order. ``scope`` says what
-            the search was restricted to. An empty workspace: no results, a message.
+            ranking (:meth:`_statement`), one looking for a kind of section a section ranking. Then pages are ranked
+            and other entities' exhibits go last (:meth:`_arrange`), and the preferred documents' chunks (a named
+            period) come first. ``scope``: what the search was restricted to. An empty workspace: a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
