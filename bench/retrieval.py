@@ -39,8 +39,8 @@ from prism.service import PrismService  # noqa: E402
 from prism.types import IngestItem  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "data"
-WEIGHTS = [(1.0, 0.0), (0.8, 0.2), (0.75, 0.25), (0.7, 0.3), (0.65, 0.35), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6), (0.3, 0.7),
-           (0.0, 1.0)]
+WEIGHTS = [(1.0, 0.0), (0.8, 0.2), (0.75, 0.25), (0.7, 0.3), (0.65, 0.35), (0.6, 0.4), (0.5, 0.5), (0.4, 0.6),
+           (0.3, 0.7), (0.0, 1.0)]
 METRICS = ("ndcg@10", "mrr@10", "hit@10", "recall@100")
 
 
@@ -158,7 +158,7 @@ def bench_scifact(svc: PrismService, directory: Path, limit: int | None, stock: 
         ranked = fuse(dense, sparse, wd, ws, k)
         run = {q: _docs_from_chunks(ranked[q], chunk_to_doc) for q in qids}
         means, _ = evaluate_run(qrels, run, METRICS)
-        name = "dense" if ws == 0 else "bm25" if wd == 0 else f"hybrid {wd:.1f}/{ws:.1f}"
+        name = "dense" if ws == 0 else "bm25" if wd == 0 else f"hybrid {wd:g}/{ws:g}"
         rows.append({"system": f"Prism {name}", **means})
     # the shipped defaults, end to end through HybridRetriever
     s = svc.settings
@@ -237,7 +237,7 @@ def bench_financebench(svc: PrismService, directory: Path, stock: bool) -> dict:
         ranked = fuse(dense, sparse, wd, ws, svc.settings.rrf_k)
         run = {q: {c: 1.0 / (i + 1) for i, c in enumerate(ranked[q][:100])} for q in queries}
         means, _ = evaluate_run(qrels, run, METRICS)
-        name = "dense" if ws == 0 else "bm25" if wd == 0 else f"hybrid {wd:.1f}/{ws:.1f}"
+        name = "dense" if ws == 0 else "bm25" if wd == 0 else f"hybrid {wd:g}/{ws:g}"
         rows.append({"system": f"Prism {name}", **means})
     if stock:
         sd, sf, _, _ = stock_llamaindex(handle, svc.embedder, queries, 100)
