@@ -266,11 +266,11 @@ class Settings(BaseSettings):
     page_ranking: bool = Field(default=True, description="Rank pages: the best chunk of each page first "
                                "(prism.retrieval.pages; README: Pages, sections and exhibits).")
     page_window: int = Field(default=20, ge=1, description="The best fused chunks put in page order; the rest follow.")
+    page_ranking_min_pages: int = Field(default=20, ge=0, description="Pages the scope must hold to rank pages.")
     page_keep: int = Field(default=2, ge=0, description="A page's further chunk among the best page_keep fused "
                            "chunks stays after its page's best chunk (0: all wait).")
     page_decay: float = Field(default=0.0, ge=0, le=1, description="Weight ratio of a page's further chunks in its "
-                              "score (0: best chunk alone, MaxP; RRF scores are flat, so a decay lets many weak chunks "
-                              "win).")
+                              "score (0: MaxP; RRF scores are flat: a decay lets many weak chunks win).")
     dense_top_k: int = Field(default=50, ge=1, description="Chunks taken from the dense side per query string.")
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")

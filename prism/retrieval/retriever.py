@@ -171,8 +171,8 @@ class HybridRetriever(BaseRetriever):
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
                                   statement_kinds(query) or figure_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
-        fused = self._arrange(self._fuse(spec, rankings, run), run)
-        candidates = _prefer(fused, scope.plan.preferred)[:depth]
+        pages = sum(d.pages or 0 for d in docs if d.doc_id in scope.doc_ids)
+        candidates = _prefer(self._arrange(self._fuse(spec, rankings, run), run, pages), scope.plan.preferred)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
         if use_rerank and results:
             results = self._rerank(rerank_query or query, results, run)
@@ -300,14 +300,15 @@ class HybridRetriever(BaseRetriever):
         run.timed("fuse", t)
         return fused
 
-    def _arrange(self, fused: list[tuple[str, float]], run: SearchRun) -> list[tuple[str, float]]:
+    def _arrange(self, fused: list[tuple[str, float]], run: SearchRun, pages_in_scope: int = 0,
+                 ) -> list[tuple[str, float]]:
         """The best ``page_window`` fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`,
-        ``page_decay``; when ``page_ranking`` is on: the best chunk of each page first, pages by their chunks' summed
-        scores; each chunk's page score and rank are kept for :meth:`_hydrate`; the chunks below the window follow
-        in fused order, without a page rank), then with another entity's exhibit last
-        (:func:`prism.retrieval.scope.foreign_exhibits_last`). Metadata the dense side did not return is read from
-        the store. A chunk without pages (a Word or HTML file, a BEIR abstract) is a unit of its own: a whole
-        document is no page, and summing its chunks would favour long documents."""
+        ``page_decay``; when ``page_ranking`` is on and the scope's documents hold ``page_ranking_min_pages`` pages:
+        the best chunk of each page first, by page score; score and rank kept for :meth:`_hydrate`; below the window,
+        fused order), then another entity's exhibit last (:func:`prism.retrieval.scope.foreign_exhibits_last`).
+        Metadata the dense side did not return is read from the store. A chunk without pages (a Word or HTML file, a
+        BEIR abstract) is a unit of its own: a whole document is no page, and summing its chunks would favour long
+        documents. A scope of a few short documents keeps fused order: there the top page's neighbours are context."""
         if not fused:
             return fused
         t = time.perf_counter()
@@ -318,7 +319,7 @@ class HybridRetriever(BaseRetriever):
         def meta(cid: str) -> dict[str, Any]:
             return run.texts[cid][1] if cid in run.texts else {}
 
-        if self.settings.page_ranking:
+        if self.settings.page_ranking and pages_in_scope >= self.settings.page_ranking_min_pages:
             window = self.settings.page_window
             ranked = rank_pages(fused[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
                                 self.settings.page_decay, self.settings.page_keep)

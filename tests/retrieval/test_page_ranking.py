@@ -87,8 +87,8 @@ def test_retriever_puts_different_pages_first_as_recomputed_from_the_fused_chunk
     window = 8
     expected = rank_pages(fused[:window], page_of.__getitem__, 0.5)
 
-    paged = PrismService(Settings(home=sample_home, page_decay=0.5, page_window=window, page_keep=0, top_k=200),
-                         embedder=embedder)
+    paged = PrismService(Settings(home=sample_home, page_decay=0.5, page_window=window, page_keep=0, top_k=200,
+                                  page_ranking_min_pages=0), embedder=embedder)
     results = paged.search(question, "sample").results
     assert [r.chunk_id for r in results] == [p.chunk_id for p in expected] + [c for c, _ in fused[window:]]
     assert [(r.page_score, r.page_rank) for r in results[:window]] == [(p.page_score, p.page_rank) for p in expected]
@@ -97,13 +97,28 @@ def test_retriever_puts_different_pages_first_as_recomputed_from_the_fused_chunk
     first = [(r.doc_id, r.page_start) for r in results[:pages]]
     assert len(set(first)) == pages > 1  # every page of the window once before any page's second chunk
 
-    top5 = PrismService(Settings(home=sample_home, page_keep=0), embedder=embedder).search(question, "sample").results
+    top5 = PrismService(Settings(home=sample_home, page_keep=0, page_ranking_min_pages=0),
+                        embedder=embedder).search(question, "sample").results
     window_pages = len({page_of[c] for c, _ in fused[:20]})
     assert len({(r.doc_id, r.page_start) for r in top5}) == min(5, window_pages)
 
 
+def test_a_scope_of_few_pages_keeps_the_fused_order(sample_home, embedder):
+    """The two sample PDFs hold 9 pages, under the default ``page_ranking_min_pages`` (20): the top page's next
+    chunks are the answer's context there, so the result is the fused order, without page ranks."""
+    for question in QUESTIONS:
+        default = PrismService(Settings(home=sample_home, top_k=200), embedder=embedder).search(question, "sample")
+        flat = PrismService(Settings(home=sample_home, top_k=200, page_ranking=False), embedder=embedder).search(
+            question, "sample")
+        assert [r.chunk_id for r in default.results] == [r.chunk_id for r in flat.results]
+        assert all(r.page_rank is None for r in default.results)
+    nine = PrismService(Settings(home=sample_home, page_ranking_min_pages=9), embedder=embedder)
+    assert nine.search(QUESTIONS[0], "sample").results[0].page_rank == 1  # 9 pages reach a threshold of 9
+
+
 def test_why_and_score_rows_name_the_page(sample_home, embedder):
-    first = PrismService(Settings(home=sample_home), embedder=embedder).search(QUESTIONS[0], "sample").results[0]
+    first = PrismService(Settings(home=sample_home, page_ranking_min_pages=0), embedder=embedder).search(
+        QUESTIONS[0], "sample").results[0]
     assert first.scores()["page_rank"] == 1
     assert "its page #1 by the fused scores of its chunks" in why_this_chunk(first.scores())
     rows = score_rows(first.scores())

@@ -29,7 +29,8 @@ def home(tmp_path_factory, embedder) -> Path:
 
 
 def service(home: Path, embedder, **settings) -> PrismService:
-    return PrismService(Settings(home=home, **settings), embedder=embedder)
+    """The filing's 9 pages are under the default threshold for ranking pages; these tests rank them."""
+    return PrismService(Settings(home=home, **{"page_ranking_min_pages": 0, **settings}), embedder=embedder)
 
 
 def test_chunks_carry_their_pages_section_and_its_token(home, embedder):

@@ -88,7 +88,7 @@ def test_why_and_score_rows_name_the_statement_ranking(home, embedder):
     sentence = why_this_chunk(first.scores())
     assert "#1 among the rows of the statement the question names" in sentence
     rows = score_rows(first.scores())
-    assert [r["Stage"] for r in rows] == ["Dense", "BM25", "Statement", "RRF", "Page", "Rerank"]
+    assert [r["Stage"] for r in rows] == ["Dense", "BM25", "Statement", "RRF", "Rerank"]
     assert rows[2]["Rank"] == "#1"
 
 
