@@ -148,9 +148,9 @@ class HybridRetriever(BaseRetriever):
             best rank; a fused mode's sides go through the configured method (weighted RRF) into the top
             ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. A question naming a statement ("within
             the balance sheet") or a line item read from one ("revenue": :mod:`prism.index.statements`) gets a third
-            ranking (:meth:`_statement`), one looking for a kind of section a section ranking. Then pages are ranked
-            and other entities' exhibits go last (:meth:`_arrange`), and the preferred documents' chunks (a named
-            period) come first. ``scope``: what the search was restricted to. An empty workspace: a message.
+            ranking (:meth:`_statement`), one looking for a kind of section a section ranking. The preferred
+            documents' chunks (a named period) come first, then pages are ranked and other entities' exhibits go
+            last (:meth:`_arrange`). ``scope``: what the search was restricted to. An empty workspace: a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -172,7 +172,7 @@ class HybridRetriever(BaseRetriever):
                                   statement_kinds(query) or figure_kinds(query))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         pages = sum(d.pages or 0 for d in docs if d.doc_id in scope.doc_ids)
-        candidates = _prefer(self._arrange(self._fuse(spec, rankings, run), run, pages), scope.plan.preferred)[:depth]
+        candidates = self._arrange(_prefer(self._fuse(spec, rankings, run), scope.plan.preferred), run, pages)[:depth]
         results = self._hydrate(spec, candidates, rankings, run)
         if use_rerank and results:
             results = self._rerank(rerank_query or query, results, run)
