@@ -118,16 +118,21 @@ def section_starts(text: str, page_offsets: Sequence[int], entity: str | None = 
 
     An Item heading starts its kind (:data:`~prism.vocabulary.sections.TITLE_KINDS`, else the Form 10-K number), the
     notes' heading starts ``notes`` (keeping an exhibit's entity: the notes of another entity's statements are its
-    own), and a page opening with an exhibit number starts ``exhibits`` at the page's start. Contents entries are
+    own), and a page opening with an exhibit number starts ``exhibits`` at the page's start (a later page of the same
+    exhibit, which repeats its number, keeps its entity). Contents entries are
     skipped (:func:`_toc_end`).
     """
     starts: list[tuple[int, SectionTag]] = []
     current = SectionTag()
+    exhibit = ""  # the number of the exhibit in force: its later pages repeat it at their top
     ends = [*page_offsets[1:], len(text)]
     for start, end in zip(page_offsets, ends, strict=True):
         page = text[start:end]
         if m := EXHIBIT_HEADING.search(page):
-            current = SectionTag("exhibits", _exhibit_entity(page[m.end():], entity))
+            same = m.group(1) == exhibit and current.section in ("exhibits", "notes")
+            current = SectionTag("exhibits", _exhibit_entity(page[m.end():], entity)
+                                 or (current.exhibit_entity if same else None))
+            exhibit = m.group(1)
             starts.append((start, current))
         for offset, kind in _page_headings(page, _toc_end(page)):
             current = SectionTag(kind, current.exhibit_entity if kind == "notes" else None)

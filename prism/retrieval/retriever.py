@@ -33,7 +33,7 @@ from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.pages import rank_pages
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.scope import catalog_of, foreign_exhibits_last, plan_scope
+from prism.retrieval.scope import catalog_of, plan_scope, split_foreign_exhibits
 from prism.retrieval.search_state import ScopeState, SearchResult, SearchRun
 from prism.retrieval.understanding import Understanding
 from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
@@ -302,10 +302,11 @@ class HybridRetriever(BaseRetriever):
 
     def _arrange(self, fused: list[tuple[str, float]], run: SearchRun, pages_in_scope: int = 0,
                  ) -> list[tuple[str, float]]:
-        """The best ``page_window`` fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`,
+        """Another entity's exhibit set apart and last (:func:`prism.retrieval.scope.split_foreign_exhibits`), the best
+        ``page_window`` of the other fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`,
         ``page_decay``; when ``page_ranking`` is on and the scope's documents hold ``page_ranking_min_pages`` pages:
         the best chunk of each page first, by page score; score and rank kept for :meth:`_hydrate`; below the window,
-        fused order), then another entity's exhibit last (:func:`prism.retrieval.scope.foreign_exhibits_last`).
+        fused order).
         Metadata the dense side did not return is read from the store. A chunk without pages (a Word or HTML file, a
         BEIR abstract) is a unit of its own: a whole document is no page, and summing its chunks would favour long
         documents. A scope of a few short documents keeps fused order: there the top page's neighbours are context."""
@@ -319,15 +320,15 @@ class HybridRetriever(BaseRetriever):
         def meta(cid: str) -> dict[str, Any]:
             return run.texts[cid][1] if cid in run.texts else {}
 
+        ours, theirs = split_foreign_exhibits(fused, lambda c: meta(c).get("exhibit_entity"), run.understanding.text)
         if self.settings.page_ranking and pages_in_scope >= self.settings.page_ranking_min_pages:
             window = self.settings.page_window
-            ranked = rank_pages(fused[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
+            ranked = rank_pages(ours[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
                                 self.settings.page_decay, self.settings.page_keep)
             run.pages = {p.chunk_id: (p.page_score, p.page_rank) for p in ranked}
-            fused = [(p.chunk_id, p.score) for p in ranked] + fused[window:]
-        fused = foreign_exhibits_last(fused, lambda c: meta(c).get("exhibit_entity"), run.understanding.text)
+            ours = [(p.chunk_id, p.score) for p in ranked] + ours[window:]
         run.timed("pages", t)
-        return fused
+        return ours + theirs
 
     def _hydrate(self, spec: RetrievalMode, candidates: Sequence[tuple[str, float]], rankings: dict[str, Ranking],
                  run: SearchRun) -> list[RetrievedChunk]:

@@ -299,18 +299,21 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
     return ScopePlan(frozenset(allowed) if allowed is not None else None, preferred, scope, decline, facts)
 
 
-def foreign_exhibits_last(candidates: list[tuple[str, float]], exhibit_entity: Callable[[str], str | None],
-                          question: str) -> list[tuple[str, float]]:
-    """``candidates`` with the chunks of another entity's exhibit last (a stable partition; nothing dropped): MGM
-    Resorts' 10-K carries CityCenter Holdings, LLC's balance sheet as Exhibit 99.3, and a question about MGM must not
-    be answered from it. A question that names that entity (every word of its name but the legal suffix, case
-    ignored) keeps its chunks in place.
+def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: Callable[[str], str | None],
+                           question: str) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """``candidates`` split into the filer's chunks and those of another entity's exhibit, each in its order (nothing
+    dropped): MGM Resorts' 10-K carries CityCenter Holdings, LLC's audited statements as Exhibit 99.3, and a question
+    about MGM must not be answered from them, nor should they take a place among its pages. A question that names
+    that entity (every word of its name but the legal suffix, case ignored) keeps its chunks with the others.
 
     Args:
         candidates: ``(chunk_id, score)`` best first.
         exhibit_entity: a chunk's ``exhibit_entity`` metadata (:func:`prism.index.sections.assign_sections`), or
             ``None`` for a chunk of the filer's own text.
         question: the question as searched.
+
+    Returns:
+        ``(ours, theirs)``.
     """
     asked = set(_NAME_WORD.findall(question.lower()))
 
@@ -322,7 +325,5 @@ def foreign_exhibits_last(candidates: list[tuple[str, float]], exhibit_entity: C
         return not words or not set(words) <= asked
 
     flags = [foreign(cid) for cid, _ in candidates]
-    if not any(flags):
-        return candidates
-    return [c for c, f in zip(candidates, flags, strict=True) if not f] + [
-        c for c, f in zip(candidates, flags, strict=True) if f]
+    return ([c for c, f in zip(candidates, flags, strict=True) if not f],
+            [c for c, f in zip(candidates, flags, strict=True) if f])

@@ -43,6 +43,16 @@ def test_notes_heading_is_a_whole_line_and_the_accompanying_notes_line_is_not():
     assert [k for _, k, _ in _kinds(pages)] == ["financial_statements", "notes"]
 
 
+def test_a_later_page_of_the_same_exhibit_keeps_its_entity_and_the_next_exhibit_does_not():
+    pages = ["Exhibit 99.3\nCITYCENTER HOLDINGS, LLC\nCONSOLIDATED BALANCE SHEETS\nCash 182,681",
+             "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS\nNote 1. Organization",
+             "Exhibit 99.3\nThe Company and MGM Resorts entered into a management agreement.",
+             "Exhibit 99.4\nThe registrant's own press release."]
+    assert [(k, e) for _, k, e in _kinds(pages, "MGM Resorts International")] == [
+        ("exhibits", "CITYCENTER HOLDINGS, LLC"), ("notes", "CITYCENTER HOLDINGS, LLC"),
+        ("exhibits", "CITYCENTER HOLDINGS, LLC"), ("exhibits", None)]
+
+
 def test_another_entitys_exhibit_is_theirs_and_the_filers_own_exhibit_is_not():
     pages = ["Item 15. Exhibits\nExhibit index follows; Exhibit 99.3 is filed herewith.",
              "Exhibit\n99.3\n\nCITYCENTER\nHOLDINGS,\nLLC\nCONSOLIDATED BALANCE SHEETS\nCash 182,681",

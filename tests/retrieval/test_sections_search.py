@@ -64,6 +64,9 @@ def test_another_entitys_exhibit_never_answers_for_the_filer(home, embedder):
     assert pages[0] == 6 and 9 not in pages[:5]
     foreign = [i for i, r in enumerate(results) if r.metadata.get("exhibit_entity")]
     assert foreign and foreign == list(range(len(results) - len(foreign), len(results)))  # all of them last
+    assert all(results[i].page_rank is None for i in foreign)  # set apart before pages are ranked: no page slot
+    ranks = sorted({r.page_rank for r in results if r.page_rank is not None})
+    assert ranks == list(range(1, len(ranks) + 1))  # the filer's pages ranked 1..n without a gap
     flat = service(home, embedder, top_k=50, page_ranking=False).search("What were accounts payable at the end of "
                                                                         "2023?", "acme").results
     assert [r.page_start for r in flat][-len(foreign):] == [9] * len(foreign)
