@@ -280,6 +280,8 @@ class Ingestor(BulkTexts):
         record.profile, record.profile_corrections = extracted.to_dict(), corrections
         record.running_lines = [line.to_dict() for line in running.removed]
         record.tables = len({c.table.table_id for c in chunks if c.table})
+        record.exhibit_entities = list(dict.fromkeys(c.attributes["exhibit_entity"] for c in chunks
+                                                     if c.attributes.get("exhibit_entity")))
         outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings, name, cancel)
         self.timings.store += time.perf_counter() - t4
         if doc_id in outcome.existing:  # another session added it meanwhile

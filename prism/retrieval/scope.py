@@ -16,8 +16,12 @@ prefer the documents that report them, an unknown company is declined.
   whose profile has no fiscal period (a circular, a text without a cover) reports a period when its period code
   token (``q3fy2024``, ``fy2024``) is in its BM25 tokens ("Q3FY24 EBITDA margin …"); a document that can be judged
   neither way (no fiscal period, and only dates named) is never demoted.
-* **Unknown entity**: a question that names a company-like name no profile holds and no workspace entity is
-  declined (:attr:`ScopePlan.decline`) with the entities the workspace holds; the search itself is not restricted.
+* **Another entity's exhibit**: a question naming an entity whose statements a filing carries as an exhibit
+  (:attr:`~prism.types.DocumentRecord.exhibit_entities`: CityCenter in MGM's 10-K), and no workspace entity, is
+  restricted to the filings that carry it (plus the documents without an entity); that name is not unknown.
+* **Unknown entity**: a question that names a company-like name no profile holds, no exhibit is of, and no workspace
+  entity is declined (:attr:`ScopePlan.decline`) with the entities the workspace holds; the search itself is not
+  restricted.
 * **Removed parts**: entities and periods the analyst removed (Chat's scope chips, ``removed``) are read as if the
   question did not name them.
 * ``auto=False`` (``--no-auto-scope``) switches all of it off.
@@ -191,6 +195,7 @@ class DocumentCatalog:
         sources: every display file name.
         by_prefix: the 16-character id prefix (as in chunk ids) → document id.
         first_profile: the first profiled document's profile, in ingestion order (``None``: none).
+        exhibits: another entity's name as its exhibit gives it → the documents carrying that exhibit.
     """
 
     profiles: dict[str, DocumentProfile | None]
@@ -202,6 +207,7 @@ class DocumentCatalog:
     sources: frozenset[str]
     by_prefix: dict[str, str]
     first_profile: DocumentProfile | None
+    exhibits: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, docs: Sequence[DocumentRecord]) -> DocumentCatalog:
@@ -209,9 +215,14 @@ class DocumentCatalog:
         profiles = {d.doc_id: d.effective_profile() for d in docs}
         known = {k: p for k, p in profiles.items() if p is not None}
         ids = tuple(profiles)
+        exhibits: dict[str, set[str]] = {}
+        for d in docs:
+            for name in d.exhibit_entities:
+                exhibits.setdefault(name, set()).add(d.doc_id)
         return cls(profiles, known, {k: p.type for k, p in known.items()},
                    frozenset(k for k, p in profiles.items() if p is None or not p.entity), ids, frozenset(ids),
-                   frozenset(d.source for d in docs), {k[:16]: k for k in ids}, next(iter(known.values()), None))
+                   frozenset(d.source for d in docs), {k[:16]: k for k in ids}, next(iter(known.values()), None),
+                   {name: frozenset(ids) for name, ids in exhibits.items()})
 
 
 _CATALOGS: OrderedDict[str, tuple[tuple[DocumentRecord, ...], DocumentCatalog]] = OrderedDict()
@@ -242,6 +253,23 @@ def catalog_of(docs: Sequence[DocumentRecord], workspace: str = "") -> DocumentC
     return catalog
 
 
+def _entity_scope(facts: QuestionFacts, catalog: DocumentCatalog, question: str
+                  ) -> tuple[set[str] | None, QuestionFacts]:
+    """The documents the named entities allow (``None``: no restriction) and the facts without the unknown names
+    that an exhibit of another entity accounts for (rules in the module docstring)."""
+    allowed: set[str] | None = None
+    if facts.entities:
+        allowed = {d for m in facts.entities for d in m.doc_ids} | catalog.unscoped
+    elif exhibits := [n for n in catalog.exhibits if _names_entity(question, n)]:
+        allowed = {d for name in exhibits for d in catalog.exhibits[name]} | catalog.unscoped
+        named = {w for name in exhibits for w in _entity_words(name)}
+        facts = replace(facts, unknown_entities=tuple(u for u in facts.unknown_entities
+                                                      if not _entity_words(u) <= named))
+    if allowed is not None and facts.doc_types and not any(catalog.types.get(d) in facts.doc_types for d in allowed):
+        allowed |= {k for k, kind in catalog.types.items() if kind in facts.doc_types}
+    return allowed, facts
+
+
 def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *, workspace: str,
                sources: Sequence[str] | None = None, auto: bool = True,
                docs_with_token: Callable[[str], set[str]] | None = None, removed: Sequence[str] = ()) -> ScopePlan:
@@ -270,14 +298,11 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
         return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
     catalog = catalog_of(docs, workspace)
     profiles = catalog.profiles
-    facts = Understanding.of(question).facts(catalog.known)
+    understood = Understanding.of(question)
+    facts = understood.facts(catalog.known)
     if removed:
         facts = _without(facts, removed, profiles)
-    allowed: set[str] | None = None
-    if facts.entities:
-        allowed = {d for m in facts.entities for d in m.doc_ids} | catalog.unscoped
-        if facts.doc_types and not any(catalog.types.get(d) in facts.doc_types for d in allowed):
-            allowed |= {k for k, kind in catalog.types.items() if kind in facts.doc_types}
+    allowed, facts = _entity_scope(facts, catalog, understood.text)
     candidates = catalog.ids if allowed is None else [d for d in catalog.ids if d in allowed]
     preferred = _preferred(facts, candidates, profiles, docs_with_token)
     first = next((profiles[d] for d in sorted(preferred) if profiles.get(d)), None)
@@ -299,6 +324,18 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
     return ScopePlan(frozenset(allowed) if allowed is not None else None, preferred, scope, decline, facts)
 
 
+def _entity_words(name: str) -> set[str]:
+    """The lower-cased words of an entity's name without its legal suffix ("CityCenter Holdings, LLC" →
+    ``{"citycenter"}``)."""
+    return {w for w in _NAME_WORD.findall(name.lower()) if w not in _SUFFIX_WORDS}
+
+
+def _names_entity(question: str, name: str) -> bool:
+    """Whether ``question`` names the entity ``name``: every word of it but the legal suffix, case ignored."""
+    words = _entity_words(name)
+    return bool(words) and words <= set(_NAME_WORD.findall(question.lower()))
+
+
 def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: Callable[[str], str | None],
                            question: str) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
     """``candidates`` split into the filer's chunks and those of another entity's exhibit, each in its order (nothing
@@ -315,15 +352,8 @@ def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: 
     Returns:
         ``(ours, theirs)``.
     """
-    asked = set(_NAME_WORD.findall(question.lower()))
-
-    def foreign(cid: str) -> bool:
-        name = exhibit_entity(cid)
-        if not name:
-            return False
-        words = [w for w in _NAME_WORD.findall(name.lower()) if w not in _SUFFIX_WORDS]
-        return not words or not set(words) <= asked
-
-    flags = [foreign(cid) for cid, _ in candidates]
+    names = {cid: exhibit_entity(cid) for cid, _ in candidates}
+    named = {name: _names_entity(question, name) for name in set(names.values()) if name}
+    flags = [bool(names[cid]) and not named[names[cid]] for cid, _ in candidates]
     return ([c for c, f in zip(candidates, flags, strict=True) if not f],
             [c for c, f in zip(candidates, flags, strict=True) if f])

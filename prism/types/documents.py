@@ -323,6 +323,9 @@ class DocumentRecord:
         tables: tables found in its text.
         injections: sentences addressed to an AI assistant (prompt injection, OWASP LLM01:2025), ``[{"page": n or
             None, "text": the sentence}]`` (:func:`prism.index.injection.find_injections`); never briefed or obeyed.
+        exhibit_entities: other entities whose financial statements the filing carries as exhibits (the chunks'
+            ``exhibit_entity``, :func:`prism.index.sections.assign_sections`), in order of first appearance; a question
+            naming one of them is about this filing, not an unknown company.
     """
 
     doc_id: str
@@ -343,6 +346,7 @@ class DocumentRecord:
     running_lines: list[dict[str, Any]] = field(default_factory=list)
     tables: int = 0
     injections: list[dict[str, Any]] = field(default_factory=list)
+    exhibit_entities: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-dict form for JSON."""

@@ -6,6 +6,7 @@ always in scope."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -108,6 +109,22 @@ def test_unknown_company_is_declined_with_the_entities_held():
         "The workspace holds: Amazon.com, Inc., American Water Works Company, Inc. Add Tesla's documents, or ask "
         "about one of these.")
     assert plan_scope("Tesla's revenue vs Amazon's", FILINGS[2:4], workspace="fb").decline is None
+
+
+def test_an_entity_whose_statements_a_filing_carries_as_an_exhibit_is_that_filings():
+    """MGM's 2018 10-K carries CityCenter Holdings, LLC's statements as Exhibit 99.3: a question about CityCenter is
+    scoped to that filing, not declined as an unknown company; a name no exhibit holds still is."""
+    docs = [replace(d, exhibit_entities=["CITYCENTER HOLDINGS, LLC"]) if d.source == "MGMRESORTS_2018_10K.pdf" else d
+            for d in FILINGS]
+    plan = plan_scope("What were CityCenter's total assets at the end of 2018?", docs, workspace="fb")
+    assert plan.decline is None and plan.facts.unknown_entities == ()
+    assert _names(plan.allowed) == {"MGMRESORTS_2018_10K.pdf"} and plan.scope.documents == ("MGMRESORTS_2018_10K.pdf",)
+    assert plan_scope("What were CityCenter's total assets?", FILINGS, workspace="fb").decline.startswith(
+        "No document in workspace 'fb' is about CityCenter")
+    assert plan_scope("What were Zephyr Holdings' total assets?", docs, workspace="fb").decline.startswith(
+        "No document in workspace 'fb' is about Zephyr")
+    both = plan_scope("MGM's investment in CityCenter in 2018", docs, workspace="fb")
+    assert _names(both.allowed) == MGM and both.decline is None  # a workspace entity named: its scope as before
 
 
 def test_covered_periods():

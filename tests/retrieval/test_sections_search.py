@@ -72,3 +72,18 @@ def test_another_entitys_exhibit_never_answers_for_the_filer(home, embedder):
     assert [r.page_start for r in flat][-len(foreign):] == [9] * len(foreign)
     named = service(home, embedder).search("What were Foxtrot Holdings' accounts payable?", "acme").results
     assert named[0].page_start == 9 and named[0].metadata["exhibit_entity"] == "FOXTROT HOLDINGS, LLC"
+
+
+def test_the_record_lists_the_exhibits_of_other_entities(home, embedder):
+    [record] = service(home, embedder).documents("acme")
+    assert record.exhibit_entities == ["FOXTROT HOLDINGS, LLC"]
+    assert record.to_public_dict()["exhibit_entities"] == ["FOXTROT HOLDINGS, LLC"]
+
+
+def test_a_question_naming_an_exhibits_entity_is_answered_from_that_exhibit(home, embedder):
+    """Not declined as an unknown company: the filing that carries its statements is the scope, and the answer
+    quotes its balance sheet, not the filer's."""
+    answer = service(home, embedder).ask("What were Foxtrot Holdings' accounts payable?", "acme")
+    assert not answer.declined and not answer.answer.startswith("No document in workspace")
+    assert answer.scope.documents == ("acme_2023_10k.pdf",) and answer.scope.entities == ()
+    assert "25,758" in answer.answer and answer.citations[0].page_start == 9
