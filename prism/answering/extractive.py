@@ -89,6 +89,12 @@ behalf of Meridian Bank Ltd, that concludes this conference."). Left out of the 
 there."""
 
 
+_ADDS_TO_BEFORE = re.compile(r"(?:In addition|Additionally|Also|Further(?:more)?|Moreover|Besides|Similarly|Likewise)\b"
+                             r"\s*,?", re.IGNORECASE)
+"""A sentence that opens by adding to the one before it ("In addition, we had approximately 11,000 employees at MGM
+China."): it does not lead the answer when the sentence it adds to also answers (:func:`_lead`)."""
+
+
 def score_sentences(
     question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
@@ -161,6 +167,17 @@ def _mark_fragment(sentence: ScoredSentence, chunk_text: str) -> str:
     return text
 
 
+def _lead(best: ScoredSentence, scored: Sequence[ScoredSentence]) -> ScoredSentence:
+    """The sentence that leads the answer: ``best``, unless it opens by adding to the sentence before it in its
+    block (:data:`_ADDS_TO_BEFORE`) and that sentence answers too; then that one, which the addition follows
+    ("55,000 full-time and 17,000 part-time employees domestically" before "In addition, … 11,000 employees at MGM
+    China")."""
+    if not _ADDS_TO_BEFORE.match(best.text):
+        return best
+    before = next((s for s in scored if s.n == best.n and s.position == best.position - 1), None)
+    return before if before is not None and before.answers else best
+
+
 def extractive_lines(
     question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
@@ -173,7 +190,8 @@ def extractive_lines(
     """The sentences of ``chunks`` that best answer ``question``, each with the block ``n`` it is quoted from.
 
     The best ``max_sentences`` sentences scoring at least half the best score are kept; the best-scoring one that
-    answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, and the others follow in
+    answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, unless it adds to the
+    sentence before it and that one answers too (:func:`_lead`: then that one leads), and the others follow in
     reading order (block ``n``, then position), those that answer first; a sentence contained in a kept longer
     one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
     of each chunk), a bare table figure is quoted with its block's unit and currency
@@ -197,7 +215,9 @@ def extractive_lines(
         if any(s.text in c.text or c.text in s.text for c in chosen):
             continue
         chosen.append(s)
-    best = next((s for s in chosen if s.answers), chosen[0])  # chosen is best first
+    best = _lead(next((s for s in chosen if s.answers), chosen[0]), scored)  # chosen is best first
+    if best not in chosen:
+        chosen = [best, *chosen[:max_sentences - 1]]
     rest = sorted((s for s in chosen if s is not best), key=lambda s: (not s.answers, s.n, s.position))
     chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
     lines = []

@@ -22,6 +22,9 @@ FILING = [
     "CERTIFICATION OF CHIEF EXECUTIVE OFFICER\nI, Reed Hastings, certify that I have reviewed this Annual Report on "
     "Form 10-K of Netflix, Inc.\nDated: January 28, 2016 By: /s/ Reed Hastings\nReed Hastings\nChief Executive "
     "Officer",
+    "Human Capital\nAs of December 31, 2015, we had approximately 3,700 full-time employees in the United States, of "
+    "which approximately 1,100 support our customer service centers. In addition, Netflix had approximately "
+    "800 employees at the end of 2015 in its international offices.",
     "CERTIFICATION OF CHIEF FINANCIAL OFFICER\nI, David Wells, certify that I have reviewed this Annual Report on "
     "Form 10-K of Netflix, Inc.\nDated: January 28, 2016 By: /s/ David Wells\nDavid Wells\nChief Financial Officer",
 ]
@@ -69,6 +72,14 @@ def test_a_long_rule_sentence_is_found_whole_and_answers_the_rate_question(svc):
     first = _bullets(answer.answer)[0]
     assert "8 per cent per annum" in first and "compensation" in first, answer.answer
     assert {c.source for c in answer.citations} == {"RBI_pension_master_circular.pdf"}
+
+
+def test_a_sentence_adding_to_the_one_before_does_not_lead_it(svc):
+    """"In addition, Netflix had … 800 employees at the end of 2015" is closer to the question, but it
+    adds to the sentence before it, which also answers: that one leads, the addition follows it."""
+    bullets = _bullets(svc.ask("How many employees did Netflix have at the end of 2015?", "docs").answer)
+    assert "3,700 full-time employees" in bullets[0], bullets
+    assert bullets[1].startswith("In addition, Netflix had approximately 800 employees"), bullets
 
 
 def test_a_title_is_required_whole():
