@@ -275,8 +275,8 @@ class Settings(BaseSettings):
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")
     top_k: int = Field(default=5, ge=1, description="Chunks returned to the answer stage.")
-    bm25_k1: float = Field(default=1.5, gt=0, description="BM25 term-frequency saturation k1.")
-    bm25_b: float = Field(default=0.75, ge=0, le=1, description="BM25 length normalisation b.")
+    bm25_k1: float = Field(default=1.35, gt=0, description="BM25 term-frequency saturation k1 (README: BM25 grid).")
+    bm25_b: float = Field(default=0.5, ge=0, le=1, description="BM25 length normalisation b (README: BM25 grid).")
     reranker_enabled: bool = Field(default=True, description="Use the cross-encoder when it can be loaded.")
     reranker_model: str = Field(
         default="cross-encoder/ms-marco-MiniLM-L-6-v2",

@@ -15,6 +15,8 @@ from prism.types import SCORE_STAGES, Answer, Citation
 
 
 def _scores(c: Citation) -> str:
+    if c.read_beside:
+        return f"not retrieved: the rest of the table of retrieved passage #{c.read_beside}, read for the calculation"
     return ", ".join(f"{key} {c.scores[key]:.3f}" for key in SCORE_STAGES if c.scores.get(key) is not None)
 
 

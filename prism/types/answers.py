@@ -25,6 +25,9 @@ class Citation:
         locator: where the chunk is, as shown (:attr:`RetrievedChunk.locator`; when not given, the pages'
             :func:`~prism.types.page_label`).
         profile: its document's profile as one line, ``"Netflix, Inc. · 10-K · FY2015"`` (``""`` when none).
+        read_beside: for a chunk that was not retrieved but read for a calculation beside a retrieved one (the rest
+            of its table), that chunk's retrieval rank (:attr:`RetrievedChunk.read_beside`); then ``scores`` are all
+            ``None`` and ``rank`` is ``None``.
     """
 
     n: int
@@ -37,6 +40,7 @@ class Citation:
     rank: int | None = None
     locator: str = ""
     profile: str = ""
+    read_beside: int | None = None
 
     def __post_init__(self) -> None:
         if not self.locator:
@@ -44,13 +48,14 @@ class Citation:
 
     @classmethod
     def from_chunk(cls, n: int, chunk: RetrievedChunk, rank: int | None = None) -> Citation:
-        """Source ``n`` for a retrieved chunk at retrieval rank ``rank``."""
+        """Source ``n`` for a retrieved chunk at retrieval rank ``rank`` (no rank for a chunk read beside one)."""
+        beside = chunk.read_beside
         return cls(n, chunk.chunk_id, chunk.source, chunk.page_start, chunk.page_end, chunk.text, chunk.scores(),
-                   rank, chunk.locator, chunk.profile_line)
+                   None if beside is not None else rank, chunk.locator, chunk.profile_line, beside)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator",
-        "profile"}``."""
+        "profile", "read_beside"}``."""
         return asdict(self)
 
 

@@ -90,6 +90,9 @@ class RetrievedChunk:
     page_rank: int | None = None
     section_score: float | None = None
     section_rank: int | None = None
+    read_beside: int | None = None
+    """Set on a chunk that was not retrieved but read for a calculation beside a retrieved one (another part of its
+    table on the same page, :func:`prism.answering.derived.cells.sibling_chunk`): that chunk's rank."""
 
     @property
     def profile_line(self) -> str:

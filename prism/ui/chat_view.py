@@ -23,7 +23,7 @@ from prism.ui.explain import (
     snippet,
     stage_ranges,
     timings_caption,
-    why_this_chunk,
+    why_cited,
 )
 from prism.ui.preview import passage_html
 from prism.ui.resources import page_preview
@@ -187,7 +187,7 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
                 pages = locator_of(c)
                 st.markdown(f"**[{c['n']}] {literal(_title(c, doc_ids))}**" + (f" · {pages}" if pages else "")
                             + (f" · {literal(c['profile'])}" if c.get("profile") else ""))
-                st.caption(why_this_chunk(c.get("scores") or {}, sides))
+                st.caption(why_cited(c, sides))
                 st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
     web = answer.get("web") or []
     if web:
@@ -283,9 +283,11 @@ def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], 
             st.caption(f":material/description: File: {literal(c['source'])}")
         rank = f" (retrieved #{c['rank']})" if c.get("rank") and c.get("rank") != c["n"] else ""
         st.markdown(f'<div class="prism-why">Why this passage{html.escape(rank)}: '
-                    f'{html.escape(why_this_chunk(scores, sides))}</div>', unsafe_allow_html=True)
+                    f'{html.escape(why_cited(c, sides))}</div>', unsafe_allow_html=True)
         st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, query_terms)}</div>')
         _page_preview(service, info, c, doc_ids)
+        if c.get("read_beside"):
+            return  # not retrieved: no scores to show
         left, right = st.columns([1, 1], gap="medium")
         with left:
             st.dataframe(score_rows(scores), hide_index=True, width="stretch",

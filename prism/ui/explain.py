@@ -102,6 +102,17 @@ def why_this_chunk(scores: Scores, sides: Sequence[str] = BOTH_SIDES) -> str:
     return f"{sentence} — {reason}." if reason else f"{sentence}."
 
 
+def why_cited(citation: Mapping[str, Any], sides: Sequence[str] = BOTH_SIDES) -> str:
+    """Why a citation's chunk is there (``citation``: :meth:`prism.types.Citation.to_dict`): :func:`why_this_chunk`
+    of its scores, or, for a chunk read beside a retrieved one (``read_beside``), that it was not retrieved itself
+    but is the rest of that passage's table, read for the calculation."""
+    beside = citation.get("read_beside")
+    if beside:
+        return (f"Not retrieved itself: the rest of the table of retrieved passage #{beside} on its page, read to "
+                "compute the answer; it has no retrieval scores.")
+    return why_this_chunk(citation.get("scores") or {}, sides)
+
+
 def _rerank_move(before: int | None, after: int) -> str:
     if before is None:
         return f"reranked to #{after}"

@@ -238,12 +238,12 @@ def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
 
 
 def sibling_chunk(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
-    """Another chunk of ``chunk``'s document (``row``: its stored chunk row from ``read_chunks``) as a retrieved
-    chunk with no scores (it was not retrieved), citable beside ``chunk``."""
+    """Another chunk of ``chunk``'s document (``row``: its stored row) as a retrieved chunk with no scores (it was
+    not retrieved), citable beside ``chunk``: its ``read_beside`` is ``chunk``'s rank."""
     meta = {k: v for k, v in row.items() if k not in _ROW_ONLY and isinstance(v, str | int | float | bool)}
     return RetrievedChunk(str(row["chunk_id"]), chunk.doc_id, chunk.source, str(row["text"]),
                           int(row.get("chunk_index") or 0), row.get("page_start"), row.get("page_end"),
-                          metadata=meta)
+                          metadata=meta, read_beside=chunk.read_beside or chunk.rank or None)
 
 
 _ROW_ONLY = frozenset({"chunk_id", "doc_id", "source", "text", "tokens", "tokenizer", "index_text", "chunk_index",
