@@ -32,8 +32,9 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
 from prism.retrieval.understanding import Understanding
-from prism.types import RetrievedChunk
+from prism.types import PeriodMention, RetrievedChunk
 from prism.vocabulary import titles
 
 logger = logging.getLogger(__name__)
@@ -178,6 +179,23 @@ def _lead(best: ScoredSentence, scored: Sequence[ScoredSentence]) -> ScoredSente
     return before if before is not None and before.answers else best
 
 
+def _period_codes(mentions: Sequence[PeriodMention]) -> set[tuple[str, int | None, int]]:
+    """``(kind, part, year)`` of the fiscal periods written as codes or quarters/halves ("Q3FY24", "FY2023", "the
+    third quarter of fiscal 2024"); dates and bare years are left out (their fiscal year depends on the
+    document)."""
+    return {(m.kind, m.part, m.year) for m in mentions if m.kind in ("FY", "Q", "H")}
+
+
+def _other_period(sentence: str, asked: set[tuple[str, int | None, int]]) -> bool:
+    """Whether ``sentence`` states only fiscal periods other than the ones the question asks about ("In Q2 FY24 the
+    EBITDA margin was 17.1 %" for "Q3 FY24 EBITDA margin"): such a line does not support the answer. ``False`` when
+    the question names no fiscal period or the sentence states none."""
+    if not asked:
+        return False
+    stated = _period_codes(find_periods(sentence))
+    return bool(stated) and not stated & asked
+
+
 def extractive_lines(
     question: str | Understanding,
     chunks: Sequence[RetrievedChunk],
@@ -191,7 +209,8 @@ def extractive_lines(
 
     The best ``max_sentences`` sentences scoring at least half the best score are kept; the best-scoring one that
     answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, unless it adds to the
-    sentence before it and that one answers too (:func:`_lead`: then that one leads), and the others follow in
+    sentence before it and that one answers too (:func:`_lead`: then that one leads), and the others (less a line
+    stating only fiscal periods the question does not ask about: :func:`_other_period`) follow in
     reading order (block ``n``, then position), those that answer first; a sentence contained in a kept longer
     one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
     of each chunk), a bare table figure is quoted with its block's unit and currency
@@ -218,7 +237,9 @@ def extractive_lines(
     best = _lead(next((s for s in chosen if s.answers), chosen[0]), scored)  # chosen is best first
     if best not in chosen:
         chosen = [best, *chosen[:max_sentences - 1]]
-    rest = sorted((s for s in chosen if s is not best), key=lambda s: (not s.answers, s.n, s.position))
+    asked = _period_codes(Understanding.of(question).periods)
+    rest = sorted((s for s in chosen if s is not best and not _other_period(s.text, asked)),
+                  key=lambda s: (not s.answers, s.n, s.position))
     chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
     lines = []
     for s in chosen:

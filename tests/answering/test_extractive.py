@@ -87,3 +87,19 @@ def test_a_title_is_required_whole():
     assert test.answers("Reed Hastings, Chief Executive Officer", "netflix 2015 10k")
     assert not test.answers("David Wells, Chief Financial Officer", "netflix 2015 10k")
     assert not test.answers("The Chief Executive Officer signs the report", "netflix 2015 10k")  # no name
+
+
+def test_a_line_about_another_quarter_does_not_follow_the_answer(tmp_path, embedder):
+    """Two investor updates write their quarters differently ("Q3FY24", "Q2 FY24"): the Q3 FY24 margin leads, and
+    the Q2 FY24 one, which answers another question, is not quoted beside it; asked about both, both are."""
+    files = {"q3fy24_update.txt": "Investor update\n\nQ3FY24 EBITDA margin was 18.2% on higher volumes.\n",
+             "q2fy24_update.txt": "Investor update\n\nIn Q2 FY24 the EBITDA margin was 17.1% because of input costs.\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    service = offline_service(tmp_path / "home", embedder, briefing_on_ingest=False)
+    results = service.ingest([IngestItem(tmp_path / name) for name in files], "updates")
+    assert [r.status for r in results] == ["ingested", "ingested"]
+    bullets = _bullets(service.ask("What was the Q3 FY24 EBITDA margin?", "updates").answer)
+    assert "18.2%" in bullets[0] and not any("17.1%" in b for b in bullets), bullets
+    both = _bullets(service.ask("What was the EBITDA margin in Q2 FY24 and Q3 FY24?", "updates").answer)
+    assert any("18.2%" in b for b in both) and any("17.1%" in b for b in both), both

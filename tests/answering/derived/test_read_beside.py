@@ -34,6 +34,6 @@ def test_a_table_part_read_beside_a_retrieved_chunk_carries_that_chunks_rank():
     answer = Answer(answer="Net income FY2015 = $122,641 thousand [1] [2]", mode="extractive",
                     citations=[retrieved, citation])
     text = format_answer(answer)
-    assert "[2] NETFLIX_2015_10K.pdf, page 40  (not retrieved: the rest of the table of retrieved passage #3, read for " \
-           "the calculation)" in text
+    assert ("[2] NETFLIX_2015_10K.pdf, page 40  (not retrieved: the rest of the table of retrieved passage #3, read "
+            "for the calculation)") in text
     assert "[1] NETFLIX_2015_10K.pdf, page 40  (dense 0.710, bm25 11.200, rrf 0.016)" in text
