@@ -218,6 +218,14 @@ def _cell_runs(tokens: list[str]) -> list[tuple[int, int]]:
     return runs
 
 
+def _footnote_mark(tokens: Sequence[str], i: int, j: int) -> bool:
+    """Whether the first cell of the run ``tokens[i:j]`` is a footnote's marker, not a figure: a one-digit number in
+    parentheses right after the row label's last word, with two figures or more after it ("Global streaming
+    memberships (1) 74,762 57,391 …"; a loss would be written with its magnitude: "(1,234)", "(12)")."""
+    return (j - i >= 3 and i > 0 and re.fullmatch(r"\([1-9]\)", tokens[i]) is not None
+            and re.search(r"[A-Za-z]$", tokens[i - 1]) is not None)
+
+
 def _cell_with_unit(cell: str, block: Block) -> str:
     """One cell ("$ 5,213", "1,102", "(1,234)") written with the block's currency and unit ("$5,213 million")."""
     cell = cell.replace(" ", "")
@@ -268,6 +276,9 @@ def with_units(sentence: str, block: Block) -> str:
             continue
         cells: list[str] = []
         k = i
+        if _footnote_mark(tokens, i, j):
+            cells.append(tokens[i])  # a footnote's marker after the row's label: "Global streaming memberships (1)"
+            k += 1
         while k < j:
             if _CURRENCY_ONLY.fullmatch(tokens[k]):
                 cells.append(_cell_with_unit(tokens[k] + tokens[k + 1], block))

@@ -155,6 +155,10 @@ def test_case_49_rs_amounts():
     ("(2) Qdoba Evaluation consulting costs are primarily related to advisory services.", MILLIONS,
      "(2) Qdoba Evaluation consulting costs are primarily related to advisory services."),
     ("Order intake; 2019: 532.0; Change (%): 13.2", MILLIONS, "Order intake; 2019: 532.0; Change (%): 13.2"),
+    # a footnote's marker after a row's label is no cell either (Netflix's 10-K, Selected Financial Data); a loss is
+    ("Net sales (1) 5,213 4,876 4,410", MILLIONS, "Net sales (1) $5,213 million $4,876 million $4,410 million"),
+    ("Other income (12) 5,213 4,876", MILLIONS, "Other income $(12) million $5,213 million $4,876 million"),
+    ("Other income (1) 5,213", MILLIONS, "Other income $(1) million $5,213 million"),
 ])
 def test_with_units(sentence, text, expected):
     assert with_units(sentence, Block.of(text)) == expected
