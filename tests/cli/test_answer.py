@@ -17,7 +17,7 @@ SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
                "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile",
-              "title"}
+              "read_beside", "title"}
 
 
 @pytest.fixture(scope="module")
