@@ -9,6 +9,8 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fpdf import FPDF
 from PIL import Image, ImageDraw, ImageFont
 
@@ -26,6 +28,51 @@ def text_pdf(path: Path, pages: Sequence[str], font_size: int = 11) -> Path:
         pdf.set_xy(56, 56)
         pdf.multi_cell(w=483, h=font_size * 1.4, text=text)
     pdf.output(str(path))
+    return path
+
+
+def _box_font(chars: str) -> bytes:
+    """A TrueType font (fontTools) with one box glyph per character of ``chars``, each mapped to its own code point,
+    so a PDF written with it carries exactly those code points in its ToUnicode map (private-use ones included)."""
+    names = [".notdef", *(f"u{ord(c):04X}" for c in chars)]
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder(names)
+    builder.setupCharacterMap({ord(c): f"u{ord(c):04X}" for c in chars})
+    glyphs = {}
+    for name in names:
+        pen = TTGlyphPen(None)
+        if name not in (".notdef", "u0020"):
+            pen.moveTo((50, 0))
+            for point in ((50, 600), (450, 600), (450, 0)):
+                pen.lineTo(point)
+            pen.closePath()
+        glyphs[name] = pen.glyph()
+    builder.setupGlyf(glyphs)
+    builder.setupHorizontalMetrics({name: (500, 50) for name in names})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "PrismBoxes", "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
+    builder.setupPost()
+    out = io.BytesIO()
+    builder.save(out)
+    return out.getvalue()
+
+
+def symbol_bullets_pdf(path: Path, lines: Sequence[str]) -> Path:
+    """A one-page PDF of ``lines`` whose text layer holds what Word's Symbol/Wingdings list bullets extract as:
+    private-use code points (``"\\uf0b7 Merchants shall …"``; pypdf reads them back as written). Any printable ASCII
+    and private-use characters may be used (a generated font has a glyph for each)."""
+    chars = "".join(sorted({chr(c) for c in range(32, 127)} | {c for line in lines for c in line}))
+    font = path.with_suffix(".ttf")
+    font.write_bytes(_box_font(chars))
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.add_font("PrismBoxes", fname=str(font))
+    pdf.set_font("PrismBoxes", size=11)
+    pdf.add_page()
+    pdf.set_xy(56, 56)
+    pdf.multi_cell(w=483, h=16, text="\n".join(lines))
+    pdf.output(str(path))
+    font.unlink()
     return path
 
 

@@ -8,6 +8,10 @@ the answer is complete, :func:`validate_citations` keeps the references that poi
 in the canonical form (``[1, 3]``) and removes markers that point nowhere; :func:`number_by_first_use` then numbers
 the cited blocks 1, 2, 3 in the order the answer first cites them, which is how the analyst, the CLI and the JSON see
 them.
+
+A document's own bracketed reference numbers ("… large exposures [2].", case 40a) never look like these markers: the
+prompt's blocks, extractive quotes and quotations in an LLM answer write them ``[ref 2]``
+(:func:`defuse_references`), which no marker pattern reads.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ Rules:
 - Cite every claim with the number of the block it comes from, in square brackets right after the claim,
   e.g. "The limit is ₹1 lakh [2]." or "[1][3]". Cite web blocks as [W1]. Never cite a number that is not a block.
   Put markers outside quotation marks: a bracketed number inside a quotation is the document's own text.
+  A "[ref 2]" inside a block is the document's own reference, never a block number: copy it as written when you
+  quote the sentence, and never cite it.
 - Copy figures (amounts, percentages, dates, limits) exactly as the blocks state them, with their units.
 - If the blocks do not contain the answer, reply exactly "NOT FOUND: " followed by one sentence saying what the
   blocks lack, and nothing else. Do not use outside knowledge and do not guess.
@@ -70,6 +76,23 @@ MARKER_RE = re.compile(rf"\[\s*({_REF}(?:\s*(?:[,;]|[-–]|and)\s*{_REF})*)\s*\]
 _PART_RE = re.compile(rf"({_REF})(?:\s*[-–]\s*({_REF}))?")
 
 
+def defuse_references(text: str) -> str:
+    """Document text with its own bracketed reference numbers written so that they never read as Prism's citation
+    markers: ``"large exposures [2]."`` → ``"large exposures [ref 2]."``, ``"[1, 3]"`` → ``"[ref 1, 3]"`` (whatever
+    :data:`MARKER_RE` would read as a marker; a bracketed year such as ``[2024]`` is left alone). Idempotent."""
+    return MARKER_RE.sub(lambda m: f"[ref {m.group(1).strip()}]", text)
+
+
+def defuse_quoted(text: str) -> str:
+    """``text`` with :func:`defuse_references` applied inside its quotations (:func:`quoted_spans`) only: what an
+    answer quotes from a document keeps its own references as ``[ref 2]``; markers outside quotes stay markers."""
+    out, pos = [], 0
+    for a, b in quoted_spans(text):
+        out += [text[pos:a], defuse_references(text[a:b])]
+        pos = b
+    return "".join([*out, text[pos:]])
+
+
 def block_header(n: int, chunk: RetrievedChunk) -> str:
     """``[n] source: <file>, page 5`` (``p. 2 (PDF p. 4)``, ``Slide 3``, ``Sheet 'Q3' row 14``: the chunk's
     locator; no part for unpaged sources)."""
@@ -77,8 +100,10 @@ def block_header(n: int, chunk: RetrievedChunk) -> str:
 
 
 def context_blocks(chunks: Sequence[RetrievedChunk]) -> str:
-    """The document blocks ``[1]..[k]`` (header line, then the chunk text), fenced in ``<documents>``."""
-    body = "\n\n".join(f"{block_header(i, c)}\n{c.text.strip()}" for i, c in enumerate(chunks, start=1))
+    """The document blocks ``[1]..[k]`` (header line, then the chunk text with its own references as ``[ref 2]``,
+    :func:`defuse_references`), fenced in ``<documents>``."""
+    body = "\n\n".join(f"{block_header(i, c)}\n{defuse_references(c.text.strip())}"
+                         for i, c in enumerate(chunks, start=1))
     return fence(body, "documents")
 
 
@@ -195,8 +220,11 @@ def validate_citations(text: str, n_docs: int, n_web: int = 0) -> CitationCheck:
 
     Returns:
         :class:`CitationCheck`. A marker whose references all point nowhere is removed together with the space
-        before it; a space left before punctuation is closed up ("limit [9]." → "limit.").
+        before it; a space left before punctuation is closed up ("limit [9]." → "limit."). A bracketed number
+        inside a quotation is the quoted document's own reference and is written ``[ref 2]``
+        (:func:`defuse_quoted`).
     """
+    text = defuse_quoted(text)
     out: list[str] = []
     pos = 0
     cited: set[int] = set()

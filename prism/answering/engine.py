@@ -44,7 +44,7 @@ from prism.answering.conversation import History, condense, history_messages, hi
 from prism.answering.derived.answer import accept_derived, derived_gate, derived_text
 from prism.answering.derived.computed import figure_lines
 from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, quoted_line, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
 from prism.answering.seams import Retriever, WorkspaceReader
@@ -343,7 +343,8 @@ class AnswerEngine:
     def _cite(self, run: AnswerRun, text: str) -> tuple[str, list[int], list[str]]:
         """The answer text with its citations numbered by first use, the block numbers (retrieval ranks) in that
         order, and the figures not found in the blocks they cite. An extractive answer is cited by its structure
-        (:attr:`AnswerRun.lines`): a bracketed number quoted from a document is never taken for a marker."""
+        (:attr:`AnswerRun.lines`): a bracketed number quoted from a document is never taken for a marker and is
+        shown ``[ref 2]`` (a computed figure's lines carry Prism's own markers)."""
         blocks: dict[str, Block | str] = {str(i): b for i, b in enumerate(run.blocks, start=1)}
         blocks.update({f"W{w.n}": w.content for w in run.web})
         if run.lines is not None:
@@ -351,7 +352,7 @@ class AnswerEngine:
             new = {old: i for i, old in enumerate(order, start=1)}
             unsupported = check_sentences([(s, (str(n),)) for s, n in run.lines], blocks)
             heading = text.split("\n", 1)[0] if run.lines else text
-            body = "\n".join(f"- {s} [{new[n]}]" for s, n in run.lines)
+            body = "\n".join(f"- {s} [{new[n]}]" if run.derived else quoted_line(s, new[n]) for s, n in run.lines)
             return (f"{heading}\n\n{body}" if run.lines else text), order, unsupported
         check = validate_citations(text, len(run.chunks), len(run.web))
         if check.removed:

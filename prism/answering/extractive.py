@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from prism.answering.citations import defuse_references
 from prism.answering.evidence import UnitTest, answer_target, asks_description, asks_reason, gives_reason
 from prism.answering.figures import with_digits
 from prism.answering.units import Block, with_units
@@ -221,7 +222,8 @@ def extractive_lines(
     Returns:
         ``[(sentence, n)]``, the best answering sentence first; empty when the chunks hold no
         sentence. The citation of each sentence is this structure, never re-read from the text: a "[2]" the
-        document itself writes stays text.
+        document itself writes is quoted as ``[ref 2]`` (:func:`~prism.answering.citations.defuse_references`), so
+        it never reads as a citation.
     """
     scored = score_sentences(question, chunks, embedder, lexical_weight)
     if not scored:
@@ -243,17 +245,24 @@ def extractive_lines(
     chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
     lines = []
     for s in chosen:
-        quoted = replace(s, text=with_digits(with_units(s.text, blocks[s.n - 1]) if blocks else s.text))
+        quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, blocks[s.n - 1]) if blocks
+                                                               else s.text)))
         lines.append((_mark_fragment(quoted, chunks[s.n - 1].text), s.n))
     return lines
 
 
+def quoted_line(text: str, n: int) -> str:
+    """``"- sentence [n]"``: one line of an extractive answer quoting a document, the document's own bracketed
+    numbers written ``[ref 2]`` (:func:`~prism.answering.citations.defuse_references`) so only ``[n]`` is a marker."""
+    return f"- {defuse_references(text)} [{n}]"
+
+
 def format_extractive(lines: Sequence[tuple[str, int]], label: str = EXTRACTIVE_LABEL) -> str:
-    """``"<Label>:"`` followed by one ``- sentence [n]`` line per ``(sentence, n)``; "" without lines."""
+    """``"<Label>:"`` followed by one :func:`quoted_line` per ``(sentence, n)``; "" without lines."""
     if not lines:
         return ""
     heading = label[:1].upper() + label[1:]
-    return f"{heading}:\n\n" + "\n".join(f"- {text} [{n}]" for text, n in lines)
+    return f"{heading}:\n\n" + "\n".join(quoted_line(text, n) for text, n in lines)
 
 
 def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, *,

@@ -56,7 +56,7 @@ FIGURE_RE = re.compile(
 )
 _BARE_RE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{2}(?=,))*(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d])")
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
-_MARKER_RE = re.compile(r"\[[Ww]?\d{1,3}(?:\s*[,;–-]\s*[Ww]?\d{1,3})*\]")
+_MARKER_RE = re.compile(r"\[(?:ref )?[Ww]?\d{1,3}(?:\s*[,;–-]\s*[Ww]?\d{1,3})*\]")  # also a document's "[ref 2]"
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,22 @@ from prism.types import DocumentRecord, IngestItem, IngestResult
 
 
 def _ingest_line(r: IngestResult) -> str:
+    """``"<status> <file>: <chunks, pages | error | what it duplicates>"``, then each further note of the file
+    (:meth:`IngestResult.notes`: tracked changes, formulas without values, sentences addressed to an AI …) on its
+    own line, indented under it."""
+    notes = r.notes()
     pages = "" if not r.pages else f", {r.pages} page" + ("s" if r.pages != 1 else "")
     detail = r.error if r.status == "failed" else f"{r.chunks} chunk" + ("s" if r.chunks != 1 else "") + pages
+    same = [n for n in notes if n.endswith("already indexed; not added again")]  # commit.duplicate_result's note
+    if r.status == "duplicate" and same:
+        detail = same[0]
+        notes.remove(detail)
     extra = ""
     if r.skipped_pages:
         extra += "; skipped pages " + ", ".join(f"{s['page']} ({s['reason']})" for s in r.skipped_pages)
     if r.ocr_pages:
         extra += "; OCR pages " + ", ".join(map(str, r.ocr_pages))
-    return f"{r.status:9} {r.file}: {detail}{extra}"
+    return "\n".join([f"{r.status:9} {r.file}: {detail}{extra}", *(f"{'':10}- {note}" for note in notes)])
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

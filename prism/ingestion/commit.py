@@ -103,9 +103,10 @@ def commit_documents(workspace: Workspace, store: VectorIndex, docs: Sequence[Pr
 
 
 def duplicate_result(name: str, existing: DocumentRecord) -> IngestResult:
-    """The result of a file whose bytes are already committed as ``existing`` (a note names it when its name
-    differs)."""
-    note = [] if existing.source == name else [f"same content as '{existing.source}' already in the workspace"]
+    """The result of a file whose bytes are already committed as ``existing``; its warning names that document
+    ("same content as 13_original.txt, already indexed; not added again"; the CLI's summary line shows it)."""
+    same = "" if existing.source == name else f"same content as {existing.source}, "
+    note = [f"{same}already indexed; not added again"]
     return IngestResult(file=name, status="duplicate", doc_id=existing.doc_id, pages=existing.pages,
                         chunks=existing.chunks, skipped_pages=existing.skipped_pages,
                         ocr_pages=existing.ocr_pages, warnings=note)

@@ -90,8 +90,7 @@ def locator_of(meta: Mapping[str, Any]) -> str:
 
 
 def count_phrase(n: int, singular: str, plural: str | None = None) -> str:
-    """``"1 page"``, ``"2 pages"``, ``"1 unreadable character"``: a count with its noun in the right number (plural
-    default: ``singular + "s"``)."""
+    """``"1 page"``, ``"2 pages"``: a count with its noun in the right number (plural default: ``singular + "s"``)."""
     return f"{n} {singular if n == 1 else plural or singular + 's'}"
 
 
@@ -324,8 +323,8 @@ class DocumentRecord:
         injections: sentences addressed to an AI assistant (prompt injection, OWASP LLM01:2025), ``[{"page": n or
             None, "text": the sentence}]`` (:func:`prism.index.injection.find_injections`); never briefed or obeyed.
         exhibit_entities: other entities whose financial statements the filing carries as exhibits (the chunks'
-            ``exhibit_entity``, :func:`prism.index.sections.assign_sections`), in order of first appearance; a question
-            naming one of them is about this filing, not an unknown company.
+            ``exhibit_entity``, :func:`prism.index.sections.assign_sections`), in order of first appearance; a
+            question naming one of them is about this filing, not an unknown company.
     """
 
     doc_id: str
@@ -354,9 +353,9 @@ class DocumentRecord:
 
     def to_public_dict(self) -> dict[str, Any]:
         """The record as ``docs --json`` prints it: :meth:`to_dict` with ``profile`` the effective profile
-        (:meth:`effective_profile`, corrections applied: ``{"entity", "ticker", "type", "period",
-        "fiscal_year_end", "currency", "unit", "reference", "date", "aliases", "sources"}``, or ``None``);
-        ``profile_corrections`` says which fields the analyst set."""
+        (:meth:`effective_profile`, corrections applied: ``{"entity", "ticker", "type", "period", "fiscal_year_end",
+        "currency", "unit", "reference", "date", "aliases", "sources"}``, or ``None``); ``profile_corrections`` says
+        which fields the analyst set."""
         out = self.to_dict()
         profile = self.effective_profile()
         out["profile"] = profile.to_dict() if profile is not None else None
@@ -377,8 +376,7 @@ class IngestResult:
 
     ``status``: ``ingested``, ``replaced`` (a document of the same name was replaced; ``replaced_added_at`` is when
     that version had been added, ISO-8601 UTC), ``duplicate``, ``failed`` (``error`` says why) or ``cancelled`` (the
-    batch was cancelled before this file was stored). ``injections`` as :attr:`DocumentRecord.injections`.
-    """
+    batch was cancelled before this file was stored). ``injections`` as :attr:`DocumentRecord.injections`."""
 
     file: str
     status: IngestStatus
@@ -396,3 +394,7 @@ class IngestResult:
         """The CLI JSON object ``{"file", "status", "doc_id", "pages", "chunks", "skipped_pages", "ocr_pages",
         "error", "warnings", "replaced_added_at", "injections"}``."""
         return asdict(self)
+
+    def notes(self) -> list[str]:
+        """:attr:`warnings` as the CLI and the Upload page list them, without a warning's leading ``"<file>: "``."""
+        return [w.removeprefix(f"{self.file}: ") for w in self.warnings]

@@ -23,7 +23,7 @@ from prism.service import JobView, PrismService, upload_names
 from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.briefing_view import briefing_card
-from prism.ui.explain import injection_flag, literal, shorten, strip_source
+from prism.ui.explain import injection_flag, literal, shorten
 from prism.ui.resources import ingest_jobs
 
 logger = logging.getLogger(__name__)
@@ -195,11 +195,11 @@ def _batch(service: PrismService, info: WorkspaceInfo, batch: dict[str, Any], vi
 
 def _duplicates(views: list[JobView], rejected: list[dict[str, str]]) -> None:
     """Handled duplicates as a neutral status (``st.info``, never red): a file already in the workspace with the same
-    content, and a second copy of the same bytes in the batch. Nothing went wrong; nothing needs doing."""
-    same = [literal(v.result.file) for v in views if v.result is not None and v.result.status == "duplicate"]
-    if same:
-        st.info(f"Already in the workspace with the same content, so nothing was added again: **{', '.join(same)}**.",
-                icon=":material/content_copy:")
+    content (named, as the CLI's ingest summary names it: "same content as 13_original.txt, already indexed; not
+    added again"), and a second copy of the same bytes in the batch. Nothing went wrong; nothing needs doing."""
+    for r in (v.result for v in views if v.result is not None and v.result.status == "duplicate"):
+        note = next((n for n in r.notes() if n.endswith("not added again")), "already indexed; not added again")
+        st.info(f"**{literal(r.file)}**: {literal(note)}.", icon=":material/content_copy:")
     for rej in rejected:
         if rej.get("kind") == "duplicate":
             st.info(literal(rej["reason"]), icon=":material/content_copy:")
@@ -287,7 +287,7 @@ def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[di
             "Chunks": str(r.chunks) if stored else "—",
             "Skipped pages": _pages_text(r.skipped_pages),
             "OCR pages": ", ".join(str(p) for p in r.ocr_pages),
-            "Details": r.error or "; ".join(strip_source(w, r.file) for w in r.warnings),
+            "Details": r.error or "; ".join(r.notes()),
             "Addressed to an AI": injection_flag(r.injections),
         })
     for rej in rejected:

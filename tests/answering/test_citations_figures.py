@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.citations import block_header, parse_markers, sentences_with_refs, user_message, validate_citations
+from prism.answering.citations import (
+    block_header,
+    defuse_references,
+    parse_markers,
+    sentences_with_refs,
+    user_message,
+    validate_citations,
+)
 from prism.answering.figures import extract_figures, supported, unsupported_numbers
 from prism.types import RetrievedChunk, WebResult, page_label
 
@@ -139,7 +146,21 @@ def test_markers_inside_quotations_are_document_text():
     text = 'It says “exposures [2]” [1]; and "returns [3]" [4]. Also [5].'
     assert [m.refs for m in parse_markers(text)] == [("1",), ("4",), ("5",)]
     check = validate_citations(text, n_docs=1)
-    assert check.text == 'It says “exposures [2]” [1]; and "returns [3]". Also.'  # [4], [5] point nowhere
+    # the quoted numbers are set apart as the document's own references; [4], [5] point nowhere
+    assert check.text == 'It says “exposures [ref 2]” [1]; and "returns [ref 3]". Also.'
     assert check.removed == ["4", "5"] and check.cited == [1]
     # an unclosed straight quote does not hide the markers after it
     assert [m.refs for m in parse_markers('A 5" screen [1] and more [2].')] == [("1",), ("2",)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("large exposures [2].", "large exposures [ref 2]."),
+    ("see [1, 3] and [4-5]", "see [ref 1, 3] and [ref 4-5]"),
+    ("[1] Master Direction on Reporting, 2016.", "[ref 1] Master Direction on Reporting, 2016."),
+    ("the 2024 report [2024] and note [a]", "the 2024 report [2024] and note [a]"),  # not marker-shaped: unchanged
+])
+def test_a_documents_own_references_never_read_as_markers(text, expected):
+    assert defuse_references(text) == expected
+    assert defuse_references(expected) == expected  # idempotent
+    assert parse_markers(expected) == []
+    assert validate_citations(expected, n_docs=9).text == expected  # no block number in it, nothing removed

@@ -6,11 +6,16 @@ Cases: 40 (a document's own "[2]" is not a citation; 40b is never a cited source
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import tenacity
 
+from prism.answering.citations import parse_markers
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.cli.common import EXIT_OK
+from prism.cli.main import main
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
@@ -104,13 +109,42 @@ def test_case_49_rs_amount(cases, amount, flagged):
 PENALTY_Q = "What is the penalty for delay in reporting large exposures?"
 
 
+def _marker_refs(text: str) -> set[str]:
+    return {r for m in parse_markers(text) for r in m.refs}
+
+
 def test_case_40_extractive_cites_by_structure(cases):
     answer = cases.ask(PENALTY_Q, "cases")
     sources = [c.source for c in answer.citations]
     assert "40a_circular_with_reference_markers.txt" in sources
     assert "40b_unrelated_branch_hours.txt" not in sources
-    assert "reporting large exposures [2]." in answer.answer  # the document's own reference, as written
+    assert len(sources) >= 2  # a Prism [2] exists, so the document's own "[2]" must not read as one
+    assert "reporting large exposures [ref 2]." in answer.answer  # the document's own reference, set apart
+    assert "exposures [2]" not in answer.answer
+    assert _marker_refs(answer.answer) == {str(c.n) for c in answer.citations}
     assert len(sources) == len(set(sources)) and all(c.n == i for i, c in enumerate(answer.citations, start=1))
+
+
+def test_case_40_cli_answer_keeps_the_documents_reference_apart(cases, monkeypatch, capsys):
+    monkeypatch.setattr("prism.cli.common.service", lambda: cases)
+    assert main(["ask", PENALTY_Q, "--workspace", "cases"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "large exposures [ref 2]." in out and "large exposures [2]" not in out
+    assert main(["ask", PENALTY_Q, "--workspace", "cases", "--json"]) == EXIT_OK
+    answer = json.loads(capsys.readouterr().out)
+    assert _marker_refs(answer["answer"]) == {str(c["n"]) for c in answer["citations"]}
+
+
+def test_case_40_llm_sees_the_documents_references_apart(cases):
+    fake = ScriptedLLM(respond=route(documents="Banks pay Rs. 5,000 per day of delay in reporting large exposures "
+                                               "[ref 2] [1]."))
+    answer = _engine(cases, fake).ask(PENALTY_Q)
+    prompt = next(c["text"] for c in fake.calls if "Document context blocks" in c["text"])
+    assert "large exposures [ref 2]." in prompt and "exposures [2]" not in prompt
+    assert "[1] Master Direction" not in prompt and "[ref 1] Master Direction" in prompt  # the reference list too
+    # a "[ref 2]" the LLM copies is text, never a citation: only the block it cites is a source
+    assert [c.source for c in answer.citations] == ["40a_circular_with_reference_markers.txt"]
+    assert "large exposures [ref 2] [1]." in answer.answer
 
 
 def test_case_40_llm_marker_inside_a_quotation_is_text(cases):
@@ -120,7 +154,7 @@ def test_case_40_llm_marker_inside_a_quotation_is_text(cases):
              f"exposures [{k}]” [{n}]."
     answer = _engine(cases, ScriptedLLM(respond=route(documents=quoted))).ask(PENALTY_Q)
     assert [c.source for c in answer.citations] == ["40a_circular_with_reference_markers.txt"]
-    assert f"exposures [{k}]” [1]." in answer.answer  # the quoted number stays as written, the marker renumbered
+    assert f"exposures [ref {k}]” [1]." in answer.answer  # the quoted number is set apart, the marker renumbered
     assert answer.unsupported_numbers == []
     # outside a quotation the same number is a marker: 40b becomes a cited source
     unquoted = f"Banks pay Rs. 5,000 per day of delay [{n}]; see also [{k}]."

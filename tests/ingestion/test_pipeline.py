@@ -8,13 +8,14 @@ import signal
 import subprocess
 import sys
 import time
+import unicodedata
 
 import pytest
 
 from prism.errors import DocumentNotFoundError
 from prism.types import IngestItem
-from tests.builders import long_circular
-from tests.conftest import CASES, REPO
+from tests.builders import long_circular, symbol_bullets_pdf
+from tests.conftest import CASES, REPO, require_data
 
 SAMPLE = REPO / "data" / "sample"
 
@@ -308,3 +309,35 @@ def test_embedding_progress_counts_chunks_and_embeds_a_shared_text_once(embedder
     assert vectors.shape == (4, 384) and timings.chunks_ahead == 1 and timings.ahead_unused == 0
     np.testing.assert_array_equal(vectors[1], vectors[3])
     np.testing.assert_allclose(vectors[2], embedder.embed(texts[2:3])[0], atol=1e-6)
+
+
+def _stored_texts(handle, doc_id: str) -> list[str]:
+    """The chunk texts of a document as the chunk rows and Chroma hold them."""
+    rows = [r["text"] for r in handle.workspace.read_chunks(doc_id)]
+    return rows + handle.store._col.get(where={"doc_id": doc_id}, include=["documents"])["documents"]
+
+
+def _private_use(texts: list[str]) -> set[str]:
+    return {f"U+{ord(ch):04X}" for t in texts for ch in t if unicodedata.category(ch) == "Co"}
+
+
+def test_symbol_font_bullets_are_stored_as_bullets(service, tmp_path):
+    pdf = symbol_bullets_pdf(tmp_path / "mcc_rules.pdf", [
+        "Merchant category code rules", "\uf0b7 Merchants shall use the standard MCC for each transaction.",
+        "\uf0a7 Acquirers shall check the MCC every quarter.", "\uf0fc Members shall comply \ue123by 1 April."])
+    [result] = service.ingest([IngestItem(pdf)], "pua", briefing=False)
+    assert result.status == "ingested", result.error
+    texts = _stored_texts(service.open("pua"), result.doc_id)
+    assert texts and _private_use(texts) == set()
+    joined = "\n".join(texts)
+    for line in ("• Merchants shall use the standard MCC", "• Acquirers shall check", "• Members shall comply by"):
+        assert line in joined
+
+
+def test_npci_circular_symbol_bullets_are_stored_as_bullets(service):
+    pdf = require_data("npci", "pdfs", "UPI OC34-MCC Standardisation.pdf")
+    [result] = service.ingest([IngestItem(pdf)], "npci", briefing=False)
+    assert result.status == "ingested", result.error
+    texts = _stored_texts(service.open("npci"), result.doc_id)
+    assert _private_use(texts) == set()  # pypdf extracts its Symbol bullets as U+F0B7
+    assert any(line.startswith("• ") for t in texts for line in t.splitlines())

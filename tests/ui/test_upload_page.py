@@ -118,8 +118,8 @@ def test_uploading_the_same_file_twice_reports_a_duplicate(with_sample, service_
     [row] = _table(at)
     assert row["Result"] == "Already in workspace" and UPI.name in row["Details"]
     assert not at.error, [e.value for e in at.error]  # neutral, not red (issue 31 §5b)
-    assert any("Already in the workspace with the same content" in i.value and literal("copy.pdf") in i.value
-               for i in at.info), [i.value for i in at.info]
+    assert any(literal("copy.pdf") in i.value and literal(f"same content as {UPI.name}, already indexed") in i.value
+               for i in at.info), [i.value for i in at.info]  # names the document it duplicates, as the CLI does
     assert (row["Pages"], row["Chunks"]) == ("5", str(PrismService(Settings()).documents("Sample workspace")[0]
                                                        .chunks))
 

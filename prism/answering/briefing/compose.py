@@ -44,7 +44,7 @@ from prism.answering.briefing.facts import (
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
-from prism.answering.briefing.topics import document_subject, key_terms, term_phrase, topic
+from prism.answering.briefing.topics import REFERENCE_ENTRY, document_subject, key_terms, term_phrase, topic
 from prism.answering.citations import data_messages
 from prism.answering.llm import LLMClient
 from prism.config import Settings
@@ -141,7 +141,8 @@ but a capital ("2016 (as updated from time to time) shall …", "21 and Section 
 def candidate_sentences(text: str, max_sentences: int, rejoin: bool = False) -> list[str]:
     """Sentences fit for a bullet: 40-400 characters, at least 6 words, with lower-case letters, not opening as a
     fragment cut by a line wrap does (:data:`_FRAGMENT`), ending in a full
-    stop (or ``!``/``?``), at most 15 % digits (not a table row or reference list), no "Page n of m"; lines repeated
+    stop (or ``!``/``?``), at most 15 % digits (not a table row or reference list), no entry of a reference list
+    (:data:`~prism.answering.briefing.topics.REFERENCE_ENTRY`), no "Page n of m"; lines repeated
     on several pages (running headers and footers) are dropped; at most ``max_sentences``, spread evenly.
     ``rejoin`` (a circular's): a long sentence that the splitter cut at its line breaks is joined again first
     (:func:`prism.answering.briefing.rules.rule_sentences`), so its pieces are not lost as fragments."""
@@ -157,7 +158,8 @@ def candidate_sentences(text: str, max_sentences: int, rejoin: bool = False) -> 
         key = s.lower()
         if counts[key] > 1 or key in seen:
             continue
-        if not 40 <= len(s) <= 400 or len(s.split()) < 6 or not re.search(r"[a-z]{3}", s) or _FRAGMENT.match(s):
+        if not 40 <= len(s) <= 400 or len(s.split()) < 6 or not re.search(r"[a-z]{3}", s) or _FRAGMENT.match(s) \
+                or REFERENCE_ENTRY.match(s):
             continue
         digits = sum(c.isdigit() for c in s)
         if digits > 0.15 * len(s) or not re.search(r"[.!?][\"'”’)]*$", s) or re.search(r"Page \d+ of \d+", s):

@@ -59,11 +59,18 @@ def _balanced(title: str) -> str:
     return title.strip()
 
 
+REFERENCE_ENTRY = re.compile(r"^[ \t]*(?:(?:References|Bibliography|Endnotes)[ \t]*:?\s*)?\[\d{1,3}\][ \t]+[^\n]*",
+                             re.MULTILINE | re.IGNORECASE)
+"""An entry of a reference list ("[1] Master Direction on Reporting, 2016.", with the list's heading when a sentence
+splitter glued it on, case 40a): a document the text cites, never the document itself nor one of its points."""
+
+
 def document_subject(text: str, profile: DocumentProfile | None) -> str:
     """How a question names the document: the title a circular gives itself in its first 3,000 characters
     ("master circular on SHG-Bank linkage programme", "UPI operating circular"), else the entity's short name and
-    document type ("Netflix 10-K"), else "document"; at most 9 words, cut at a comma or dash."""
-    head = text[:3000]
+    document type ("Netflix 10-K"), else "document"; at most 9 words, cut at a comma or dash. A title in a reference
+    list (:data:`REFERENCE_ENTRY`) names another document and is passed over."""
+    head = REFERENCE_ENTRY.sub("", text[:3000])
     found = [(m.start(), i, m) for i, pattern in enumerate(_TITLE_RES) if (m := pattern.search(head)) is not None]
     for _start, i, m in sorted(found, key=lambda f: (f[0], f[1])):
         title = re.split(r"\s+[-–]\s+|,\s+(?![12]\d{3})|\s*\(\s*$", " ".join(m.group("t").split()))[0]

@@ -13,7 +13,10 @@ The rules, in order (:func:`normalize_report`):
 5. Dropped: C0/C1 control characters other than ``\\n`` and ``\\t``; invisible format characters (soft hyphen,
    zero-width space, BOM, bidi controls) except ZWJ/ZWNJ, which Indic scripts need; U+FFFD replacement characters
    (counted, so the caller can warn that characters were unreadable).
-6. Whitespace: tabs and runs of horizontal whitespace become one space; lines are trimmed at both ends; three or more
+6. Private Use Area (U+E000–U+F8FF and planes 15–16): a bullet that a Symbol or Wingdings font maps into it
+   (pypdf extracts Word's "Symbol" list bullet as U+F0B7) becomes "•" (:data:`PRIVATE_USE_BULLETS`); every other
+   private-use code point means nothing outside its font and is dropped (counted).
+7. Whitespace: tabs and runs of horizontal whitespace become one space; lines are trimmed at both ends; three or more
    newlines become two (paragraph breaks are kept); the result is stripped.
 """
 
@@ -159,6 +162,17 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _KEEP_FORMAT = frozenset({"\u200c", "\u200d"})  # ZWNJ / ZWJ: shape Indic conjuncts
 _LINE_BREAKS = str.maketrans({"\r": "\n", "\x0b": "\n", "\x0c": "\n", "\u2028": "\n", "\u0085": "\n"})
 _HSPACE = re.compile(r"[^\S\n]+")
+PRIVATE_USE_BULLETS: dict[str, str] = {
+    chr(c): "•" for c in (
+        0xF0B7, 0xF0A7, 0xF0A8, 0xF09F, 0xF0A1, 0xF0A2, 0xF0B2,  # Symbol/Wingdings bullets, squares, diamonds
+        0xF06C, 0xF06E, 0xF06F, 0xF070, 0xF071, 0xF075, 0xF076, 0xF077,  # Wingdings ● ■ □ ◻ ❑ ◆ ❖ ⬥
+        0xF0D8, 0xF0D7, 0xF0E0, 0xF0E8, 0xF0F0, 0xF0F8,  # Wingdings arrowheads and arrows (➢ ➤ → ⇨)
+        0xF0FC, 0xF0FB, 0xF0FE, 0xF0FD,  # Wingdings check and cross marks used as list bullets (✓ ✗ ☑ ☒)
+        0xF02D, 0xF0BE,  # Symbol dash bullets
+    )
+}  # fmt: skip
+"""Private-use code points of Symbol/Wingdings list bullets (the font's byte + U+F000, as PDF and Office text from
+Word lists carries them), read as a bullet "•"; any other private-use character is dropped."""
 _MANY_NEWLINES = re.compile(r"\n{3,}")
 
 
@@ -171,12 +185,15 @@ class NormalizedText:
         replacement_chars: U+FFFD characters removed (unreadable characters in the source); ≥ 0.
         ligatures_repaired: NULs read as ligatures by :func:`repair_ligature_nuls`; ≥ 0.
         dropped_chars: other control, format and lone-surrogate characters removed; ≥ 0.
+        private_use_chars: private-use characters removed (bullets of :data:`PRIVATE_USE_BULLETS` become "•" and
+            are not counted); ≥ 0.
     """
 
     text: str
     replacement_chars: int = 0
     ligatures_repaired: int = 0
     dropped_chars: int = 0
+    private_use_chars: int = 0
 
 
 def _join_pair(match: re.Match[str]) -> str:
@@ -191,8 +208,9 @@ def normalize_report(text: str) -> NormalizedText:
         text: any string, possibly holding NULs, lone surrogates, ``\\r\\n`` line ends and ligatures.
 
     Returns:
-        The normalised text with counts of replacement characters removed, ligature NULs repaired and other
-        characters dropped. Idempotent: normalising the result again changes nothing.
+        The normalised text with counts of replacement characters removed, ligature NULs repaired, other
+        characters dropped and private-use characters dropped. Idempotent: normalising the result again changes
+        nothing.
     """
     dropped = 0
     if _SURROGATE.search(text):
@@ -204,6 +222,7 @@ def normalize_report(text: str) -> NormalizedText:
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\r\n", "\n").translate(_LINE_BREAKS).replace("\u2029", "\n\n")
     replacement = text.count("\ufffd")
+    private = 0
     kept: list[str] = []
     for ch in text:
         if ch == "\ufffd":
@@ -215,12 +234,17 @@ def normalize_report(text: str) -> NormalizedText:
         if category in ("Cc", "Cf", "Cs"):
             dropped += 1
             continue
+        if category == "Co":  # private use: a font's own glyph
+            bullet = PRIVATE_USE_BULLETS.get(ch)
+            private += bullet is None
+            kept.append(bullet or "")
+            continue
         kept.append(ch)
     text = "".join(kept)
     text = _HSPACE.sub(" ", text)
     text = "\n".join(line.strip() for line in text.split("\n"))
     text = _MANY_NEWLINES.sub("\n\n", text).strip()
-    return NormalizedText(text, replacement, ligatures, dropped)
+    return NormalizedText(text, replacement, ligatures, dropped, private)
 
 
 def normalize_text(text: str) -> str:

@@ -36,7 +36,7 @@ from prism.types import (
     TableRow,
     briefing_points,
 )
-from tests.conftest import REPO
+from tests.conftest import CASES, REPO
 from tests.fakes_llm import ScriptedLLM, rate_limit_error
 
 SAMPLE = REPO / "data" / "sample"
@@ -355,3 +355,16 @@ def test_an_identity_line_that_would_say_only_document_is_left_out():
     profile = DocumentProfile("Netflix, Inc.", "NFLX", "10-K", "FY2015", "2015-12-31", "USD", "thousands")
     netflix = identity_fact(profile)
     assert netflix is not None and netflix.bullet.text.startswith("Netflix, Inc. — 10-K")
+
+
+def test_a_reference_list_is_neither_the_documents_name_nor_a_point(service):
+    """Case 40a: "References / [1] Master Direction on Reporting, 2016." names documents the circular cites."""
+    [result] = service.ingest([IngestItem(CASES / "40a_circular_with_reference_markers.txt")], "refs")
+    assert result.status == "ingested"
+    briefing = service.documents("refs")[0].briefing
+    assert len(briefing["questions"]) == 3
+    assert not any("master direction" in q.lower() or "circular on penalties" in q.lower()
+                   for q in briefing["questions"]), briefing["questions"]
+    texts = [b["text"] for b in briefing["bullets"]]
+    assert any(t.startswith("Banks shall pay a penalty of Rs. 5,000") for t in texts), texts
+    assert not any(re.match(r"(?:References\s*)?\[\d\]", t) for t in texts), texts

@@ -124,3 +124,21 @@ def test_sanitize_filename_is_always_safe(name):
     assert "/" not in out and "\\" not in out and ".." not in out
     assert not out.startswith(".")
     assert all(unicodedata.category(ch) != "Cc" for ch in out)
+
+
+# --- private-use characters ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bullet", ["\uf0b7", "\uf0a7", "\uf076", "\uf0d8", "\uf0fc", "\uf06e", "\uf0a8"])
+def test_symbol_and_wingdings_bullets_become_a_bullet(bullet):
+    report = normalize_report(f"MCC rules\n{bullet}\tMerchants shall use the standard code.")
+    assert report.text == "MCC rules\n• Merchants shall use the standard code."
+    assert report.private_use_chars == 0
+    assert normalize_text(report.text) == report.text  # idempotent
+
+
+def test_other_private_use_characters_are_dropped_and_counted():
+    report = normalize_report("Fee \ue000₹20\uf8ff per \U000f0001transaction\U0010fffd.")
+    assert report.text == "Fee ₹20 per transaction."
+    assert report.private_use_chars == 4
+    assert not any(unicodedata.category(ch) == "Co" for ch in report.text)
