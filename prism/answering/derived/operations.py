@@ -37,6 +37,7 @@ from prism.answering.derived.numbers import cell_number
 from prism.answering.units import PERCENT_LABEL, label_states_unit
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
+from prism.vocabulary import changes
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
 
@@ -46,10 +47,12 @@ __all__ = ["Operation", "operation_answer", "read_operation"]
 
 OperationKind = Literal["change", "percent_change", "average", "sum"]
 
-_PERCENT_CHANGE = re.compile(r"(?:\bpercent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
-                             r"|\bgrowth\s+rate\b|\bby\s+what\s+percent(?:age)?\b|\bincrease\s*/\s*\(?decrease\)?\s+"
-                             r"(?:in|of)\b.*\bpercent")
-_CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fall|drop|grow|grew|growth)\b")
+_PERCENT_CHANGE = re.compile(changes.PERCENT_CHANGE_RE)
+_CHANGE = re.compile(changes.CHANGE_RE)
+_HOW_CHANGED = re.compile(changes.HOW_CHANGED_RE)
+_COMPARED = re.compile(changes.COMPARED_RE)
+_FROM_TO = re.compile(changes.FROM_TO_RE)
+_NOT_A_CHANGE = re.compile(changes.NOT_A_CHANGE_RE)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b")
 _SUM = re.compile(r"\b(?:sum|combined|altogether|in\s+total|total\s+of|aggregate|add(?:ed|ing)?\s+up)\b")
 _TOTAL = re.compile(r"\btotal\b")
@@ -98,21 +101,29 @@ def read_operation(question: str | Understanding) -> Operation | None:
 
 
 def _read(understood: Understanding) -> Operation | None:
+    """See :func:`read_operation`. "How did X change / move / compare …" (:data:`~prism.vocabulary.changes.
+    HOW_CHANGED_RE`) asks how much X moved: a change (or a percentage change when the question asks for percent), not
+    a reason; so does a question setting one period against another ("compared with", "versus") or naming a span
+    ("X from 2014 to 2015") without asking for each period's figure."""
     text = understood.text.lower()
     years = {p.year for p in understood.periods if p.kind in ("FY", "year", "date")}
     parts = {(p.kind, p.year, p.part) for p in understood.periods if p.kind in ("Q", "H")}
     if len(parts) >= 2 and len(parts) == len(understood.periods):  # "from Q1 FY25 to Q2 FY25": quarters or halves
         years = {(year, part) for _, year, part in parts}  # type: ignore[misc]
-    if _NOT_ARITHMETIC.search(text):
+    how_changed = _HOW_CHANGED.search(text) is not None
+    if not how_changed and _NOT_ARITHMETIC.search(text):
         return None
-    if len(years) == 1 and _AVERAGE.search(text) and all(p.kind in ("FY", "year") for p in understood.periods):
+    if not how_changed and len(years) == 1 and _AVERAGE.search(text) and all(
+            p.kind in ("FY", "year") for p in understood.periods):
         return Operation("average", 1, year_before=True)
-    if not understood.periods and _AVERAGE.search(text) and not _WEIGHTED.search(text):
+    if not how_changed and not understood.periods and _AVERAGE.search(text) and not _WEIGHTED.search(text):
         return Operation("average", 0, every_period=True)
     if len(years) < 2:
         return None
     if _PERCENT_CHANGE.search(text):
         return Operation("percent_change", len(years))
+    if how_changed:  # the verb is the operation: "How did the average price change …" is a change
+        return Operation("change", len(years))
     if _AVERAGE.search(text):
         return Operation("average", len(years))
     if _CHANGE.search(text):
@@ -121,6 +132,8 @@ def _read(understood: Understanding) -> Operation | None:
         return Operation("sum", len(years))
     if _TOTAL.search(text):
         return Operation("sum", len(years), if_no_total_row=True)
+    if (_COMPARED.search(text) or _FROM_TO.search(text)) and not _NOT_A_CHANGE.search(text):
+        return Operation("change", len(years))
     return None
 
 
