@@ -1,12 +1,23 @@
-"""Questions asking how a figure changed between two periods are read as a change ("How did net income change from
-2014 to 2015?", "… compared with 2014", "net income from 2014 to 2015"); "in percent", "in %", "percentage" ask for
-the percentage change."""
+"""Questions asking how a figure changed between two periods: the first line is the computed change, an amount with
+its percentage change beside it; "in percent" asks for the percentage change; the work writes its result as the
+inputs are written (grouped, with currency and unit). Through the real pipeline: a generated 10-K with a statement
+of operations over 2015 and 2014 (:func:`tests.builders.rd_10k_pdf`, Netflix's figures), real ingest, Chroma and the
+embedder; no LLM, or a scripted one for the number check of an LLM's answer."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import tenacity
 
 from prism.answering.derived.operations import read_operation
+from prism.answering.engine import AnswerEngine
+from prism.answering.llm import wrap_llms
+from prism.types import IngestItem
+from tests.builders import rd_10k_pdf
+from tests.conftest import offline_service
+from tests.fakes_llm import ScriptedLLM, route
 
 
 @pytest.mark.parametrize("question", [
@@ -51,3 +62,58 @@ def test_percent_anywhere_asks_for_the_percentage_change(question):
 def test_reasons_means_listings_and_rates_are_not_a_change(question):
     op = read_operation(question)
     assert op is None or op.kind != "change"
+
+
+@pytest.fixture(scope="module")
+def netflix(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("change_home")
+    pdf = rd_10k_pdf(home / "Netflix_2015_10K.pdf", "NETFLIX, INC.", "Technology and development",
+                     ("650,788", "472,321"), "Technology and development expenses consist of payroll costs.")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest([IngestItem(pdf)], "nf")] == ["ingested"]
+    return svc
+
+
+NET_INCOME_WORK = "122,641 − 266,799 = -$144,158 thousand; (122,641 − 266,799) / 266,799 × 100 = -54.03 %"
+
+
+@pytest.mark.parametrize(("question", "first_line", "work"), [
+    # 122,641 − 266,799 = −144,158 (thousands); / 266,799 = −54.03 %
+    ("How did net income change from 2014 to 2015?",
+     "change in Net income, 2014 to 2015 = -$144,158 thousand (-54.03 %)", NET_INCOME_WORK),
+    ("How did Netflix's net income in 2015 compare with 2014?",
+     "change in Net income, 2014 to 2015 = -$144,158 thousand (-54.03 %)", NET_INCOME_WORK),
+    ("What was the change in net income from 2014 to 2015?",
+     "change in Net income, 2014 to 2015 = -$144,158 thousand (-54.03 %)", NET_INCOME_WORK),
+    # 6,779,511 − 5,504,656 = 1,274,855; / 5,504,656 = 23.16 %
+    ("How did revenues move between 2014 and 2015?",
+     "change in Revenues, 2014 to 2015 = $1,274,855 thousand (23.16 %)",
+     "6,779,511 − 5,504,656 = $1,274,855 thousand; (6,779,511 − 5,504,656) / 5,504,656 × 100 = 23.16 %"),
+    ("By how much did revenues grow from 2014 to 2015, in percent?",
+     "percentage change in Revenues, 2014 to 2015 = 23.16 %", "(6,779,511 − 5,504,656) / 5,504,656 × 100 = 23.16 %"),
+])
+def test_the_first_line_is_the_computed_change(netflix, question, first_line, work):
+    answer = netflix.ask(question, "nf")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.startswith("Computed in code from the cited table cells") and heading.endswith(first_line), heading
+    assert any(work in line for line in rest), rest
+    assert not any(re.search(r"= -?\d{4,}\b", line) for line in rest), rest  # no ungrouped, unit-less result
+    assert answer.unsupported_numbers == [] and not answer.declined
+    assert answer.calculation is not None and [i.citation for i in answer.calculation.inputs] == [1, 1]
+    assert [c.source for c in answer.citations] == ["Netflix_2015_10K.pdf"]
+
+
+@pytest.mark.parametrize(("reply", "unsupported"), [
+    ("Net income fell by $144,158 thousand, or 54.03 % [1].", []),
+    ("Net income fell by $144,158 thousand, or 60 % [1].", ["60 %"]),
+])
+def test_an_llm_answer_may_state_the_percentage_change_and_no_other(netflix, reply, unsupported):
+    fake = ScriptedLLM(respond=route(document_context_blocks=reply, you_choose_the_formula="no formula",
+                                     you_choose_the_arithmetic="no plan"))
+    settings = netflix.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
+    engine = AnswerEngine(netflix.open("nf").retriever, netflix.embedder, settings,
+                          wrap_llms(fake, settings=settings, wait=tenacity.wait_none()))
+    answer = engine.ask("How did net income change from 2014 to 2015?")
+    [call] = [c for c in fake.calls if c["kind"] == "stream_chat"]
+    assert "Result: change in Net income, 2014 to 2015 = -$144,158 thousand (-54.03 %)" in call["messages"][-1].content
+    assert answer.answer == reply and answer.unsupported_numbers == unsupported
