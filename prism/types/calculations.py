@@ -79,6 +79,8 @@ class Derived:
         per_period: each period's raw value (a ratio, not ×100), for the number check.
         raw: the unrounded result, or ``None`` when an input is missing.
         kind: the result kind (``ratio``, ``percent``, ``bps`` or ``amount``), for the number check.
+        percents: the percentage changes stated beside an amount change ("-$144,158 thousand (-54.03 %)"), as
+            ratios (-0.5403), for the number check: a percent figure equal to one is accepted.
     """
 
     heading: str
@@ -88,3 +90,4 @@ class Derived:
     per_period: tuple[Decimal, ...] = ()
     raw: Decimal | None = None
     kind: str = "ratio"
+    percents: tuple[Decimal, ...] = ()

@@ -15,6 +15,8 @@ name or a statement uses the same words and no second list can drift from the fi
 * :mod:`~prism.vocabulary.titles` — officer titles and their abbreviations ("CEO" → "chief executive officer").
 * :mod:`~prism.vocabulary.abbreviations` — finance and regulatory abbreviations and the phrases they stand for
   ("PAT" → "profit after tax", "net profit"; "bps" → "basis points"), the officer titles included.
+* :mod:`~prism.vocabulary.changes` — the words of a question asking how a figure changed between two periods ("How
+  did net income change …", "compared with", "from 2014 to 2015") and of one asking for that change in percent.
 
 A ground-floor package: it imports nothing from prism (only the standard library), and every layer may import it
 (``prism.types`` included). Import the modules, not the package: ``from prism.vocabulary import units``.

@@ -248,8 +248,10 @@ def accept_derived(derived: Derived | None, unsupported: Sequence[str], toleranc
     inputs read from the cited cells, :attr:`Derived.raw` / :attr:`Derived.per_period`) within the rounding it is
     written with (half a unit of its last decimal) plus ``tolerance`` percent points; an amount the same in its
     own scale. A figure equal to one of the inputs (a cell of :attr:`~prism.types.Calculation.inputs`, in its table's
-    unit, its size) is accepted too: an answer may state them citing another block. ``result_only`` accepts the
-    result alone (no period's value, no input). Everything else stays unsupported, so a wrong result is still reported.
+    unit, its size) is accepted too: an answer may state them citing another block, and so is a percent figure equal
+    to a percentage change stated beside an amount change (:attr:`Derived.percents`). ``result_only`` accepts the
+    result alone (no period's value, no input, no percentage beside it). Everything else stays unsupported, so a
+    wrong result is still reported.
     """
     if derived is None or derived.raw is None:
         return list(unsupported)
@@ -260,11 +262,13 @@ def accept_derived(derived: Derived | None, unsupported: Sequence[str], toleranc
     if not result_only:
         targets += [float(n * unit_scale(i.unit)) for i in derived.calculation.inputs
                     if (n := cell_number(i.value.rstrip("%").strip())) is not None]
+    percents = [] if result_only else [float(p) * 100 for p in derived.percents]
     kept = []
     for text in unsupported:
         figures = extract_figures(text)
         ok = bool(figures) and all(any(abs(f.value - abs(t)) <= _rounding(f) + tolerance + 1e-9 * abs(t)
-                                       for t in targets) for f in figures)
+                                       for t in (targets + percents if f.kind == "percent" else targets))
+                                   for f in figures)
         if not ok:
             kept.append(text)
     return kept

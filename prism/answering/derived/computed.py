@@ -205,7 +205,8 @@ def _joined(parts: Sequence[tuple[str, Derived, list[RetrievedChunk]]], chunks: 
     calc = replace(first.calculation, metric=f"{short_entity(name)}: {first.calculation.metric}", inputs=inputs)
     others = tuple(v for _, d, _ in parts[1:] for v in (d.raw,) if v is not None)
     joined = Derived(f"{first.heading.split(': ', 1)[0]}: {'; '.join(facts)}", lines, extra, calc,
-                     others + tuple(v for _, d, _ in parts for v in d.per_period), first.raw, first.kind)
+                     others + tuple(v for _, d, _ in parts for v in d.per_period), first.raw, first.kind,
+                     tuple(p for _, d, _ in parts for p in d.percents))
     if not renumber:
         return joined
     order = list(dict.fromkeys(n for _, n in lines))  # the extractive answer numbers blocks by first use

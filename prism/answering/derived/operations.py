@@ -10,6 +10,8 @@ shares most words with the question, one column per period asked). The arithmeti
 * **change** = value of the latest period − value of the earliest ("the change from 2018 to 2019" is 2019 − 2018; a
   fall is negative); of two quarters or halves too ("from Q1 FY25 to Q2 FY25"); a change of a percentage is in
   percentage points, or in basis points when the question asks for them (× 100: 1 bp = 0.01 percentage point);
+  an amount's change states its percentage change beside it when both values are positive ("-$144,158 thousand
+  (-54.03 %)"); "How did X change / compare …" asks for it (:mod:`prism.vocabulary.changes`);
 * **percentage change** = (latest − earliest) / earliest × 100, shown to 2 decimals;
 * **average** = the mean of the periods' values, shown to two decimals more than the inputs, trailing zeros
   dropped (the mean of two whole numbers is exact to one decimal, of three it is shown to two); an average asked
@@ -37,19 +39,22 @@ from prism.answering.derived.numbers import cell_number
 from prism.answering.units import PERCENT_LABEL, label_states_unit
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, Derived, RetrievedChunk
+from prism.vocabulary import changes
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Operation", "operation_answer", "read_operation"]
+__all__ = ["Operation", "operation_answer", "read_operation", "written_amount"]
 
 OperationKind = Literal["change", "percent_change", "average", "sum"]
 
-_PERCENT_CHANGE = re.compile(r"(?:\bpercent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|rise|fall|drop)"
-                             r"|\bgrowth\s+rate\b|\bby\s+what\s+percent(?:age)?\b|\bincrease\s*/\s*\(?decrease\)?\s+"
-                             r"(?:in|of)\b.*\bpercent")
-_CHANGE = re.compile(r"\b(?:change|increase|decrease|difference|decline|rise|fall|drop|grow|grew|growth)\b")
+_PERCENT_CHANGE = re.compile(changes.PERCENT_CHANGE_RE)
+_CHANGE = re.compile(changes.CHANGE_RE)
+_HOW_CHANGED = re.compile(changes.HOW_CHANGED_RE)
+_COMPARED = re.compile(changes.COMPARED_RE)
+_FROM_TO = re.compile(changes.FROM_TO_RE)
+_NOT_A_CHANGE = re.compile(changes.NOT_A_CHANGE_RE)
 _AVERAGE = re.compile(r"\baverage\b|\bmean\b")
 _SUM = re.compile(r"\b(?:sum|combined|altogether|in\s+total|total\s+of|aggregate|add(?:ed|ing)?\s+up)\b")
 _TOTAL = re.compile(r"\btotal\b")
@@ -98,21 +103,29 @@ def read_operation(question: str | Understanding) -> Operation | None:
 
 
 def _read(understood: Understanding) -> Operation | None:
+    """See :func:`read_operation`. "How did X change / move / compare …" (:data:`~prism.vocabulary.changes.
+    HOW_CHANGED_RE`) asks how much X moved: a change (or a percentage change when the question asks for percent), not
+    a reason; so does a question setting one period against another ("compared with", "versus") or naming a span
+    ("X from 2014 to 2015") without asking for each period's figure."""
     text = understood.text.lower()
     years = {p.year for p in understood.periods if p.kind in ("FY", "year", "date")}
     parts = {(p.kind, p.year, p.part) for p in understood.periods if p.kind in ("Q", "H")}
     if len(parts) >= 2 and len(parts) == len(understood.periods):  # "from Q1 FY25 to Q2 FY25": quarters or halves
         years = {(year, part) for _, year, part in parts}  # type: ignore[misc]
-    if _NOT_ARITHMETIC.search(text):
+    how_changed = _HOW_CHANGED.search(text) is not None
+    if not how_changed and _NOT_ARITHMETIC.search(text):
         return None
-    if len(years) == 1 and _AVERAGE.search(text) and all(p.kind in ("FY", "year") for p in understood.periods):
+    if not how_changed and len(years) == 1 and _AVERAGE.search(text) and all(
+            p.kind in ("FY", "year") for p in understood.periods):
         return Operation("average", 1, year_before=True)
-    if not understood.periods and _AVERAGE.search(text) and not _WEIGHTED.search(text):
+    if not how_changed and not understood.periods and _AVERAGE.search(text) and not _WEIGHTED.search(text):
         return Operation("average", 0, every_period=True)
     if len(years) < 2:
         return None
     if _PERCENT_CHANGE.search(text):
         return Operation("percent_change", len(years))
+    if how_changed:  # the verb is the operation: "How did the average price change …" is a change
+        return Operation("change", len(years))
     if _AVERAGE.search(text):
         return Operation("average", len(years))
     if _CHANGE.search(text):
@@ -121,6 +134,8 @@ def _read(understood: Understanding) -> Operation | None:
         return Operation("sum", len(years))
     if _TOTAL.search(text):
         return Operation("sum", len(years), if_no_total_row=True)
+    if (_COMPARED.search(text) or _FROM_TO.search(text)) and not _NOT_A_CHANGE.search(text):
+        return Operation("change", len(years))
     return None
 
 
@@ -143,9 +158,10 @@ def _percent_row(quote: CellQuote) -> bool:
         PERCENT_LABEL.search(quote.column))
 
 
-def _amount(value: Decimal, quote: CellQuote) -> str:
-    """An amount as the table states its unit and currency: ``$-369,919 thousand``, ``111.4``; a change of a
-    percentage in percentage points."""
+def written_amount(value: Decimal, quote: CellQuote) -> str:
+    """A computed amount written as its row's cells are quoted: grouped, with the table's currency and unit
+    (``-$144,158 thousand``, ``₹141,280 crore``); a count (a row stating its own unit, "Branches (number)") bare
+    (``1,384``); a change of a percentage in percentage points (``-0.06 percentage points``)."""
     sign = "-" if value < 0 else ""
     number = f"{abs(value):,}"
     if _percent_row(quote):
@@ -154,6 +170,16 @@ def _amount(value: Decimal, quote: CellQuote) -> str:
         return f"{sign}{number}"
     unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
     return f"{sign}{SYMBOL.get(quote.currency or '', '')}{number}{unit}"
+
+
+def _change_percent(op: Operation, values: Sequence[Decimal], quote: CellQuote, bps: bool) -> Decimal | None:
+    """The percentage change stated beside an amount change, as a ratio ((latest − earliest) / earliest), where it
+    means something: ``None`` for another operation, a change of a percentage (in points or bps) and an earliest
+    value that is not positive or a latest that is negative (a change from a loss, or across zero)."""
+    earliest, latest = values[0], values[-1]
+    if op.kind != "change" or bps or _percent_row(quote) or earliest <= 0 or latest < 0:
+        return None
+    return (latest - earliest) / earliest
 
 
 def _compute(op: Operation, values: list[Decimal], cells: list[str]) -> tuple[Decimal, Decimal]:
@@ -232,34 +258,41 @@ def operation_answer(question: str | Understanding, chunks: Sequence[RetrievedCh
 def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw: Decimal, shown: Decimal,
              chunks: Sequence[RetrievedChunk], bps: bool = False) -> Derived:
     """The answer's heading, cited lines and calculation (block numbers as :func:`~.cells.cell_lines` numbers
-    them: a cell of another chunk of a retrieved table is appended as a block)."""
+    them: a cell of another chunk of a retrieved table is appended as a block). The work ends with the result as
+    the heading writes it ("122,641 − 266,799 = -$144,158 thousand"); an amount change states its percentage change
+    beside it (:func:`_change_percent`: "= -$144,158 thousand (-54.03 %)")."""
     blocks, extra = cited_blocks(quotes, chunks)
     first, last = quotes[0], quotes[-1]
     label = first.label.strip()
     span = f"{first.column} to {last.column}"
-    result = f"{shown} %" if op.kind == "percent_change" else f"{shown} bps" if bps else _amount(shown, first)
+    result = f"{shown} %" if op.kind == "percent_change" else f"{shown} bps" if bps else written_amount(shown, first)
     metric = f"{_NAMES[op.kind]} in {label}"
     lines = [(format_quote(q), n) for q, n in zip(quotes, blocks, strict=True)]
     cells = [q.value.strip() for q in quotes]
+    percent = _change_percent(op, values, first, bps)
+    pct = None if percent is None else (percent * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     if op.kind == "change":
-        work = f"({cells[-1]} − {cells[0]}) × 100 = {shown} bps" if bps else f"{cells[-1]} − {cells[0]} = {shown}"
+        work = f"({cells[-1]} − {cells[0]}) × 100 = {result}" if bps else f"{cells[-1]} − {cells[0]} = {result}"
+        if pct is not None:
+            work += f"; ({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {pct} %"
     elif op.kind == "percent_change":
-        work = f"({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {shown} %"
+        work = f"({cells[-1]} − {cells[0]}) / {cells[0]} × 100 = {result}"
     elif op.kind == "sum":
-        work = f"{' + '.join(cells)} = {shown}"
+        work = f"{' + '.join(cells)} = {result}"
     else:
-        work = f"({' + '.join(cells)}) / {len(cells)} = {shown}"
+        work = f"({' + '.join(cells)}) / {len(cells)} = {result}"
     order = list(dict.fromkeys(blocks))
     marks = " ".join(f"[{i}]" for i in range(1, len(order)))
     lines.append((f"{metric}, {span} = {work} {marks}".rstrip(), order[-1]))
     inputs = tuple(CalculationInput(label, q.label, q.period or q.column, q.value, q.unit, q.currency,
                                     order.index(n) + 1) for q, n in zip(quotes, blocks, strict=True))
     periods = tuple(q.period or q.column for q in quotes)
-    calc = Calculation(metric, _FORMULAS[op.kind], "the question", periods, inputs, result, float(shown))
+    formula = _FORMULAS[op.kind] + ("" if pct is None else "; percentage change = (latest − earliest) / earliest × 100")
+    calc = Calculation(metric, formula, "the question", periods, inputs, result, float(shown))
     kind = "percent" if op.kind == "percent_change" else "bps" if bps else "amount"
-    heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}"
+    heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}" + (f" ({pct} %)" if pct is not None else "")
     logger.info("row operation: %s over %d cells", op.kind, len(quotes))
-    return Derived(heading, lines, extra, calc, tuple(values), raw, kind)
+    return Derived(heading, lines, extra, calc, tuple(values), raw, kind, (percent,) if percent is not None else ())
 
 
 DERIVED_LABEL = "Computed in code from the cited table cells (extractive, no LLM)"

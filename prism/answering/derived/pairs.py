@@ -36,14 +36,12 @@ from prism.answering.derived.cells import (
 )
 from prism.answering.derived.columns import column_periods, pick_columns
 from prism.answering.derived.numbers import cell_number
-from prism.answering.derived.operations import DERIVED_LABEL
+from prism.answering.derived.operations import DERIVED_LABEL, written_amount
 from prism.answering.units import printed_label
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import period_label
 from prism.retrieval.understanding import Understanding
 from prism.types import Calculation, CalculationInput, ChunkTable, Derived, RetrievedChunk, TableRow
-from prism.vocabulary.currencies import SYMBOL
-from prism.vocabulary.units import SPOKEN
 
 logger = logging.getLogger(__name__)
 
@@ -224,14 +222,13 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
     if pair.kind == "sum":
         raw = a + b
         shown = raw.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-        result, formula, kind = _sum_written(shown, quotes[0]), "A + B", "amount"
-        work = f"{quotes[0].value.strip()} + {quotes[1].value.strip()} = {shown:,}"
+        result, formula, kind = written_amount(shown, quotes[0]), "A + B", "amount"
+        work = f"{quotes[0].value.strip()} + {quotes[1].value.strip()} = {result}"
     elif pair.kind == "difference":
         raw = abs(a - b)
         shown = raw.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-        percent = any(q.value.strip().endswith("%") for q in quotes)
-        result, formula, kind = f"{shown}{' percentage points' if percent else ''}", "|A − B|", "amount"
-        work = f"|{quotes[0].value.strip()} − {quotes[1].value.strip()}| = {shown}"
+        result, formula, kind = written_amount(shown, quotes[0]), "|A − B|", "amount"
+        work = f"|{quotes[0].value.strip()} − {quotes[1].value.strip()}| = {result}"
     else:
         raw = a / b
         scale = 100 if pair.kind == "share" else 1
@@ -257,11 +254,3 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
                        inputs, result, float(shown))
     logger.info("pair operation: %s", pair.kind)
     return Derived(f"{DERIVED_LABEL}: {metric}, {where} = {result}", lines, extra, calc, (a, b), raw, kind)
-
-
-def _sum_written(value: Decimal, quote: CellQuote) -> str:
-    """A sum with its operands' currency and unit: ``₹1,41,280`` is written ``₹141,280 crore``."""
-    if quote.value.strip().endswith("%"):
-        return f"{value:,} percentage points"
-    unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
-    return f"{'-' if value < 0 else ''}{SYMBOL.get(quote.currency or '', '')}{abs(value):,}{unit}"

@@ -27,6 +27,7 @@ PAGES = {
 QUESTION = "What was the change in revenue from 2018 to 2019?"
 # Atlas: 512,000 − 480,000 = 32,000; Cascade: 300,500 − 320,000 = -19,500
 EXPECTED = {"atlas.html": "32,000", "cascade.html": "-19,500"}
+PERCENT = {"atlas.html": "6.67 %", "cascade.html": "-6.09 %"}  # 32,000 / 480,000; -19,500 / 320,000
 
 
 def page(intro: str, y2019: str, y2018: str) -> str:
@@ -76,5 +77,5 @@ def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
         assert (calc["result"], calc["source"]) == (EXPECTED[cell.document], SOURCE)
         # the LLM's answer states no figure: the cell leads with the computed one
         assert cell.answer.startswith("Computed in code from the cited table cells: change in Revenue, 2018 to "
-                                      f"2019 = {EXPECTED[cell.document]} [1]")
+                                      f"2019 = {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")
         assert cell.note == OMITTED_NOTE

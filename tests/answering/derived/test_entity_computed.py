@@ -33,13 +33,15 @@ def two(tmp_path_factory, embedder):
 
 def test_each_company_gets_its_own_computed_figure(two):
     answer = two.ask(CHANGE_Q, "two")
-    # Acme: 64,875 − 52,301 = 12,574; Bolt Gears: 27,310 − 25,004 = 2,306 (thousands)
+    # Acme: 64,875 − 52,301 = 12,574 (+24.04 %); Bolt Gears: 27,310 − 25,004 = 2,306 (+9.22 %) (thousands)
     assert answer.answer.splitlines()[0].split(": ", 1)[1] == (
-        "Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand; Bolt Gears: change in Net income, 2022 "
-        "to 2023 = $2,306 thousand")
+        "Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand (24.04 %); Bolt Gears: change in Net "
+        "income, 2022 to 2023 = $2,306 thousand (9.22 %)")
     lines = [li.removeprefix("- ") for li in answer.answer.splitlines()[2:]]
-    assert lines[2] == "Acme Widgets: change in Net income, 2022 to 2023 = 64,875 − 52,301 = 12574 [1]"
-    assert lines[5] == "Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = 2306 [2]"
+    assert lines[2] == ("Acme Widgets: change in Net income, 2022 to 2023 = 64,875 − 52,301 = $12,574 thousand; "
+                        "(64,875 − 52,301) / 52,301 × 100 = 24.04 % [1]")
+    assert lines[5] == ("Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = $2,306 thousand; "
+                        "(27,310 − 25,004) / 25,004 × 100 = 9.22 % [2]")
     assert [c.source for c in answer.citations] == ["acme_10k.pdf", "bolt_10k.pdf"]
     assert answer.unsupported_numbers == []
     assert answer.calculation.metric == "Acme Widgets: change in Net income"
@@ -61,9 +63,10 @@ def test_with_an_llm_both_companies_work_reaches_the_answer_call_and_each_figure
     answer = engine.ask(CHANGE_Q)
     [sent] = [c["messages"][-1].content for c in fake.calls if c["kind"] == "stream_chat"]
     work = sent.split("<calculation>\n", 1)[1]
-    assert work.startswith("Result: Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand; Bolt Gears: "
-                           "change in Net income, 2022 to 2023 = $2,306 thousand\n")
-    assert "Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = 2306 [" in work
+    assert work.startswith("Result: Acme Widgets: change in Net income, 2022 to 2023 = $12,574 thousand (24.04 %); "
+                           "Bolt Gears: change in Net income, 2022 to 2023 = $2,306 thousand (9.22 %)\n")
+    assert "Bolt Gears: change in Net income, 2022 to 2023 = 27,310 − 25,004 = $2,306 thousand; (27,310 − 25,004) / " \
+           "25,004 × 100 = 9.22 % [" in work
     assert len([c for c in fake.calls if "choose the arithmetic" in c["text"]]) == 2  # one plan per company
     assert answer.unsupported_numbers == ["$2,400 thousand"]  # Bolt Gears' is $2,306 thousand
     assert answer.answer.startswith("Acme's net income rose $12,574 thousand")  # states the result: nothing added

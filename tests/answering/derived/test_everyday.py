@@ -38,16 +38,22 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
     # 3.68 % → 3.62 %: −0.06 percentage points = −6 bps
     ("By how many basis points did the net interest margin change from Q1 FY25 to Q2 FY25?",
      "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -6 bps", "(3.62 − 3.68) × 100 = -6 bps"),
+    # "how did it change": the change itself, in percentage points for a percentage
+    ("How did net interest margin change between Q1 FY25 and Q2 FY25?",
+     "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -0.06 percentage points",
+     "3.62 − 3.68 = -0.06 percentage points"),
     ("What was the change in NIM between Q2 FY24 and Q2 FY25?",
      "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points", "3.62 − 3.81 = -0.19"),
     # a count: 1,538 → 1,642 branches, +104, +6.76 % (never "₹104 crore": the row states its own unit)
     ("How much did the number of branches grow from Q2 FY24 to Q2 FY25?",
-     "change in Branches (number), Q2 FY24 to Q2 FY25 = 104", "1,642 − 1,538 = 104"),
+     "change in Branches (number), Q2 FY24 to Q2 FY25 = 104 (6.76 %)",
+     "1,642 − 1,538 = 104; (1,642 − 1,538) / 1,538 × 100 = 6.76 %"),
     ("What was the percentage growth in the number of branches from Q2 FY24 to Q2 FY25?",
      "percentage change in Branches (number), Q2 FY24 to Q2 FY25 = 6.76 %", "(1,642 − 1,538) / 1,538 × 100"),
     # two segments of the loan book: ₹1,02,380 crore + ₹38,900 crore
     ("What is the combined outstanding of the Home loans and Personal loans segments?",
-     "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹141,280 crore", "1,02,380 + 38,900 = 141,280"),
+     "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹141,280 crore",
+     "1,02,380 + 38,900 = ₹141,280 crore"),
 ])
 def test_everyday_calculations_are_computed_and_cited(sample, question, heading, work):
     answer = sample.ask(question, "sample")

@@ -227,4 +227,4 @@ def test_a_wrong_plain_number_for_a_result_without_a_unit_is_flagged(borealis):
     answer = engine.ask("What was the change in freight revenue from 2018 to 2019?")
     assert answer.unsupported_numbers == ["35,000"]
     assert answer.answer.startswith("Computed in code from the cited table cells: change in Freight revenue, 2018 to "
-                                    "2019 = 32,000 [")
+                                    "2019 = 32,000 (6.67 %) [")
