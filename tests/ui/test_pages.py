@@ -326,6 +326,25 @@ def test_no_workspace_at_all_offers_the_sample(with_sample, service_factory, mon
     assert "Answers from **Sample workspace** · 1 document" in _texts(at)
 
 
+def test_an_empty_sample_workspace_can_be_rebuilt_on_the_workspaces_page(prism_home, service_factory, monkeypatch,
+                                                                         tmp_path, embedder):
+    one = tmp_path / "one_sample"
+    one.mkdir()
+    shutil.copy(UPI, one / UPI.name)
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(one))
+    svc = PrismService(Settings(home=prism_home, sample_dir=one), embedder=embedder)
+    svc.restore_sample_workspace()
+    svc.delete_document(UPI.name, "Sample workspace")  # a completed build, emptied: not seeded again at start
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
+    _no_exception(at)
+    assert not at.get("status")
+    assert any(i.value.startswith("No documents yet") for i in at.info)
+    at = _click(at, "Rebuild the sample workspace")
+    _no_exception(at)
+    assert any("Sample workspace ready with 1 document." in s.value for s in at.success)
+    assert [d.source for d in svc.documents("Sample workspace")] == [UPI.name]
+
+
 # --- access code ------------------------------------------------------------------------------------------------
 def test_access_code_gate(with_sample, service_factory):
     # A page requested directly (Streamlit's legacy pages/ routing right after a restart) goes through the gate too.
