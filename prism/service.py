@@ -47,6 +47,7 @@ from prism.ingestion.jobs import IngestJobs, JobView
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.ingestion.prepare import profile_title
+from prism.ingestion.sample import SampleBuild, SampleFacade
 from prism.ingestion.titles import display_title
 from prism.retrieval.fusion import MODES, retrieval_mode
 from prism.retrieval.models_facade import ModelsFacade
@@ -65,9 +66,9 @@ from prism.types import (
     WorkspaceInfo,
 )
 
-__all__ = ["IngestJobs", "JobView", "PrismService", "WorkspaceHandle", "dataset_formats", "find_retrieval_mode",
-           "install_seed", "metrics", "published_anchors", "query_terms", "retrieval_modes", "supported_file_types",
-           "upload_names"]
+__all__ = ["IngestJobs", "JobView", "PrismService", "SampleBuild", "WorkspaceHandle", "dataset_formats",
+           "find_retrieval_mode", "install_seed", "metrics", "published_anchors", "query_terms", "retrieval_modes",
+           "supported_file_types", "upload_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -80,9 +81,9 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade, SampleFacade):
     """Everything Prism does, by workspace name (creating, renaming, deleting workspaces and the audit trail:
-    :class:`prism.index.audit.AuditFacade`).
+    :class:`prism.index.audit.AuditFacade`; the sample workspace: :class:`prism.ingestion.sample.SampleFacade`).
 
     Args:
         settings: defaults to :func:`prism.config.get_settings`.
@@ -186,19 +187,6 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
                             on_change=lambda: known.add(workspace.fingerprint()), before_write=sync)
         ingestor.recover()
         return WorkspaceHandle(workspace, store, known, ingestor, retriever)
-
-    def ensure_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """On first start (no workspace at all), :meth:`restore_sample_workspace`; else ``[]``."""
-        return [] if self.catalog.list() else self.restore_sample_workspace(progress)
-
-    def restore_sample_workspace(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Ingest ``settings.sample_dir/*.pdf`` into ``settings.sample_workspace`` (created if missing; documents
-        already there are duplicates). One result per sample document; ``[]`` (logged) when there is none."""
-        files = sorted(self.settings.sample_dir.glob("*.pdf"))
-        if not files:
-            logger.warning("no sample documents in %s", self.settings.sample_dir)
-            return []
-        return self.ingest([IngestItem(f) for f in files], self.settings.sample_workspace, progress)
 
     def workspace_dir(self, workspace: str | None = None) -> Path:
         """The workspace's folder (e.g. for :mod:`prism.evaluation.beir`'s marker); ``WorkspaceNotFoundError``."""

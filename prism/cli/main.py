@@ -1,7 +1,9 @@
 """``python -m prism``: the stable command-line interface.
 
 Every command accepts ``--json``: then stdout carries exactly one JSON value (errors included, as
-``{"error": "..."}`` with a non-zero exit); progress and logs go to stderr. Bad input never prints a traceback.
+``{"error": "..."}`` with a non-zero exit); progress and logs go to stderr. Nothing ever prints a traceback: an
+unexpected error is one line naming the command, its traceback goes to ``PRISM_HOME/logs/cli.log``
+(:mod:`prism.cli.logs`).
 
 Command groups register themselves explicitly, in the order of :data:`COMMAND_GROUPS`; each is a module with a
 ``register(sub_parsers, shared_parser)`` function.
@@ -11,19 +13,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
 
 from prism.cli import answer, audit, common, compare, documents, evaluation, reranker, search, seed, workspaces
+from prism.cli.logs import configure_logging, record_unexpected
 from prism.errors import PrismError
 
 COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker)
 """The modules whose ``register`` adds sub-commands, in help order."""
-
-NOISY_LOGGERS: tuple[str, ...] = ("httpx", "chromadb", "sentence_transformers", "transformers", "urllib3")
-
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m prism`` (usage errors raise :class:`~prism.errors.PrismError`)."""
@@ -36,17 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
     for group in COMMAND_GROUPS:
         group.register(sub, shared)
     return parser
-
-
-def configure_logging(verbose: bool) -> None:
-    """Log to stderr: INFO with ``-v``, else WARNING; quiet noisy libraries."""
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    for noisy in NOISY_LOGGERS:
-        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def _error(message: str, as_json: bool, prefix: str = "") -> None:
@@ -66,11 +54,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PrismError as exc:
         _error(str(exc), "--json" in argv)
         return common.EXIT_USAGE
-    configure_logging(args.verbose)
+    except Exception as exc:  # never a traceback, not even from building the parser
+        _error(record_unexpected("python -m prism", exc), "--json" in argv, "error: ")
+        return common.EXIT_FAILED
     try:
+        configure_logging(args.verbose)
         return int(args.func(args))
     except PrismError as exc:
         _error(str(exc), args.json, "error: ")
         return common.EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug or an unforeseen state: one line here, the traceback in the log file
+        _error(record_unexpected(args.command, exc), args.json, "error: ")
+        return common.EXIT_FAILED

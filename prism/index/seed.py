@@ -24,9 +24,9 @@ logger = logging.getLogger(__name__)
 
 LOCK_NAME = ".seed.lock"
 INCOMING_NAME = ".seed-incoming"
-IGNORED = frozenset({LOCK_NAME, INCOMING_NAME, "lost+found"})
-"""Entries that do not make a home "not empty": the install's own lock and half-copied folder, and the
-``lost+found`` folder of a freshly formatted volume."""
+IGNORED = frozenset({LOCK_NAME, INCOMING_NAME, "lost+found", "logs"})
+"""Entries that do not make a home "not empty": the install's own lock and half-copied folder, the ``lost+found``
+folder of a freshly formatted volume, and ``logs`` (where the CLI writes the details of an error)."""
 
 
 def home_is_empty(home: Path) -> bool:

@@ -59,16 +59,26 @@ def guarded(lock: FileLock, home: Path, info: WorkspaceInfo, folder: Path, busy:
         busy: the message of the :class:`~prism.errors.StoreError` raised when the lock times out.
 
     Raises:
-        WorkspaceDeletedError: the workspace was deleted before or while waiting for the lock.
-        StoreError: the lock was not acquired within its timeout.
+        WorkspaceDeletedError: the workspace was deleted before or while waiting for the lock (its folder removed
+            under the waiting lock included: ``filelock`` then fails with ``FileNotFoundError``).
+        StoreError: the lock was not acquired within its timeout, or the folder of a listed workspace is missing.
     """
     check_alive(home, info)
     try:
-        with lock:
-            if not listed(home, info.id):
-                shutil.rmtree(folder, ignore_errors=True)  # what acquiring the lock re-created
-                logger.info("workspace %s was deleted while waiting for its lock", info.id)
-                raise deleted_error(info)
-            yield
+        lock.acquire()
     except Timeout as exc:
         raise StoreError(busy) from exc
+    except FileNotFoundError as exc:  # the folder went while this writer waited: a delete held the lock
+        if listed(home, info.id):
+            raise StoreError(f"The folder of workspace '{info.name}' ({folder}) is missing; it cannot be written "
+                             "to. Delete the workspace and create it again.") from exc
+        logger.info("workspace %s was deleted while waiting for its lock (its folder is gone)", info.id)
+        raise deleted_error(info) from exc
+    try:
+        if not listed(home, info.id):
+            shutil.rmtree(folder, ignore_errors=True)  # what acquiring the lock re-created
+            logger.info("workspace %s was deleted while waiting for its lock", info.id)
+            raise deleted_error(info)
+        yield
+    finally:
+        lock.release()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -21,8 +20,7 @@ from streamlit.errors import StreamlitSecretNotFoundError
 
 from prism.config import Settings
 from prism.errors import PrismError
-from prism.service import IngestJobs, PrismService
-from prism.types import ProgressCallback
+from prism.service import IngestJobs, PrismService, SampleBuild
 from prism.ui.preview import PagePreview, render_page_preview
 
 logger = logging.getLogger(__name__)
@@ -101,19 +99,24 @@ def ingest_jobs() -> IngestJobs:
 
 @dataclass
 class FirstStart:
-    """Guards the one-time creation of the sample workspace so concurrent first sessions build it only once."""
+    """The sample workspace's build at start, once per process and ``PRISM_HOME``: the first session to ask checks
+    whether one is needed (:meth:`PrismService.sample_build_needed`) and starts it on its own thread
+    (:class:`~prism.service.SampleBuild`), so closing that session's tab never stops it; later sessions get the same
+    build."""
 
     lock: threading.Lock
-    done: bool = False
+    checked: bool = False
+    build: SampleBuild | None = None
 
-    def run(self, build: Callable[[ProgressCallback], object], progress: ProgressCallback) -> bool:
-        """Run ``build(progress)`` unless already done (blocks while another session runs it); True if it ran."""
+    def start(self, service: PrismService) -> SampleBuild | None:
+        """The build this process started (starting it now if the home needs one and none was checked yet);
+        ``None`` when the home needed none."""
         with self.lock:
-            if self.done:
-                return False
-            build(progress)
-            self.done = True
-            return True
+            if not self.checked:
+                self.checked = True
+                if service.sample_build_needed():
+                    self.build = SampleBuild(service.ensure_sample_workspace).start()
+            return self.build
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)

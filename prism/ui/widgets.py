@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from prism.errors import PrismError
-from prism.service import PrismService, retrieval_modes, supported_file_types
+from prism.service import PrismService, SampleBuild, retrieval_modes, supported_file_types
 from prism.types import WorkspaceInfo, count_phrase, file_types_phrase
 from prism.ui import conversations_view, state, status_view
 from prism.ui.explain import literal, shorten
@@ -109,26 +109,22 @@ def page_guard() -> None:
 
 # --- first start ----------------------------------------------------------------------------------------------
 def ensure_first_start(service: PrismService) -> None:
-    """Create the sample workspace on the very first start (no workspace at all), with a status box."""
-    guard = first_start(str(service.settings.home))
-    if guard.done:
-        return
-    if service.workspaces() and not guard.lock.locked():
-        guard.done = True
+    """Build the sample workspace when the home needs it (the first start, or a build that stopped part-way:
+    :meth:`PrismService.sample_build_needed`), with a status box while it runs. The build runs on a thread of its
+    own (:class:`~prism.ui.resources.FirstStart`): closing this tab does not stop it."""
+    build = first_start(str(service.settings.home)).start(service)
+    if build is None or build.finished:
         return
     with st.status("Setting up Prism for the first time…", expanded=True) as status:
         st.write("Building the **Sample workspace** from four short Meridian Bank documents, so you can ask right "
                  "away. This takes a few seconds, once.")
         bar = st.progress(0.0, text="Starting")
-
-        def progress(fraction: float, message: str) -> None:
-            bar.progress(min(max(fraction, 0.0), 1.0), text=message.split(": ", 1)[0])
-
-        try:
-            guard.run(service.ensure_sample_workspace, progress)
-        except PrismError as e:
+        while not build.wait(0.3):
+            fraction, message = build.progress()
+            bar.progress(fraction, text=message.split(": ", 1)[0])
+        if build.error:
             status.update(label="The sample workspace could not be created", state="error")
-            st.error(literal(str(e)))
+            st.error(literal(build.error))
             return
         status.update(label="Sample workspace ready", state="complete", expanded=False)
 
@@ -345,20 +341,21 @@ def no_workspace() -> None:
         restore_sample_button("empty.restore")
 
 
-def restore_sample_button(key: str) -> None:
-    """A button that (re)creates the sample workspace and selects it."""
+def restore_sample_button(key: str, label: str = "Create the sample workspace") -> None:
+    """A button that (re)creates the sample workspace (on its own thread: closing the tab does not stop it; any
+    sample document missing is added) and selects it."""
     svc = get_service()
-    if st.button("Create the sample workspace", key=key, icon=":material/auto_awesome:"):
+    if st.button(label, key=key, icon=":material/auto_awesome:"):
         with st.spinner("Building the sample workspace…"):
-            try:
-                results = svc.restore_sample_workspace()
-            except PrismError as e:
-                st.error(literal(str(e)))
-                return
+            build = SampleBuild(svc.restore_sample_workspace).start()
+            build.wait()
+        if build.error:
+            st.error(literal(build.error))
+            return
         info = svc.find_workspace(svc.settings.sample_workspace)
         if info is not None:
             state.select_workspace(info.id)
-        n = sum(r.status != "failed" for r in results)
+        n = sum(r.status != "failed" for r in build.results)
         state.flash(f"Sample workspace ready with {n} document{'s' if n != 1 else ''}.")
         st.rerun()
 

@@ -14,7 +14,7 @@ import streamlit as st
 from prism.errors import PrismError
 from prism.service import PrismService, document_title
 from prism.types import AuditEntry, DocumentRecord, WorkspaceInfo, briefing_points, count_phrase
-from prism.ui import profile_view, state
+from prism.ui import profile_view, state, widgets
 from prism.ui.explain import injection_flag, literal, strip_source
 
 
@@ -163,6 +163,14 @@ def manage(service: PrismService, info: WorkspaceInfo) -> None:
                   args=(("workspace", info.id),))
 
 
+def _no_documents(service: PrismService, info: WorkspaceInfo) -> None:
+    """An empty workspace: point to Upload; an empty sample workspace can be rebuilt from the sample documents."""
+    st.info("No documents yet. Add some on the Upload page.", icon=":material/inbox:")
+    st.page_link("pages/upload_page.py", label="Upload documents", icon=":material/upload_file:")
+    if info.name.casefold() == service.settings.sample_workspace.casefold():
+        widgets.restore_sample_button(f"ws.sample.{info.id}", "Rebuild the sample workspace")
+
+
 def documents(service: PrismService, info: WorkspaceInfo) -> None:
     """The workspace's document table and deleting one document (confirmed)."""
     try:
@@ -171,8 +179,7 @@ def documents(service: PrismService, info: WorkspaceInfo) -> None:
         st.error(literal(str(e)))
         return
     if not docs:
-        st.info("No documents yet. Add some on the Upload page.", icon=":material/inbox:")
-        st.page_link("pages/upload_page.py", label="Upload documents", icon=":material/upload_file:")
+        _no_documents(service, info)
         return
     pages = sum(d.pages or 0 for d in docs)
     chunks = sum(d.chunks for d in docs)

@@ -39,6 +39,7 @@ def test_home_is_empty_ignores_only_the_install_leftovers_and_lost_found(tmp_pat
     assert home_is_empty(tmp_path)
     (tmp_path / "lost+found").mkdir()
     (tmp_path / INCOMING_NAME).mkdir()
+    (tmp_path / "logs").mkdir()  # the CLI's error details (prism/cli/logs.py)
     assert home_is_empty(tmp_path)
     (tmp_path / "workspaces.json").write_text("{}")
     assert not home_is_empty(tmp_path)

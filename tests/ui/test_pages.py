@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from prism.config import Settings
 from prism.ingestion.jobs import IngestJobs, content_key
+from prism.ingestion.sample import read_state
 from prism.service import PrismService, query_terms
 from prism.types import IngestItem, IngestResult, WorkspaceInfo
 from prism.ui import state as ui_state
@@ -84,6 +85,28 @@ def test_first_start_builds_the_sample_workspace(tmp_path, monkeypatch, service_
     at.run()  # a rerun does not build again
     _no_exception(at)
     assert not at.get("status")
+
+
+def test_the_first_start_build_outlives_the_tab_that_started_it(prism_home, tmp_path, monkeypatch, service_factory,
+                                                                embedder):
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    for pdf in (UPI, MASTER):
+        shutil.copy(pdf, samples / pdf.name)
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(samples))
+    try:  # the tab closes while "Setting up Prism for the first time… Starting" shows: its script is stopped
+        _app().run(timeout=0.5)
+    except RuntimeError as e:
+        assert "timed out" in str(e)
+    deadline = time.monotonic() + 240
+    while read_state(prism_home) != "complete" and time.monotonic() < deadline:
+        time.sleep(0.5)
+    svc = PrismService(Settings(home=prism_home, sample_dir=samples), embedder=embedder)
+    assert sorted(d.source for d in svc.documents("Sample workspace")) == sorted([UPI.name, MASTER.name])
+    at = _app().run()  # a later visit: ready, nothing built again
+    _no_exception(at)
+    assert not at.get("status")
+    assert "Answers from **Sample workspace** · 2 documents" in _texts(at)
 
 
 def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, service_factory, embedder):
@@ -324,6 +347,25 @@ def test_no_workspace_at_all_offers_the_sample(with_sample, service_factory, mon
     _no_exception(at)
     assert any("Sample workspace ready with 1 document." in s.value for s in at.success)
     assert "Answers from **Sample workspace** · 1 document" in _texts(at)
+
+
+def test_an_empty_sample_workspace_can_be_rebuilt_on_the_workspaces_page(prism_home, service_factory, monkeypatch,
+                                                                         tmp_path, embedder):
+    one = tmp_path / "one_sample"
+    one.mkdir()
+    shutil.copy(UPI, one / UPI.name)
+    monkeypatch.setenv("PRISM_SAMPLE_DIR", str(one))
+    svc = PrismService(Settings(home=prism_home, sample_dir=one), embedder=embedder)
+    svc.restore_sample_workspace()
+    svc.delete_document(UPI.name, "Sample workspace")  # a completed build, emptied: not seeded again at start
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
+    _no_exception(at)
+    assert not at.get("status")
+    assert any(i.value.startswith("No documents yet") for i in at.info)
+    at = _click(at, "Rebuild the sample workspace")
+    _no_exception(at)
+    assert any("Sample workspace ready with 1 document." in s.value for s in at.success)
+    assert [d.source for d in svc.documents("Sample workspace")] == [UPI.name]
 
 
 # --- access code ------------------------------------------------------------------------------------------------
