@@ -72,7 +72,7 @@ def test_titles_staged_files_and_an_uncovered_chat_input(app_url, driver, tmp_pa
     _no_exception(d)
     assert "2 documents added and searchable" in _text(d)
     assert "not added yet" not in _text(d)
-    assert PENSION_DISPLAY in _text(d)  # the briefing card is headed by the title
+    _wait_text(d, PENSION_DISPLAY, 60)  # the briefing card is headed by the title (drawn after the batch's summary)
     _shot(d, "titles_02_added")
 
     # §4: the sidebar shows the title; the file name is one click away

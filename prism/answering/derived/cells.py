@@ -188,13 +188,13 @@ def format_quote(quote: CellQuote) -> str:
 
 def _written(quote: CellQuote) -> str:
     """The cell's value as :func:`format_quote` writes it ("-$1,837 thousand"): its sign (accounting parentheses
-    are a minus), the table's currency and unit; a percentage or per-unit row or column, or no number, as printed; a
-    column stating its own unit in brackets, with it ("Volume (crore transactions)": "612 crore transactions")."""
-    value = quote.value.strip()
-    number = cell_number(value)
-    if number is None or value.endswith("%") or PERCENT_LABEL.search(quote.label) or PERCENT_LABEL.search(
-            quote.column) or label_states_unit(quote.label):
-        return value
+    are a minus), the table's currency and unit; a percentage row or column with its "%" ("3.62%"); a per-unit row or
+    column, or no number, as printed; a column stating its own unit in brackets, with it ("612 crore transactions")."""
+    value, number = quote.value.strip(), cell_number(quote.value.strip())
+    percent = number is not None and not value.endswith("%") and bool(
+        PERCENT_LABEL.search(f"{quote.label} {quote.column}"))
+    if number is None or value.endswith("%") or percent or label_states_unit(quote.label):
+        return value + ("%" if percent else "")
     if label_states_unit(quote.column):  # "Volume (crore transactions)": 612 crore transactions, never ₹612 crore
         own = re.search(r"\(([^()]*)\)\W*$", quote.column)
         return f"{value} {own.group(1).strip()}" if own else value

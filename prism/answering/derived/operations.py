@@ -161,11 +161,14 @@ def _percent_row(quote: CellQuote) -> bool:
 def written_amount(value: Decimal, quote: CellQuote) -> str:
     """A computed amount written as its row's cells are quoted: grouped, with the table's currency and unit
     (``-$144,158 thousand``, ``₹141,280 crore``); a count (a row stating its own unit, "Branches (number)") bare
-    (``1,384``); a change of a percentage in percentage points (``-0.06 percentage points``)."""
+    (``1,384``); a change of a percentage in percentage points and basis points, as banks state them
+    (``-0.06 percentage points (-6 bps)``; 1 bp = 0.01 percentage point)."""
     sign = "-" if value < 0 else ""
     number = f"{abs(value):,}"
     if _percent_row(quote):
-        return f"{sign}{number} percentage points"
+        bps = abs(value) * 100
+        bps = bps.quantize(Decimal(1)) if bps == bps.to_integral() else bps
+        return f"{sign}{number} percentage points ({sign}{bps} bps)"
     if label_states_unit(quote.label):  # "Branches (number)": a count, not the table's ₹ crore
         return f"{sign}{number}"
     unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
@@ -289,10 +292,12 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
     periods = tuple(q.period or q.column for q in quotes)
     formula = _FORMULAS[op.kind] + ("" if pct is None else "; percentage change = (latest − earliest) / earliest × 100")
     calc = Calculation(metric, formula, "the question", periods, inputs, result, float(shown))
-    kind = "percent" if op.kind == "percent_change" else "bps" if bps else "amount"
+    points = op.kind == "change" and not bps and _percent_row(first)  # in points and bps: checked as a percentage
+    kind = "percent" if op.kind == "percent_change" else "bps" if bps or points else "amount"
     heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}" + (f" ({pct} %)" if pct is not None else "")
     logger.info("row operation: %s over %d cells", op.kind, len(quotes))
-    return Derived(heading, lines, extra, calc, tuple(values), raw, kind, (percent,) if percent is not None else ())
+    return Derived(heading, lines, extra, calc, tuple(values), raw / 100 if points else raw, kind,
+                   (percent,) if percent is not None else ())
 
 
 DERIVED_LABEL = "Computed in code from the cited table cells (extractive, no LLM)"

@@ -101,7 +101,7 @@ def test_format_quote_names_row_column_and_unit():
     eps = CellQuote(1, "Diluted EPS", "0.28", "2015", "FY2015", "thousands", "USD", None)
     assert format_quote(eps) == "Diluted EPS, 2015: $0.28"
     ratio = CellQuote(1, "Gross NPA per cent", "2.1", "FY2025", "FY2025", "crore", "INR", None)
-    assert format_quote(ratio) == "Gross NPA per cent, FY2025: 2.1"
+    assert format_quote(ratio) == "Gross NPA per cent, FY2025: 2.1%"  # a percentage row's bare cell gets its %
     leaders = CellQuote(1, "Total revenue............ $", "4,795,511", "2015", "FY2015", "thousands", "USD", None)
     assert format_quote(leaders) == "Total revenue, 2015: $4,795,511 thousand"  # a 10-K's dot leaders are not read
 

@@ -38,12 +38,13 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
     # 3.68 % → 3.62 %: −0.06 percentage points = −6 bps
     ("By how many basis points did the net interest margin change from Q1 FY25 to Q2 FY25?",
      "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -6 bps", "(3.62 − 3.68) × 100 = -6 bps"),
-    # "how did it change": the change itself, in percentage points for a percentage
+    # "how did it change": the change itself, in percentage points (and basis points) for a percentage
     ("How did net interest margin change between Q1 FY25 and Q2 FY25?",
-     "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -0.06 percentage points",
-     "3.62 − 3.68 = -0.06 percentage points"),
+     "change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -0.06 percentage points (-6 bps)",
+     "3.62 − 3.68 = -0.06 percentage points (-6 bps)"),
     ("What was the change in NIM between Q2 FY24 and Q2 FY25?",
-     "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points", "3.62 − 3.81 = -0.19"),
+     "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points (-19 bps)",
+     "3.62 − 3.81 = -0.19"),
     # a count: 1,538 → 1,642 branches, +104, +6.76 % (never "₹104 crore": the row states its own unit)
     ("How much did the number of branches grow from Q2 FY24 to Q2 FY25?",
      "change in Branches (number), Q2 FY24 to Q2 FY25 = 104 (6.76 %)",

@@ -76,7 +76,7 @@ def test_questions_about_one_item_are_not_read_as_pairs(question):
      "Total liabilities as a % of Total assets, 2018 = 37.02 %", "1,120 / 3,025 × 100 = 37.02 %"),
     ("What is the difference between the domestic and international discount rates as at September 30, 2019?",
      "difference between Domestic September 30, 2019 and International September 30, 2019, Discount rate = "
-     "2.10 percentage points", "|4.00% − 1.90%| = 2.10"),
+     "2.10 percentage points (210 bps)", "|4.00% − 1.90%| = 2.10"),
 ])
 def test_the_first_line_states_the_result_computed_from_two_cited_cells(report, question, heading_end, work):
     answer = report.ask(question, "pairs")
