@@ -122,8 +122,8 @@ def _read(understood: Understanding) -> Operation | None:
         return Operation("average", 0, every_period=True)
     if len(years) < 2:
         return None
-    if _PERCENT_CHANGE.search(text):
-        return Operation("percent_change", len(years))
+    if _PERCENT_CHANGE.search(text) and (how_changed or _CHANGE.search(text) or not _NOT_A_CHANGE.search(text)):
+        return Operation("percent_change", len(years))  # not "the percentage … in 2017, 2018 and 2019, respectively"
     if how_changed:  # the verb is the operation: "How did the average price change …" is a change
         return Operation("change", len(years))
     if _AVERAGE.search(text):
@@ -158,17 +158,18 @@ def _percent_row(quote: CellQuote) -> bool:
         PERCENT_LABEL.search(quote.column))
 
 
-def written_amount(value: Decimal, quote: CellQuote) -> str:
+def written_amount(value: Decimal, quote: CellQuote, change: bool = True) -> str:
     """A computed amount written as its row's cells are quoted: grouped, with the table's currency and unit
     (``-$144,158 thousand``, ``₹141,280 crore``); a count (a row stating its own unit, "Branches (number)") bare
-    (``1,384``); a change of a percentage in percentage points and basis points, as banks state them
-    (``-0.06 percentage points (-6 bps)``; 1 bp = 0.01 percentage point)."""
+    (``1,384``); a ``change`` of a percentage in percentage points and basis points, as banks state them
+    (``-0.06 percentage points (-6 bps)``; 1 bp = 0.01 percentage point), an average or sum of one a percentage."""
     sign = "-" if value < 0 else ""
     number = f"{abs(value):,}"
+    if _percent_row(quote) and not change:
+        return f"{sign}{number} %"
     if _percent_row(quote):
-        bps = abs(value) * 100
-        bps = bps.quantize(Decimal(1)) if bps == bps.to_integral() else bps
-        return f"{sign}{number} percentage points ({sign}{bps} bps)"
+        bps = (abs(value) * 100).normalize()
+        return f"{sign}{number} percentage points ({sign}{bps:f} bps)"
     if label_states_unit(quote.label):  # "Branches (number)": a count, not the table's ₹ crore
         return f"{sign}{number}"
     unit = f" {SPOKEN[quote.unit]}" if quote.unit in SPOKEN else ""
@@ -268,7 +269,8 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
     first, last = quotes[0], quotes[-1]
     label = first.label.strip()
     span = f"{first.column} to {last.column}"
-    result = f"{shown} %" if op.kind == "percent_change" else f"{shown} bps" if bps else written_amount(shown, first)
+    result = f"{shown} %" if op.kind == "percent_change" else f"{shown} bps" if bps else written_amount(
+        shown, first, change=op.kind == "change")
     metric = f"{_NAMES[op.kind]} in {label}"
     lines = [(format_quote(q), n) for q, n in zip(quotes, blocks, strict=True)]
     cells = [q.value.strip() for q in quotes]
@@ -292,7 +294,7 @@ def _derived(op: Operation, quotes: list[CellQuote], values: list[Decimal], raw:
     periods = tuple(q.period or q.column for q in quotes)
     formula = _FORMULAS[op.kind] + ("" if pct is None else "; percentage change = (latest − earliest) / earliest × 100")
     calc = Calculation(metric, formula, "the question", periods, inputs, result, float(shown))
-    points = op.kind == "change" and not bps and _percent_row(first)  # in points and bps: checked as a percentage
+    points = op.kind != "percent_change" and not bps and _percent_row(first)  # points, bps or %: checked as percent
     kind = "percent" if op.kind == "percent_change" else "bps" if bps or points else "amount"
     heading = f"{DERIVED_LABEL}: {metric}, {span} = {result}" + (f" ({pct} %)" if pct is not None else "")
     logger.info("row operation: %s over %d cells", op.kind, len(quotes))

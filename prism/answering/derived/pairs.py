@@ -222,7 +222,7 @@ def _derived(pair: Pair, quotes: list[CellQuote], chunks: Sequence[RetrievedChun
     if pair.kind == "sum":
         raw = a + b
         shown = raw.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-        result, formula, kind = written_amount(shown, quotes[0]), "A + B", "amount"
+        result, formula, kind = written_amount(shown, quotes[0], change=False), "A + B", "amount"
         work = f"{quotes[0].value.strip()} + {quotes[1].value.strip()} = {result}"
     elif pair.kind == "difference":
         raw = abs(a - b)

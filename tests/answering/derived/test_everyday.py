@@ -45,6 +45,9 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
     ("What was the change in NIM between Q2 FY24 and Q2 FY25?",
      "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points (-19 bps)",
      "3.62 − 3.81 = -0.19"),
+    # an average of a percentage is a percentage, not points
+    ("What was the average net interest margin in Q1 FY25 and Q2 FY25?",
+     "average in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = 3.65 %", "(3.68 + 3.62) / 2 = 3.65 %"),
     # a count: 1,538 → 1,642 branches, +104, +6.76 % (never "₹104 crore": the row states its own unit)
     ("How much did the number of branches grow from Q2 FY24 to Q2 FY25?",
      "change in Branches (number), Q2 FY24 to Q2 FY25 = 104 (6.76 %)",
