@@ -29,7 +29,7 @@ CHANGE_RE = r"\b(?:" + "|".join(CHANGE_WORDS) + r")\b"
 PERCENT_CHANGE_RE = (
     r"(?:\bpercent(?:age)?|%)\s*(?:change|increase|decrease|growth|decline|rise|fall|drop)"
     r"|\bgrowth\s+rate\b|\brate\s+of\s+(?:growth|change|increase|decrease|decline)\b"
-    r"|\bin\s+(?:percent(?:age)?s?\b|per\s+cent\b|%)|\bby\s+what\s+percent(?:age)?\b"
+    r"|\bin\s+(?:percent(?:age)?s?\b(?!\s+of\b)|per\s+cent\b|%)|\bby\s+what\s+percent(?:age)?\b"
     r"|\bhow\s+(?:much|many)\s+(?:percent\b|per\s+cent\b|%)"
     r"|\bpercentage\b(?!\s+(?:of|points?)\b)"
     r"|\bincrease\s*/\s*\(?decrease\)?\s+(?:in|of)\b.*\bpercent")

@@ -66,6 +66,12 @@ def test_reasons_means_listings_and_rates_are_not_a_change(question):
     assert op is None or op.kind not in ("change", "percent_change")
 
 
+def test_the_change_in_a_percentage_of_sales_is_a_change_not_a_percentage_change():
+    """"in percentage of sales" names the figure (a share), not "in percent" (TAT-QA dev)."""
+    op = read_operation("What was the change in percentage of sales represented by gross profit between 2018 and 2019?")
+    assert op is not None and op.kind == "change"
+
+
 @pytest.fixture(scope="module")
 def netflix(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("change_home")
