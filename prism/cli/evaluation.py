@@ -115,7 +115,8 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     else:
         dataset = svc.load_dataset(args.dataset, args.format, documents_dir=args.docs, queries_file=args.queries,
                                    qrels_file=args.qrels, rename_documents=args.rename_documents,
-                                   **({"sample": args.sample, "seed": args.seed} if args.sample else {}))
+                                   **({"sample": args.sample, "seed": args.seed} if args.sample else {}),
+                                   **({"half": args.half} if args.half else {}))
     bar = ProgressBar()
     try:
         written = svc.evaluate(dataset, workspace=args.workspace, mode=args.mode, ablation=args.ablation,
@@ -184,6 +185,9 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     r.add_argument("--sample", type=int, default=None, metavar="N",
                    help="tatqa format: a seeded random sample of N questions")
     r.add_argument("--seed", type=int, default=29, help="tatqa format: the sample's seed (default 29)")
+    r.add_argument("--half", choices=("tuning", "frozen"), default=None,
+                   help="tatqa format: one half of the committed split by context (data/ground_truth/tatqa/"
+                        "dev_split.json): tune on 'tuning', report 'frozen' untouched")
     r.add_argument("--queries", default=None, metavar="FILE", help="beir format: another queries file")
     r.add_argument("--qrels", default=None, metavar="FILE", help="beir format: another qrels file")
     r.add_argument("--rename-documents", action="store_true",

@@ -265,6 +265,7 @@ def load_dataset(
     sample: int | None = None,
     seed: int = 29,
     eval_data_dir: str | Path | None = None,
+    half: str | None = None,
 ) -> EvalDataset:
     """Load any supported dataset.
 
@@ -276,6 +277,7 @@ def load_dataset(
         rename_documents: ``financebench`` only: the filings under opaque names (see :func:`load_financebench`).
         sample, seed: ``tatqa`` only: a seeded random sample of the questions
             (:func:`prism.evaluation.tatqa.dataset.load_tatqa`).
+        half: ``tatqa`` only: one half (``tuning`` or ``frozen``) of the committed split by context.
         eval_data_dir: ``financebench`` only: the public evaluation data folder whose ``financebench-dev/pdfs`` holds
             the filings of a questions file without ``pdfs/`` beside it (default ``Settings.eval_data_dir``).
 
@@ -288,8 +290,8 @@ def load_dataset(
     fmt = format or detect_format(p)
     if rename_documents and fmt != "financebench":
         raise PrismError(f"--rename-documents applies to FinanceBench datasets only, not to {fmt!r}.")
-    if sample is not None and fmt != "tatqa":
-        raise PrismError(f"--sample applies to TAT-QA datasets only, not to {fmt!r}.")
+    if (sample is not None or half is not None) and fmt != "tatqa":
+        raise PrismError(f"--sample and --half apply to TAT-QA datasets only, not to {fmt!r}.")
     if fmt == "prism":
         return load_prism(p, Path(documents_dir) if documents_dir else None)
     if fmt == "beir":
@@ -300,5 +302,5 @@ def load_dataset(
     if fmt == "tatqa":
         from prism.evaluation.tatqa.dataset import load_tatqa
 
-        return load_tatqa(p, Path(documents_dir) if documents_dir else None, sample, seed)
+        return load_tatqa(p, Path(documents_dir) if documents_dir else None, sample, seed, half)
     raise PrismError(f"Unknown dataset format {fmt!r}; use one of {', '.join(FORMATS)}.")

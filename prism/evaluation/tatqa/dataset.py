@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from prism.config import PROJECT_ROOT
 from prism.errors import PrismError
 from prism.evaluation.dataset_types import EvalDataset, EvalDocument, EvalQuery, files_hash
 from prism.evaluation.relevance import RelevantSpec
@@ -34,6 +35,30 @@ ANSWER_FROM: tuple[str, ...] = ("table", "text", "table-text")
 
 SCALES: tuple[str, ...] = ("", "thousand", "million", "billion", "percent")
 """TAT-QA's ``scale`` values."""
+
+HALVES: tuple[str, ...] = ("tuning", "frozen")
+"""The two halves of a split by context: answering is tuned on ``tuning`` only; ``frozen`` is reported untouched."""
+
+SPLIT_FILE = PROJECT_ROOT / "data" / "ground_truth" / "tatqa" / "dev_split.json"
+"""The committed split of TAT-QA dev by context (its ``seed``, ``method`` and each half's context and question
+uids): contexts shuffled once with a fixed seed, so a half never shares a report's table with the other."""
+
+
+def half_questions(half: str, split_file: Path = SPLIT_FILE) -> frozenset[str]:
+    """The question uids of one half of the committed split.
+
+    Raises:
+        PrismError: ``half`` is not one of :data:`HALVES`, or the split file is missing or malformed.
+    """
+    if half not in HALVES:
+        raise PrismError(f"--half must be one of {', '.join(HALVES)} (got {half!r}).")
+    try:
+        split = json.loads(Path(split_file).read_text(encoding="utf-8"))
+        return frozenset(str(q) for q in split["halves"][half]["questions"])
+    except OSError as exc:
+        raise PrismError(f"Cannot read the TAT-QA split {split_file}: {exc.strerror or exc}.") from exc
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise PrismError(f"{Path(split_file).name} is not a TAT-QA split (halves → questions): {exc}.") from exc
 
 
 def context_html(context: dict[str, Any], title: str) -> str:
@@ -117,7 +142,7 @@ def _json_file(path: Path) -> Path:
 
 
 def load_tatqa(path: Path, html_dir: Path | None = None, sample: int | None = None,
-               seed: int = 29) -> EvalDataset:
+               seed: int = 29, half: str | None = None) -> EvalDataset:
     """Load a TAT-QA file (or a folder holding one ``tatqa_dataset_*.json``) and write its contexts as HTML.
 
     Args:
@@ -127,10 +152,12 @@ def load_tatqa(path: Path, html_dir: Path | None = None, sample: int | None = No
         sample: evaluate a random sample of this many questions (``random.Random(seed).sample``, kept in file
             order); only the contexts they need are documents. ``None``: every question.
         seed: the sample's seed.
+        half: keep only the questions of one half of the committed split (:data:`HALVES`,
+            :func:`half_questions`), before any sample is drawn.
 
     Raises:
-        PrismError: the file is unreadable or malformed (the context or question is named), ids repeat, or
-            ``sample`` is below 1.
+        PrismError: the file is unreadable or malformed (the context or question is named), ids repeat,
+            ``sample`` is below 1, or ``half`` is unknown.
     """
     qfile = _json_file(Path(path))
     contexts = _read(qfile)
@@ -153,6 +180,10 @@ def load_tatqa(path: Path, html_dir: Path | None = None, sample: int | None = No
     if len({q.id for q in queries}) != len(queries):
         raise PrismError(f"{qfile.name}: question uids repeat.")
     split = qfile.stem.removeprefix("tatqa_dataset_")
+    if half is not None:
+        keep_ids = half_questions(half)
+        queries = [q for q in queries if q.id in keep_ids]
+        split += f", {half} half"
     if sample is not None:
         if sample < 1:
             raise PrismError(f"--sample must be at least 1 (got {sample}).")
