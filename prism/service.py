@@ -27,6 +27,8 @@ from prism.answering.engine import AnswerEngine
 from prism.answering.llm import LLMs, build_llms
 from prism.answering.multipart import MultiPartStream, ask_parts
 from prism.answering.passage import passage_view
+from prism.answering.programs.ranker import Ranker
+from prism.answering.reading import Reader
 from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher
@@ -100,6 +102,8 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         self._web = web
         self._web_built = web is not None
         self._reranker: Reranker | None = None
+        self._reader: Reader | None = None
+        self._ranker: Ranker | None = None
         self.briefings = BackgroundBriefings()  # LLM briefings written after the ingest
         self._lock = threading.RLock()
         if self.settings.seed_dir is not None:  # before anything below writes into the home
@@ -120,6 +124,16 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
     def embedder(self) -> PrismEmbedding:
         """The embedder (loaded on first use)."""
         return self._once("_embedder", lambda: PrismEmbedding.from_settings(self.settings))
+
+    @property
+    def reader(self) -> Reader:
+        """The question reader (built once, over the embedder: :class:`prism.answering.reading.Reader`)."""
+        return self._once("_reader", lambda: Reader(self.embedder))
+
+    @property
+    def ranker(self) -> Ranker:
+        """The program ranker's trained weights (loaded once)."""
+        return self._once("_ranker", Ranker.load)
 
     @property
     def reranker(self) -> Reranker:
@@ -182,7 +196,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         sync = functools.partial(self._open.sync, info.id)
         known: set[str] = set()
         retriever = HybridRetriever(workspace, store, self.embedder, self.reranker, self.settings,
-                                    before_search=sync)
+                                    before_search=sync, reader=self.reader.read)
         ingestor = Ingestor(workspace, store, self.embedder, self.settings,
                             on_change=lambda: known.add(workspace.fingerprint()), before_write=sync)
         ingestor.recover()
@@ -318,7 +332,8 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         if not overrides:
             return handle.retriever
         return HybridRetriever(handle.workspace, handle.store, self.embedder, self.reranker,
-                               self.settings.model_copy(update=overrides), before_search=handle.retriever.before_search)
+                               self.settings.model_copy(update=overrides), before_search=handle.retriever.before_search,
+                               reader=self.reader.read)
 
     def search(self, query: str, workspace: str | None = None, **options: Any) -> SearchResult:
         """Hybrid search in a workspace; ``options`` as :meth:`prism.retrieval.retriever.HybridRetriever.search`.
@@ -340,7 +355,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         ``stream=True`` a stream to iterate whose ``answer`` is set at the end. Raises ``WorkspaceNotFoundError``,
         ``DocumentNotFoundError`` (in ``sources``) or ``LLMAuthError`` (key rejected)."""
         engine = AnswerEngine(self.open(workspace).retriever, self.embedder, self.settings, self.llms,
-                              self.web_searcher)
+                              self.web_searcher, reader=self.reader, ranker=self.ranker)
         return ask_parts(engine.ask, question, history=history, sources=sources, mode=mode, hyde=hyde,
                          multi_query=multi_query, web=web, rerank=rerank, stream=stream, auto_scope=auto_scope,
                          scope_removed=scope_removed)

@@ -121,22 +121,3 @@ def initials_of(words: Iterable[str]) -> str:
     case: "loan-to-value" → "LTV", "asset management company" → "AMC"."""
     parts = _parts(" ".join(words))
     return "".join(p[0] for p, _ in parts if p not in STOP_WORDS or p in abbreviations.COUNTABLE).upper()
-
-
-def label_equivalents(label: str, question: str, question_tokens: set[str]) -> set[str]:
-    """The index tokens of a table row ``label`` that the question states in another form, to count as named by
-    it: the words of an abbreviation the question writes ("PAT" → "Profit after tax", "Net profit"; "NII" → "Net
-    interest income") and the label's abbreviation when the question writes its words ("net interest income" →
-    "NII"; with ``question`` "" only through the vocabulary's phrases without stop words, in ``question_tokens``: a
-    stemmed "profit after tax" and "profit before tax" are one). Empty when none."""
-    found: set[str] = set()
-    words = re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*|&", label)
-    for name in abbreviations_in(question) if question else ():
-        found |= {t for run in spelled_phrases(name, words) for t in tokenize(run)}
-    question_words = re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*|&", question)
-    for name in abbreviations_in(label):
-        if expands_in(name, question) or spelled_phrases(name, question_words) or (not question and any(
-                set(tokenize(p)) <= question_tokens and not STOP_WORDS & set(re.findall(r"[a-z]+", p))
-                for p in abbreviations.expansions(name))):
-            found |= set(tokenize(name))
-    return found

@@ -50,20 +50,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prism.answering import acronyms
-from prism.answering.evidence import answer_target, duration_periods, holds_evidence
+from prism.answering.evidence import duration_periods, holds_evidence
 from prism.index.tokenizer import tokenize
-from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
+from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, currencies
 
 logger = logging.getLogger(__name__)
-
-_WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
-# A yes/no question asks for a judgement ("Is 3M a capital-intensive business?"): its words are the analyst's.
-_JUDGEMENT = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|would|will)\b",
-                        re.IGNORECASE)
-_PERIOD_WORD = re.compile(r"FY\d{2,4}|Q[1-4]|H[12]|(?:19|20)\d\d", re.IGNORECASE)
-
 
 @dataclass(frozen=True)
 class Answerability:
@@ -75,7 +68,7 @@ class Answerability:
         salient: the question's salient words (see the module docstring), in question order.
         missing: the salient words found in no top passage and rare in the workspace, in question order.
         answerable: the verdict.
-        target: the question's expected answer type and focus (:func:`prism.answering.evidence.answer_target`),
+        target: the question's expected answer type and focus (:attr:`prism.types.reading.Reading.target`),
             ``None`` for a question without one.
         evidence: whether a sentence or table row holds the focus with a value of that type (``None``: no target).
     """
@@ -104,20 +97,6 @@ class Answerability:
         periods = " and ".join(p.text for p in self.target.periods)
         return (f"no sentence or table row of the closest passages gives {kind} for “{' '.join(self.target.focus)}”"
                 + (f" in {periods}" if periods else "") + ".")
-
-
-def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
-    """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
-    base = re.sub(r"['’]s$", "", word)
-    if _PERIOD_WORD.fullmatch(base):
-        return "period"
-    if re.fullmatch(r"[A-Z]{2,}s?", base) and base.rstrip("s").isupper():
-        return "acronym"
-    if "-" in base and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", base):
-        return "compound"
-    if base.isalpha() and base.islower() and len(base) >= 4 and not in_vocabulary(base):
-        return "rare"
-    return None
 
 
 def _period_forms(word: str) -> list[str]:
@@ -164,16 +143,11 @@ def _states_currency(code: str, chunks: Sequence[RetrievedChunk], texts: str) ->
     return re.search(_CURRENCY_MARKS[code], texts, re.IGNORECASE) is not None
 
 
-def _quarter_missing(question: str, texts: str) -> list[str]:
-    """Quarters of a fiscal year named in the question ("Q3 FY25") that no passage names as one phrase
+def _quarter_missing(reading: Reading, texts: str) -> list[str]:
+    """Quarters of a fiscal year the question names ("Q3 FY25") that no passage names as one phrase
     ("Q3 FY25", "Q3FY25", "Q3 FY2025")."""
-    missing = []
-    for m in re.finditer(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", question, re.IGNORECASE):
-        year = m.group(2)[-2:]
-        pattern = rf"\b{m.group(1).lower()}\s?fy\s?'?(?:20)?{year}\b"
-        if not re.search(pattern, texts):
-            missing.append(m.group(0))
-    return missing
+    return [written for written, part, year in reading.quarters
+            if not re.search(rf"\b{part}\s?fy\s?'?(?:20)?{year}\b", texts)]
 
 
 def _passages(chunks: Sequence[RetrievedChunk]) -> tuple[set[str], str]:
@@ -188,25 +162,22 @@ def _passages(chunks: Sequence[RetrievedChunk]) -> tuple[set[str], str]:
 
 
 def assess(
-    question: str | Understanding,
+    reading: Reading,
     chunks: Sequence[RetrievedChunk],
     relevance: float,
     idf: Callable[[Sequence[str]], tuple[Mapping[str, float], float]],
-    in_vocabulary: Callable[[str], bool],
     *,
     min_relevance: float,
     min_salient_idf: float,
 ) -> Answerability:
-    """Score whether ``chunks`` (the top passages of a plain retrieval) answer ``question``.
+    """Score whether ``chunks`` (the top passages of a plain retrieval) answer the question.
 
     Args:
-        question: the standalone query, or its :class:`~prism.retrieval.understanding.Understanding` (the answer
-            target is then read once per question).
+        reading: the question as read (its tokens, salient words, quarters, target, yes/no flag).
         chunks: the retrieved passages, best first.
         relevance: :func:`prism.answering.extractive.relevance` of the question and ``chunks``.
         idf: tokens → (token → BM25 IDF in the workspace, the largest possible IDF, which a token in no chunk gets)
             (:meth:`prism.retrieval.retriever.HybridRetriever.idf`).
-        in_vocabulary: True for a word the embedder's vocabulary holds whole (one word piece).
         min_relevance: below it the question is declined.
         min_salient_idf: a missing salient word counts when its IDF is at least this share of the largest IDF,
             in [0, 1].
@@ -214,20 +185,15 @@ def assess(
     Returns:
         :class:`Answerability`.
     """
-    understood = Understanding.of(question)
-    question = understood.text
-    terms = list(dict.fromkeys(tokenize(question)))
+    terms = sorted(reading.tokens)
     weights, unseen = idf(terms) if terms else ({}, 0.0)
     tokens, texts = _passages(chunks)
     total = sum(weights.get(t, 0.0) for t in terms)
     coverage = sum(weights.get(t, 0.0) for t in terms if t in tokens) / total if total > 0 else 1.0
     salient: list[str] = []
     missing: list[str] = []
-    judgement = _JUDGEMENT.match(question) is not None
-    for word in dict.fromkeys(_WORD.findall(question)):
-        kind = _kind(word, in_vocabulary)
-        if kind is None:
-            continue
+    judgement = "polar" in reading.flags
+    for word, kind in reading.salient:
         salient.append(word)
         whole = tokenize(re.sub(r"['’]s$", "", word).replace("-", ""))
         rarity, _ = idf(whole[:1]) if whole else ({}, 0.0)
@@ -237,8 +203,8 @@ def assess(
         if not judgement and share >= min_salient_idf and not _found(word, kind, tokens, texts):
             missing.append(word)
     if not judgement:
-        missing.extend(q for q in _quarter_missing(question, texts) if q not in missing)
-    target = None if judgement else answer_target(understood)
+        missing.extend(q for q in _quarter_missing(reading, texts) if q not in missing)
+    target = None if judgement else reading.target
     evidence = holds_evidence(target, chunks) if target is not None else None
     answerable = relevance >= min_relevance and not missing and evidence is not False
     verdict = Answerability(relevance, coverage, tuple(salient), tuple(missing), answerable, target, evidence)

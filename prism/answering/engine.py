@@ -30,23 +30,28 @@ ends.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.derived.answer import accept_derived, derived_gate, derived_text
-from prism.answering.derived.computed import figure_lines
-from prism.answering.derived.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, quoted_line, relevance
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
+from prism.answering.metrics.answer import metric_answer, sub_search
+from prism.answering.numbercheck import accept_derived
+from prism.answering.programs.answer import Choice, choose
+from prism.answering.programs.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
+from prism.answering.programs.ranker import Ranker
+from prism.answering.programs.step import figure_lines
+from prism.answering.programs.writing import COMPUTED_LABEL, derived_text
+from prism.answering.reading import Reader
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun, AnswerStream
 from prism.answering.units import Block, blocks_of_chunks
@@ -57,7 +62,7 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.tokenizer import tokenize
 from prism.retrieval.expansion import expanded_search
 from prism.retrieval.retriever import SearchResult
-from prism.retrieval.understanding import Understanding
+from prism.retrieval.scope import catalog_of
 from prism.types import Answer, Citation, Note, RetrievedChunk
 
 __all__ = ["EMPTY_WORKSPACE", "NOT_RELEVANT", "REPHRASE", "AnswerEngine", "AnswerStream"]
@@ -99,6 +104,8 @@ class AnswerEngine:
         settings: thresholds, toggles' defaults, memory size.
         llms: the configured LLMs (default: none, i.e. extractive answers).
         web: the web searcher, or ``None`` when no Tavily key is configured.
+        reader: the question reader (default: one over ``embedder``, with the trained weights).
+        ranker: the program ranker (default: the trained weights).
     """
 
     def __init__(
@@ -108,12 +115,16 @@ class AnswerEngine:
         settings: Settings,
         llms: LLMs | None = None,
         web: WebSearcher | None = None,
+        reader: Reader | None = None,
+        ranker: Ranker | None = None,
     ):
         self.retriever = retriever
         self.embedder = embedder
         self.settings = settings
         self.llms = llms or NO_LLMS
         self.web = web
+        self.reader = reader or Reader(embedder)
+        self.ranker = ranker or Ranker.load()
 
     # --- public ---------------------------------------------------------------------------------------------
     def ask(
@@ -178,7 +189,7 @@ class AnswerEngine:
         has_history = bool(history_turns(history, self.settings.memory_turns))
         if not run.question:
             return REPHRASE
-        if not tokenize(run.question) and not (has_history and re.search(r"[^\W\d_]{2}", run.question)):
+        if not tokenize(run.question) and not (has_history and sum(ch.isalpha() for ch in run.question) >= 2):
             return REPHRASE
         return None
 
@@ -187,7 +198,9 @@ class AnswerEngine:
         t = time.perf_counter()
         condensed = condense(run.question, history, self.llms.cheap, self.settings.memory_turns)
         run.condensed = condensed.query
-        run.understood = Understanding(run.condensed)
+        t_read = time.perf_counter()
+        run.reading = self.reader.read(run.condensed, catalog_of(self._workspace.snapshot(), self._workspace.name))
+        run.add_time("read", (time.perf_counter() - t_read) * 1000)
         if condensed.method != "none":
             run.add_time("condense", (time.perf_counter() - t) * 1000)
         run.note("degraded", condensed.warning)
@@ -214,12 +227,12 @@ class AnswerEngine:
         web_future = pool.submit(self.web.search, query) if pool is not None and self.web is not None else None
         try:
             first = self.retriever.search(query, mode=mode, sources=sources, rerank=rerank and not wanted.expanding,
-                                          understanding=run.understood, **run.scope_options())
+                                          reading=run.reading, **run.scope_options())
             self._record_search(run, first)
             run.scope = first.scope
             if first.decline:  # a company the workspace does not hold: no passages to show
                 return first.decline
-            verdict = self._assess(run.understood, first.results)
+            verdict = self._assess(run, first.results)
             if not verdict.answerable:
                 self._collect_web(run, web_future)
                 if not run.web:
@@ -231,7 +244,7 @@ class AnswerEngine:
             if wanted.expanding:
                 searched = expanded_search(self.retriever, query, self.llms.cheap, hyde=wanted.hyde,
                                            multi_query=wanted.multi_query, n=self.settings.multi_query_count,
-                                           mode=mode, sources=sources, rerank=rerank, understanding=run.understood,
+                                           mode=mode, sources=sources, rerank=rerank, reading=run.reading,
                                            **run.scope_options())
                 run.add_time("expand", searched.expand_ms)
                 for warning in searched.expansion.warnings if searched.expansion else []:
@@ -247,16 +260,37 @@ class AnswerEngine:
             run.note("no_match", result.message)
         return None
 
-    def _assess(self, query: Understanding, chunks: Sequence[RetrievedChunk]) -> Answerability:
-        """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`; a derived figure's
-        question passes it, :func:`~prism.answering.derived.answer.derived_gate`)."""
-        best = relevance(query, chunks, self.embedder, self.settings.extractive_lexical_weight,
+    def _assess(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Answerability:
+        """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`). A question whose
+        figures a program over the retrieved tables reads passes it: its words ("ratio", "highest") are the
+        question's, not the table's. The program choice is kept for the answer when its chunks are the answer's."""
+        best = relevance(run.reading, chunks, self.embedder, self.settings.extractive_lexical_weight,
                          stored=self.retriever.vectors([c.chunk_id for c in chunks]))
-        one_piece = lambda word: self.embedder.count_tokens(word) == 3  # noqa: E731 - a word of one word piece
-        return derived_gate(query, assess(query, chunks, best, self.retriever.idf, one_piece,
-                                          min_relevance=self.settings.answer_min_relevance,
-                                          min_salient_idf=self.settings.gate_min_salient_idf),
-                            chunks, self._workspace.read_chunks)
+        verdict = assess(run.reading, chunks, best, self.retriever.idf,
+                         min_relevance=self.settings.answer_min_relevance,
+                         min_salient_idf=self.settings.gate_min_salient_idf)
+        if verdict.answerable or not chunks:
+            return verdict
+        run.choice = self._choose(run, chunks)
+        if run.choice.fits(run.reading) or run.reading.intent == "table_subject":
+            return replace(verdict, answerable=True)
+        return verdict
+
+    def _choose(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Choice:
+        """The ranked programs over ``chunks`` (kept on the run: made once per set of chunks)."""
+        if run.choice is not None and [c.chunk_id for c in run.choice.chunks] == [c.chunk_id for c in chunks]:
+            return run.choice
+        t = time.perf_counter()
+        sources = list(dict.fromkeys(c.source for c in chunks))
+
+        def tables() -> Sequence[RetrievedChunk]:
+            return self.retriever.search(run.condensed, sources=sources, auto_scope=False, reading=run.reading,
+                                         top_k=self.settings.fusion_top_k, rerank=False).results
+
+        run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
+                            ranker=self.ranker, tables=tables)
+        run.add_time("program", (time.perf_counter() - t) * 1000)
+        return run.choice
 
     def _record_search(self, run: AnswerRun, result: SearchResult) -> None:
         rerank_ms, total = (result.timings_ms.get(k) for k in ("rerank", "total"))
@@ -292,12 +326,18 @@ class AnswerEngine:
         closest = [Citation.from_chunk(n, c, n) for n, c in enumerate(run.chunks, start=1)]
         return Answer(answer=message, mode=run.mode, retrieved=closest, web=list(run.web),  # type: ignore[arg-type]
                       condensed_query=run.condensed or run.question, timings_ms=dict(run.timings),
-                      notes=list(run.notes), declined=True, scope=run.scope)
+                      notes=list(run.notes), declined=True, scope=run.scope, understood=self._understood(run))
+
+    @staticmethod
+    def _understood(run: AnswerRun) -> dict[str, Any] | None:
+        """What the reader understood of the question, or ``None`` when it was not read."""
+        return run.reading.to_dict() if run.reading.question else None
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
-            work = llm_derived(run, self.llms.cheap, self._workspace, self.retriever)
+            work = llm_derived(run, self.llms.cheap, self._choose(run, run.chunks), self._workspace,
+                               sub_search(self.retriever, run.reading))
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
                                         content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]
@@ -325,16 +365,20 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        run.derived, cells, extra = figure_lines(run.understood, run.chunks, self._workspace, self.retriever,
-                                                 scope=run.scope, note=run.note)
+        metric = metric_answer(run.reading, run.chunks, self._workspace.read_chunks,
+                               sub_search(self.retriever, run.reading)) if run.reading.plans else None
+        run.derived, cells, extra = figure_lines(run.reading, self._choose(run, run.chunks),
+                                                 self._workspace.read_chunks, metric)
         run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
         run.lines = cells if run.derived else cells or extractive_lines(
-            run.understood, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
+            run.reading, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
             text = NOT_RELEVANT
             run.notes.insert(0, Note("declined", NOT_RELEVANT))
+        elif run.derived is not None and label == EXTRACTIVE_LABEL:
+            run.notes.insert(0, Note("extractive", f"{COMPUTED_LABEL}."))
         elif label == EXTRACTIVE_LABEL:
             run.notes.insert(0, Note("extractive", f"{EXTRACTIVE_LABEL}."))
         run.mark_first_token()
@@ -389,7 +433,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
-            scope=run.scope, calculation=cited_calculation(run, order),
+            scope=run.scope, calculation=cited_calculation(run, order), understood=self._understood(run),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

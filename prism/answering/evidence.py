@@ -38,7 +38,6 @@ import logging
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from prism.answering import acronyms
@@ -46,32 +45,13 @@ from prism.index.sentences import split_sentences
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_of, find_periods, period_label
-from prism.retrieval.understanding import Understanding
-from prism.types import AnswerTarget, AnswerType, PeriodMention, RetrievedChunk
-from prism.vocabulary import abbreviations, number_words, titles
+from prism.types import AnswerTarget, PeriodMention, RetrievedChunk
+from prism.vocabulary import abbreviations, number_words, question_words, titles
 
 logger = logging.getLogger(__name__)
 
-MEASURE_HEADS: frozenset[str] = frozenset(
-    "fee fees charge charges rate rates limit limits cap caps amount amounts price prices cost costs rent rental "
-    "balance balances margin margins ratio ratios score scores profit profits income revenue revenues loss losses "
-    "payout dividend dividends volume volumes value values share percentage penalty penalties compensation mark-up "
-    "markup mdr npa advances deposits book ebitda expenses assets liabilities growth yield return returns salary "
-    "premium tenure threshold ceiling".split()
-)
-"""Head nouns that make a "what/which" question ask for a number (Li & Roth's NUM classes)."""
-
-_GENERIC = frozenset(tokenize("minimum maximum total average overall level figure key main major principal applicable"))
-_VALUE_NOUNS = frozenset(tokenize("fee charge rate limit cap amount price cost rent rental compensation value penalty "
-                                  "ratio percentage share"))
-"""Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states
-them once, in its title or column header): a unit need not repeat them when the focus has other words."""
-_COPULA = r"(?:is|are|was|were)"
-_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|may|might|must|shall|should|will|would)"
-_HUMAN = r"(?:firm|company|bank|person|officer|executive|individual|entity|institution|organi[sz]ation|auditor)s?"
-_PREPOSITION = re.compile(r"\s+(?:in|for|at|on|under|during|as|by|within|per|to|from|with|after|before|"
-                          r"across|between|than|when|if|that|which|who)(?:\s+.*)?$", re.IGNORECASE)
-_ARTICLE = re.compile(r"^(?:the|a|an|its|their|his|her|our)\s+", re.IGNORECASE)
+_GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
+_VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
 _REFERENCE = re.compile(r"\b(?:sections?|paras?|paragraphs?|clauses?|tables?|annexures?|rules?|no\.|circular)\s*"
                         r"[\w./()-]*\d[\w./()-]*|\b\d+(?:\.\d+){2,}\b|^\s*(?:[A-Z]?\d+(?:\.\d+)*|\d+\([a-z]\))[.)]?\s",
                         re.IGNORECASE)
@@ -86,133 +66,15 @@ _NAME = re.compile(r"\b(?:Mr|Ms|Mrs|Dr|Shri|Smt)\.?\s+[A-Z]|\b[A-Z]\.\s?[A-Z][a-
                    r"|\b[A-Z][a-z]+(?:\s+(?:&\s+)?[A-Z][a-z]+)+")
 
 
-def _bare_phrase(text: str) -> str:
-    """``text`` without its article and possessor ("the Meridian Bank's home loan segment" → "home loan segment")."""
-    return re.sub(r"^.*['’]s\s+", "", _ARTICLE.sub("", text.strip())).strip()
-
-
-def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str, str]:
-    """``(head part, of-complement)`` of a noun phrase as written, cut at the first preposition other than "of",
-    without articles, possessors and the periods named ("Meridian Bank's net profit in Q3 FY25" → ``("net profit",
-    "")``; "the gross NPA ratio of Meridian Bank's home loan segment" → ``("gross NPA ratio", "home loan
-    segment")``)."""
-    for period in periods:
-        text = text.replace(period.text, " ")
-    text = _PREPOSITION.sub("", re.sub(r"\s+", " ", text.strip(" ?.")))
-    head, _, complement = text.partition(" of ")
-    return _bare_phrase(head), _bare_phrase(complement)
-
-
-def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
-            ) -> AnswerTarget | None:
-    words = head_part.split()
-    if not words:
-        return None
-    focus = [w for w in words + complement.split() if re.search(r"[A-Za-z]", w) and not _PERIOD_TEXT.fullmatch(w)]
-    return AnswerTarget(answer_type, tuple(focus), words[-1], periods)
-
-
-_REASON_QUESTION = re.compile(
-    r"^\s*(?:why\b|what\s+(?:caused|causes|drove|drives|explains|led\s+to|contributed\s+to|resulted\s+in)\b|"
-    r"what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:main\s+|primary\s+|principal\s+|key\s+)?"
-    r"(?:reasons?|drivers?|causes?|factors?)\b)|\b(?:reasons?|drivers?)\s+(?:for|of|behind)\b|\bdue\s+to\s+what\b",
-    re.IGNORECASE)
 _CAUSAL = re.compile(
     r"\b(?:due\s+to|driven\s+by|because|as\s+a\s+result\s+of|result(?:ed|ing|s)?\s+(?:from|of)|attributable\s+to|"
     r"owing\s+to|caused\s+by|reflect(?:s|ed|ing)?|primarily\s+(?:from|by|as|related)|mainly|principally|"
     r"on\s+account\s+of|led\s+by|offset\s+by)\b", re.IGNORECASE)
 
 
-def asks_reason(question: str | Understanding) -> bool:
-    """Whether the question asks for a cause ("Why did revenue fall?", "What caused the increase in interest
-    expense?", "What was the primary reason for …"): its answer is a sentence that gives the reason, never a
-    table figure."""
-    return bool(_REASON_QUESTION.search(Understanding.of(question).text))
-
-
-_DESCRIPTION_QUESTION = re.compile(
-    r"^\s*(?:(?:what|how)\b[^?]*\b(?:consists?\s+of|compris(?:e|es|ed)|refers?\s+to|relates?\s+to|related\s+to|"
-    r"represents?|mean|means|defined|definition|calculated|computed|determined|measured|presented|recogni[sz]ed|"
-    r"recorded|accounted\s+for)\b(?:\s+[\w’'-]+){0,3}\s*\??\s*$|when\s+(?:does|do|is|are|will|should)\b|"
-    r"what\s+(?:is|are)\s+the\s+definitions?\b)",
-    re.IGNORECASE)
-_DESCRIPTION_LEAD = re.compile(
-    r"^\s*(?:how\s+(?:is|are|was|were|do|does|did)\b.+\b(?:stated|measured|recogni[sz]ed|determined|calculated|"
-    r"computed|valued|accounted|defined|presented|classified|estimated|allocated|amortized|depreciated)\b|"
-    r"what\s+(?:does|do|did)\b.+\b(?:consist|include|comprise|represent|mean|relate|refer)s?\b|"
-    r"what\s+(?:is|are|was|were)\b.+\b(?:comprised|composed|made\s+up|consisted)\s+of\b|"
-    r"what\s+(?:is|are|was|were)\s+(?:included|contained|comprised)\s+(?:in|within)\b|"
-    r"what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:definition|meaning|nature|composition)\s+of\b)",
-    re.IGNORECASE)
-"""A question that leads with what it asks of an item ("How are land, property and equipment stated?")."""
-_BARE_WHAT = re.compile(r"^\s*what\s+(?:is|are)\s+(?P<np>[A-Za-z][A-Za-z ,&'’-]{0,60})\??\s*$", re.IGNORECASE)
-
-
-def asks_description(question: str | Understanding) -> bool:
-    """Whether the question asks what something is, consists of or relates to, how it is calculated or presented,
-    or when (as a policy) something is done ("What is Trade receivables?", "What does ship management creditors
-    consist of?", "How is EBITDA calculated?", "When does the company record an accrued receivable?"): its answer
-    is a sentence, never a table figure. The verb ends the question (at most three words after it: "How is EBITDA
-    calculated?", not "the change in recognized net actuarial loss"), and a question with a digit (a year, an
-    amount) never counts. A bare "What is/are X?" counts only when X is a bare term: no article
-    ("the revenue" is a measure), no preposition, no word of :data:`_VALUE_NOUNS` or :data:`_GENERIC` ("Trade
-    receivables", not "fee for locker rent") unless it is a term of two or more capitalised words ("What is Audit
-    Fees?"); "What is included in X?" asks what X consists of."""
-    text = Understanding.of(question).text
-    if re.search(r"\d", text):  # a year or an amount asks for a figure
-        return False
-    if _DESCRIPTION_QUESTION.search(text) or _DESCRIPTION_LEAD.search(text):
-        return True
-    bare = _BARE_WHAT.match(text)
-    if bare is None:
-        return False
-    term = bare.group("np")
-    if _ARTICLE.match(term) or _PREPOSITION.search(term):
-        return False
-    named = re.fullmatch(r"(?:[A-Z][\w’'-]*\s+)+[A-Z][\w’'-]*", term.strip()) is not None  # "Audit Fees": a term
-    return named or not set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC)
-
-
 def gives_reason(sentence: str) -> bool:
     """Whether a sentence states a cause ("… primarily due to higher volumes", "driven by", "as a result of")."""
     return bool(_CAUSAL.search(sentence))
-
-
-def answer_target(question: str | Understanding) -> AnswerTarget | None:
-    """The expected answer type and focus of a factoid ``question``, or ``None`` when it has none that one typed value
-    answers (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).
-
-    Examples: "How many ATMs does Meridian Bank operate?" → ``count``, focus ``("ATMs",)``; "Which firm is Meridian
-    Bank's statutory auditor?" → ``person_or_org``, ``("statutory", "auditor")``; "What was Meridian Bank's net
-    profit in Q3 FY25?" → ``quantity``, ``("net", "profit")``, period Q3 FY25.
-
-    ``question`` may be an :class:`~prism.retrieval.understanding.Understanding`: then its periods are reused and the
-    target is read once per question.
-    """
-    understood = Understanding.of(question)
-    return understood.memo("answer_target", lambda: _answer_target(understood))
-
-
-def _answer_target(understood: Understanding) -> AnswerTarget | None:
-    text = understood.text
-    lead = len(text) - len(text.lstrip())
-    q = re.split(r"(?<=\?)\s", text.strip(), maxsplit=1)[0]  # the question, not the instructions after it
-    periods = tuple(replace(p, start=p.start - lead, end=p.end - lead) for p in understood.periods
-                    if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
-    if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
-        head, complement = _noun_phrase(m.group("np"), periods)
-        return _target("count", head, complement, periods)
-    if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):
-        head, complement = _noun_phrase(m.group("np"), periods)
-        return _target("person_or_org", head, complement, periods)
-    m = re.match(rf"(?:what|which)\s+{_COPULA}\s+(?P<np>.+)$", q, re.I) or re.match(
-        rf"(?:what|which)\s+(?P<np>.+?)\s+{_AUX}\b", q, re.I)
-    if m is None:
-        return None
-    head, complement = _noun_phrase(m.group("np"), periods)
-    if not head or head.split()[-1].lower() not in MEASURE_HEADS:
-        return None
-    return _target("quantity", head, complement, periods)
 
 
 def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
@@ -372,14 +234,12 @@ class UnitTest:
 
 
 def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:
-    """The statement row labels of the line item the focus names ("total revenue" → "total net sales", "net sales",
-    …; "net profit" → "net income", "net earnings"; :data:`prism.index.statements.ITEMS`), as one pattern; ``None``
+    """The statement row labels of the line item the focus names (:attr:`~prism.types.AnswerTarget.item`: "total
+    revenue" → "total net sales", "net sales", …; :data:`prism.index.statements.ITEMS`), as one pattern; ``None``
     when the focus names no line item."""
-    phrase = " ".join(w.lower() for w in target.focus)
-    for item in ITEMS.values():
-        if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
-            return re.compile(r"\b(?:" + "|".join(re.escape(label) for label in item.labels) + r")\b")
-    return None
+    if target.item is None or target.item not in ITEMS:
+        return None
+    return re.compile(r"\b(?:" + "|".join(re.escape(label) for label in ITEMS[target.item].labels) + r")\b")
 
 
 def _stem(chunk: RetrievedChunk) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from prism.answering.citations import defuse_references
-from prism.answering.evidence import UnitTest, answer_target, asks_description, asks_reason, gives_reason
+from prism.answering.evidence import UnitTest, gives_reason
 from prism.answering.figures import with_digits
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -34,9 +34,8 @@ from prism.index.injection import find_injections
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
-from prism.retrieval.understanding import Understanding
 from prism.types import PeriodMention, RetrievedChunk
-from prism.vocabulary import titles
+from prism.types.reading import Reading
 
 logger = logging.getLogger(__name__)
 
@@ -63,11 +62,6 @@ PHRASE_WEIGHT = 0.3
 holds consecutively ("Qdoba evaluation consulting costs" in "Qdoba Evaluation consulting costs are primarily related
 to …"), so the sentence that restates the question's own wording outranks one that only shares its words. Chosen on
 TAT-QA dev (README)."""
-
-
-_CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
-"""The context a condensed follow-up carries at its end ("And who must breaches be reported to (maximum exposure
-bank take single NBFC)?"): left out of the phrase pairs, which are the question's own wording."""
 
 
 def _pairs(tokens: Sequence[str]) -> set[tuple[str, str]]:
@@ -97,8 +91,13 @@ _ADDS_TO_BEFORE = re.compile(r"(?:In addition|Additionally|Also|Further(?:more)?
 China."): it does not lead the answer when the sentence it adds to also answers (:func:`_lead`)."""
 
 
+def _vector(reading: Reading, embedder: PrismEmbedding) -> np.ndarray:
+    """The question's embedding: the reader's, else embedded now."""
+    return reading.vector if reading.vector is not None else embedder.embed([reading.question])[0]
+
+
 def score_sentences(
-    question: str | Understanding,
+    reading: Reading,
     chunks: Sequence[RetrievedChunk],
     embedder: PrismEmbedding,
     lexical_weight: float = 0.3,
@@ -108,8 +107,8 @@ def score_sentences(
     The lexical overlap counts an officer's abbreviation in the question by its title spelled out too ("CEO":
     "chief executive officer", :mod:`prism.vocabulary.titles`), so the signature line "Reed Hastings, Chief
     Executive Officer" answers "Who is Netflix's CEO?". A sentence that holds the question's focus with a value of
-    its expected answer type gets :data:`ANSWER_BONUS`, and so does, for a question that asks for a cause
-    (:func:`~prism.answering.evidence.asks_reason`), a sentence that shares a word with it and states one
+    its expected answer type gets :data:`ANSWER_BONUS`, and so does, for a question that asks for a cause (the
+    reading's ``reason`` flag), a sentence that shares a word with it and states one
     (:func:`~prism.answering.evidence.gives_reason`).
 
     Returns:
@@ -132,16 +131,14 @@ def score_sentences(
     candidates = [c for c in candidates if not _NOT_AN_ANSWER.match(c[2])] or candidates
     if not candidates:
         return []
-    understood = Understanding.of(question)
-    reason = asks_reason(understood)
-    if reason or asks_description(understood):  # a cause or a definition is prose, never a table's row
+    reason = "reason" in reading.flags
+    if reason or "description" in reading.flags:  # a cause or a definition is prose, never a table's row
         candidates = [c for c in candidates if not chunks[c[0] - 1].metadata.get("table_id")] or candidates
     vectors = embedder.embed([s for _, _, s in candidates])
-    cosines = vectors @ understood.vector(embedder)
-    titles_meant = [t for w in re.findall(r"[A-Za-z]+", understood.text) if (t := titles.spelled_out(w))]
-    q_tokens = set(tokenize(" ".join([understood.text, *titles_meant])))  # "CEO" is met as "Chief Executive Officer"
-    q_pairs = _pairs(tokenize(_CARRIED.sub("", understood.text)))  # the question's own words, not the context
-    target = answer_target(understood)
+    cosines = vectors @ _vector(reading, embedder)
+    q_tokens = set(reading.tokens | reading.title_tokens)  # "CEO" is met as "Chief Executive Officer"
+    q_pairs = set(reading.pairs)  # the question's own words, not the context a follow-up carries
+    target = reading.target
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
@@ -198,7 +195,7 @@ def _other_period(sentence: str, asked: set[tuple[str, int | None, int]]) -> boo
 
 
 def extractive_lines(
-    question: str | Understanding,
+    reading: Reading,
     chunks: Sequence[RetrievedChunk],
     embedder: PrismEmbedding,
     *,
@@ -206,7 +203,8 @@ def extractive_lines(
     lexical_weight: float = 0.3,
     blocks: Sequence[Block] | None = None,
 ) -> list[tuple[str, int]]:
-    """The sentences of ``chunks`` that best answer ``question``, each with the block ``n`` it is quoted from.
+    """The sentences of ``chunks`` that best answer the question (as read), each with the block ``n`` it is quoted
+    from.
 
     The best ``max_sentences`` sentences scoring at least half the best score are kept; the best-scoring one that
     answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, unless it adds to the
@@ -225,7 +223,7 @@ def extractive_lines(
         document itself writes is quoted as ``[ref 2]`` (:func:`~prism.answering.citations.defuse_references`), so
         it never reads as a citation.
     """
-    scored = score_sentences(question, chunks, embedder, lexical_weight)
+    scored = score_sentences(reading, chunks, embedder, lexical_weight)
     if not scored:
         return []
     floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score
@@ -239,7 +237,7 @@ def extractive_lines(
     best = _lead(next((s for s in chosen if s.answers), chosen[0]), scored)  # chosen is best first
     if best not in chosen:
         chosen = [best, *chosen[:max_sentences - 1]]
-    asked = _period_codes(Understanding.of(question).periods)
+    asked = _period_codes(reading.periods)
     rest = sorted((s for s in chosen if s is not best and not _other_period(s.text, asked)),
                   key=lambda s: (not s.answers, s.n, s.position))
     chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
@@ -265,7 +263,7 @@ def format_extractive(lines: Sequence[tuple[str, int]], label: str = EXTRACTIVE_
     return f"{heading}:\n\n" + "\n".join(quoted_line(text, n) for text, n in lines)
 
 
-def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, *,
+def extractive_answer(reading: Reading, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding, *,
                       label: str = EXTRACTIVE_LABEL, **options: Any) -> tuple[str, list[int]]:
     """:func:`extractive_lines` (``options``: ``max_sentences``, ``lexical_weight``, ``blocks``) written out by
     :func:`format_extractive`.
@@ -274,12 +272,12 @@ def extractive_answer(question: str, chunks: Sequence[RetrievedChunk], embedder:
         ``(text, cited_block_numbers)``; text is ``"<Label>:"`` followed by one ``- sentence [n]`` line each, or
         ``("", [])`` when the chunks hold no sentence.
     """
-    lines = extractive_lines(question, chunks, embedder, **options)
+    lines = extractive_lines(reading, chunks, embedder, **options)
     return format_extractive(lines, label), sorted({n for _, n in lines})
 
 
 def relevance(
-    question: str | Understanding, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding,
+    reading: Reading, chunks: Sequence[RetrievedChunk], embedder: PrismEmbedding,
     lexical_weight: float = 0.3, stored: Mapping[str, np.ndarray] | None = None,
 ) -> float:
     """How well the best chunk matches the question: ``max over chunks of cosine + lexical_weight · overlap``.
@@ -287,19 +285,18 @@ def relevance(
     ``cosine`` ∈ [-1, 1] is between the question and the chunk's text (real embedder), ``overlap`` ∈ [0, 1] the share
     of the question's index tokens found in the chunk, so the result is in [-1, 1 + lexical_weight]; ``-1.0``
     without chunks. The lexical term rescues table chunks whose wording embeds poorly ("locker rent" vs a fee table).
-    An :class:`~prism.retrieval.understanding.Understanding` brings the question's vector (embedded once per
-    question, by the first search); ``stored`` (chunk id → the vector the store holds,
-    :meth:`prism.retrieval.retriever.HybridRetriever.vectors`) is used instead of embedding a chunk again.
+    The reading brings the question's vector (embedded once per question, by the reader); ``stored`` (chunk id →
+    the vector the store holds, :meth:`prism.retrieval.retriever.HybridRetriever.vectors`) is used instead of
+    embedding a chunk again.
     """
     if not chunks:
         return -1.0
-    understood = Understanding.of(question)
     stored = stored or {}
     missing = [c.text for c in chunks if c.chunk_id not in stored]
     fresh = iter(embedder.embed(missing)) if missing else iter(())
     vectors = np.stack([stored[c.chunk_id] if c.chunk_id in stored else next(fresh) for c in chunks])
-    cosines = vectors @ understood.vector(embedder)
-    q_tokens = set(tokenize(understood.text))
+    cosines = vectors @ _vector(reading, embedder)
+    q_tokens = set(reading.tokens)
     best = -1.0
     for chunk, cos in zip(chunks, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(chunk.text))) / len(q_tokens) if q_tokens else 0.0

@@ -1,9 +1,11 @@
 """Multi-part questions: "X, and who is Y?" is split and each part answered by the answer engine.
 
-A thin layer over :meth:`prism.answering.engine.AnswerEngine.ask` (issue 31): :func:`split_question` cuts a
+A thin layer over :meth:`prism.answering.engine.AnswerEngine.ask`: the reader's
+:func:`~prism.answering.reading.parts.split_question` cuts a
 question at ", and" / " and" / ";" / "?" where both halves are questions (the second opens with a question word or
 an auxiliary verb: "who", "what", "is", "does" …); a part's pronoun that refers to the previous part's company
-("who is its CEO?" after "What was Netflix's …") gets that name (:func:`resolve_part`). :func:`ask_parts` asks each
+("who is its CEO?" after "What was Netflix's …") gets that name
+(:func:`~prism.answering.reading.parts.resolve_part`). :func:`ask_parts` asks each
 part with the same options and history and joins the answers (:func:`join_answers`): one answer with a section per
 part, each section citing its own passages (renumbered so that every number names one passage), streamed part
 after part.
@@ -16,67 +18,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from prism.answering.conversation import own_names
+from prism.answering.reading.parts import resolve_part, split_question
 from prism.answering.stream import AnswerStream
-from prism.index.tokenizer import tokenize
 from prism.types import Answer, Citation, RetrievedChunk, WebResult
 
-__all__ = ["MAX_PARTS", "MultiPartStream", "ask_parts", "join_answers", "resolve_part", "split_question"]
-
-MAX_PARTS = 4
-"""Most parts a question is split into; a question with more "and"s is asked whole."""
-_ASKING = (r"who|whom|whose|what|which|when|where|why|how|is|are|was|were|do|does|did|can|could|has|have|had|will"
-           r"|would|should")
-_SPLIT = re.compile(rf"(?:\?\s+|;\s*|,\s*and\s+|\s+and\s+)(?=(?:{_ASKING})\b)", re.IGNORECASE)
-_OPENS_ASKING = re.compile(rf"^\W*(?:{_ASKING})\b", re.IGNORECASE)
-_POSSESSIVE_PRONOUN = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
-_PRONOUN = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
-_REFERS_BACK = re.compile(r"\b(?:that|this|those|these|such|the same)\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
-"""A later part that points at the earlier part's answer ("… which paragraph does the rule follow, and what cap does
-that paragraph set?"): it cannot be asked alone, so the question is asked whole."""
+__all__ = ["MultiPartStream", "ask_parts", "join_answers"]
 
 Ask = Callable[..., Any]
 """``AnswerEngine.ask``: ``(question, *, history, stream, **options) -> Answer | AnswerStream``."""
-
-
-def split_question(question: str) -> list[str]:
-    """The parts of a multi-part question, each ending in "?", or ``[question]`` when it is one question.
-
-    A cut is made before a question word or auxiliary verb that follows ", and", " and", ";" or "?"; it is
-    kept only when both halves are questions: the first opens with a question word too, and each has at least one
-    content token (:func:`prism.index.tokenizer.tokenize`). "What are the P2P and P2M limits?" stays whole (no
-    question word after "and"); so does a question of more than :data:`MAX_PARTS` parts, and one whose later part
-    points at the earlier part's answer ("what cap does that paragraph set?", :data:`_REFERS_BACK`).
-
-    Returns:
-        The parts in order, stripped, e.g. ``["What was Netflix's total debt-to-equity ratio?", "who is its CEO?"]``.
-    """
-    text = question.strip()
-    pieces = [p.strip(" ,;") for p in _SPLIT.split(text)]
-    if len(pieces) < 2 or len(pieces) > MAX_PARTS or not _OPENS_ASKING.match(pieces[0]):
-        return [text]
-    if any(not tokenize(p) for p in pieces) or any(_REFERS_BACK.search(p) for p in pieces[1:]):
-        return [text]
-    return [p[0].upper() + p[1:].rstrip(" ?.") + "?" for p in pieces]
-
-
-def resolve_part(part: str, before: Sequence[str]) -> str:
-    """``part`` with a pronoun referring back replaced by the last name an earlier part gives.
-
-    "who is its CEO?" after "What was Netflix's total debt-to-equity ratio?" → "who is Netflix's CEO?"; "it" /
-    "they" / "them" become the name, "its" / "their" its possessive. A part that names its own company, or whose
-    earlier parts name none (:func:`prism.answering.conversation.own_names`), is returned unchanged.
-    """
-    if own_names(part):
-        return part
-    names = [n for p in before for n in own_names(p)]
-    if not names:
-        return part
-    name = names[-1]
-    resolved = _POSSESSIVE_PRONOUN.sub(f"{name}'s", part, count=1)
-    if resolved == part:
-        resolved = _PRONOUN.sub(name, part, count=1)
-    return resolved
 
 
 _MARKER = re.compile(r"\[(W?)(\d+)\]")

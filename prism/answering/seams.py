@@ -26,6 +26,10 @@ class WorkspaceReader(Protocol):
         """The committed documents, in the registry's order."""
         ...
 
+    def snapshot(self) -> tuple[DocumentRecord, ...]:
+        """The committed documents as one immutable state (the same object until the next commit)."""
+        ...
+
     def read_chunks(self, doc_id: str) -> list[dict[str, Any]]:
         """The stored chunk rows of one document (``{"chunk_id", "text", "metadata" …}``), in chunk order."""
         ...

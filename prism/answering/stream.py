@@ -10,8 +10,8 @@ from typing import Any
 from llama_index.core.llms import ChatMessage
 
 from prism.answering.units import Block
-from prism.retrieval.understanding import Understanding
 from prism.types import TIMING_STAGES, Answer, Derived, Note, NoteKind, RetrievedChunk, SearchScope, WebResult
+from prism.types.reading import Reading
 
 
 @dataclass
@@ -35,9 +35,11 @@ class AnswerRun:
         auto_scope: whether retrieval scopes by what the question names.
         scope_removed: the entities and periods the scope must not use (the analyst removed them).
         scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
-        derived: the derived figure worked out for the answer (:mod:`prism.answering.derived.answer`), or ``None``.
-        understood: the standalone query read once (:class:`~prism.retrieval.understanding.Understanding`), which
-            search, the answerability gate, the cell reading and the derived figure all read; set with ``condensed``.
+        derived: the figure a program computed for the answer (:mod:`prism.answering.programs`), or ``None``.
+        reading: the standalone query read once (:class:`~prism.types.reading.Reading`), which search, the
+            answerability gate, the program choice and the extractive answer all read; set with ``condensed``.
+        choice: the programs ranked over the chunks (made once per set of chunks, by the gate or the answer), or
+            ``None``.
     """
 
     question: str
@@ -56,7 +58,8 @@ class AnswerRun:
     scope_removed: tuple[str, ...] = ()
     scope: SearchScope | None = None
     derived: Derived | None = None
-    understood: Understanding = field(default_factory=lambda: Understanding(""))
+    reading: Reading = field(default_factory=lambda: Reading(question="", text="", tokens=frozenset()))
+    choice: Any = None
 
     def scope_options(self) -> dict[str, Any]:
         """The retriever's scope keywords for this run: ``{"auto_scope", "scope_removed"}``."""

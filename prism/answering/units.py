@@ -158,7 +158,7 @@ def blocks_of_chunks(chunks: Sequence[Any], rows_of: Callable[[str], Sequence[Ma
 # --- quoting a table figure with its unit -------------------------------------------------------------------------
 _CELL = re.compile(r"[-−]?(?:₹|\$|Rs\.?)?\(?\d{1,3}(?:,\d{2,3})*(?:\.\d+)?\)?|[-−]?(?:₹|\$|Rs\.?)?\(?\d+(?:\.\d+)?\)?")
 _YEAR = re.compile(r"\(?(?:19|20)\d\d\)?")
-_OWN_UNIT = re.compile(rf"%|\b(?:number|nos?|count|{vocab.SPOKEN_RE}|x|times|days?|months?|years?|"
+_OWN_UNIT = re.compile(rf"%|\b(?:number|nos?|count|{vocab.SPOKEN_RE}|x|times|days?|months?|years?|cents?|pence|paise|"
                        r"bps|basis|ratio|per\s?cent|percent)\b|₹|\$|\brs\b", re.IGNORECASE)
 _FOLLOWING_UNIT = re.compile(r"^(?:%|per\b|bps\b|basis\b|x\b|times\b|days?\b|months?\b|years?\b|hours?\b|"
                              rf"(?:{vocab.WORD_RE}|{vocab.ABBREVIATION_RE})\b)", re.IGNORECASE)

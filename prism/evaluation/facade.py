@@ -38,6 +38,13 @@ class EvaluationFacade:
         return run_evaluation(self, dataset, store=RunStore(Path(eval_dir or self.settings.eval_dir)),  # type: ignore[arg-type]
                               **options)
 
+    def train_reader(self, dataset: Any, *, out: str | Path | None = None, progress: Any = None) -> dict[str, Any]:
+        """Train the question reader and the program ranker on a TAT-QA dataset (its tuning half) and write their
+        weights (:func:`prism.evaluation.training.run.train_reader`; raises ``PrismError`` for another format)."""
+        from prism.evaluation.training.run import train_reader
+
+        return train_reader(self, dataset, out=Path(out) if out else None, progress=progress)  # type: ignore[arg-type]
+
     def runs(self) -> list[dict[str, Any]]:
         """The evaluation runs listed in ``settings.eval_dir/index.json``, oldest first."""
         from prism.evaluation.runs import RunStore

@@ -26,17 +26,17 @@ from prism.config import Settings
 from prism.errors import DocumentNotFoundError, PrismError
 from prism.index.bm25_side import SparseSide
 from prism.index.embedder import PrismEmbedding
-from prism.index.sections import question_sections
-from prism.index.statements import figure_kinds, statement_kinds
+from prism.index.statements import statement_kinds
+from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
 from prism.retrieval.pages import rank_pages
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.scope import catalog_of, plan_scope, split_foreign_exhibits
+from prism.retrieval.scope import DocumentCatalog, catalog_of, plan_scope, split_foreign_exhibits
 from prism.retrieval.search_state import ScopeState, SearchResult, SearchRun
-from prism.retrieval.understanding import Understanding
 from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
+from prism.types.reading import Reading
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +56,9 @@ class HybridRetriever(BaseRetriever):
         settings: k's, weights, top-k's, the default mode and the fusion method.
         before_search: called at the start of every search (the service uses it to re-sync the dense side when
             another process changed the workspace).
+        reader: reads a question against the workspace's documents (``(question, catalog) → Reading``: the
+            question reader, :class:`prism.answering.reading.Reader`), for a search given no reading; without one
+            such a search is not scoped and takes no statement or section ranking (:func:`plain_reading`).
 
     Raises:
         PrismError: ``settings.retrieval_mode`` or ``settings.fusion_method`` is not in the registry
@@ -75,6 +78,7 @@ class HybridRetriever(BaseRetriever):
         reranker: Reranker,
         settings: Settings,
         before_search: Callable[[], None] | None = None,
+        reader: Callable[[str, DocumentCatalog], Reading] | None = None,
     ):
         super().__init__()
         retrieval_mode(settings.retrieval_mode)
@@ -86,6 +90,7 @@ class HybridRetriever(BaseRetriever):
         self.reranker = reranker
         self.settings = settings
         self.sparse = SparseSide(workspace, settings)
+        self.reader = reader
 
     def refresh(self) -> None:
         """Bring the BM25 index up to date now (e.g. right after an ingest, so the next query does not wait)."""
@@ -126,7 +131,7 @@ class HybridRetriever(BaseRetriever):
         self, query: str, *, mode: str | None = None, top_k: int | None = None, sources: Sequence[str] | None = None,
         dense_queries: Sequence[str] | None = None, sparse_queries: Sequence[str] | None = None, rerank: bool = True,
         rerank_query: str | None = None, auto_scope: bool = True, scope_removed: Sequence[str] = (),
-        understanding: Understanding | None = None,
+        reading: Reading | None = None,
     ) -> SearchResult:
         """Retrieve the best chunks for a query.
 
@@ -140,8 +145,9 @@ class HybridRetriever(BaseRetriever):
             auto_scope: scope by the entities and periods ``query`` names (:mod:`prism.retrieval.scope`); ignored
                 when ``sources`` is given (the explicit filter wins).
             scope_removed: entities and period labels ``query`` names that the analyst removed from the scope.
-            understanding: ``query`` already read (:class:`~prism.retrieval.understanding.Understanding`: entities,
-                periods, vector; :meth:`~prism.retrieval.understanding.Understanding.for_text`).
+            reading: ``query`` as the question reader read it (:class:`~prism.types.reading.Reading`: entities,
+                periods, statement kinds, sections, vector); a reading of another text is not used. ``None``: read
+                by the retriever's ``reader``.
 
         Returns:
             :class:`SearchResult`, ``results`` best first with ``rank`` 1..n: per side the query strings are pooled by
@@ -166,10 +172,13 @@ class HybridRetriever(BaseRetriever):
         docs = self.workspace.snapshot()
         if not docs:
             return SearchResult(query, spec.name, state, [], f"Workspace '{self.workspace.name}' has no documents yet.")
-        run = SearchRun(understanding=Understanding.for_text(understanding, query))
-        scope = self._scope(docs, sources, run.understanding, auto_scope, scope_removed, run)
+        catalog = catalog_of(docs, self.workspace.name)
+        if reading is None or reading.question != query:
+            reading = self.reader(query, catalog) if self.reader is not None else plain_reading(query)
+        run = SearchRun(reading=reading)
+        scope = self._scope(docs, catalog, sources, reading, auto_scope, scope_removed, run)
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
-                                  statement_kinds(query) or figure_kinds(query))
+                                  set(reading.statement_kinds))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
         pages = sum(d.pages or 0 for d in docs if d.doc_id in scope.doc_ids)
         candidates = self._arrange(_prefer(self._fuse(spec, rankings, run), scope.plan.preferred), run, pages)[:depth]
@@ -191,23 +200,23 @@ class HybridRetriever(BaseRetriever):
             state = {**state, "enabled": False, "reason": "switched off for this search"}
         return rerank and self.reranker.enabled, state
 
-    def _scope(self, docs: Sequence[DocumentRecord], sources: Sequence[str] | None, query: Understanding, auto: bool,
-               removed: Sequence[str], run: SearchRun) -> ScopeState:
+    def _scope(self, docs: Sequence[DocumentRecord], catalog: DocumentCatalog, sources: Sequence[str] | None,
+               reading: Reading, auto: bool, removed: Sequence[str], run: SearchRun) -> ScopeState:
         """The documents this search may return and prefers (:func:`prism.retrieval.scope.plan_scope`).
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not a committed document.
         """
         t = time.perf_counter()
-        catalog = catalog_of(docs, self.workspace.name)
         if sources:
             missing = sorted(set(sources) - catalog.sources)
             if missing:
                 raise DocumentNotFoundError(f"Not in workspace '{self.workspace.name}': {', '.join(missing)}.")
         by_prefix = catalog.by_prefix
-        plan = plan_scope(query, docs, workspace=self.workspace.name, sources=sources, auto=auto,
+        plan = plan_scope(reading, docs, workspace=self.workspace.name, sources=sources, auto=auto,
                           removed=removed, docs_with_token=lambda token: {
-                              by_prefix[p] for p in self.sparse.doc_prefixes_with(token) if p in by_prefix})
+                              by_prefix[p] for p in self.sparse.doc_prefixes_with(token) if p in by_prefix},
+                          words_of=tokenize)
         run.timed("scope", t)
         return ScopeState(set(plan.allowed) if plan.allowed is not None else None, catalog.id_set, plan)
 
@@ -227,7 +236,7 @@ class HybridRetriever(BaseRetriever):
                 run.message = NO_LEXICAL_MATCH + ("; ranked by dense similarity only." if spec.fused else ".")
             if spec.fused and self.settings.statement_weight > 0 and statements:
                 rankings["statement"] = self._statement(sparse_queries, scope, run, statements)
-            sections = question_sections(run.understanding.text)
+            sections = set(run.reading.sections)
             if spec.fused and self.settings.section_weight > 0 and sections:
                 t = time.perf_counter()
                 tokens = [f"section:{kind}" for kind in sorted(sections)]
@@ -239,7 +248,7 @@ class HybridRetriever(BaseRetriever):
         """The dense ranking: each query string embedded and searched (``dense_top_k`` deep, cosine), hits of
         uncommitted or out-of-scope documents dropped, the rankings pooled by best rank (``dense_score``)."""
         t = time.perf_counter()
-        vectors = run.understanding.vectors(self.embedder, queries, threads=self.settings.query_threads)
+        vectors = self._vectors(run.reading, queries)
         run.timed("embed", t)
         t = time.perf_counter()
         per_query = []
@@ -253,6 +262,13 @@ class HybridRetriever(BaseRetriever):
         ranking = pool_best_rank(per_query)
         run.timed("dense", t)
         return ranking
+
+    def _vectors(self, reading: Reading, queries: list[str]) -> list[Any]:
+        """Each query string's embedding: the reading's own vector for its question, the others embedded."""
+        others = [q for q in queries if q != reading.question or reading.vector is None]
+        embedded = iter(self.embedder.embed(others, threads=self.settings.query_threads)) if others else iter(())
+        return [reading.vector if q == reading.question and reading.vector is not None else next(embedded)
+                for q in queries]
 
     def _sparse(self, queries: list[str], scope: ScopeState, run: SearchRun) -> Ranking:
         """The BM25 ranking: each query string searched (``bm25_top_k`` deep) in the workspace's current index,
@@ -320,7 +336,8 @@ class HybridRetriever(BaseRetriever):
         def meta(cid: str) -> dict[str, Any]:
             return run.texts[cid][1] if cid in run.texts else {}
 
-        ours, theirs = split_foreign_exhibits(fused, lambda c: meta(c).get("exhibit_entity"), run.understanding.text)
+        ours, theirs = split_foreign_exhibits(fused, lambda c: meta(c).get("exhibit_entity"),
+                                              run.reading.facts.exhibits)
         if self.settings.page_ranking and pages_in_scope >= self.settings.page_ranking_min_pages:
             window = self.settings.page_window
             ranked = rank_pages(ours[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
@@ -384,3 +401,9 @@ def _prefer(candidates: list[tuple[str, float]], preferred: frozenset[str]) -> l
         return candidates
     prefixes = {d[:16] for d in preferred}
     return sorted(candidates, key=lambda c: c[0].split("-", 1)[0] not in prefixes)
+
+
+def plain_reading(question: str) -> Reading:
+    """A reading that only tokenizes ``question`` (no entities, periods or kinds): what a retriever without a
+    reader searches with."""
+    return Reading(question=question, text=question, tokens=frozenset(tokenize(question)))

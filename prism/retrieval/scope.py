@@ -1,12 +1,13 @@
-"""Scope a search by what the question names (issue 13 §2): entities restrict it to their documents, periods
+"""Scope a search by what the question names: entities restrict it to their documents, periods
 prefer the documents that report them, an unknown company is declined.
 
 :func:`plan_scope` decides, from the question and the workspace's document profiles, without any model:
 
 * **An explicit document filter always wins**: the search runs in those documents; nothing is added or preferred
   (``auto`` is ``False``).
-* **Entities** (:func:`prism.retrieval.query.understand`): a question naming workspace entities is restricted to
-  their documents ("3M vs Pfizer capex" → both), plus every document without an entity (it may be about them) and,
+* **Entities** (read by the question reader: :attr:`prism.types.reading.Reading.facts`): a question naming
+  workspace entities is restricted to their documents ("3M vs Pfizer capex" → both), plus every document without
+  an entity (it may be about them) and,
   when the question names a document type none of those documents has ("… Meridian's circular match the master
   circular?"), the documents of that type. An ambiguous name matches every entity it names: the scope widens,
   and it is never empty.
@@ -21,7 +22,8 @@ prefer the documents that report them, an unknown company is declined.
   restricted to the filings that carry it (plus the documents without an entity); that name is not unknown.
 * **Unknown entity**: a question that names a company-like name no profile holds, no exhibit is of, and no workspace
   entity is declined (:attr:`ScopePlan.decline`) with the entities the workspace holds; the search itself is not
-  restricted.
+  restricted. A workspace holding documents without an entity (an earnings release nobody profiled) declines too,
+  unless one of them might be about the name: its every word is in that document's text.
 * **Removed parts**: entities and periods the analyst removed (Chat's scope chips, ``removed``) are read as if the
   question did not name them.
 * ``auto=False`` (``--no-auto-scope``) switches all of it off.
@@ -30,16 +32,14 @@ prefer the documents that report them, an unknown company is declined.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from prism.retrieval.periods import period_label
-from prism.retrieval.understanding import Understanding
 from prism.types import DocumentProfile, DocumentRecord, PeriodMention, QuestionFacts, SearchScope
-from prism.vocabulary.legal import SPELLING
+from prism.types.reading import Reading
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +48,6 @@ __all__ = ["MAX_LISTED_ENTITIES", "DocumentCatalog", "ScopePlan", "catalog_of", 
 MAX_LISTED_ENTITIES = 20
 """Most entities a decline lists (then "and N more")."""
 
-_NAME_WORD = re.compile(r"[a-z0-9]+")
-_SUFFIX_WORDS = frozenset(w for spelling in SPELLING for w in _NAME_WORD.findall(spelling)) | {"holdings", "the"}
 _ANNUAL = ("10-K", "annual_report")
 _QUARTERLY = ("10-Q", "earnings_call")
 
@@ -187,7 +185,7 @@ class DocumentCatalog:
 
     Attributes:
         profiles: document id → its effective profile (``None``: not profiled).
-        known: the profiled ones only (what :func:`prism.retrieval.query.understand` matches against).
+        known: the profiled ones only (what :func:`prism.answering.reading.entities.understand` matches against).
         types: document id → its profile's document type.
         unscoped: ids of the documents an entity scope never excludes (no profile, or a profile without an entity).
         ids: every document id, in ingestion order.
@@ -253,31 +251,46 @@ def catalog_of(docs: Sequence[DocumentRecord], workspace: str = "") -> DocumentC
     return catalog
 
 
-def _entity_scope(facts: QuestionFacts, catalog: DocumentCatalog, question: str
-                  ) -> tuple[set[str] | None, QuestionFacts]:
-    """The documents the named entities allow (``None``: no restriction) and the facts without the unknown names
-    that an exhibit of another entity accounts for (rules in the module docstring)."""
+def _entity_scope(facts: QuestionFacts, catalog: DocumentCatalog) -> set[str] | None:
+    """The documents the named entities (or the exhibits of other entities) allow, ``None``: no restriction
+    (rules in the module docstring)."""
     allowed: set[str] | None = None
     if facts.entities:
         allowed = {d for m in facts.entities for d in m.doc_ids} | catalog.unscoped
-    elif exhibits := [n for n in catalog.exhibits if _names_entity(question, n)]:
-        allowed = {d for name in exhibits for d in catalog.exhibits[name]} | catalog.unscoped
-        named = {w for name in exhibits for w in _entity_words(name)}
-        facts = replace(facts, unknown_entities=tuple(u for u in facts.unknown_entities
-                                                      if not _entity_words(u) <= named))
+    elif facts.exhibits:
+        allowed = {d for name in facts.exhibits for d in catalog.exhibits.get(name, ())} | catalog.unscoped
     if allowed is not None and facts.doc_types and not any(catalog.types.get(d) in facts.doc_types for d in allowed):
         allowed |= {k for k, kind in catalog.types.items() if kind in facts.doc_types}
-    return allowed, facts
+    return allowed
 
 
-def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *, workspace: str,
+def _unknown(facts: QuestionFacts, catalog: DocumentCatalog, docs_with_token: Callable[[str], set[str]] | None,
+             words_of: Callable[[str], list[str]]) -> tuple[str, ...]:
+    """The unknown names that no document without an entity might be about: with such documents, a name whose
+    every index token (``words_of``) is in one of them is not unknown; without a token lookup, none is."""
+    if not facts.unknown_entities or not catalog.unscoped:
+        return facts.unknown_entities
+    if docs_with_token is None:
+        return ()
+    out = []
+    for name in facts.unknown_entities:
+        tokens = words_of(name)
+        holders = set(catalog.unscoped)
+        for token in tokens:
+            holders &= docs_with_token(token)
+        if not tokens or not holders:
+            out.append(name)
+    return tuple(out)
+
+
+def plan_scope(reading: Reading, docs: Sequence[DocumentRecord], *, workspace: str,
                sources: Sequence[str] | None = None, auto: bool = True,
-               docs_with_token: Callable[[str], set[str]] | None = None, removed: Sequence[str] = ()) -> ScopePlan:
+               docs_with_token: Callable[[str], set[str]] | None = None, removed: Sequence[str] = (),
+               words_of: Callable[[str], list[str]] | None = None) -> ScopePlan:
     """Decide the scope of one search (rules in the module docstring).
 
     Args:
-        question: the (standalone) question, or its :class:`~prism.retrieval.understanding.Understanding` (read once
-            per question: its entities and periods are not parsed again).
+        reading: the question as read (its :attr:`~prism.types.reading.Reading.facts`, against ``docs``).
         docs: the workspace's committed documents.
         workspace: its name (for the decline message).
         sources: the analyst's document filter (file names, all in ``docs``), or ``None``.
@@ -286,6 +299,7 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
             ``None`` to use profiles only.
         removed: entity names and period labels the analyst removed from the scope (they are not used; the scope
             reports them as ``removed``).
+        words_of: a name → its BM25 index tokens (to look an unknown name up in the documents without an entity).
 
     Returns:
         :class:`ScopePlan`; ``allowed`` is never empty when ``docs`` is not.
@@ -298,11 +312,11 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
         return ScopePlan(None, scope=SearchScope(removed=tuple(dict.fromkeys(removed))))
     catalog = catalog_of(docs, workspace)
     profiles = catalog.profiles
-    understood = Understanding.of(question)
-    facts = understood.facts(catalog.known)
+    facts = reading.facts
     if removed:
         facts = _without(facts, removed, profiles)
-    allowed, facts = _entity_scope(facts, catalog, understood.text)
+    allowed = _entity_scope(facts, catalog)
+    facts = replace(facts, unknown_entities=_unknown(facts, catalog, docs_with_token, words_of or (lambda n: [])))
     candidates = catalog.ids if allowed is None else [d for d in catalog.ids if d in allowed]
     preferred = _preferred(facts, candidates, profiles, docs_with_token)
     first = next((profiles[d] for d in sorted(preferred) if profiles.get(d)), None)
@@ -324,36 +338,25 @@ def plan_scope(question: str | Understanding, docs: Sequence[DocumentRecord], *,
     return ScopePlan(frozenset(allowed) if allowed is not None else None, preferred, scope, decline, facts)
 
 
-def _entity_words(name: str) -> set[str]:
-    """The lower-cased words of an entity's name without its legal suffix ("CityCenter Holdings, LLC" →
-    ``{"citycenter"}``)."""
-    return {w for w in _NAME_WORD.findall(name.lower()) if w not in _SUFFIX_WORDS}
-
-
-def _names_entity(question: str, name: str) -> bool:
-    """Whether ``question`` names the entity ``name``: every word of it but the legal suffix, case ignored."""
-    words = _entity_words(name)
-    return bool(words) and words <= set(_NAME_WORD.findall(question.lower()))
-
-
 def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: Callable[[str], str | None],
-                           question: str) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+                           named: Sequence[str] = ()) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
     """``candidates`` split into the filer's chunks and those of another entity's exhibit, each in its order (nothing
     dropped): MGM Resorts' 10-K carries CityCenter Holdings, LLC's audited statements as Exhibit 99.3, and a question
     about MGM must not be answered from them, nor should they take a place among its pages. A question that names
-    that entity (every word of its name but the legal suffix, case ignored) keeps its chunks with the others.
+    that entity (``named``, as the reader found it: :attr:`prism.types.QuestionFacts.exhibits`) keeps its chunks
+    with the others.
 
     Args:
         candidates: ``(chunk_id, score)`` best first.
         exhibit_entity: a chunk's ``exhibit_entity`` metadata (:func:`prism.index.sections.assign_sections`), or
             ``None`` for a chunk of the filer's own text.
-        question: the question as searched.
+        named: the exhibit entities the question names.
 
     Returns:
         ``(ours, theirs)``.
     """
     names = {cid: exhibit_entity(cid) for cid, _ in candidates}
-    named = {name: _names_entity(question, name) for name in set(names.values()) if name}
-    flags = [bool(names[cid]) and not named[names[cid]] for cid, _ in candidates]
+    asked = set(named)
+    flags = [bool(names[cid]) and names[cid] not in asked for cid, _ in candidates]
     return ([c for c, f in zip(candidates, flags, strict=True) if not f],
             [c for c, f in zip(candidates, flags, strict=True) if f])

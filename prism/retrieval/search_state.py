@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prism.retrieval.scope import ScopePlan
-from prism.retrieval.understanding import Understanding
 from prism.types import RetrievedChunk, SearchScope
+from prism.types.reading import Reading
 
 
 @dataclass
@@ -59,10 +59,10 @@ class ScopeState:
 
 @dataclass
 class SearchRun:
-    """The working state of one search: the query read once, texts seen on the dense side (and read for pages),
-    each chunk's page score and rank, stage timings (ms) and the message."""
+    """The working state of one search: the question as read (:class:`~prism.types.reading.Reading`), texts seen on
+    the dense side (and read for pages), each chunk's page score and rank, stage timings (ms) and the message."""
 
-    understanding: Understanding
+    reading: Reading
     texts: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     pages: dict[str, tuple[float, int]] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)

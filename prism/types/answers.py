@@ -139,7 +139,8 @@ class Note:
 
 
 AnswerMode = Literal["llm", "extractive"]
-TIMING_STAGES: tuple[str, ...] = ("condense", "expand", "retrieve", "rerank", "web", "first_token", "total")
+TIMING_STAGES: tuple[str, ...] = ("condense", "read", "expand", "retrieve", "rerank", "program", "web", "first_token",
+                                  "total")
 """Keys of :attr:`Answer.timings_ms`, always all present (``None`` for a stage that did not run)."""
 
 
@@ -165,8 +166,11 @@ class Answer:
             earlier versions.
         scope: the scope retrieval ran in (entities, periods, documents, auto), or ``None`` when nothing was
             retrieved (an empty workspace, a question with nothing to search for).
-        calculation: the derived figure computed from cited table cells (metric, formula, inputs, result), or
-            ``None`` when the question asks for none (:mod:`prism.answering.derived.answer`).
+        calculation: the figure computed from cited table cells (metric, formula, inputs, result), or ``None`` when
+            none was computed (:mod:`prism.answering.programs`, :mod:`prism.answering.metrics`).
+        understood: what the question reader understood (:meth:`prism.types.reading.Reading.to_dict`: intent,
+            operation and its probability, the runner-up, mentions, periods, expected unit …), or ``None`` when the
+            question was not read (an empty workspace).
     """
 
     answer: str
@@ -181,6 +185,7 @@ class Answer:
     declined: bool = False
     scope: SearchScope | None = None
     calculation: Calculation | None = None
+    understood: dict[str, Any] | None = None
 
     @property
     def message(self) -> str | None:
@@ -189,7 +194,7 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-        "timings_ms", "notes", "message", "scope", "calculation"}`` (timings rounded to 0.01 ms; ``notes`` as
+        "timings_ms", "notes", "message", "scope", "calculation", "understood"}`` (timings rounded to 0.01 ms; ``notes`` as
         ``{"kind", "text"}``; ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``;
         ``calculation`` as :meth:`Calculation.to_dict` or ``None``)."""
         return {
@@ -206,4 +211,5 @@ class Answer:
             "message": self.message,
             "scope": self.scope.to_dict() if self.scope is not None else None,
             "calculation": self.calculation.to_dict() if self.calculation is not None else None,
+            "understood": self.understood,
         }

@@ -68,11 +68,37 @@ class Calculation:
 
 
 @dataclass(frozen=True)
+class Heading:
+    """An answer's first line as a structured value, never re-parsed from its text.
+
+    Attributes:
+        subject: what the result is ("Percentage change in Other, 2018 to 2019", "Year with the highest revenue").
+        result: the result as written ("-22.22 %", "2019"), or why there is none ("cannot be computed").
+        aside: what is written beside the result ("(-$12.6 million)"), or ``""``.
+        lead: a word written first ("Yes", "No"), or ``""``.
+    """
+
+    subject: str
+    result: str
+    aside: str = ""
+    lead: str = ""
+
+    @property
+    def text(self) -> str:
+        """The line as shown: ``"[lead — ]subject: result[ aside]"``."""
+        body = f"{self.subject}: {self.result}" + (f" {self.aside}" if self.aside else "")
+        return f"{self.lead} — {body}" if self.lead else body
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Derived:
     """One derived figure worked out: the answer's heading and lines, the chunks added, the calculation.
 
     Attributes:
-        heading: the answer's first line (the label and the result, or why it cannot be computed).
+        heading: the answer's first line (:class:`Heading`: what, the result, what is beside it).
         lines: ``(text, block n)`` per input and per step of the work (block numbers count ``chunks + extra``).
         extra: chunks holding inputs that were not among the retrieved ones (appended as sources).
         calculation: the :class:`Calculation` (citations are the answer's numbers).
@@ -81,9 +107,11 @@ class Derived:
         kind: the result kind (``ratio``, ``percent``, ``bps`` or ``amount``), for the number check.
         percents: the percentage changes stated beside an amount change ("-$144,158 thousand (-54.03 %)"), as
             ratios (-0.5403), for the number check: a percent figure equal to one is accepted.
+        understood: a line saying how the question was read and the runner-up reading, when the reading was not
+            clearly ahead of it (written after the heading), or ``""``.
     """
 
-    heading: str
+    heading: Heading
     lines: list[tuple[str, int]]
     extra: list[RetrievedChunk]
     calculation: Calculation
@@ -91,3 +119,4 @@ class Derived:
     raw: Decimal | None = None
     kind: str = "ratio"
     percents: tuple[Decimal, ...] = ()
+    understood: str = ""

@@ -1,5 +1,6 @@
-"""What a question names: the entities, periods and document types that :mod:`prism.retrieval.query` reads from it
-(offline, against the workspace's document profiles), and the scope a search derives from them."""
+"""What a question names: the entities, periods and document types the question reader
+(:mod:`prism.answering.reading.entities`) reads from it, offline, against the workspace's document profiles, and the
+scope a search derives from them."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ class EntityMatch:
         doc_ids: the documents whose profile has that entity, sorted.
         how: ``"name"`` (the entity or its short name), ``"alias"`` (a profile alias or the first word of a
             multi-word name), ``"ticker"`` (a whole upper-case token) or ``"fuzzy"`` (one typo, see
-            :mod:`prism.retrieval.query`).
+            :mod:`prism.answering.reading.entities`).
         start, end: character offsets of ``text`` in the question.
     """
 
@@ -64,20 +65,24 @@ class EntityMatch:
 
 @dataclass(frozen=True)
 class QuestionFacts:
-    """Everything :func:`prism.retrieval.query.understand` reads from one question.
+    """Everything :func:`prism.answering.reading.entities.understand` reads from one question.
 
     Attributes:
         entities: matched entities in text order (one per entity: its first mention).
         unknown_entities: company-like names the workspace's profiles do not hold ("Tesla", "Acme Corp"), in text
-            order; empty when the workspace has a document without an entity (it might be about them).
+            order (whether a document without an entity might be about them is the scope's to judge:
+            :func:`prism.retrieval.scope.plan_scope`).
         periods: the periods named (:func:`prism.retrieval.periods.find_periods`).
         doc_types: document types named, each one of :data:`prism.types.DOCUMENT_TYPES`, in text order.
+        exhibits: the names of other entities whose statements a filing of the workspace carries as an exhibit that
+            the question names (every word of the name but its legal suffix), in the catalog's order.
     """
 
     entities: tuple[EntityMatch, ...] = ()
     unknown_entities: tuple[str, ...] = ()
     periods: tuple[PeriodMention, ...] = ()
     doc_types: tuple[str, ...] = ()
+    exhibits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ AnswerType = Literal["count", "quantity", "person_or_org"]
 @dataclass(frozen=True)
 class AnswerTarget:
     """What a factoid question asks for: its expected answer type, its focus and the periods it names
-    (:func:`prism.answering.evidence.answer_target`; question classes after Li & Roth, COLING 2002).
+    (:func:`prism.answering.reading.kinds.answer_target`; question classes after Li & Roth, COLING 2002).
 
     Attributes:
         answer_type: ``"count"`` ("How many ATMs …": Li & Roth NUM:count), ``"quantity"`` ("What minimum credit
@@ -125,9 +130,12 @@ class AnswerTarget:
         focus: the words of the thing asked about, as written ("statutory", "auditor"), in question order.
         head: the focus's head word ("auditor", "ATMs", "score").
         periods: the fiscal years, quarters and halves the question names (kinds ``FY``, ``Q``, ``H``).
+        item: the statement line item the focus names (a key of :data:`prism.index.statements.ITEMS`: "total
+            revenue" → ``revenue``), or ``None``.
     """
 
     answer_type: AnswerType
     focus: tuple[str, ...]
     head: str
     periods: tuple[PeriodMention, ...] = ()
+    item: str | None = None

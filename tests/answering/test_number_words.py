@@ -1,6 +1,6 @@
 """Numbers written in words and in Indian notation are figures everywhere (issue 29 §4): the reader of number phrases
 (:mod:`prism.vocabulary.number_words`), the number check (:mod:`prism.answering.figures`), the evidence check
-(:mod:`prism.answering.evidence`), the calculator's cells (:mod:`prism.answering.derived.numbers`) and the offline
+(:mod:`prism.answering.evidence`), the calculator's cells (:mod:`prism.answering.programs.numbers`) and the offline
 engine over a small circular (hand-checked values)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.derived.numbers import cell_number, read_number_words
+from prism.answering.programs.numbers import cell_number, read_number_words
 from prism.answering.evidence import answer_target, holds_evidence
 from prism.answering.figures import extract_figures, supported, unsupported_numbers, with_digits
 from prism.config import Settings

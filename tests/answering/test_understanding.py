@@ -16,7 +16,7 @@ from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.index.sentences import split_sentences
 from prism.retrieval import periods as periods_module
-from prism.retrieval import query as query_module
+from prism.answering.reading import entities as query_module
 from prism.retrieval.understanding import Understanding
 from prism.types import IngestItem
 from tests.builders import statements_pdf

@@ -108,10 +108,10 @@ class Briefing:
 _QUESTION_RE = re.compile(r"^(?:What|Who|Whom|When|Which|How|Where|Why|Is|Are|Does|Do|Did|Can|To)\b[^?]*\?$")
 
 
-def well_formed(question: str) -> bool:
-    """True for a question an analyst can click: it opens with a question word, ends with one ``?``, has 4 to 30
-    words and balanced brackets and quotes."""
-    q = question.strip()
+def well_formed(suggestion: str) -> bool:
+    """True for a suggested question an analyst can click: it opens with a question word, ends with one ``?``, has 4
+    to 30 words and balanced brackets and quotes."""
+    q = suggestion.strip()
     balanced = q.count("(") == q.count(")") and q.count("[") == q.count("]") and q.count('"') % 2 == 0
     return bool(_QUESTION_RE.match(q)) and 4 <= len(q.split()) <= 30 and balanced
 

@@ -53,13 +53,6 @@ NO_FIGURE_TEXT = ("Not found in this document: no statement row or sentence of i
                   "for {item}; they mention it without an amount.")
 MISSING_TEXT = ("Not asked: this document's profile has no {names} for the question's placeholder; correct the profile "
                 "(Documents page) or write the value into the question.")
-_ASKS_AMOUNT = re.compile(r"^\W*(?:what\s+(?:was|were|is|are)|how\s+much|how\s+high|give|report|state)\b")
-_ASKS_MEANING = re.compile(r"\b(?:mean|means|meant|definition|define[sd]?|describe|explain|policy|policies"
-                           r"|recogni[sz]e[sd]?|include[sd]?|consists?|comprises?|drivers?|why)\b")
-_FIGURE = re.compile(rf"{currencies.SYMBOL_CLASS}\s?\d|\b\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?\b"
-                     rf"|\b\d+(?:\.\d+)?\s?(?:%|per\s?cent\b|(?:{units.FIGURE_WORD_RE})\b)", re.IGNORECASE)
-"""A figure in an answer (vocabulary.currencies / units): "$650,788", "862,730", "20 per cent", "5 crore"."""
-
 
 @dataclass(frozen=True)
 class Template:
@@ -135,22 +128,16 @@ def _cell_citation(c: Citation) -> CellCitation:
     return CellCitation(c.source, c.page_start, c.locator, c.chunk_id, c.n)
 
 
-def figure_item(question: str) -> str | None:
-    """The line item whose figure ``question`` asks for, or ``None``: the longest phrase of a line item's ``words``
-    (:data:`prism.index.statements.ITEMS`) in a question that asks for an amount ("What was / were / is / are …",
-    "How much …") and not what the item means or includes: "What was research and development expense in FY2022?"
-    → ``"research and development"``; "What does research and development include?", "What are the key risk
-    factors?" → ``None``."""
-    text = question.lower()
-    if not _ASKS_AMOUNT.match(text) or _ASKS_MEANING.search(text):
+def figure_item(answer: Answer) -> str | None:
+    """The line item whose figure the answered question asks for, as the reader understood it
+    (:attr:`~prism.types.Answer.understood`: its intent a figure, its focus a line item of
+    :data:`prism.index.statements.ITEMS`), or ``None``: "What was research and development expense in FY2022?" →
+    ``"research and development"``; "What does research and development include?" → ``None``."""
+    understood = answer.understood or {}
+    key = understood.get("item")
+    if understood.get("intent") not in ("figure", "which") or key not in ITEMS:
         return None
-    best: tuple[int, str] | None = None
-    for item in ITEMS.values():
-        for word in item.words:
-            m = re.search(rf"\b{word}\b", text)
-            if m and (best is None or len(m.group(0)) > best[0]):
-                best = (len(m.group(0)), item.name)
-    return best[1] if best else None
+    return ITEMS[key].name
 
 
 def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, asked: str,
@@ -162,7 +149,7 @@ def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, aske
     stands in) becomes the cell's ``note``."""
     full = answer.to_dict()
     short = short_answer(answer.answer)
-    item = figure_item(asked)
+    item = figure_item(answer)
     if answer.declined or (item is not None and answer.calculation is None and not _FIGURE.search(short)):
         closest_of = answer.retrieved or answer.citations
         closest = _cell_citation(closest_of[0]) if closest_of else None

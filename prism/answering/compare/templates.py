@@ -48,17 +48,17 @@ class Filled:
     missing: tuple[str, ...] = ()
 
 
-def check_placeholders(question: str) -> None:
-    """Refuse a question with an unknown placeholder.
+def check_placeholders(template: str) -> None:
+    """Refuse a grid question (a template) with an unknown placeholder.
 
     Raises:
         PrismError: a ``{name}`` that is not in :data:`PLACEHOLDERS`; the message names the question, the
             placeholder and the known ones.
     """
-    unknown = [name for name in _SLOT.findall(question) if name.strip() not in PLACEHOLDERS]
+    unknown = [name for name in _SLOT.findall(template) if name.strip() not in PLACEHOLDERS]
     if unknown:
         known = ", ".join(f"{{{p}}}" for p in PLACEHOLDERS)
-        raise PrismError(f"The question “{question.strip()}” has an unknown placeholder {{{unknown[0]}}}; a grid "
+        raise PrismError(f"The question “{template.strip()}” has an unknown placeholder {{{unknown[0]}}}; a grid "
                          f"question may use {known} (filled from each document's profile), or write the value.")
 
 

@@ -15,7 +15,7 @@ import pytest
 from prism.answering.answerability import assess
 from prism.answering.conversation import condense_comparison, condense_heuristic
 from prism.answering.derived.cells import CellQuote, cell_lines, format_quote, match_row
-from prism.answering.derived.columns import column_periods, pick_columns
+from prism.answering.programs.columns import column_periods, pick_columns
 from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.derived.columns import column_periods, label_months, pick_columns
+from prism.answering.programs.columns import column_periods, label_months, pick_columns
 from prism.ingestion.tables.stored_text import find_tables
 from prism.retrieval.periods import YEAR_TO_DATE, duration_hint, find_periods, period_label
 from prism.types import IngestItem

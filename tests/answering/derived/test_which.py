@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.derived.numbers import cell_number
+from prism.answering.programs.numbers import cell_number
 from prism.answering.derived.which import read_which
 from prism.types import IngestItem
 from tests.conftest import offline_service

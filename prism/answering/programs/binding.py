@@ -1,0 +1,211 @@
+"""How operations bind operands: the figures of the rows a question may mean, in the periods it asks for.
+
+The operations enumerate their candidate programs from these few shapes; the ranker
+(:mod:`prism.answering.programs.ranker`) decides among them, so the shapes are generous: every row that shares a
+word with the question (the best :data:`ROWS` of them), every asked period, both orders of a pair.
+
+* :func:`rows` — the rows a question may mean, best first by the share of their label's words it names;
+* :func:`asked` — a row's figures in the periods asked (all its figures when none is asked);
+* :func:`series_pairs` — two figures of one row in two periods (a change), oldest first, and the reverse;
+* :func:`item_pairs` — two rows' figures in one period (a ratio, a share, a difference of items), both orders;
+* :func:`series_sets` — a row's figures over the periods asked, over every period, or over the year asked and the
+  one before (an average balance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from itertools import combinations, permutations
+
+from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.operation import Operand
+from prism.answering.reading.words import phrase_in, words_of
+from prism.retrieval.periods import period_label
+from prism.types import PeriodMention
+from prism.types.reading import Reading
+from prism.vocabulary import months
+
+__all__ = ["ROWS", "asked", "asked_periods", "item_pairs", "item_sets", "matches_period", "rows", "series_pairs",
+           "series_sets"]
+
+ROWS = 6
+"""How many rows (best first) pairs and sets are built from."""
+_MONTH_WORDS = frozenset(months.NUMBER)
+
+
+def label_share(row: Row, reading: Reading) -> float:
+    """The share of a row label's index tokens the question names, in [0, 1]; a label of common words only
+    ("Other") 1 when the question writes it whole, else 0."""
+    if not row.tokens:
+        return 1.0 if row.label and phrase_in(row.label.lower(), words_of(reading.text)) else 0.0
+    return len(row.tokens & reading.tokens) / len(row.tokens)
+
+
+def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: int = 1) -> list[Row]:
+    """The rows with at least ``figures`` figures that share a word with the question (label, or heading and title
+    for a total), best first: the share of their label named, then the number of label words named, then evidence
+    order; at most ``limit``."""
+    scored = []
+    words = words_of(reading.text)
+    for i, row in enumerate(evidence.rows):
+        if len(row.figures) < figures:
+            continue
+        named = len(row.tokens & reading.tokens)
+        context = len(row.context & reading.tokens)
+        if not row.tokens and row.label and phrase_in(row.label.lower(), words):
+            named = 1  # a label of common words only ("Other"), written whole in the question
+        if not named and not (row.total and context):
+            continue
+        scored.append((-label_share(row, reading), -named, -context, i, row))
+    scored.sort(key=lambda t: t[:4])
+    return [t[-1] for t in scored[:limit]]
+
+
+def matches_period(mention: PeriodMention, operand: Operand) -> bool:
+    """Whether ``operand``'s column or sentence names the period ``mention`` (its label with the document's fiscal
+    year end, or for a year, a column dated in it)."""
+    if operand.period is None:
+        return False
+    fye = operand.chunk.metadata.get("fiscal_year_end") if operand.chunk is not None else None
+    if period_label(mention, fye or None) == operand.period:
+        return True
+    if mention.kind in ("FY", "year", "date") and operand.when[1] == 0:
+        return operand.when[0] == mention.year
+    if mention.kind in ("Q", "H"):
+        return operand.when == (mention.year, mention.part or 0)
+    return False
+
+
+def asked_periods(reading: Reading) -> list[PeriodMention]:
+    """The distinct periods the question names, in text order (a year named twice counts once)."""
+    out: dict[tuple[object, ...], PeriodMention] = {}
+    for p in reading.periods:
+        out.setdefault((p.kind if p.kind in ("Q", "H") else "Y", p.year, p.part), p)
+    return list(out.values())
+
+
+def _same_year(mention: PeriodMention, operand: Operand) -> bool:
+    """A year asked of a column of a quarter or half of that year ("Q4 2018" for "2018"), when no column is the
+    year's own."""
+    return mention.kind in ("FY", "year") and operand.when[0] == mention.year
+
+
+def asked(reading: Reading, row: Row) -> list[Operand]:
+    """The row's figures in the periods asked, in the question's order of periods (every column of a period: a
+    two-level header has several); a year asked of quarter columns, the columns of that year; every figure of the
+    row when the question names no period, or when no figure is of a period asked but the row's label names them
+    all (a row "2020 – 2024")."""
+    periods = asked_periods(reading)
+    if not periods:
+        return list(row.figures)
+    out: list[Operand] = []
+    for p in periods:
+        hits = [f for f in row.figures if matches_period(p, f) and f not in out]
+        hits = hits or [f for f in row.figures if _same_year(p, f) and f not in out]
+        out.extend(hits)
+    if not out and (all(str(p.year) in row.label for p in periods)
+                    or all(f.period is None for f in row.figures)):
+        return list(row.figures)  # the row names the periods, or no column names any (the title does)
+    return out
+
+
+def _family(figure: Operand) -> str:
+    """A column's header without its years and dates, and the figure's kind: the columns of one measure over time
+    ("2019 $", "2018 $" against "2019 % of total", "2018 % of total")."""
+    return f"{figure.kind}|" + " ".join(w for w in re.findall(r"[a-z%$€£₹]+", figure.column.lower())
+                                         if w not in _MONTH_WORDS)
+
+
+def _dated(figures: Sequence[Operand]) -> list[Operand]:
+    """Figures with distinct known times, oldest first (of a row with several measures per time, the first
+    measure's; :func:`_families` gives each)."""
+    seen: dict[tuple[int, int], Operand] = {}
+    for f in figures:
+        if f.when != (0, 0):
+            seen.setdefault(f.when, f)
+    return [seen[w] for w in sorted(seen)]
+
+
+def _families(figures: Sequence[Operand]) -> list[list[Operand]]:
+    """The row's dated figures per column family (:func:`_family`), each oldest first, the families with two times
+    or more."""
+    groups: dict[str, list[Operand]] = {}
+    for f in figures:
+        if f.when != (0, 0):
+            groups.setdefault(_family(f), []).append(f)
+    return [_dated(g) for g in groups.values() if len({f.when for f in g}) >= 2]
+
+
+def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
+    """Two figures of one row: in the periods asked (two or more), else each adjacent pair and the first and last
+    of every period; oldest first, then the reverse order. A row whose columns name no time gives its figures
+    in column order (two columns the question names: "domestic" and "international")."""
+    for row in rows(reading, evidence, figures=2):
+        figures = asked(reading, row)
+        families = _families(figures)
+        chosen: list[tuple[Operand, Operand]] = []
+        for dated in families:
+            if len(asked_periods(reading)) >= 2:
+                chosen += list(combinations(dated, 2))
+            else:
+                chosen += list(zip(dated, dated[1:], strict=False)) + (
+                    [(dated[0], dated[-1])] if len(dated) > 2 else [])
+        if not families:
+            chosen = list(combinations(figures, 2))
+        for a, b in chosen:
+            yield a, b
+            yield b, a
+
+
+def item_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
+    """Two rows' figures in one column (a period asked, or every column when none is), or of one period (a table's
+    and a sentence's); both orders."""
+    candidates = rows(reading, evidence)
+    for r1, r2 in combinations(candidates, 2):
+        for a in asked(reading, r1):
+            b = next((f for f in r2.figures if f.col == a.col and f.table == a.table), None)
+            if b is None and a.period is not None:
+                b = next((f for f in asked(reading, r2) if f.period == a.period), None)
+            if b is not None:
+                yield a, b
+                yield b, a
+
+
+def series_sets(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:
+    """A row's figures over several periods: those asked (two or more); every dated figure of the row; for one year
+    asked, that year and the year before (an average balance)."""
+    periods = asked_periods(reading)
+    for row in rows(reading, evidence, figures=2):
+        dated = _dated(row.figures)
+        if len(periods) >= 2:
+            figures = _dated(asked(reading, row)) or asked(reading, row)
+            if len(figures) >= 2:
+                yield tuple(figures)
+            continue
+        if len(dated) >= 2:
+            yield tuple(dated)
+        elif not dated and len(row.figures) >= 2:
+            yield tuple(row.figures)
+        if len(periods) == 1:
+            year = periods[0].year
+            pair = [f for f in dated if f.when[0] in (year - 1, year) and f.when[1] == 0]
+            if len(pair) == 2:
+                yield tuple(pair)
+
+
+def item_sets(reading: Reading, evidence: Evidence, largest: int = 3) -> Iterator[tuple[Operand, ...]]:
+    """Two to ``largest`` rows' figures in one column (the items a sum adds), in evidence order."""
+    candidates = rows(reading, evidence)
+    for size in range(2, largest + 1):
+        for group in combinations(candidates, size):
+            for a in asked(reading, group[0]):
+                others = [next((f for f in r.figures if f.col == a.col and f.table == a.table), None)
+                          for r in group[1:]]
+                if all(o is not None for o in others):
+                    yield (a, *[o for o in others if o is not None])
+
+
+def ordered_pairs(figures: Sequence[Operand]) -> Iterator[tuple[Operand, Operand]]:
+    """Every ordered pair of distinct figures."""
+    yield from permutations(figures, 2)

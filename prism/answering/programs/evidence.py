@@ -1,0 +1,261 @@
+"""The operands a program may read: every figure of the retrieved tables and sentences, with its label, period, unit
+and citation.
+
+:func:`gather` reads the retrieved chunks once per question:
+
+* **table cells** — the rows of each retrieved table chunk and of the other chunks its table was cut into on the same
+  page (:func:`prism.answering.derived.cells.table_parts`), each value cell an :class:`~.operation.Operand` with the
+  row's label, the column's header and fiscal period (:func:`prism.answering.programs.columns.column_periods`, with
+  the document's fiscal year end; a roll-forward whose columns name no period takes the period its row label names),
+  the table's unit and currency (a column's own unit note, "2019 $’000", when the table states none), the section
+  heading above the row and whether the row is a total;
+* **figures in sentences** — each number of a prose sentence with a currency, a scale word or a percent sign ("the
+  Company recognized $0.3 million, $0.9 million and $0.6 million, respectively"), with the period its sentence
+  names: the one period it names, or the periods in order when it lists as many as figures "respectively".
+
+Years, dates, clause numbers and footnote markers are not figures. Nothing here reads the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from prism.answering.programs.columns import column_periods
+from prism.answering.programs.numbers import cell_number
+from prism.answering.programs.operation import Kind, Operand
+from prism.answering.programs.tables import RowsOf, table_parts
+from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
+from prism.index.sentences import split_sentences
+from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods, period_label
+from prism.types import ChunkTable, RetrievedChunk
+from prism.vocabulary import currencies
+from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE, column_unit
+
+__all__ = ["Evidence", "Row", "gather", "when_of"]
+
+_TOTAL = re.compile(r"^\s*(?:total|sub-?total|net\s+total|grand\s+total)\b|\btotal\s*$", re.IGNORECASE)
+_COUNT_LABEL = re.compile(r"\bnumber\s+of\b|\(\s*(?:number|nos?\.?|count)\s*\)|\bheadcount\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_PART = re.compile(r"\b(?:Q|H)([1-4])\b")
+_PROSE_NUMBER = re.compile(
+    rf"(?P<neg>[-−–]\s?|\()?(?P<cur>US\$|Rs\.?\s?|INR\s?|[$€£¥₹])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?P<close>\))?"
+    rf"(?:\s?(?P<pct>%|per\s?cent\b|percent\b)|\s(?P<scale>{FIGURE_WORD_RE})\b)?",
+    re.IGNORECASE)
+_NOT_A_FIGURE_BEFORE = re.compile(r"(?:note|notes|section|item|clause|para(?:graph)?|rule|page|table|chapter|"
+                                  r"annexure|schedule|exhibit|no\.?|part|level)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of figures: a table row, or the figures of one sentence.
+
+    Attributes:
+        key: ``(table, row)`` (:attr:`Operand.series`).
+        label: the label as printed (for a sentence, the sentence).
+        tokens: the label's index tokens.
+        figures: its figures, left to right.
+        heading, title: the section heading over it and its table's title (``""`` when none).
+        total: a total or subtotal row.
+        context: index tokens of its heading, title and column headers (words that qualify every figure).
+    """
+
+    key: tuple[str, int]
+    label: str
+    tokens: frozenset[str]
+    figures: tuple[Operand, ...]
+    heading: str = ""
+    title: str = ""
+    total: bool = False
+    context: frozenset[str] = frozenset()
+
+
+@dataclass
+class Evidence:
+    """What the retrieved chunks give a program.
+
+    Attributes:
+        rows: every row of figures (table rows first, in retrieval then document order; then sentences).
+        tables: each table's rows in document order, section rows (no figures) included as ``(label, None)``.
+        chunks: the retrieved chunks (block ``n`` is ``chunks[n - 1]``).
+    """
+
+    rows: list[Row] = field(default_factory=list)
+    tables: dict[str, list[tuple[str, Row | None]]] = field(default_factory=dict)
+    chunks: Sequence[RetrievedChunk] = ()
+
+    @property
+    def empty(self) -> bool:
+        """No figure at all."""
+        return not self.rows
+
+
+def when_of(text: str, period: str | None) -> tuple[int, int]:
+    """``(year, part)`` of a column header or period label, for ordering in time; ``(0, 0)`` when it names no year
+    or several without naming one period ("Change 2019 vs 2018" is no time)."""
+    years = _YEAR.findall(period or "") or _YEAR.findall(text)
+    if not years or (period is None and len(set(years)) > 1):
+        return (0, 0)
+    part = _PART.search(period or "") or _PART.search(text)
+    return (int(years[-1]), int(part.group(1)) if part else 0)
+
+
+def _kind(label: str, column: str, printed: str, unit: str | None, currency: str | None) -> Kind:
+    """A figure's kind from its row label, column header and how it is printed."""
+    if printed.rstrip().endswith("%") or PERCENT_LABEL.search(label) or PERCENT_LABEL.search(column):
+        return "percent"
+    if _COUNT_LABEL.search(label):
+        return "count"
+    if label_states_unit(label) or label_states_unit(column):
+        return "number"  # its own unit, written in the label ("(cents)", "(number)", "(₹ lakh crore)")
+    if per_unit_label(label) or per_unit_label(column):
+        return "per_unit"
+    if currency or unit or any(s in printed for s in currencies.SYMBOL.values()):
+        return "amount"
+    return "number"
+
+
+def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int]]:
+    """The period a row label names on its own ("Non-vested at December 31, 2019"), for a table whose columns name
+    none."""
+    found = find_periods(label)
+    if len(found) != 1:
+        return None, (0, 0)
+    period = period_label(found[0], fye)
+    return period, when_of(found[0].text, period)
+
+
+def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
+                seen: set[tuple[str, str]]) -> tuple[list[Row], list[tuple[str, Row | None]]]:
+    """The rows of one retrieved table chunk's table (its own part first, then the others on the page)."""
+    fye = chunk.metadata.get("fiscal_year_end") or None
+    key = f"{chunk.doc_id}/{chunk.metadata.get('table_id')}"
+    rows: list[Row] = []
+    ordered: list[tuple[int, int, str, Row | None]] = []
+    for table, holder in parts:
+        part_id = (key, (holder or chunk).chunk_id)
+        if part_id in seen:
+            continue
+        seen.add(part_id)
+        periods = column_periods(table.column_headers, fye)
+        context = frozenset(tokenize(" ".join([table.title or "", *table.column_headers])))
+        heading = ""
+        chunk_index = (holder or chunk).chunk_index
+        for i, trow in enumerate(table.rows):
+            label = printed_label(trow.label)
+            if not any(c.strip() for c in trow.cells):
+                heading = label
+                ordered.append((chunk_index, i, label, None))
+                continue
+            row_id = chunk_index * 1000 + i
+            figures = []
+            for j, cell in enumerate(trow.cells):
+                value = cell_number(cell)
+                if value is None or j >= len(table.column_headers) and table.column_headers:
+                    continue
+                column = table.column_headers[j] if j < len(table.column_headers) else ""
+                period = periods[j] if j < len(periods) else None
+                when = when_of(column, period)
+                if period is None and not any(periods):
+                    period, when = _row_period(label, fye)
+                unit = table.unit or column_unit(column)
+                figures.append(Operand(
+                    label or "Total", column, period, when, cell.strip(), value, unit, table.currency,
+                    _kind(label, column, cell, unit, table.currency), n, "cell", key, row_id, j,
+                    not label or bool(_TOTAL.search(label)), heading, table.title or "", n, holder))
+            if figures:
+                row = Row((key, row_id), label or "Total", frozenset(tokenize(label)), tuple(figures), heading,
+                          table.title or "", figures[0].total, frozenset(context | set(tokenize(heading))))
+                rows.append(row)
+                ordered.append((chunk_index, i, label, row))
+    ordered.sort(key=lambda t: (t[0], t[1]))
+    return rows, [(label, row) for _, _, label, row in ordered]
+
+
+def _transposed(rows: list[Row]) -> list[Row]:
+    """A table whose rows are periods ("2020", "2021", … with columns "Operating leases", "Finance leases") read the
+    other way too: one row per column, its figures down the column, each with its row's period."""
+    dated = [r for r in rows if r.figures and r.figures[0].period is not None and r.figures[0].column
+             and all(f.period == r.figures[0].period for f in r.figures) and find_periods(r.label)]
+    if len(dated) < 2 or all(len(r.figures) < 2 for r in dated):
+        return []
+    columns: dict[int, list[Operand]] = {}
+    for row in dated:
+        for f in row.figures:
+            columns.setdefault(f.col, []).append(replace(f, label=f.column, column=row.label,
+                                                         row=10_000_000 + f.col, total=False))
+    return [Row((figs[0].table, figs[0].row), figs[0].label, frozenset(tokenize(figs[0].label)), tuple(figs),
+                title=figs[0].title, context=dated[0].context)
+            for figs in columns.values() if len(figs) >= 2]
+
+
+def _prose_figures(n: int, chunk: RetrievedChunk, k: int, sentence: str) -> list[Operand]:
+    """The figures of one sentence with the periods it names (see the module docstring)."""
+    fye = chunk.metadata.get("fiscal_year_end") or None
+    periods = [p for p in find_periods(sentence) if p.kind in ("FY", "year", "date", "Q", "H")]
+    found: list[tuple[re.Match[str], Decimal]] = []
+    for m in _PROSE_NUMBER.finditer(sentence):
+        if not (m.group("cur") or m.group("pct") or m.group("scale")):
+            continue
+        if _YEAR.fullmatch(m.group("num")) and not (m.group("cur") or m.group("scale")):
+            continue
+        if _NOT_A_FIGURE_BEFORE.search(sentence[:m.start()]):
+            continue
+        try:
+            value = Decimal(m.group("num").replace(",", ""))
+        except InvalidOperation:
+            continue
+        negative = bool(m.group("neg")) and (not m.group("neg").startswith("(") or bool(m.group("close")))
+        found.append((m, -value if negative else value))
+    if not found:
+        return []
+    respectively = "respectively" in sentence.lower() and len(periods) == len(found)
+    out = []
+    for i, (m, value) in enumerate(found):
+        mention = periods[i] if respectively else periods[0] if len(periods) == 1 else None
+        period = period_label(mention, fye) if mention is not None else None
+        scale = (m.group("scale") or "").lower()
+        unit = CANONICAL.get(scale) or CANONICAL.get(scale.rstrip("s"))
+        currency = currencies.code_of(m.group("cur") or "") if m.group("cur") else None
+        kind: Kind = "percent" if m.group("pct") else "amount" if (currency or unit) else "number"
+        out.append(Operand(sentence, mention.text if mention else "", period,
+                           when_of(mention.text, period) if mention else (0, 0), m.group(0).strip(), value, unit,
+                           currency, kind, n, "sentence", f"{chunk.chunk_id}#{k}", -1, i, False, "", "", n))
+    return out
+
+
+def gather(chunks: Sequence[RetrievedChunk], rows_of: RowsOf | None, *, prose: bool = True) -> Evidence:
+    """Every figure the retrieved chunks give (module docstring).
+
+    Args:
+        chunks: the retrieved chunks, best first (block ``n`` = position + 1).
+        rows_of: the workspace's ``read_chunks(doc_id)`` (the table rows of the chunks' other parts), or ``None``.
+        prose: also read figures stated in sentences.
+
+    Returns:
+        The :class:`Evidence`; empty when no chunk holds a figure.
+    """
+    evidence = Evidence(chunks=chunks)
+    cache: dict[str, dict[str, Mapping[str, Any]]] = {}
+    seen: set[tuple[str, str]] = set()
+    sentence_rows: list[Row] = []
+    for n, chunk in enumerate(chunks, start=1):
+        if chunk.metadata.get("table_id") and rows_of is not None:
+            rows, ordered = _table_rows(n, chunk, table_parts(chunk, rows_of, cache), seen)
+            evidence.rows.extend(rows + _transposed(rows))
+            key = f"{chunk.doc_id}/{chunk.metadata.get('table_id')}"
+            evidence.tables.setdefault(key, []).extend(ordered)
+            continue
+        if not prose:
+            continue
+        for k, sentence in enumerate(split_sentences(chunk.text)):
+            figures = _prose_figures(n, chunk, k, sentence)
+            if figures:
+                sentence_rows.append(Row((f"{chunk.chunk_id}#{k}", -1), sentence, frozenset(tokenize(sentence)),
+                                         tuple(figures)))
+    evidence.rows.extend(sentence_rows)
+    return evidence

@@ -1,0 +1,66 @@
+"""What the ``max`` and ``min`` operations share: the sets of figures compared, and the answer naming the winner.
+
+Compared are one row's figures across periods ("In which year was revenue highest?", "When did revenue peak?"),
+the rows of one table in one column ("Which segment had the largest operating income in 2019?"; totals left out),
+or two items the question names ("Which was higher, A or B?"). The answer names the period (its year as the column
+writes it) or the item, with the figure that makes it so; :attr:`~prism.types.reading.Reading.ordinal` picks the
+second highest, the third …
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+
+from prism.answering.programs.binding import asked, asked_periods, item_pairs, rows
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.formatting import common_scale, written
+from prism.answering.programs.operation import Operand, Program, Result
+from prism.types.reading import Reading
+
+__all__ = ["compared_sets", "extreme_result", "period_name"]
+
+_YEARS = re.compile(r"(?:19|20)\d{2}")
+
+
+def period_name(figure: Operand) -> str:
+    """The period a figure's column names as an analyst says it: its year ("Years ended December 31, 2019" →
+    "2019"), else the column header as printed."""
+    years = _YEARS.findall(figure.column)
+    return years[-1] if years else figure.column.strip() or (figure.period or "")
+
+
+def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+    """The programs of operation ``name`` (``max`` or ``min``) over every set of figures a question may compare."""
+    periods = asked_periods(reading)
+    for row in rows(reading, evidence, figures=2):
+        figures = asked(reading, row) if len(periods) >= 2 else [f for f in row.figures if f.when != (0, 0)]
+        if len({f.when for f in figures}) >= 2:
+            yield Program(name, tuple(figures), (("over", "periods"),))
+    for table in list(evidence.tables.values())[:2]:
+        members = [r for _, r in table if r is not None and not r.total]
+        columns = sorted({f.col for r in members for f in asked(reading, r)})
+        for col in columns:
+            figures = tuple(f for r in members for f in r.figures if f.col == col)
+            if len(figures) >= 2:
+                yield Program(name, figures, (("over", "items"),))
+    for a, b in item_pairs(reading, evidence):
+        if a.row < b.row:
+            yield Program(name, (a, b), (("over", "items"),))
+
+
+def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:
+    """The winner of ``program`` (the ``reading.ordinal``-th largest or smallest), named and with its figure."""
+    values, unit = common_scale(program.operands)
+    order = sorted(range(len(values)), key=lambda i: values[i], reverse=largest)
+    k = min(max(reading.ordinal, 1), len(order)) - 1
+    winner = program.operands[order[k]]
+    over_periods = program.option("over") == "periods"
+    name = period_name(winner) if over_periods else winner.label
+    figure = written(winner.value, winner.kind, winner)
+    cells = "; ".join(f"{period_name(o) if over_periods else o.label}: {o.printed}" for o in program.operands)
+    relation = ">" if largest else "<"
+    ranked = f" {relation} ".join(o.printed for o in (program.operands[i] for i in order))
+    return Result(Decimal(values[order[k]]), None, "period" if over_periods else "label", name, f"({figure})",
+                  f"{cells}: {ranked}", picked=(order[k],))

@@ -1,0 +1,78 @@
+"""Results written as an analyst reads them, by their kind — never by a word near the figure.
+
+* an **amount** keeps its operands' currency and scale, grouped: ``-$12.6 million``, ``₹4,812.36 crore``; a
+  ``per_unit`` amount (per share) its currency without the table's scale;
+* a **percent** is written ``-22.22 %``; a change of percentages is in **points** with its basis points beside it
+  (``-0.19 percentage points (-19 bps)``; 1 bp = 0.01 percentage point), or in **bps** when asked;
+* a **ratio** has no unit (``2.93``); a **count** and a bare **number** are written bare (``1,384``).
+
+Rounding is half-up (:data:`~decimal.ROUND_HALF_UP`), the rounding financial statements use: amounts at their
+inputs' decimals, percents, points and ratios at two decimals, a mean at two decimals more than its inputs with the
+trailing zeros beyond them dropped (the mean of 1,671 and 1,612 is 1,641.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
+
+from prism.answering.programs.operation import Kind, Operand, shown_decimals
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SCALE, SPOKEN
+
+__all__ = ["common_scale", "mean_shown", "rounded", "written"]
+
+
+def rounded(value: Decimal, decimals: int) -> Decimal:
+    """``value`` rounded half-up to ``decimals`` places."""
+    return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+
+
+def mean_shown(raw: Decimal, decimals: int) -> Decimal:
+    """A mean as shown: two decimals more than its inputs, trailing zeros beyond the inputs' decimals dropped."""
+    shown = rounded(raw, decimals + 2)
+    while -int(shown.as_tuple().exponent) > decimals and shown == rounded(shown, -int(shown.as_tuple().exponent) - 1):
+        shown = rounded(shown, -int(shown.as_tuple().exponent) - 1)
+    return shown
+
+
+def common_scale(operands: Sequence[Operand]) -> tuple[list[Decimal], str | None]:
+    """The operands' values in one scale — the smallest any of them states (thousands and millions → thousands) —
+    and that scale; values as printed when none states a scale or they are percentages or per-unit figures."""
+    scales = {o.unit for o in operands if o.unit in SCALE and o.kind in ("amount", "number")}
+    if len(scales) <= 1:
+        return [o.value for o in operands], next(iter(scales), None)
+    smallest = min(scales, key=lambda u: SCALE[u])
+    return [o.value * SCALE[o.unit] / SCALE[smallest] if o.unit in SCALE else o.value for o in operands], smallest
+
+
+def _number(value: Decimal) -> str:
+    sign = "-" if value < 0 else ""
+    return f"{sign}{abs(value):,}"
+
+
+def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str | None = None) -> str:
+    """``value`` (already rounded) written as its kind is written (module docstring); ``like`` gives an amount's
+    currency, ``unit`` its scale (default ``like``'s)."""
+    if kind == "percent":
+        return f"{_number(value)} %"
+    if kind == "points":
+        bps = (value * 100).normalize()
+        sign = "-" if value < 0 else ""
+        return f"{_number(value)} percentage points ({sign}{abs(bps):f} bps)"
+    if kind == "bps":
+        return f"{_number(value)} bps"
+    if kind in ("ratio", "count", "number") or like is None:
+        return _number(value)
+    symbol = SYMBOL.get(like.currency or "", "")
+    if not symbol:
+        symbol = next((s for s in SYMBOL.values() if s in like.printed), "")
+    scale = unit if unit is not None else like.unit
+    spoken = f" {SPOKEN[scale]}" if kind == "amount" and scale in SPOKEN else ""
+    sign = "-" if value < 0 else ""
+    return f"{sign}{symbol}{abs(value):,}{spoken}"
+
+
+def amount_decimals(operands: Sequence[Operand]) -> int:
+    """The decimals an amount computed from ``operands`` is shown with: theirs (:func:`~.operation.shown_decimals`)."""
+    return shown_decimals(operands)

@@ -1,0 +1,80 @@
+"""Groups of a table's items, for the ``list`` and ``count`` operations: the rows under a section heading (up to the
+next heading or the total that closes them), the rows a total adds up (back to the previous heading or total), and
+every row of figures but the totals. A group is offered when the question names its heading, its total or, for the
+whole table, any word of its title or columns; and the periods of one row that meet a threshold the question states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.operation import Operand
+from prism.index.tokenizer import tokenize
+from prism.types.reading import Comparison, Reading
+from prism.vocabulary.units import SCALE
+
+__all__ = ["item_groups", "meets", "threshold_in"]
+
+
+def _sections(table: list[tuple[str, Row | None]]) -> Iterator[tuple[str, list[Row]]]:
+    """``(heading, rows)`` under each heading, and ``(total label, rows)`` for the rows each total adds up."""
+    heading, under, since_total = "", [], []
+    for label, row in table:
+        if row is None:
+            if heading and under:
+                yield heading, under
+            heading, under, since_total = label, [], []
+            continue
+        if row.total:
+            if since_total:
+                yield row.label, since_total
+            if heading and under:
+                yield heading, under
+            heading, under, since_total = "", [], []
+            continue
+        under.append(row)
+        since_total.append(row)
+    if heading and under:
+        yield heading, under
+
+
+def item_groups(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, list[Row]]]:
+    """``(what the group is, its rows)`` for every group the question may mean (module docstring)."""
+    for table in list(evidence.tables.values())[:3]:
+        members = [r for _, r in table if r is not None]
+        for name, group in _sections(table):
+            if len(group) >= 2 and set(tokenize(name)) & reading.tokens:
+                yield name, group
+        plain = [r for r in members if not r.total]
+        context = set().union(*(r.context for r in members)) if members else set()
+        if len(plain) >= 2 and (context & reading.tokens or not reading.mentions):
+            yield "the table's items", plain
+
+
+def threshold_in(comparison: Comparison, figure: Operand) -> Decimal:
+    """The threshold in the figure's printed scale: a threshold naming its scale ("$5 million") against a table in
+    thousands is 5,000; one without a scale is read as the table prints its cells."""
+    if comparison.scale and comparison.scale in SCALE and figure.unit in SCALE:
+        return comparison.value * SCALE[comparison.scale] / SCALE[figure.unit]
+    return comparison.value
+
+
+def meets(comparison: Comparison, figure: Operand) -> bool:
+    """Whether the figure meets the threshold (``above``: greater; ``at_least``: greater or equal …)."""
+    limit = threshold_in(comparison, figure)
+    return {"above": figure.value > limit, "below": figure.value < limit, "at_least": figure.value >= limit,
+            "at_most": figure.value <= limit}[comparison.relation]
+
+
+def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:
+    """The figures of each row the question may mean over the periods asked (every period when none), when it
+    states a threshold."""
+    if reading.comparison is None:
+        return
+    for row in rows(reading, evidence, figures=2):
+        figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
+        if len(figures) >= 2:
+            yield figures

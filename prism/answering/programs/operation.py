@@ -1,0 +1,194 @@
+"""The program language for figures: operands, programs, results, and the :class:`Operation` each module defines.
+
+A question asking for a figure is answered by a *program*: one operation of the registry
+(:mod:`prism.answering.programs.registry`) applied to operands read from the evidence — table cells and figures
+stated in sentences, each with its label, period, unit and citation — in the spirit of FinQA's program DSL (Chen et
+al., "FinQA: A Dataset of Numerical Reasoning over Financial Data", EMNLP 2021) and TAGOP's operators (Zhu et al.,
+ACL 2021). Every operation declares its operand roles, canonical phrasings (how an analyst asks for it: the reader
+compares questions with them), the words that propose it, its unit rule, its exact executor (:class:`~decimal.
+Decimal`) and how its work is shown. Adding an operation is one module defining an :class:`Operation` and one line in
+the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from prism.types import RetrievedChunk
+from prism.types.reading import Intent, Reading
+
+if TYPE_CHECKING:
+    from prism.answering.programs.evidence import Evidence
+
+Kind = Literal["amount", "percent", "points", "bps", "ratio", "count", "per_unit", "number", "period", "label",
+               "yes_no"]
+"""What a figure or a result is: an ``amount`` in a currency and scale, a ``percent``, a change of percentages in
+``points`` or ``bps``, a ``ratio`` (no unit), a ``count``, a ``per_unit`` amount (per share: the currency without
+the table's scale), a bare ``number``; a result may also be a ``period`` or a ``label`` (which year, which item) or a
+``yes_no`` answer."""
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One figure a program reads: a table cell, or a figure stated in a sentence.
+
+    Attributes:
+        label: the row's label as printed ("Net income"); for a figure in a sentence, the words naming it.
+        column: the column header as printed ("2019", "Year ended 31 March 2025"); for a sentence figure, the words
+            naming its period, or ``""``.
+        period: the fiscal period the column or sentence names (``"FY2019"``, ``"Q2 FY2025"``), or ``None``.
+        when: ``(year, part)`` for ordering in time (``(0, 0)`` when unknown).
+        printed: the figure as printed ("(1,837)", "$1,452.4", "3.40%").
+        value: the figure as a number, sign applied, in the printed scale.
+        unit: the scale (``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``) or ``None``.
+        currency: ISO 4217 code or ``None``.
+        kind: ``amount``, ``percent``, ``count``, ``per_unit`` or ``number``.
+        block: the citation block holding it (1-based over the retrieved chunks, then the chunks added).
+        source: ``cell`` or ``sentence``.
+        table: the key of its table (``doc_id/table_id``) or sentence (``chunk_id#n``).
+        row, col: its row (document order within the table) and column; ``-1`` for a sentence.
+        total: the row is a total or subtotal ("Total revenue", an unlabelled sum).
+        heading: the section heading over the row ("Deferred tax assets:"), or ``""``.
+        title: the table's title or caption, or ``""``.
+        rank: the retrieval rank of the chunk it was read through (1 = best).
+        chunk: the chunk holding it when that chunk was not retrieved (another chunk of a retrieved table).
+    """
+
+    label: str
+    column: str
+    period: str | None
+    when: tuple[int, int]
+    printed: str
+    value: Decimal
+    unit: str | None
+    currency: str | None
+    kind: Kind
+    block: int
+    source: Literal["cell", "sentence"] = "cell"
+    table: str = ""
+    row: int = -1
+    col: int = -1
+    total: bool = False
+    heading: str = ""
+    title: str = ""
+    rank: int = 1
+    chunk: RetrievedChunk | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def series(self) -> tuple[str, int]:
+        """The row it belongs to: ``(table, row)`` (a sentence's figures are one row, ``row`` -1)."""
+        return self.table, self.row
+
+
+@dataclass(frozen=True)
+class Program:
+    """One operation applied to operands, in the order of its roles.
+
+    Attributes:
+        operation: the operation's registry name (``"percent_change"``).
+        operands: the figures bound to its roles (a variadic role takes several).
+        options: settings read from the question (``(("bps", True),)``, ``(("rank", 2),)``), as pairs.
+    """
+
+    operation: str
+    operands: tuple[Operand, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def option(self, key: str, default: Any = None) -> Any:
+        """The option ``key``, or ``default``."""
+        return next((v for k, v in self.options if k == key), default)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A program's outcome.
+
+    Attributes:
+        value: the unrounded result (a ratio for a percentage: -0.2222), or ``None`` for a period, label or yes/no.
+        shown: the result as shown, rounded (-22.22), or ``None``.
+        kind: the result's :data:`Kind`, from the operation's unit rule.
+        text: the result as written in the answer ("-$12.6 million", "-22.22 %", "2019", "Yes").
+        aside: what is written beside it ("(-22.22 %)" beside an amount change), or ``""``.
+        work: the calculation as shown ("44.1 − 56.7 = -$12.6 million"), or ``""``.
+        picked: the operands that answer (the highest period, the items listed), by position.
+        percents: percentage changes stated beside the result, as ratios, for the number check.
+    """
+
+    value: Decimal | None
+    shown: Decimal | None
+    kind: Kind
+    text: str
+    aside: str = ""
+    work: str = ""
+    picked: tuple[int, ...] = ()
+    percents: tuple[Decimal, ...] = ()
+
+
+class Operation:
+    """An operation of the program language. Subclasses set the class attributes and implement :meth:`bindings`,
+    :meth:`run` and :meth:`subject`.
+
+    Attributes:
+        name: the registry name (``"change"``).
+        roles: the operand roles in order (``("from", "to")``); a role ending in ``*`` takes one or more operands.
+        phrasings: canonical ways an analyst asks for it, with ``X`` / ``Y`` for the items and ``P`` for periods
+            ("what is the change in X from P to P"); the reader compares a question's frame with them.
+        cues: words and phrases that propose it (whole words of the normalised question: "percentage change",
+            "growth rate"); they are features of the reader's model, never a decision on their own.
+        formula: the formula in words, for the calculation record.
+        intent: the kind of answer it gives (:data:`~prism.types.reading.Intent`).
+    """
+
+    name: ClassVar[str] = ""
+    roles: ClassVar[tuple[str, ...]] = ()
+    phrasings: ClassVar[tuple[str, ...]] = ()
+    cues: ClassVar[tuple[str, ...]] = ()
+    formula: ClassVar[str] = ""
+    intent: ClassVar[Intent] = "figure"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        """Every program of this operation the evidence allows for the question (operands bound to the roles)."""
+        raise NotImplementedError
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        """Execute ``program`` exactly.
+
+        Raises:
+            ArithmeticError: the result is undefined (a division by zero, a growth from a non-positive base).
+        """
+        raise NotImplementedError
+
+    def subject(self, program: Program) -> str:
+        """What the result is, in words ("percentage change in Other, 2018 to 2019")."""
+        raise NotImplementedError
+
+    def render(self, program: Program) -> str:
+        """The program as a canonical question (its first phrasing with the items and periods written in), compared
+        with the question by meaning."""
+        items = list(dict.fromkeys(o.label for o in program.operands))
+        periods = list(dict.fromkeys(o.column for o in program.operands if o.column))
+        text = self.phrasings[0] if self.phrasings else self.name
+        for item in items[:2]:
+            text = text.replace("X", item, 1) if "X" in text else text.replace("Y", item, 1)
+        text = text.replace("Y", items[-1] if items else "")
+        for period in periods:
+            text = text.replace("P", period, 1)
+        return text.replace(" P", "").replace(" X", "")
+
+
+def distinct(values: Sequence[Any]) -> bool:
+    """True when no value repeats."""
+    return len(set(values)) == len(values)
+
+
+def shown_decimals(operands: Sequence[Operand]) -> int:
+    """The most decimals any operand is printed with (``1,452.4`` → 1)."""
+    best = 0
+    for o in operands:
+        digits = o.printed.replace(",", "")
+        if "." in digits:
+            best = max(best, len("".join(ch for ch in digits.split(".", 1)[1] if ch.isdigit())))
+    return best

@@ -1,0 +1,51 @@
+"""``count``: how many items a group holds ("How many categories are there under …?"), or how many periods meet a
+threshold ("How many years did net income exceed $30 million?"). Unit rule: a count carries no currency."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.groups import item_groups, meets, threshold_rows
+from prism.answering.programs.operation import Operation, Program, Result
+from prism.types.reading import Reading
+
+
+class Count(Operation):
+    """The number of items of a group, or of periods meeting a threshold."""
+
+    name = "count"
+    roles = ("items*",)
+    phrasings = ("how many X are there", "what is the number of X", "count the X", "how many years did X exceed N",
+                 "how many categories of X", "number of X listed")
+    cues = ("how many", "number of", "count", "how many years", "how many times")
+    formula = "the number of items"
+    intent = "count"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for name, group in item_groups(reading, evidence):
+            yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
+        for figures in threshold_rows(reading, evidence):
+            yield Program(self.name, figures, (("of", "periods"),))
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        operands = program.operands
+        if program.option("of") == "periods":
+            if reading.comparison is None:
+                raise ArithmeticError("no threshold")
+            picked = tuple(i for i, f in enumerate(operands) if meets(reading.comparison, f))
+        else:
+            picked = tuple(range(len(operands)))
+        n = Decimal(len(picked))
+        listed = "; ".join(operands[i].label if program.option("of") != "periods" else operands[i].column
+                           for i in picked)
+        return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", picked=picked)
+
+    def subject(self, program: Program) -> str:
+        if program.option("of") == "periods":
+            return f"number of periods of {program.operands[0].label}"
+        return f"number of {program.option('group', 'items')}"
+
+
+OPERATION = Count()

@@ -1,0 +1,78 @@
+"""``list``: several items or figures — the items under a heading or making up a total ("What are the components
+of deferred tax assets?"), one item's figures in several periods ("What were revenues in 2018 and 2019?"), or the
+periods whose figure meets a threshold ("Which years did X exceed $5 million?")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prism.answering.programs.binding import asked, asked_periods, rows
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.extremes import period_name
+from prism.answering.programs.formatting import written
+from prism.answering.programs.groups import item_groups, meets, threshold_rows
+from prism.answering.programs.operation import Operation, Program, Result
+from prism.types.reading import Reading
+
+
+class Listing(Operation):
+    """The items of a group, the figures of a row in the periods asked, the periods meeting a threshold, or the
+    periods a row is given for."""
+
+    name = "list"
+    roles = ("items*",)
+    phrasings = ("what are the X", "list the X", "what items make up X", "name the components of X",
+                 "what were X in P and P", "which years did X exceed N", "what does X include",
+                 "what are the categories of X", "which X are shown")
+    cues = ("what are", "list", "components", "items", "categories", "types", "which years", "consist of",
+            "comprise", "made up of", "breakdown", "each", "respectively", "segments", "name the")
+    formula = "the items as listed"
+    intent = "list"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for name, group in item_groups(reading, evidence):
+            yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
+        if len(asked_periods(reading)) >= 2:
+            for row in rows(reading, evidence, figures=2):
+                figures = tuple(asked(reading, row))
+                if len(figures) >= 2:
+                    yield Program(self.name, figures, (("of", "values"),))
+        for figures in threshold_rows(reading, evidence):
+            yield Program(self.name, figures, (("of", "periods"),))
+        for row in rows(reading, evidence, limit=2, figures=2):
+            dated = tuple(f for f in row.figures if f.when != (0, 0))
+            if len({f.when for f in dated}) >= 2:
+                yield Program(self.name, dated, (("of", "coverage"),))
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        of = program.option("of")
+        operands = program.operands
+        if of == "periods":
+            if reading.comparison is None:
+                raise ArithmeticError("no threshold")
+            picked = tuple(i for i, f in enumerate(operands) if meets(reading.comparison, f))
+            text = ", ".join(period_name(operands[i]) for i in picked) or "none"
+            return Result(None, None, "period", text, work="; ".join(f"{period_name(f)}: {f.printed}"
+                                                                        for f in operands), picked=picked)
+        if of == "coverage":
+            names = list(dict.fromkeys(period_name(f) for f in operands))
+            text = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+            return Result(None, None, "period", text, picked=tuple(range(len(operands))))
+        if of == "values":
+            text = "; ".join(f"{f.column}: {written(f.value, f.kind, f)}" for f in operands)
+            return Result(None, None, "label", text, picked=tuple(range(len(operands))))
+        text = "; ".join(f.label for f in operands)
+        return Result(None, None, "label", text, picked=tuple(range(len(operands))))
+
+    def subject(self, program: Program) -> str:
+        first = program.operands[0]
+        if program.option("of") == "values":
+            return first.label
+        if program.option("of") == "periods":
+            return f"periods of {first.label}"
+        if program.option("of") == "coverage":
+            return f"periods the table gives {first.label} for"
+        return str(program.option("group", "items"))
+
+
+OPERATION = Listing()

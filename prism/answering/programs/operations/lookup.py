@@ -1,0 +1,38 @@
+"""``lookup``: one figure as the document states it ("What was net income in 2019?")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.formatting import written
+from prism.answering.programs.operation import Operation, Program, Result
+from prism.types.reading import Reading
+
+
+class Lookup(Operation):
+    """One figure: a cell in the period asked (every period when none is), or a figure a sentence states."""
+
+    name = "lookup"
+    roles = ("figure",)
+    phrasings = ("what was X in P", "how much was X in P", "X for P", "what is the amount of X in P",
+                 "what did X amount to in P", "state X for P", "what were X as of P")
+    cues = ("amount of", "value of", "figure for", "amount to", "as of", "balance of", "reported")
+    formula = "the figure as stated"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for row in rows(reading, evidence, limit=10):
+            for figure in asked(reading, row):
+                yield Program(self.name, (figure,))
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        figure = program.operands[0]
+        return Result(figure.value, figure.value, figure.kind, written(figure.value, figure.kind, figure))
+
+    def subject(self, program: Program) -> str:
+        figure = program.operands[0]
+        return f"{figure.label}, {figure.column}" if figure.column and figure.source == "cell" else figure.label
+
+
+OPERATION = Lookup()

@@ -1,0 +1,56 @@
+"""``percent_change``: a figure's change in percent, (to − from) / |from| × 100 (growth rate, "% delta", YoY %).
+
+Unit rule: a percent, two decimals. A change from zero is undefined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.operation import Operation, Program, Result
+from prism.types.reading import Reading
+
+
+class PercentChange(Operation):
+    """(to − from) / |from| × 100 over two figures of one row (or two items)."""
+
+    name = "percent_change"
+    roles = ("from", "to")
+    phrasings = ("what is the percentage change in X from P to P", "by what percent did X grow from P to P",
+                 "what was the growth rate of X in P", "X percent change P versus P", "% change in X",
+                 "how much did X increase in percent", "X year over year growth percentage",
+                 "what is the percentage increase in X from P to P", "X percentage delta")
+    cues = ("percentage change", "percent change", "% change", "growth rate", "rate of growth", "percentage increase",
+            "percentage decrease", "percent increase", "percent decrease", "% growth", "% increase", "% decrease",
+            "by what percent", "by what percentage", "in percent", "in percentage", "year over year",
+            "percentage growth", "percentage delta", "% delta", "percentage movement", "% movement",
+            "percentage difference", "relative change")
+    formula = "(to − from) / |from| × 100"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for a, b in series_pairs(reading, evidence):
+            yield Program(self.name, (a, b))
+        for a, b in item_pairs(reading, evidence):
+            yield Program(self.name, (a, b))
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        a, b = program.operands
+        (va, vb), _ = common_scale(program.operands)
+        if va == 0:
+            raise ZeroDivisionError("a percentage change from zero")
+        raw = (vb - va) / abs(va)
+        shown = rounded(raw * 100, 2)
+        text = written(shown, "percent")
+        return Result(raw, shown, "percent", text, work=f"({b.printed} − {a.printed}) / {a.printed} × 100 = {text}")
+
+    def subject(self, program: Program) -> str:
+        a, b = program.operands
+        if a.series == b.series:
+            return f"percentage change in {a.label}, {a.column} to {b.column}"
+        return f"{b.label} relative to {a.label}, percentage difference" + (f", {a.column}" if a.column else "")
+
+
+OPERATION = PercentChange()

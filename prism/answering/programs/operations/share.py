@@ -1,0 +1,54 @@
+"""``share``: one figure as a percentage of another, A / B × 100 ("what share of B came from A", "A as a % of B").
+
+Unit rule: a percent, two decimals. A share of zero is undefined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.operation import Operation, Program, Result
+from prism.types.reading import Reading
+
+
+class Share(Operation):
+    """A / B × 100: the part A of the whole B, in one period (or one period's figure as a share of another's)."""
+
+    name = "share"
+    roles = ("part", "whole")
+    phrasings = ("what percentage of Y is X in P", "X as a percentage of Y", "what share of Y came from X",
+                 "what portion of Y does X represent", "X as a share of Y", "what proportion of Y is X",
+                 "X as a % of Y", "how much of Y is X in percent", "percentage of X in Y")
+    cues = ("share of", "percentage of", "percent of", "% of", "portion of", "proportion of", "fraction of",
+            "as a percentage", "as a percent", "as a share", "as a proportion", "what share", "what portion",
+            "what proportion", "what percentage", "what percent", "contribution", "constitute", "represent",
+            "mix", "weight")
+    formula = "A / B × 100"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for a, b in item_pairs(reading, evidence):
+            yield Program(self.name, (a, b))
+        for a, b in series_pairs(reading, evidence):
+            yield Program(self.name, (a, b))
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        a, b = program.operands
+        (va, vb), _ = common_scale(program.operands)
+        if vb == 0:
+            raise ZeroDivisionError("a share of zero")
+        raw = va / vb
+        shown = rounded(raw * 100, 2)
+        text = written(shown, "percent")
+        return Result(raw, shown, "percent", text, work=f"{a.printed} / {b.printed} × 100 = {text}")
+
+    def subject(self, program: Program) -> str:
+        a, b = program.operands
+        if a.series == b.series:
+            return f"{a.label}, {a.column} as a percentage of {b.column}"
+        return f"{a.label} as a percentage of {b.label}" + (f", {a.column}" if a.column else "")
+
+
+OPERATION = Share()

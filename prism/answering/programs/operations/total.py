@@ -1,0 +1,52 @@
+"""``sum``: several figures added: a figure over periods ("total for 2018 and 2019") or several items ("A and B
+combined").
+
+Unit rule: the operands' unit, at their decimals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prism.answering.programs.binding import item_sets, series_sets
+from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.operation import Operation, Program, Result, shown_decimals
+from prism.types.reading import Reading
+
+
+class Total(Operation):
+    """v1 + … + vn over a row's periods, or over several items in one period."""
+
+    name = "sum"
+    roles = ("values*",)
+    phrasings = ("what is the total X for P and P", "what is the sum of X and Y", "X and Y combined",
+                 "add X and Y", "what were X and Y together", "combined X over P to P", "X plus Y in P",
+                 "aggregate X across P and P")
+    cues = ("sum", "total of", "combined", "together", "altogether", "in total", "aggregate", "add", "plus",
+            "cumulative", "sum of", "combined total")
+    formula = "sum of the values"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for figures in series_sets(reading, evidence):
+            yield Program(self.name, figures)
+        for figures in item_sets(reading, evidence):
+            yield Program(self.name, figures)
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        values, unit = common_scale(program.operands)
+        raw = sum(values)
+        shown = rounded(raw, shown_decimals(program.operands))
+        first = program.operands[0]
+        kind = first.kind if len({o.kind for o in program.operands}) == 1 else "number"
+        text = written(shown, kind, first, unit)
+        return Result(raw, shown, kind, text, work=f"{' + '.join(o.printed for o in program.operands)} = {text}")
+
+    def subject(self, program: Program) -> str:
+        first = program.operands[0]
+        if len({o.series for o in program.operands}) == 1:
+            return f"total {first.label}, {' and '.join(o.column for o in program.operands)}"
+        return f"sum of {', '.join(o.label for o in program.operands)}" + (f", {first.column}" if first.column else "")
+
+
+OPERATION = Total()

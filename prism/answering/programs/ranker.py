@@ -1,0 +1,259 @@
+"""Choosing a program by meaning: every candidate scored against the question, best first.
+
+Candidates are the operations × the operands the evidence gives × the periods asked
+(:func:`candidates`: each operation's :meth:`~.operation.Operation.bindings`). Each is described by features that
+say how well it fits the question — the reader's probability of its operation, how much of each operand's label
+the question names and how much of the question the labels cover, whether its periods are those asked and in the
+order asked, whether its result's unit is the one expected, where its figures were retrieved — and, for the best
+few, the cosine between the question and the program written as a canonical question (:meth:`~.operation.Operation.
+render`; semantic parsing via paraphrasing, Berant & Liang, ACL 2014). A linear model scores them (a conditional
+logit over one question's candidates, McFadden 1973), trained on Prism's own question sets
+(:mod:`prism.answering.programs.training`); its weights live in ``ranker.json`` beside this module.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.operation import Program, Result
+from prism.answering.programs.registry import OPERATIONS
+from prism.answering.reading.words import phrase_in, words_of
+from prism.index.tokenizer import tokenize
+from prism.types.reading import Reading
+
+if TYPE_CHECKING:
+    from prism.index.embedder import PrismEmbedding
+
+__all__ = ["FEATURES", "RANKER_FILE", "Candidate", "Ranker", "candidates"]
+
+logger = logging.getLogger(__name__)
+
+RANKER_FILE = Path(__file__).with_name("ranker.json")
+"""The trained weights (written by :mod:`prism.answering.programs.training`)."""
+
+FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "label_phrase", "context_share",
+            "unasked_total", "asked_total", "period_cover", "period_extra", "periods_match", "latest", "chronological",
+            "question_order", "item_order", "same_row", "operands", "sentence", "retrieval", "beside", "unit_match",
+            "unit_clash", "mixed_kinds", "label_named", "column_named", "magnitude", "percent_difference",
+            "percent_relative", "year_before", "distinct_periods",
+            *(f"op_{name}" for name in OPERATIONS), "render_cosine")
+"""The candidate features, in the weights' order."""
+
+RERANK = 8
+"""How many of the best candidates (by the other features) are also compared with the question by meaning."""
+
+_COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps", "points"}, "count": {"count"},
+               "ratio": {"ratio"}, "period": {"period"}, "label": {"label"}, "per_share": {"per_unit"}}
+
+
+@dataclass
+class Candidate:
+    """A candidate program with its result, features and score."""
+
+    program: Program
+    result: Result
+    features: np.ndarray
+    score: float = 0.0
+
+
+def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Sequence[str]) -> float:
+    """The share of a label's tokens the question names; a label of generic words only ("Other", "Total") counts
+    when the question writes it whole."""
+    if tokens:
+        return len(tokens & reading.tokens) / len(tokens)
+    return 1.0 if label and phrase_in(label.lower(), words) else 0.0
+
+
+def _position(tokens: frozenset[str], reading: Reading) -> int:
+    """Where the question first names one of ``tokens`` (its mention order), or a large number."""
+    for i, mention in enumerate(reading.mentions):
+        if tokens & set(mention.tokens):
+            return i
+    return 99
+
+
+def _period_position(program: Program, reading: Reading) -> list[int]:
+    """For each operand, the position of the asked period it is in (-1 when in none)."""
+    from prism.answering.programs.binding import asked_periods, matches_period
+
+    periods = asked_periods(reading)
+    return [next((i for i, p in enumerate(periods) if matches_period(p, o)), -1) for o in program.operands]
+
+
+def describe(program: Program, result: Result, reading: Reading, rows: dict[tuple[str, int], Row],
+             words: Sequence[str], log_probability: float) -> np.ndarray:
+    """The features of one candidate (:data:`FEATURES`, the last, ``render_cosine``, left 0)."""
+    from prism.answering.programs.binding import asked_periods
+
+    operands = program.operands
+    series = list(dict.fromkeys(o.series for o in operands))
+    members = [rows[s] for s in series if s in rows]
+    shares = [_label_share(r.tokens, r.label, reading, words) for r in members] or [0.0]
+    labels = set().union(*(r.tokens for r in members)) if members else set()
+    context = set().union(*(r.context for r in members)) if members else set()
+    mention_tokens = {t for m in reading.mentions for t in m.tokens}
+    coverage = len(mention_tokens & (labels | context)) / len(mention_tokens) if mention_tokens else 0.0
+    asked = asked_periods(reading)
+    positions = _period_position(program, reading)
+    in_asked = [p for p in positions if p >= 0]
+    whens = [o.when for o in operands]
+    chrono = 0.0
+    if len(operands) == 2 and whens[0] != whens[1] and (0, 0) not in whens:
+        chrono = 1.0 if whens[0] < whens[1] else -1.0
+    order = 0.0
+    if len(in_asked) == 2 and len(operands) == 2 and in_asked[0] != in_asked[1]:
+        order = 1.0 if in_asked[0] < in_asked[1] else -1.0
+    item_order = 0.0
+    if len(members) == 2:
+        a, b = (_position(m.tokens, reading) for m in members)
+        item_order = 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
+    latest = 0.0
+    if not asked and members:
+        newest = max((f.when for r in members for f in r.figures), default=(0, 0))
+        latest = 1.0 if any(o.when == newest for o in operands) else 0.0
+    expected = reading.expected_unit
+    match = clash = 0.0
+    if expected is not None and result.kind != "yes_no":
+        ok = result.kind in _COMPATIBLE.get(expected, {expected})
+        match, clash = (1.0, 0.0) if ok else (0.0, 1.0)
+    total_asked = "total" in words
+    percents = all(o.kind == "percent" for o in operands)
+    named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
+    headers = [frozenset(t for t in tokenize(o.column) if not t.isdigit()) for o in operands if o.source == "cell"]
+    column_named = sum(1 for h in headers if h and h & reading.tokens) / len(headers) if headers else 0.0
+    return np.array([
+        log_probability, float(np.mean(shares)), float(min(shares)), coverage,
+        1.0 if any(r.label and phrase_in(r.label.lower(), words) for r in members) else 0.0,
+        len(context & reading.tokens) / max(len(reading.tokens), 1),
+        1.0 if any(o.total for o in operands) and not total_asked else 0.0,
+        1.0 if any(o.total for o in operands) and total_asked else 0.0,
+        len(set(in_asked)) / len(asked) if asked else 0.0,
+        sum(1 for p in positions if p < 0) / len(operands) if asked else 0.0,
+        1.0 if asked and len({o.when for o in operands}) == len(asked) else 0.0,
+        latest, chrono, order, item_order, 1.0 if len(series) == 1 else 0.0, math.log(len(operands)),
+        1.0 if any(o.source == "sentence" for o in operands) else 0.0,
+        float(np.mean([1.0 / max(o.rank, 1) for o in operands])),
+        1.0 if any(o.chunk is not None for o in operands) else 0.0,
+        match, clash, 1.0 if len({o.kind for o in operands}) > 1 else 0.0, named, column_named,
+        1.0 if program.option("magnitude") else 0.0,
+        1.0 if percents and program.operation == "change" else 0.0,
+        1.0 if percents and program.operation in ("percent_change", "ratio", "share") else 0.0,
+        1.0 if len(asked) == 1 and len(operands) == 2 and len(series) == 1
+        and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
+        1.0 if len({o.when for o in operands}) == len(operands) else 0.0,
+        *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
+    ])
+
+
+def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[Candidate]:
+    """Every program the evidence allows, executed, with its features (``render_cosine`` not yet set); programs whose
+    result is undefined (a division by zero) are dropped; at most ``limit`` (logged when cut)."""
+    rows = {r.key: r for r in evidence.rows}
+    words = words_of(reading.text)
+    out: list[Candidate] = []
+    seen: set[tuple[str, tuple[tuple[str, int, int], ...], tuple[tuple[str, object], ...]]] = set()
+    for name, op in OPERATIONS.items():
+        p = reading.probability(name)
+        log_p = math.log(max(p, 1e-6))
+        for program in op.bindings(reading, evidence):
+            key = (name, tuple((o.table, o.row, o.col) for o in program.operands), program.options)
+            if key in seen:
+                continue
+            seen.add(key)
+            for variant in (program, _magnitude(program)):
+                if variant is None:
+                    continue
+                try:
+                    result = op.run(variant, reading)
+                except (ArithmeticError, ValueError):
+                    continue
+                out.append(Candidate(variant, result, describe(variant, result, reading, rows, words, log_p)))
+            if len(out) >= limit:
+                logger.info("candidates cut at %d", limit)
+                return out
+    return out
+
+
+_MAGNITUDE_OPERATIONS = frozenset({"change", "percent_change", "average", "sum", "ratio", "share", "cagr"})
+
+
+def _magnitude(program: Program) -> Program | None:
+    """The program over the operands' magnitudes when every operand is printed as a negative figure (a cost in
+    accounting parentheses, "(5,860)"): reports often compute with the magnitude of such a row. ``None`` otherwise;
+    the ranker weighs the variant by its ``magnitude`` feature."""
+    if program.operation not in _MAGNITUDE_OPERATIONS or not all(o.value < 0 for o in program.operands):
+        return None
+    return replace(program, options=(*program.options, ("magnitude", True)), operands=tuple(
+        replace(o, value=-o.value, printed=re.sub(r"[()\-−–]", "", o.printed).strip()) for o in program.operands))
+
+
+_DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0.3, 0.3, 0.2, 0.0, -0.3, 0.5, -0.2, 0.5,
+            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, *([0.0] * len(OPERATIONS)))
+"""Hand-set weights before training, one per feature but the meaning one."""
+
+
+@dataclass
+class Ranker:
+    """The candidate scorer in two stages: ``first`` weights rank every candidate (its meaning weight is 0, the
+    cosine not yet computed); ``second`` weights rank the best :data:`RERANK` again with their cosine. ``accept``
+    weighs whether the best answers at all (:data:`prism.answering.programs.answer.ACCEPT_FEATURES`), ``None``
+    untrained."""
+
+    first: list[float] = field(default_factory=lambda: [*_DEFAULT, 0.0])
+    second: list[float] = field(default_factory=lambda: [*_DEFAULT, 2.0])
+    accept: list[float] | None = None
+
+    @classmethod
+    def load(cls, path: Path = RANKER_FILE) -> Ranker:
+        """The weights in ``path``; the hand-set defaults when it is missing or unreadable (logged)."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            accept = data.get("accept")
+            return cls(first=[float(data["first"][f]) for f in FEATURES],
+                       second=[float(data["second"][f]) for f in FEATURES],
+                       accept=[float(w) for w in accept.values()] if isinstance(accept, dict) else None)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            logger.warning("program ranker %s not used (%s): default weights", Path(path).name, type(exc).__name__)
+            return cls()
+
+    def to_json(self, report: dict[str, object] | None = None) -> dict[str, object]:
+        """``{"features", "first": {feature: weight}, "second": {…}, "report"}``, for ``ranker.json``."""
+        from prism.answering.programs.answer import ACCEPT_FEATURES
+
+        accept = dict(zip(ACCEPT_FEATURES, self.accept, strict=True)) if self.accept is not None else None
+        return {"features": list(FEATURES), "first": dict(zip(FEATURES, self.first, strict=True)),
+                "second": dict(zip(FEATURES, self.second, strict=True)), "accept": accept, "report": report or {}}
+
+    def rank(self, reading: Reading, found: list[Candidate], embedder: PrismEmbedding | None = None,
+             rerank: int = RERANK) -> list[Candidate]:
+        """``found`` sorted best first: all by the first stage (ties: generation order), then the best ``rerank``
+        by the second, with their cosine to the question when an embedder and the question's vector are given."""
+        first = np.asarray(self.first)
+        for c in found:
+            c.score = float(c.features @ first)
+        found.sort(key=lambda c: -c.score)
+        top = found[:rerank]
+        if embedder is not None and reading.vector is not None and top:
+            vectors = embedder.embed([OPERATIONS[c.program.operation].render(c.program) for c in top])
+            for c, v in zip(top, vectors, strict=True):
+                c.features[-1] = float(np.asarray(v) @ reading.vector)
+        second = np.asarray(self.second)
+        for c in top:
+            c.score = float(c.features @ second)
+        top.sort(key=lambda c: -c.score)
+        return top + found[rerank:]
+
+
+def label_tokens(text: str) -> frozenset[str]:
+    """Index tokens of a label (for tests and training)."""
+    return frozenset(tokenize(text))

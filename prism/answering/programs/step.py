@@ -1,0 +1,65 @@
+"""The figure step of an answer: what the program choice gives the extractive answer, the LLM's context and the
+Compare grid alike.
+
+:func:`figure_lines` returns ``(derived, lines, extra)``: a computed figure (a program other than a lookup) as a
+:class:`~prism.types.Derived` with its heading, quoted cells and work; a looked-up figure as one quoted line
+("Net income, 2015: $122,641 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS)"); for a question about what a table
+shows, the sentence introducing it (:mod:`~prism.answering.programs.captions`); ``(None, [], [])`` when no program
+fits the question (the sentences answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from prism.answering.programs.answer import Choice, program_answer
+from prism.answering.programs.captions import caption_lines
+from prism.answering.programs.ranker import FEATURES
+from prism.answering.programs.tables import RowsOf
+from prism.answering.programs.writing import blocks_of, quote
+from prism.types import Derived, RetrievedChunk
+from prism.types.reading import Reading
+
+__all__ = ["figure_lines"]
+
+
+_LABEL_PHRASE = FEATURES.index("label_phrase")
+_LEAST = FEATURES.index("label_least")
+
+
+def metric_first(metric: Derived | None, choice: Choice) -> bool:
+    """Whether a computed statement metric answers before the programs: unless a table row names the metric itself
+    whole (a "Gross margin" row is read, not recomputed from revenue and cost)."""
+    if metric is None or metric.raw is None:
+        return False
+    best = choice.best
+    return not (best is not None and best.program.operation == "lookup" and best.features[_LABEL_PHRASE] >= 1.0
+                and best.features[_LEAST] >= 1.0)
+
+
+def figure_lines(reading: Reading, choice: Choice, rows_of: RowsOf | None, metric: Derived | None = None
+                 ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
+    """``(derived, lines, extra)`` for the question (module docstring); ``choice`` ranks the programs over the
+    chunks the answer cites; ``metric`` is the statement metric the question names, worked out over the retrieved
+    chunks (:func:`prism.answering.metrics.answer.metric_answer`), or ``None``: it answers first when computed
+    (:func:`metric_first`), and says what is missing when no program answers either. ``extra`` is what to append to
+    the retrieved chunks, in block order: the tables the choice added, then the other chunks of a table that hold a
+    figure read."""
+    chunks: Sequence[RetrievedChunk] = choice.chunks
+    if metric is not None and metric_first(metric, choice):
+        return metric, metric.lines, metric.extra
+    if reading.intent == "table_subject":
+        retrieved = chunks[:len(chunks) - len(choice.added)]
+        lines, extra = caption_lines(retrieved, rows_of)
+        return None, lines, extra
+    derived = program_answer(reading, choice)
+    best = choice.best
+    if derived is None or best is None:
+        return (metric, metric.lines, metric.extra) if metric is not None else (None, [], [])
+    if best.program.operation == "lookup":
+        blocks, extra = blocks_of(best.program.operands, chunks)
+        lines = [(quote(o), n) for o, n in zip(best.program.operands, blocks, strict=True)]
+        if derived.understood:
+            lines.append((derived.understood, blocks[0]))
+        return None, lines, [*choice.added, *extra]
+    return derived, derived.lines, [*choice.added, *derived.extra]

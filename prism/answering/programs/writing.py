@@ -1,0 +1,149 @@
+"""A chosen program written as an answer an analyst can check: the heading states the result, one line quotes each
+figure read (its row, column, unit and table, cited), the last line shows the work, cited.
+
+A figure is quoted as its cell is printed, with the table's currency and unit and its sign (accounting parentheses
+are a minus): ``"Other, 2019: $44.1 million (Sales by contract type)"``; a percentage, a count, a per-share figure
+and a bare number keep their own unit — a header word ("12 Weeks Ended") is never a unit. Block numbers count the
+retrieved chunks, then the chunks added because a figure sits in another chunk of a retrieved table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from prism.answering.programs.numbers import cell_number
+from prism.answering.programs.operation import Operand, Program, Result
+from prism.answering.programs.registry import OPERATIONS
+from prism.answering.units import printed_label
+from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
+from prism.types.reading import Reading
+from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.units import SPOKEN
+
+__all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "write"]
+
+COMPUTED_LABEL = "Computed in code from the cited table cells (extractive, no LLM)"
+"""The note of an answer whose figure a program computed offline."""
+
+
+def _figure(operand: Operand) -> str:
+    """The figure as quoted: sign, currency, digits as printed, unit (module docstring)."""
+    printed = operand.printed.strip()
+    if operand.kind in ("percent", "count", "per_unit", "number") or operand.source == "sentence":
+        if operand.kind == "percent" and not printed.endswith("%"):
+            return f"{printed}%"
+        if operand.kind == "per_unit" and operand.currency and SYMBOL.get(operand.currency, "") not in printed:
+            return f"{'-' if operand.value < 0 else ''}{SYMBOL[operand.currency]}{abs(operand.value):,}"
+        return printed
+    symbol = SYMBOL.get(operand.currency or "", "") or next((s for s in SYMBOL.values() if s in printed), "")
+    unit = f" {SPOKEN[operand.unit]}" if operand.unit in SPOKEN else ""
+    digits = "".join(ch for ch in printed if ch.isdigit() or ch in ",.").strip(",.") or printed
+    return f"{'-' if operand.value < 0 else ''}{symbol}{digits}{unit}"
+
+
+def cell_quote(label: str, column: str, printed: str, unit: str | None, currency: str | None,
+               title: str | None = None) -> str:
+    """A cell quoted as :func:`quote` quotes an amount: ``"Operating income, FY2015: $305,826 thousand (…)"``; a
+    percentage as printed."""
+    value = cell_number(printed)
+    if value is None or printed.strip().endswith("%"):
+        figure = printed.strip()
+    else:
+        figure = _figure(Operand(label, column, None, (0, 0), printed, value, unit, currency, "amount", 0))
+    return f"{printed_label(label)}, {column}: {figure}" + (f" ({title})" if title else "")
+
+
+def quote(operand: Operand) -> str:
+    """``"<label>, <column>: <figure> (<title>)"`` for a cell; the sentence itself for a sentence's figure."""
+    if operand.source == "sentence":
+        return operand.label
+    title = f" ({operand.title})" if operand.title else ""
+    column = f", {operand.column}" if operand.column else ""
+    return f"{operand.label}{column}: {_figure(operand)}{title}"
+
+
+def blocks_of(operands: Sequence[Operand], chunks: Sequence[RetrievedChunk]) -> tuple[list[int], list[RetrievedChunk]]:
+    """The block number each operand cites and the chunks to append as sources (another chunk of a retrieved table,
+    appended once, as block ``len(chunks) + 1`` …)."""
+    extra: list[RetrievedChunk] = []
+    ids = [c.chunk_id for c in chunks]
+    out = []
+    for o in operands:
+        if o.chunk is None:
+            out.append(o.block)
+            continue
+        if o.chunk.chunk_id not in ids:
+            extra.append(o.chunk)
+            ids.append(o.chunk.chunk_id)
+        out.append(ids.index(o.chunk.chunk_id) + 1)
+    return out, extra
+
+
+def _heading(program: Program, result: Result, subject: str) -> Heading:
+    """The first line: what the result is and the result (a yes/no answer leads with Yes or No)."""
+    if result.kind == "yes_no":
+        return Heading(subject[:1].upper() + subject[1:], result.aside.strip("()"), lead=result.text)
+    return Heading(subject[:1].upper() + subject[1:], result.text, result.aside)
+
+
+def _kind(result: Result) -> str:
+    """The result kind the number check reads (:attr:`Derived.kind`)."""
+    return {"percent": "percent", "points": "bps", "bps": "bps", "ratio": "ratio"}.get(result.kind, "amount")
+
+
+def write(program: Program, result: Result, chunks: Sequence[RetrievedChunk], reading: Reading,
+          understood: str = "", *, renumber: bool = True) -> Derived:
+    """The :class:`~prism.types.Derived` answer of ``program`` (module docstring): heading, one line per row of
+    figures read (the columns of one row in one line), the work line citing every block used, the calculation.
+
+    Args:
+        program: the chosen program; result: its result.
+        chunks: the retrieved chunks (block ``n`` = position + 1).
+        reading: the question as read (for the calculation's periods).
+        understood: the line saying what was understood and the runner-up, when not clearly ahead.
+        renumber: the work line's markers and the inputs' citations count the blocks by first use, as the extractive
+            answer numbers its citations; ``False`` keeps block numbers (an LLM's context).
+    """
+    op = OPERATIONS[program.operation]
+    operands = program.operands
+    blocks, extra = blocks_of(operands, chunks)
+    subject = op.subject(program)
+    lines: list[tuple[str, int]] = []
+    shown_rows: dict[tuple[str, int], int] = {}
+    for o, n in zip(operands, blocks, strict=True):
+        if o.source == "cell" and o.series in shown_rows and len(operands) <= 6:
+            i = shown_rows[o.series]
+            text, block = lines[i]
+            lines[i] = (text.replace(f" ({o.title})", "") + f"; {o.column}: {_figure(o)}" +
+                        (f" ({o.title})" if o.title else ""), block)
+            continue
+        if len(lines) >= 12:
+            continue
+        shown_rows[o.series] = len(lines)
+        lines.append((quote(o), n))
+    order = list(dict.fromkeys(blocks))
+    number = (lambda n: order.index(n) + 1) if renumber else (lambda n: n)  # noqa: E731
+    marks = " ".join(f"[{number(n)}]" for n in order[:-1])
+    if result.work:
+        lines.append((f"{subject} = {result.work} {marks}".rstrip(), order[-1]))
+    inputs = tuple(CalculationInput(o.label, o.label, o.period or o.column, o.printed, o.unit, o.currency, number(n))
+                   for o, n in zip(operands, blocks, strict=True))
+    periods = tuple(dict.fromkeys(o.period or o.column for o in operands if o.period or o.column))
+    value = float(result.shown) if result.shown is not None else None
+    calc = Calculation(subject, op.formula, "the question", periods, inputs, result.text if result.value is not None
+                       or result.kind in ("period", "label", "yes_no") else None, value)
+    per_period = tuple(o.value for o in operands)
+    raw: Decimal | None = result.value
+    if result.kind in ("period", "label", "yes_no"):
+        raw = None
+    return Derived(_heading(program, result, subject), lines, extra, calc, per_period, raw, _kind(result),
+                   result.percents, understood)
+
+
+def derived_text(derived: Derived) -> str:
+    """The answer text: the heading, the line saying what was understood when there is one, then one ``- line [n]``
+    per line (block numbers, renumbered by the engine)."""
+    head = derived.heading.text + (f"\n{derived.understood}" if derived.understood else "")
+    body = "\n".join(f"- {text} [{n}]" for text, n in derived.lines)
+    return f"{head}\n\n{body}" if body else head

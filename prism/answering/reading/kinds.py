@@ -1,0 +1,249 @@
+"""What kind of answer a question wants, read from its wording: the reader's rule-based readings.
+
+These readings propose; the reader's model (:mod:`prism.answering.reading.model`) weighs them with the meaning of
+the question against each operation's phrasings and decides. They read the normalised question
+(:func:`prism.answering.reading.words.normalise`) and nothing else reads its text after them.
+
+* :func:`asks_reason` — a cause ("Why did revenue fall?", "What drove the increase …");
+* :func:`asks_description` — what something is, consists of, how it is measured ("How is EBITDA calculated?");
+* :func:`asks_table_subject` — what a table shows;
+* :func:`answer_target` — the expected answer type and focus of a factoid question (Li & Roth, "Learning Question
+  Classifiers", COLING 2002; the head word decides a "what/which" question's class as in Huang, Thint & Qin, EMNLP
+  2008);
+* :func:`comparison` — a threshold the question compares with ("less than 600,000", "above ₹1,000");
+* :func:`polarity` and :func:`ordinal` — the highest or lowest asked, and which rank ("second highest");
+* :func:`polar` — a yes/no question ("Is …", "Did …", "Does …");
+* :func:`expected_unit` — the unit it says it wants.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from decimal import Decimal
+
+from prism.answering.programs.numbers import cell_number
+from prism.index.statements import ITEMS
+from prism.index.tokenizer import tokenize
+from prism.types import AnswerTarget, AnswerType, PeriodMention
+from prism.types.reading import Comparison, ExpectedUnit
+from prism.vocabulary import question_words
+from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
+
+__all__ = ["answer_target", "asks_description", "asks_reason", "asks_table_subject", "comparison", "expected_unit",
+           "ordinal", "polar", "polarity"]
+
+_GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
+_VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
+_COPULA = r"(?:is|are|was|were)"
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|may|might|must|shall|should|will|would)"
+_HUMAN = r"(?:firm|company|bank|person|officer|executive|individual|entity|institution|organi[sz]ation|auditor)s?"
+_PREPOSITION = re.compile(r"\s+(?:in|for|at|on|under|during|as|by|within|per|to|from|with|after|before|"
+                          r"across|between|than|when|if|that|which|who)(?:\s+.*)?$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:the|a|an|its|their|his|her|our)\s+", re.IGNORECASE)
+_PERIOD_TEXT = re.compile(r"\b(?:[QH][1-4]\s?FY\s?'?\d{2,4}|FY\s?'?\d{2,4}(?:-\d{2})?|(?:19|20)\d\d)\b", re.IGNORECASE)
+
+_REASON_QUESTION = re.compile(
+    r"^\s*(?:why\b|what\s+(?:caused|causes|drove|drives|explains|led\s+to|contributed\s+to|resulted\s+in)\b|"
+    r"what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:main\s+|primary\s+|principal\s+|key\s+)?"
+    r"(?:reasons?|drivers?|causes?|factors?)\b)|\b(?:reasons?|drivers?)\s+(?:for|of|behind)\b|\bdue\s+to\s+what\b",
+    re.IGNORECASE)
+_DESCRIPTION_QUESTION = re.compile(
+    r"^\s*(?:(?:what|how)\b[^?]*\b(?:consists?\s+of|compris(?:e|es|ed)|refers?\s+to|relates?\s+to|related\s+to|"
+    r"represents?|mean|means|defined|definition|calculated|computed|determined|measured|presented|recogni[sz]ed|"
+    r"recorded|accounted\s+for)\b(?:\s+[\w’'-]+){0,3}\s*\??\s*$|when\s+(?:does|do|is|are|will|should)\b|"
+    r"what\s+(?:is|are)\s+the\s+definitions?\b)",
+    re.IGNORECASE)
+_DESCRIPTION_LEAD = re.compile(
+    r"^\s*(?:how\s+(?:is|are|was|were|do|does|did)\b.+\b(?:stated|measured|recogni[sz]ed|determined|calculated|"
+    r"computed|valued|accounted|defined|presented|classified|estimated|allocated|amortized|depreciated)\b|"
+    r"what\s+(?:does|do|did)\b.+\b(?:consist|include|comprise|represent|mean|relate|refer)s?\b|"
+    r"what\s+(?:is|are|was|were)\b.+\b(?:comprised|composed|made\s+up|consisted)\s+of\b|"
+    r"what\s+(?:is|are|was|were)\s+(?:included|contained|comprised)\s+(?:in|within)\b|"
+    r"what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:definition|meaning|nature|composition)\s+of\b)",
+    re.IGNORECASE)
+_BARE_WHAT = re.compile(r"^\s*what\s+(?:is|are)\s+(?P<np>[A-Za-z][A-Za-z ,&'’-]{0,60})\??\s*$", re.IGNORECASE)
+_TABLE_SUBJECT = re.compile(
+    r"^\s*(?:what\s+(?:does|do|did)\s+(?:the|this|that)\s+(?:following\s+|above\s+)?table\s+"
+    r"(?:show|represent|present|depict|illustrate|summari[sz]e|provide|describe|set\s+(?:out|forth)|contain|"
+    r"tell|list|display|report|give|detail)\b"
+    r"|what\s+(?:is|are)\s+(?:(?:being\s+)?(?:shown|presented|reported|summari[sz]ed|set\s+out|displayed)\s+in|"
+    r"the\s+(?:following\s+)?table\s+about\b|the\s+(?:purpose|subject)\s+of)\s+(?:the|this|that)?\s*table\b)"
+    r"[^?]{0,40}\??\s*$",
+    re.IGNORECASE)
+_ABOVE = r"more|greater|higher|larger|bigger"
+_BELOW = r"less|lower|fewer|smaller"
+_THRESHOLD = re.compile(
+    rf"\b(?P<cmp>(?:{_ABOVE}|{_BELOW})\s+than|above|below|under|over|exceed(?:s|ed|ing)?|in\s+excess\s+of|"
+    r"at\s+least|at\s+most)\s+"
+    r"(?P<num>[-−]?\s?(?:US\$|Rs\.?|[$€£¥₹])?\s?[-−]?\d[\d,]*(?:\.\d+)?)\s*"
+    rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",
+    re.IGNORECASE)
+_MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak(?:ed)?|higher|larger|greater|bigger|"
+                  r"top|record\s+high)\b", re.IGNORECASE)
+_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low)\b",
+                  re.IGNORECASE)
+_ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
+                      r"smallest|least)\b", re.IGNORECASE)
+_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_POLAR = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|must|may)\b"
+                    r"(?!\s+(?:the\s+)?(?:reason|cause)s?\b)", re.IGNORECASE)
+
+
+def asks_reason(text: str) -> bool:
+    """Whether the question asks for a cause ("Why did revenue fall?", "What caused the increase in interest
+    expense?", "What was the primary reason for …"): its answer is a sentence that gives the reason."""
+    return bool(_REASON_QUESTION.search(text))
+
+
+def asks_description(text: str) -> bool:
+    """Whether the question asks what something is, consists of or relates to, how it is calculated or presented,
+    or when (as a policy) something is done ("What is Trade receivables?", "How is EBITDA calculated?"). The verb
+    ends the question (at most three words after it), and a question with a digit never counts. A bare "What is/are
+    X?" counts only when X is a bare term: no article, no preposition, no value word ("fee", "rate") unless it is a
+    term of two or more capitalised words ("What is Audit Fees?")."""
+    if re.search(r"\d", text):
+        return False
+    if _DESCRIPTION_QUESTION.search(text) or _DESCRIPTION_LEAD.search(text):
+        return True
+    bare = _BARE_WHAT.match(text)
+    if bare is None:
+        return False
+    term = bare.group("np")
+    if _ARTICLE.match(term) or _PREPOSITION.search(term):
+        return False
+    named = re.fullmatch(r"(?:[A-Z][\w’'-]*\s+)+[A-Z][\w’'-]*", term.strip()) is not None
+    return named or not set(tokenize(term)) & (_VALUE_NOUNS | _GENERIC)
+
+
+def asks_table_subject(text: str) -> bool:
+    """Whether the question asks what a table shows ("What does the table show?"), not a figure in it."""
+    return _TABLE_SUBJECT.match(text) is not None
+
+
+def _bare_phrase(text: str) -> str:
+    """``text`` without its article and possessor ("the Meridian Bank's home loan segment" → "home loan segment")."""
+    return re.sub(r"^.*['’]s\s+", "", _ARTICLE.sub("", text.strip())).strip()
+
+
+def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str, str]:
+    """``(head part, of-complement)`` of a noun phrase, cut at the first preposition other than "of", without
+    articles, possessors and periods ("the gross NPA ratio of Meridian Bank's home loan segment" → ``("gross NPA
+    ratio", "home loan segment")``)."""
+    for period in periods:
+        text = text.replace(period.text, " ")
+    text = _PREPOSITION.sub("", re.sub(r"\s+", " ", text.strip(" ?.")))
+    head, _, complement = text.partition(" of ")
+    return _bare_phrase(head), _bare_phrase(complement)
+
+
+def _item(focus: Sequence[str]) -> str | None:
+    """The statement line item a focus names ("total revenue" → ``revenue``; :data:`prism.index.statements.ITEMS`)."""
+    phrase = " ".join(w.lower() for w in focus)
+    for key, item in ITEMS.items():
+        if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
+            return key
+    return None
+
+
+def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
+            ) -> AnswerTarget | None:
+    words = head_part.split()
+    if not words:
+        return None
+    focus = [w for w in words + complement.split() if re.search(r"[A-Za-z]", w) and not _PERIOD_TEXT.fullmatch(w)]
+    return AnswerTarget(answer_type, tuple(focus), words[-1], periods, _item(focus))
+
+
+def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget | None:
+    """The expected answer type and focus of a factoid question, or ``None`` when no one typed value answers it
+    (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).
+
+    Examples: "How many ATMs does Meridian Bank operate?" → ``count``, focus ``("ATMs",)``; "Which firm is Meridian
+    Bank's statutory auditor?" → ``person_or_org``; "What was Meridian Bank's net profit in Q3 FY25?" → ``quantity``,
+    ``("net", "profit")``, period Q3 FY25."""
+    lead = len(text) - len(text.lstrip())
+    q = re.split(r"(?<=\?)\s", text.strip(), maxsplit=1)[0]  # the question, not the instructions after it
+    named = tuple(replace(p, start=p.start - lead, end=p.end - lead) for p in periods
+                  if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
+    if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
+        head, complement = _noun_phrase(m.group("np"), named)
+        return _target("count", head, complement, named)
+    if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):
+        head, complement = _noun_phrase(m.group("np"), named)
+        return _target("person_or_org", head, complement, named)
+    m = re.match(rf"(?:what|which)\s+{_COPULA}\s+(?P<np>.+)$", q, re.I) or re.match(
+        rf"(?:what|which)\s+(?P<np>.+?)\s+{_AUX}\b", q, re.I)
+    if m is None:
+        return None
+    head, complement = _noun_phrase(m.group("np"), named)
+    if not head or head.split()[-1].lower() not in question_words.MEASURE_HEADS:
+        return None
+    return _target("quantity", head, complement, named)
+
+
+_SIGN = re.compile(r"\b(negative|positive|a\s+loss|a\s+profit|a\s+deficit|a\s+surplus)\b", re.IGNORECASE)
+
+
+def comparison(text: str) -> Comparison | None:
+    """The threshold a question states ("less than 600,000", "exceed $5 million", "at least 2.0%"; "negative" is
+    below zero, "positive" above), or ``None``."""
+    m = _THRESHOLD.search(text)
+    if m is None:
+        sign = _SIGN.search(text)
+        if sign is None:
+            return None
+        below = sign.group(1).lower() in ("negative", "a loss", "a deficit")
+        return Comparison("below" if below else "above", Decimal(0), None, False, sign.group(0))
+    value = cell_number(m.group("num").replace("−", "-").replace(" ", ""))
+    if value is None:
+        return None
+    cmp = re.sub(r"\s+", " ", m.group("cmp").lower())
+    unit = (m.group("unit") or "").lower().replace(" ", "")
+    percent = unit in ("%", "percent", "percent")
+    relation = "at_least" if cmp == "at least" else "at_most" if cmp == "at most" else (
+        "below" if re.match(_BELOW, cmp) or cmp in ("below", "under") else "above")
+    return Comparison(relation, Decimal(value), None if percent else CANONICAL.get(unit), percent,  # type: ignore[arg-type]
+                      m.group(0).strip())
+
+
+def polarity(text: str) -> str | None:
+    """``"max"`` for a question about the highest, largest, peak or which is higher; ``"min"`` for the lowest;
+    ``None`` for neither or both."""
+    high, low = _MAX.search(text) is not None, _MIN.search(text) is not None
+    return "max" if high and not low else "min" if low and not high else None
+
+
+def ordinal(text: str) -> int:
+    """Which rank a superlative asks for: 2 for "the second highest", 1 otherwise."""
+    m = _ORDINAL.search(text)
+    return _ORDINALS[m.group(1).lower()] if m else 1
+
+
+def polar(text: str) -> bool:
+    """Whether the question is a yes/no question ("Is …", "Did revenue grow …", "Does the direction apply …")."""
+    return _POLAR.match(text) is not None
+
+
+def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
+    """The unit the question says its answer is in (lower-case ``words`` of the normalised ``text``)."""
+    joined = " ".join(words)
+    if "basis points" in joined or "bps" in words:
+        return "bps"
+    if "percentage points" in joined:
+        return "points"
+    if re.search(r"\bhow\s+many\b|\bnumber\s+of\b", text, re.IGNORECASE):
+        return "count"
+    if re.search(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|^\s*when\b", text, re.I):
+        return "period"
+    if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
+        return "label"
+    if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"
+                                 r"\bmargin\b|\bgrowth\s+rate\b", text, re.IGNORECASE):
+        return "percent"
+    if re.search(r"\bratio\b|\btimes\b|\bdivided\s+by\b", text, re.IGNORECASE):
+        return "ratio"
+    if "per share" in joined:
+        return "per_share"
+    return None

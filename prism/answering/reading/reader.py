@@ -1,0 +1,161 @@
+"""The one reader of a question: :class:`Reader` turns a question into its :class:`~prism.types.reading.Reading`.
+
+In order, once: shorthand and symbols written out (:func:`~prism.answering.reading.words.normalise`); the periods
+(:func:`prism.retrieval.periods.find_periods`) and the duration implied; the workspace's entities, unknown entities
+and document types, when the documents' profiles are given (:mod:`prism.answering.reading.entities`); the mentions
+and the frame; the rule-based readings (:mod:`prism.answering.reading.kinds`); the statement kinds and filing
+sections asked about; the question's and the frame's embeddings; and last the operation probabilities
+(:class:`~prism.answering.reading.model.OperationModel`) and the intent they imply. Nothing after the reader parses
+the question's text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from prism.answering.metrics.calc import Plan
+from prism.answering.programs.registry import OPERATIONS
+from prism.answering.reading import kinds
+from prism.answering.reading.entities import understand
+from prism.answering.reading.formulas import plan_of
+from prism.answering.reading.model import OperationModel, Signals, flags_of
+from prism.answering.reading.salient import quarters, salient_words
+from prism.answering.reading.words import frame, mentions, normalise, own_pairs, title_tokens, words_of
+from prism.index.sections import question_sections
+from prism.index.statements import figure_kinds, statement_kinds
+from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import duration_hint, find_periods
+from prism.retrieval.scope import DocumentCatalog
+from prism.types import PeriodMention, QuestionFacts
+from prism.types.reading import Intent, Reading
+from prism.vocabulary.question_words import FALL_WORDS, RISE_WORDS
+
+if TYPE_CHECKING:
+    from prism.index.embedder import PrismEmbedding
+
+__all__ = ["Reader", "intent_of"]
+
+logger = logging.getLogger(__name__)
+
+
+def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
+    """The question features of :data:`~prism.answering.reading.model.QUESTION_FEATURES` that hold, and the
+    answer-writing flags (``bps``, ``respectively``, ``each``, ``polar``, ``rise``, ``fall``)."""
+    periods = len({(p.kind, p.year, p.part) for p in reading["periods"]})  # type: ignore[attr-defined]
+    out = {"no_period" if periods == 0 else "one_period" if periods == 1 else "periods"}
+    target = reading["target"]
+    unit = reading["expected_unit"]
+    checks = {
+        "threshold": reading["comparison"] is not None, "polar": kinds.polar(text), "reason": kinds.asks_reason(text),
+        "description": kinds.asks_description(text), "table_subject": kinds.asks_table_subject(text),
+        "target_count": getattr(target, "answer_type", None) == "count",
+        "target_quantity": getattr(target, "answer_type", None) == "quantity",
+        "target_person": getattr(target, "answer_type", None) == "person_or_org",
+        "which_or_when": bool(re.match(r"\s*(?:in\s+)?(?:which|when)\b", text, re.IGNORECASE)),
+        "how_many": "how many" in " ".join(words), "two_mentions": len(reading["mentions"]) >= 2,  # type: ignore[arg-type]
+        "unit_percent": unit == "percent", "unit_count": unit == "count", "unit_period": unit == "period",
+        "unit_ratio": unit == "ratio", "unit_points": unit in ("points", "bps"),
+        "polarity": reading["polarity"] is not None, "each": bool({"each", "respectively", "every"} & set(words)),
+        "bps": unit == "bps", "respectively": "respectively" in words,
+    }
+    out |= {name for name, holds in checks.items() if holds}
+    if checks["polar"]:
+        out |= {"rise"} if RISE_WORDS & set(words) else {"fall"} if FALL_WORDS & set(words) else set()
+    return out
+
+
+def _plans(text: str, periods: tuple[PeriodMention, ...], catalog: DocumentCatalog | None
+           ) -> tuple[tuple[str | None, Plan], ...]:
+    """The statement metric the question names, read once per fiscal year end of the catalog's documents (and once
+    without one); ``()`` when it names none."""
+    plain = plan_of(text, periods)
+    if plain is None:
+        return ()
+    ends = sorted({p.fiscal_year_end for p in (catalog.known.values() if catalog else ()) if p.fiscal_year_end})
+    out: list[tuple[str | None, Plan]] = [(None, plain)]
+    for end in ends:
+        plan = plan_of(text, periods, end)
+        if plan is not None:
+            out.append((end, plan))
+    return tuple(out)
+
+
+def intent_of(best: str, flags: set[str] | frozenset[str]) -> Intent:
+    """The intent the best alternative and the readings imply."""
+    if "table_subject" in flags:
+        return "table_subject"
+    if "polar" in flags:
+        return "yes_no"
+    if best == "text":
+        return "reason" if "reason" in flags else "description" if "description" in flags else "text"
+    return OPERATIONS[best].intent
+
+
+class Reader:
+    """Reads questions (thread-safe: it keeps only the model and its phrasings' embeddings).
+
+    Args:
+        embedder: the packaged paraphrase embedder, for the question's vector and the phrasings' comparison; without
+            one the reader decides by its other features only.
+        model: the operation model (default: the trained weights of ``model.json``).
+    """
+
+    def __init__(self, embedder: PrismEmbedding | None = None, model: OperationModel | None = None):
+        self.embedder = embedder
+        self.model = model or OperationModel.load()
+
+    def read(self, question: str, catalog: DocumentCatalog | None = None) -> Reading:
+        """The :class:`~prism.types.reading.Reading` of ``question`` (the standalone question of a follow-up).
+
+        Args:
+            question: the question as asked.
+            catalog: the workspace's documents (:func:`prism.retrieval.scope.catalog_of`): entities, unknown entities,
+                document types and other entities' exhibits are read against their profiles; ``None`` reads none.
+        """
+        return self.read_with_signals(question, catalog)[0]
+
+    def read_with_signals(self, question: str, catalog: DocumentCatalog | None = None) -> tuple[Reading, Signals]:
+        """:meth:`read`, and the :class:`~prism.answering.reading.model.Signals` the operation model read (for
+        training it)."""
+        text = normalise(question)
+        words = words_of(text)
+        periods = find_periods(text)
+        facts = (understand(text, catalog.known, periods=periods, exhibits=tuple(catalog.exhibits))
+                 if catalog is not None else QuestionFacts(periods=periods))
+        found = mentions(text, periods, [(e.start, e.end) for e in facts.entities])
+        shape = frame(text, periods, found)
+        readings: dict[str, object] = {
+            "periods": periods, "mentions": found, "comparison": kinds.comparison(text),
+            "target": kinds.answer_target(text, periods), "expected_unit": kinds.expected_unit(words, text),
+            "polarity": kinds.polarity(text),
+        }
+        flags = _flags(text, words, readings)
+        vector = frame_vector = None
+        if self.embedder is not None:
+            vector, frame_vector = self.embedder.embed([question, shape or text])
+        signals = Signals(tuple(words), vector, frame_vector, flags_of(sorted(flags)))
+        operations = self.model.probabilities(signals, self.embedder if vector is not None else None)
+        reading = Reading(
+            question=question, text=text, tokens=frozenset(tokenize(text)) | frozenset(tokenize(question)),
+            periods=periods, duration=duration_hint(text), intent=intent_of(operations[0][0], flags),
+            operations=operations, mentions=found, frame=shape,
+            expected_unit=readings["expected_unit"],  # type: ignore[arg-type]
+            target=readings["target"], comparison=readings["comparison"],  # type: ignore[arg-type]
+            ordinal=kinds.ordinal(text), polarity=readings["polarity"],  # type: ignore[arg-type]
+            facts=facts, statement_kinds=frozenset(statement_kinds(text) or figure_kinds(text)),
+            sections=tuple(sorted(question_sections(text))),
+            flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
+                                     "table_subject"}),
+            salient=salient_words(question, self._in_vocabulary), quarters=quarters(question),
+            pairs=own_pairs(question), title_tokens=title_tokens(question),
+            plans=_plans(text, periods, catalog),
+            vector=vector,
+        )
+        return reading, signals
+
+    def _in_vocabulary(self, word: str) -> bool:
+        """Whether the embedder's vocabulary holds ``word`` whole (one word piece); without an embedder, every word
+        of four letters or more is taken as held."""
+        return self.embedder is None or self.embedder.count_tokens(word) == 3

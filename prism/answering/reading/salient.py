@@ -1,0 +1,49 @@
+"""The question's salient words, for the answerability gate: words a passage must hold for it to answer.
+
+A word is salient when it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``), is an acronym (``SWIFT``,
+``NRI``, ``ATMs``), a hyphenated compound (``loan-to-value``) or a word the embedder's vocabulary does not hold whole
+(``cryptocurrency``: rare in general English). Common words ("many", "earlier") are a question's scaffolding and
+never salient. A quarter or half of a fiscal year ("Q3 FY25") is also kept as one phrase, which a passage must name
+as one. The gate (:mod:`prism.answering.answerability`) looks these up in the passages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["quarters", "salient_words"]
+
+_WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
+_PERIOD_WORD = re.compile(r"FY\d{2,4}|Q[1-4]|H[12]|(?:19|20)\d\d", re.IGNORECASE)
+_QUARTER = re.compile(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
+
+
+def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
+    """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
+    base = re.sub(r"['’]s$", "", word)
+    if _PERIOD_WORD.fullmatch(base):
+        return "period"
+    if re.fullmatch(r"[A-Z]{2,}s?", base) and base.rstrip("s").isupper():
+        return "acronym"
+    if "-" in base and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", base):
+        return "compound"
+    if base.isalpha() and base.islower() and len(base) >= 4 and not in_vocabulary(base):
+        return "rare"
+    return None
+
+
+def salient_words(question: str, in_vocabulary: Callable[[str], bool]) -> tuple[tuple[str, str], ...]:
+    """``((word, kind), …)``: the question's salient words as written, in order, without repeats."""
+    out = []
+    for word in dict.fromkeys(_WORD.findall(question)):
+        kind = _kind(word, in_vocabulary)
+        if kind is not None:
+            out.append((word, kind))
+    return tuple(out)
+
+
+def quarters(question: str) -> tuple[tuple[str, str, str], ...]:
+    """``((as written, "Q3", "25"), …)``: the quarters and halves of a fiscal year the question names, each with its
+    part and the last two digits of its year."""
+    return tuple((m.group(0), m.group(1).lower(), m.group(2)[-2:]) for m in _QUARTER.finditer(question))

@@ -1,0 +1,124 @@
+"""A question's words as the reader reads them: shorthand and symbols written out, then its mentions and frame.
+
+:func:`normalise` writes out an analyst's shorthand (:data:`prism.vocabulary.question_words.SHORTHAND`: "avg opex
+YoY" → "average operating expenses year over year") and the symbols between words
+(:data:`~prism.vocabulary.question_words.SYMBOLS`: "revenue > $5bn" → "revenue greater than $5bn", "opex/revenue" →
+"opex divided by revenue"), keeping every other character as typed. :func:`mentions` finds the runs of words that
+name figures or items — neither frame words (:data:`~prism.vocabulary.question_words.FRAME_WORDS`), stop words,
+periods nor entities — and :func:`frame` writes the question with each mention as ``X`` and each period as ``P``, the
+shape of what is asked, compared with the operations' phrasings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from prism.index.tokenizer import STOP_WORDS, tokenize
+from prism.types import PeriodMention
+from prism.types.reading import Mention
+from prism.vocabulary import titles
+from prism.vocabulary.question_words import FRAME_WORDS, SHORTHAND, SYMBOLS
+
+__all__ = ["frame", "mentions", "normalise", "own_pairs", "phrase_in", "title_tokens", "words_of"]
+
+_WORD = re.compile(r"[^\W_][\w&'’.\-/]*[\w%]|[^\W_]|%", re.UNICODE)
+_SLASH = re.compile(r"(?<=[A-Za-z]{2})\s*/\s*(?=[A-Za-z]{2})")
+_SYMBOL = re.compile("|".join(re.escape(s) for s in sorted((k for k in SYMBOLS if k not in "/&+=%"),
+                                                            key=len, reverse=True)))
+_SHORT = re.compile(r"(?<![\w/&-])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
+                    + r")(?![\w/&]|-\w)", re.IGNORECASE)
+_KEEP_SLASH = frozenset({"and/or", "n/a", "y/y", "q/q", "b/w"})
+
+
+def normalise(question: str) -> str:
+    """The question with shorthand and symbols written out (module docstring); whitespace collapsed."""
+    text = " ".join(question.split())
+    text = _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(0)]} ", text)
+
+    def slash(m: re.Match[str]) -> str:
+        around = text[max(0, m.start() - 3):m.end() + 3].lower()
+        return m.group(0) if any(k in around for k in _KEEP_SLASH) else " divided by "
+
+    text = _SLASH.sub(slash, text)
+    text = _SHORT.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
+    return " ".join(text.split())
+
+
+def phrase_in(phrase: str, words: Sequence[str]) -> bool:
+    """Whether ``phrase`` (lower-case words, or ``%``) occurs as consecutive whole words of ``words``."""
+    parts = phrase.lower().replace("%", " % ").split()
+    n = len(parts)
+    return n > 0 and any(list(words[i:i + n]) == parts for i in range(len(words) - n + 1))
+
+
+def words_of(text: str) -> list[str]:
+    """The lower-case words of ``text`` (``%`` a word of its own), for :func:`phrase_in`."""
+    return [w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:[.'’][A-Za-z0-9]+)*|%", text)]
+
+
+def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(s <= start and end <= e or (start < e and s < end) for s, e in spans)
+
+
+def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
+             ) -> tuple[Mention, ...]:
+    """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
+    not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number. A run goes on
+    over "and", "of", "&" and commas between two content words ("property, plant and equipment")."""
+    spans = [(p.start, p.end) for p in periods] + list(taken)
+    out: list[Mention] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        if run:
+            start, end = run[0].start(), run[-1].end()
+            words = text[start:end]
+            out.append(Mention(words, tuple(tokenize(words)), start, end))
+            run.clear()
+
+    for m in _WORD.finditer(text):
+        word = m.group(0).lower().strip(".'’")
+        content = (word not in FRAME_WORDS and word not in STOP_WORDS and not _covered(m.start(), m.end(), spans)
+                   and bool(tokenize(word)) and not re.search(r"\d", word))
+        if content:
+            if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", text[run[-1].end():m.start()]):
+                close()
+            run.append(m)
+        elif word not in ("and", "of", "&"):
+            close()
+    close()
+    return tuple(out)
+
+
+def frame(text: str, periods: Sequence[PeriodMention], found: Sequence[Mention]) -> str:
+    """``text`` lower-cased with each period written ``P`` and each mention ``X`` (a question mark and repeated
+    spaces dropped): "what is the percentage change in X from P to P"."""
+    spans = sorted([(p.start, p.end, "P") for p in periods] + [(m.start, m.end, "X") for m in found])
+    out, last = [], 0
+    for start, end, mark in spans:
+        if start < last:
+            continue
+        out.append(text[last:start].lower())
+        out.append(mark)
+        last = end
+    out.append(text[last:].lower())
+    return " ".join("".join(out).replace("?", " ").split())
+
+
+_CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
+"""The context a condensed follow-up carries at its end ("And who must breaches be reported to (maximum exposure
+bank take single NBFC)?"): left out of the phrase pairs, which are the question's own wording."""
+
+
+def own_pairs(question: str) -> frozenset[tuple[str, str]]:
+    """The question's consecutive index-token pairs, without the context a condensed follow-up carries."""
+    tokens = tokenize(_CARRIED.sub("", question))
+    return frozenset(zip(tokens, tokens[1:], strict=False))
+
+
+def title_tokens(question: str) -> frozenset[str]:
+    """Index tokens of the officers' titles the question's abbreviations stand for ("CEO" → chief, executive,
+    officer; :mod:`prism.vocabulary.titles`)."""
+    return frozenset(t for w in re.findall(r"[A-Za-z]+", question) if (spelled := titles.spelled_out(w))
+                     for t in tokenize(spelled))

@@ -1,0 +1,249 @@
+"""Training the reader's operation model and the program ranker, cross-fitted, from :class:`~.examples.Example` s.
+
+1. **Candidates once.** Every example's candidate programs are made and executed once; each is right or not by
+   the gold (:func:`prism.evaluation.tatqa.match.line_matches` on its result).
+2. **The operation model** (:mod:`prism.answering.reading.model`) is fitted on the examples' operation labels
+   (:func:`~.examples.operation_of`, else the operations of the right candidates, else ``text``).
+3. **Cross-fitting.** The ranker's first feature is the reader's probability of the candidate's operation; fitted on
+   the reader's own training examples it would be over-confident. So the examples are split into ``folds`` by
+   document, a reader is fitted without each fold, and each fold's candidates get that reader's probabilities
+   (stacking: Wolpert, "Stacked generalization", 1992).
+4. **The ranker** is fitted in two stages, as it ranks: on all candidates without the meaning feature, then on each
+   example's best :data:`~prism.answering.programs.ranker.RERANK` with it (the cosine of the program written as a
+   question with the question).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from prism.answering.programs.answer import ACCEPT_FEATURES
+from prism.answering.programs.answer import Choice as ProgramChoice
+from prism.answering.programs.evidence import gather
+from prism.answering.programs.ranker import FEATURES, RERANK, Candidate, Ranker, candidates
+from prism.answering.programs.registry import OPERATIONS
+from prism.answering.programs.tables import RowsOf
+from prism.answering.reading.model import (
+    ALTERNATIVES,
+    PRIOR_SHARED,
+    QUESTION_FEATURES,
+    SHARED_FEATURES,
+    OperationModel,
+    Signals,
+    prior_per,
+)
+from prism.answering.reading.reader import intent_of
+from prism.evaluation.tatqa.match import line_matches
+from prism.evaluation.training.examples import Example, operation_of
+from prism.evaluation.training.fit import Choice, fit
+from prism.index.embedder import PrismEmbedding
+
+__all__ = ["Prepared", "Trained", "prepare", "train"]
+
+logger = logging.getLogger(__name__)
+_OP = FEATURES.index("op_log_probability")
+_RENDER = FEATURES.index("render_cosine")
+
+
+@dataclass
+class Prepared:
+    """One example with its reader signals, candidates, right candidates and operation labels."""
+
+    example: Example
+    signals: Signals
+    found: list[Candidate]
+    right: list[int]
+    labels: tuple[str, ...]
+
+
+@dataclass
+class Trained:
+    """The fitted models and what was measured on the way (``report``: counts and accuracies)."""
+
+    model: OperationModel
+    ranker: Ranker
+    report: dict[str, Any]
+
+
+def prepare(examples: Sequence[Example], signals: Sequence[Signals], rows_of: RowsOf) -> list[Prepared]:
+    """Candidates, right candidates and operation labels for each example (step 1)."""
+    out = []
+    for example, signal in zip(examples, signals, strict=True):
+        if example.reading is None:
+            continue
+        found = candidates(example.reading, gather(example.chunks, rows_of))
+        right = [i for i, c in enumerate(found) if line_matches(c.result.text, example.answer, example.scale)]
+        gold = operation_of(example)
+        if gold is not None:
+            labels: tuple[str, ...] = (gold,)
+        elif right:
+            labels = tuple(dict.fromkeys(found[i].program.operation for i in right))
+        else:
+            labels = ("text",)
+        out.append(Prepared(example, signal, found, right, labels))
+    return out
+
+
+def _reader_choice(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray] | None) -> Choice:
+    """The example as a choice among the alternatives: shared features, then one block of question features per
+    alternative (only its own block non-zero)."""
+    base = model.features(p.signals, vectors)
+    n, q, a = len(SHARED_FEATURES), len(QUESTION_FEATURES), len(ALTERNATIVES)
+    expanded = np.zeros((a, n + a * q))
+    expanded[:, :n] = base[:, :n]
+    for i in range(a):
+        expanded[i, n + i * q:n + (i + 1) * q] = base[i, n:]
+    right = tuple(ALTERNATIVES.index(label) for label in p.labels if label in ALTERNATIVES)
+    return Choice(expanded, right)
+
+
+def _fit_reader(prepared: Sequence[Prepared], vectors: dict[str, np.ndarray] | None, l2: float) -> OperationModel:
+    """The operation model fitted on ``prepared`` (step 2)."""
+    prior_model = OperationModel()
+    per = prior_per()
+    prior = list(PRIOR_SHARED) + [w for alt in ALTERNATIVES for w in per[alt]]
+    choices = [c for c in (_reader_choice(prior_model, p, vectors) for p in prepared) if c.right]
+    w = fit(choices, prior, l2)
+    n, q = len(SHARED_FEATURES), len(QUESTION_FEATURES)
+    return OperationModel(shared=list(w[:n]), per={alt: list(w[n + i * q:n + (i + 1) * q])
+                                                    for i, alt in enumerate(ALTERNATIVES)})
+
+
+def _folds(prepared: Sequence[Prepared], k: int, seed: int) -> list[list[int]]:
+    """Indices of ``prepared`` in ``k`` folds, whole documents per fold."""
+    groups = sorted({p.example.group for p in prepared})
+    random.Random(seed).shuffle(groups)
+    fold_of = {g: i % k for i, g in enumerate(groups)}
+    return [[i for i, p in enumerate(prepared) if fold_of[p.example.group] == f] for f in range(k)]
+
+
+def _set_probabilities(p: Prepared, model: OperationModel, vectors: dict[str, np.ndarray] | None) -> None:
+    """The example's reading and candidates with ``model``'s operation probabilities."""
+    operations = model.probabilities(p.signals, None) if vectors is None else _probabilities(model, p, vectors)
+    reading = p.example.reading
+    if reading is not None:
+        p.example.reading = replace(reading, operations=operations,
+                                    intent=intent_of(operations[0][0], reading.flags))
+    probability = dict(operations)
+    for c in p.found:
+        c.features[_OP] = math.log(max(probability.get(c.program.operation, 0.0), 1e-6))
+
+
+def _probabilities(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray]) -> tuple[tuple[str, float], ...]:
+    scores = model.scores(model.features(p.signals, vectors))
+    exp = np.exp(scores - scores.max())
+    probs = exp / exp.sum()
+    return tuple(sorted(zip(ALTERNATIVES, (float(x) for x in probs), strict=True), key=lambda t: -t[1]))
+
+
+def _render_cosines(prepared: Sequence[Prepared], first: np.ndarray, embedder: PrismEmbedding) -> None:
+    """Each example's best :data:`RERANK` candidates by ``first`` get their meaning feature."""
+    for p in prepared:
+        reading = p.example.reading
+        if reading is None or reading.vector is None or not p.found:
+            continue
+        for c in p.found:
+            c.score = float(c.features @ first)
+        top = sorted(range(len(p.found)), key=lambda i: -p.found[i].score)[:RERANK]
+        texts = [OPERATIONS[p.found[i].program.operation].render(p.found[i].program) for i in top]
+        for i, v in zip(top, embedder.embed(texts), strict=True):
+            p.found[i].features[_RENDER] = float(np.asarray(v) @ reading.vector)
+
+
+def _ranker_choices(prepared: Sequence[Prepared], first: np.ndarray | None) -> list[Choice]:
+    """All candidates (``first`` None), or the best :data:`RERANK` by ``first``, of examples with a right one."""
+    out = []
+    for p in prepared:
+        if not p.right:
+            continue
+        index = list(range(len(p.found)))
+        if first is not None:
+            index = sorted(index, key=lambda i: -float(p.found[i].features @ first))[:RERANK]
+        right = tuple(j for j, i in enumerate(index) if i in set(p.right))
+        if right:
+            out.append(Choice(np.vstack([p.found[i].features for i in index]), right))
+    return out
+
+
+def _accuracy(prepared: Sequence[Prepared], ranker: Ranker) -> float:
+    """The share of examples (with a right candidate) whose best-ranked candidate is right (no meaning rerank)."""
+    hits = total = 0
+    for p in prepared:
+        if not p.right or not p.found:
+            continue
+        total += 1
+        w = np.asarray(ranker.second)
+        best = max(range(len(p.found)), key=lambda i: float(p.found[i].features @ w))
+        hits += best in set(p.right)
+    return hits / total if total else 0.0
+
+
+def _ranked(p: Prepared, ranker: Ranker) -> list[Candidate]:
+    """The example's candidates ranked as :meth:`Ranker.rank` ranks them (the cosines already set)."""
+    first, second = np.asarray(ranker.first), np.asarray(ranker.second)
+    for c in p.found:
+        c.score = float(c.features @ first)
+    ranked = sorted(p.found, key=lambda c: -c.score)
+    top = ranked[:RERANK]
+    for c in top:
+        c.score = float(c.features @ second)
+    return sorted(top, key=lambda c: -c.score) + ranked[RERANK:]
+
+
+def _fit_accept(prepared: Sequence[Prepared], ranker: Ranker, l2: float) -> list[float]:
+    """The accept model: whether the best program's result is right, from :data:`ACCEPT_FEATURES` (a logistic
+    regression, as a choice between accepting, with the features, and declining, with none)."""
+    choices = []
+    for p in prepared:
+        reading = p.example.reading
+        if reading is None or not p.found:
+            continue
+        ranked = _ranked(p, ranker)
+        choice = ProgramChoice(ranked, chunks=p.example.chunks)
+        best = choice.best
+        if best is None or reading.intent in ("reason", "description", "table_subject"):
+            continue
+        right = any(best is p.found[i] for i in p.right)
+        x = choice.accept_features(reading)
+        choices.append(Choice(np.vstack([x, np.zeros_like(x)]), (0,) if right else (1,)))
+    return list(fit(choices, [0.0] * len(ACCEPT_FEATURES), l2)) if choices else []
+
+
+def train(prepared: list[Prepared], embedder: PrismEmbedding, *, folds: int = 5, seed: int = 20261204,
+          l2: float = 0.001, progress: Callable[[str], None] | None = None) -> Trained:
+    """Fit both models on ``prepared`` (module docstring) and report counts and in-sample accuracies."""
+    say = progress or (lambda _m: None)
+    vectors = OperationModel().phrasing_vectors(embedder)
+    say("fitting the operation model per fold")
+    for fold in _folds(prepared, folds, seed):
+        inside = set(fold)
+        model = _fit_reader([p for i, p in enumerate(prepared) if i not in inside], vectors, l2)
+        for i in fold:
+            _set_probabilities(prepared[i], model, vectors)
+    say("fitting the operation model on every example")
+    final_model = _fit_reader(prepared, vectors, l2)
+    prior = Ranker()
+    first_prior = np.asarray(prior.first)
+    say("fitting the ranker, first stage")
+    first = fit(_ranker_choices(prepared, None), first_prior, l2)
+    first[_RENDER] = 0.0
+    say("embedding the best candidates of each example as questions")
+    _render_cosines(prepared, first, embedder)
+    say("fitting the ranker, second stage")
+    second = fit(_ranker_choices(prepared, first), np.asarray(prior.second), l2)
+    ranker = Ranker(first=list(first), second=list(second))
+    say("fitting the accept model")
+    ranker.accept = _fit_accept(prepared, ranker, l2) or None
+    op_right = sum(1 for p in prepared if p.example.reading is not None
+                   and p.example.reading.operation in p.labels)
+    report = {"examples": len(prepared), "with_right_candidate": sum(bool(p.right) for p in prepared),
+              "operation_accuracy_out_of_fold": round(op_right / max(len(prepared), 1), 4),
+              "ranker_accuracy_in_sample": round(_accuracy(prepared, ranker), 4), "folds": folds, "l2": l2}
+    return Trained(final_model, ranker, report)
