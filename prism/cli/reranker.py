@@ -40,7 +40,7 @@ def cmd_reranker(args: argparse.Namespace) -> int:
 
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``reranker`` to the CLI's sub-parsers."""
-    p = sub.add_parser("reranker", parents=[shared], help="train a cross-encoder on this machine (issue 30)")
+    p = sub.add_parser("reranker", parents=[shared], help="train a cross-encoder from the packaged MiniLM")
     p.add_argument("action", choices=["train"])
     p.add_argument("--beir", default=None, metavar="DIR", help="a BEIR folder: its corpus titles and texts as pairs")
     p.add_argument("--max-pairs", type=int, default=6000, help="pairs in all, negatives included (default 6000)")

@@ -1,5 +1,5 @@
-"""Scope a search by what the question names (issue 13 §2): entities restrict it to their documents, periods
-prefer the documents that report them, an unknown company is declined.
+"""Scope a search by what the question names, so an answer never quotes another company or period: entities restrict it
+to their documents, periods prefer the documents that report them, an unknown company is declined.
 
 :func:`plan_scope` decides, from the question and the workspace's document profiles, without any model:
 

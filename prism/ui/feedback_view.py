@@ -114,7 +114,7 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
     st.feedback("thumbs", key=f"{stem}.thumbs", on_change=_thumbs_changed,
                 args=(service, info, turn, f"{stem}.thumbs"))
     # an expander inside the message, not a popover: a popover floats over the page and covered the chat input
-    # at 1440×900 (issue 31 §5d); an expander opens in the flow of the answer
+    # at 1440×900; an expander opens in the flow of the answer
     with st.expander("Mark passages · add to ground truth", icon=":material/rule:"):
         for c in passages:
             where = locator_of(c)

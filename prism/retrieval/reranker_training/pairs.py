@@ -1,4 +1,5 @@
-"""Training pairs for a local cross-encoder, made from the documents a workspace holds (issue 30).
+"""Training pairs for a local cross-encoder, made from the documents a workspace holds (no labelled
+questions are needed: the pairs come from the documents' own tables, headings and the analysts' feedback).
 
 Positives, each ``(query, passage)`` with a ``kind``:
 
