@@ -72,7 +72,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``ask`` to the CLI's sub-parsers."""
     p = sub.add_parser("ask", parents=[shared], help="answer a question with citations")
-    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("question", metavar="QUESTION", help="the question, in quotes")
     p.add_argument("--doc", action="append", metavar="FILE_NAME", help="only this document (repeatable)")
     p.add_argument("--no-hyde", action="store_true", help="turn HyDE off")
     p.add_argument("--no-multi-query", action="store_true", help="turn multi-query expansion off")
