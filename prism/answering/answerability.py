@@ -37,7 +37,7 @@ A question is declined when ``relevance < min_relevance``, ``missing`` is not em
 A yes/no question ("Is 3M a
 capital-intensive business?", "Does … have a healthy liquidity profile?") asks for a judgement in the analyst's own
 words, which the documents need not use: only its relevance counts. The thresholds are settings
-(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
+(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (its measured table: docs/evaluation.md;
 ``bench/answerability.py`` prints it).
 """
 

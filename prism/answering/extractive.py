@@ -62,7 +62,7 @@ PHRASE_WEIGHT = 0.3
 """Weight of the phrase overlap: the share of the question's consecutive index-token pairs that the sentence also
 holds consecutively ("Qdoba evaluation consulting costs" in "Qdoba Evaluation consulting costs are primarily related
 to …"), so the sentence that restates the question's own wording outranks one that only shares its words. Chosen on
-TAT-QA dev (README)."""
+TAT-QA dev (docs/evaluation.md)."""
 
 
 _CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
@@ -78,7 +78,7 @@ ANSWER_BONUS = 0.2
 """Added to the score of a sentence that holds the question's focus with a value of its expected answer type (a figure
 for "what is the rate …", a name for "who is the CEO"): sentences are ranked by how well they answer, not by their
 closeness to the question alone, since the closest sentence often only restates the question. Chosen on the sample set
-and TAT-QA dev (README)."""
+and TAT-QA dev (docs/evaluation.md)."""
 
 
 def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:

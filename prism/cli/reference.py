@@ -142,8 +142,8 @@ def _subcommands(parser: argparse.ArgumentParser) -> tuple[argparse._SubParsersA
 
 
 def _command_section(name: str, parser: argparse.ArgumentParser, help_line: str, shared: set[str]) -> list[str]:
-    """``## name``, its help, usage and argument table, then its own sub-commands (``eval run``) the same way."""
-    out = [f"## `{name}`", "", help_line[:1].upper() + help_line[1:] + "." if help_line else "", "",
+    """``### name``, its help, usage and argument table, then its own sub-commands (``eval run``) the same way."""
+    out = [f"### `{name}`", "", help_line[:1].upper() + help_line[1:] + "." if help_line else "", "",
            "```", _usage(parser), "```", ""]
     rows = [_argument_row(a) for a in parser._actions
             if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction) and a.dest not in shared]

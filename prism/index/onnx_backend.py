@@ -8,7 +8,7 @@ which sentence-transformers' own ONNX backend uses; that backend needs optimum-o
 transformers < 4.58 while Prism pins 5.x, hence the direct export here), except the feed-forward down-projections
 (:func:`_down_projections`), which stay fp32. Measured on FinanceBench chunks, mean / min cosine to fp32:
 per-tensor weights (ORT's default) 0.951 / 0.924; per channel, every MatMul 0.993 / 0.985; per channel without the
-down-projections 0.9965 / 0.994, which keeps SciFact and sample-set NDCG@10 within 0.005 of torch (README).
+down-projections 0.9965 / 0.994, which keeps SciFact and sample-set NDCG@10 within 0.005 of torch (docs/benchmarks.md).
 
 Mean pooling over the attention mask and L2 normalisation are part of the exported graph (the model's own
 sentence-transformers modules are traced), so a session maps ``input_ids, attention_mask, token_type_ids`` (int64,

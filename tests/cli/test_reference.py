@@ -39,7 +39,7 @@ def test_every_setting_and_command_is_documented():
     cli = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     commands, _, _ = _commands()
     for name in [*commands, "eval run", "eval beir"]:
-        assert f"## `{name}`" in cli, name
+        assert f"### `{name}`" in cli, name
     assert "| `--max-pairs MAX_PAIRS` | pairs in all, negatives included (default 6000); default `6000` |" in cli
 
 
