@@ -24,6 +24,7 @@ exporting the same model at once, and a process that loses a race uses the winne
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -88,7 +89,7 @@ def source_sha256(model_path: Path) -> str:
         for path in files:
             digest.update(path.relative_to(model_path).as_posix().encode() + b"\0")
             with path.open("rb") as fh:
-                for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                for block in iter(functools.partial(fh.read, 1 << 20), b""):
                     digest.update(block)
     except OSError as exc:
         raise EmbedderBackendError(f"Could not read the embedding model file {exc.filename}: {exc.strerror}") from exc

@@ -354,6 +354,6 @@ def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: 
     """
     names = {cid: exhibit_entity(cid) for cid, _ in candidates}
     named = {name: _names_entity(question, name) for name in set(names.values()) if name}
-    flags = [bool(names[cid]) and not named[names[cid]] for cid, _ in candidates]
+    flags = [not named[n] if (n := names[cid]) else False for cid, _ in candidates]
     return ([c for c, f in zip(candidates, flags, strict=True) if not f],
             [c for c, f in zip(candidates, flags, strict=True) if f])

@@ -120,7 +120,7 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
             where = locator_of(c)
             name = titles.get(c["source"], c["source"])
             st.segmented_control(literal(f"[{c['n']}] {name}" + (f" · {where}" if where else "")),
-                                 list(MARKS), format_func=MARKS.get, key=f"{stem}.m.{c.get('chunk_id')}",
+                                 list(MARKS), format_func=lambda m: MARKS[m], key=f"{stem}.m.{c.get('chunk_id')}",
                                  on_change=_mark_changed,
                                  args=(service, info, turn, f"{stem}.m.{c.get('chunk_id')}", c))
         st.selectbox("Question type", service.question_types(), key=f"{stem}.type")
