@@ -285,8 +285,8 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
             WorkspaceNotFoundError: no such workspace.
             DocumentNotFoundError: no document has that name.
         """
-        workspace = self.open(workspace).workspace
-        return workspace.original_path(workspace.get_by_source(source).doc_id)
+        opened = self.open(workspace).workspace
+        return opened.original_path(opened.get_by_source(source).doc_id)
 
     def passage(self, source: str, chunk_id: str, workspace: str | None = None) -> PassageView | None:
         """A cited chunk in the text of its page, slide or sheet (:func:`~prism.answering.passage.passage_view`);

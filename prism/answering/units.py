@@ -144,7 +144,7 @@ def blocks_of_chunks(chunks: Sequence[Any], rows_of: Callable[[str], Sequence[Ma
     blocks: list[Block] = []
     for chunk in chunks:
         block = block_of_chunk(chunk)
-        if block.unit is None and rows_of is not None and getattr(chunk, "chunk_index", 0):
+        if block.unit is None and rows_of is not None and bool(getattr(chunk, "chunk_index", 0)):
             doc_id = chunk.doc_id
             if doc_id not in cache:
                 cache[doc_id] = rows_of(doc_id)

@@ -116,23 +116,23 @@ def cmd_brief(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``ingest``, ``docs``, ``brief``, ``tag``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
     p = sub.add_parser("ingest", parents=[shared], help=f"ingest {common.file_types()} or web page URLs")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a file or an http(s) URL (repeatable)")
     p.set_defaults(func=cmd_ingest)
     p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")
     p.set_defaults(func=cmd_docs)
     p = sub.add_parser("brief", parents=[shared], help="a document's briefing as Markdown (export)")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     p.add_argument("--rewrite", action="store_true", help="write the briefing again first")
     p.set_defaults(func=cmd_brief)
     p = sub.add_parser("tag", parents=[shared], help="correct a document's profile (entity, type, period, ...)")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     for name in TAG_FIELDS:
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None, metavar="VALUE",
                        help=f"the document's {name.replace('_', ' ')} ('' clears it)")
     p.add_argument("--reset", action="store_true", help="drop the earlier corrections first")
     p.set_defaults(func=cmd_tag)
     p = sub.add_parser("delete", parents=[shared], help="delete a document by file name")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     p.set_defaults(func=cmd_delete)
     p = sub.add_parser("reindex", parents=[shared], help="re-chunk and re-embed a workspace from its originals")
     p.set_defaults(func=cmd_reindex)

@@ -16,6 +16,7 @@ to them, so "Q3 24 branches" and "Q1 1234" are not periods.
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 import regex
 
@@ -23,7 +24,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["PERIOD_CODE_PATTERN", "PERIOD_CODE_RE", "PeriodCode", "code_of", "code_tokens", "full_year"]
 
-PeriodCode = tuple[str, int | None, int]
+PeriodCode = tuple[Literal["FY", "Q", "H"], int | None, int]
 """``(kind, part, fiscal_year)``: kind ``"FY"`` (part ``None``), ``"Q"`` (part 1-4) or ``"H"`` (part 1-2); the
 fiscal year as four digits, named by the calendar year it ends in (the profile convention)."""
 

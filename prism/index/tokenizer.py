@@ -66,7 +66,7 @@ Bump whenever :func:`tokenize` changes its output: chunk rows record the version
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
 Lucene's
-33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (bench notes in README)."""
+33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (docs/evaluation.md)."""
 
 # NLTK stopwords corpus, "english" list (198 words; derived from the Snowball English list via PostgreSQL's
 # snowball stop words, see nltk_data/corpora/stopwords/README), plus six house additions for abbreviations

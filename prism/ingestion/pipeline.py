@@ -51,7 +51,15 @@ from prism.ingestion.prepare import (
     title_for,
 )
 from prism.ingestion.retag import apply_corrections, corrected_record
-from prism.types import CancelToken, DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
+from prism.types import (
+    CancelToken,
+    DocumentRecord,
+    IngestItem,
+    IngestResult,
+    IngestStatus,
+    ParsedDocument,
+    ProgressCallback,
+)
 
 __all__ = ["ContextualizeHook", "Ingestor", "StageTimings"]
 
@@ -287,7 +295,7 @@ class Ingestor(BulkTexts):
         if doc_id in outcome.existing:  # another session added it meanwhile
             return duplicate_result(name, outcome.existing[doc_id])
         old = outcome.replaced.get(doc_id)
-        status = "replaced" if old is not None else "ingested"
+        status: IngestStatus = "replaced" if old is not None else "ingested"
         progress(1.0, f"{status}: {len(chunks)} chunks")
         logger.info("%s document %s: %d pages, %d chunks", status, doc_id[:12], parsed.total_pages, len(chunks))
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),

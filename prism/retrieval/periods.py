@@ -124,9 +124,9 @@ def _mentions(question: str) -> list[PeriodMention]:
         found.append(mention)
         taken.append((mention.start, mention.end))
 
-    for m in PERIOD_CODE_RE.finditer(question):
-        for kind, part, year in code_of(m):
-            add(PeriodMention(m.group().strip(), kind, year, part, None, m.start(), m.end()))
+    for code in PERIOD_CODE_RE.finditer(question):
+        for kind, part, year in code_of(code):
+            add(PeriodMention(code.group().strip(), kind, year, part, None, code.start(), code.end()))
     for m in _DATE_RE.finditer(question):
         dated = _date_mention(question, m) if free(m.start(), m.end()) else None
         if dated is not None:

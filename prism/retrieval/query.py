@@ -155,7 +155,7 @@ def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
 def _entity_names(profiles: Mapping[str, DocumentProfile]) -> tuple[dict[str, tuple[str, ...]], list[_Name]]:
     """Entity → its documents (sorted ids), and every name of every entity (compiled once per set of profiles)."""
     key = tuple(sorted((doc_id, p.entity, p.ticker, p.aliases) for doc_id, p in profiles.items() if p.entity))
-    return _compiled_names(key)  # type: ignore[arg-type]
+    return _compiled_names(key)
 
 
 @lru_cache(maxsize=16)

@@ -50,8 +50,9 @@ class AuditEntry:
     def from_dict(cls, data: dict[str, Any]) -> AuditEntry:
         """The entry of one parsed JSON line (missing keys empty; every value read as text but ``details``)."""
         details = data.get("details")
-        return cls(*(str(data.get(k) or "") for k in ("time", "actor", "action", "target", "workspace",
-                                                      "workspace_id")), details if isinstance(details, dict) else {})
+        time, actor, action, target, workspace, workspace_id = (
+            str(data.get(k) or "") for k in ("time", "actor", "action", "target", "workspace", "workspace_id"))
+        return cls(time, actor, action, target, workspace, workspace_id, details if isinstance(details, dict) else {})
 
     @property
     def label(self) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date as date_type
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from prism.errors import PrismError
 from prism.vocabulary.units import TABLE_UNITS
@@ -24,7 +24,7 @@ DocumentType = Literal[
     "npci_circular",
     "other",
 ]
-DOCUMENT_TYPES: tuple[str, ...] = DocumentType.__args__
+DOCUMENT_TYPES: tuple[str, ...] = get_args(DocumentType)
 """Every document type a :class:`DocumentProfile` may carry (the vocabulary's one home)."""
 
 PROFILE_UNITS: tuple[str, ...] = TABLE_UNITS
@@ -129,7 +129,8 @@ class DocumentProfile:
     def from_metadata(cls, metadata: dict[str, Any]) -> DocumentProfile:
         """The profile fields a chunk's flat metadata carries (:meth:`metadata`'s keys); the others ``None``."""
         values = {name: metadata.get(key) for name, key in PROFILE_METADATA_KEYS.items()}
-        return cls(ticker=None, **{name: str(v) if v is not None else None for name, v in values.items()})
+        texts: dict[str, Any] = {name: str(v) if v is not None else None for name, v in values.items()}
+        return cls(ticker=None, **texts)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
@@ -182,4 +183,5 @@ class DocumentProfile:
                 sources.pop(name, None)
             else:
                 sources[name] = ProfileSource(None, CORRECTED_SNIPPET)
-        return replace(self, **fields, sources=sources)
+        changes: dict[str, Any] = dict(fields)  # each a text field of the profile, checked above
+        return replace(self, **changes, sources=sources)

@@ -75,7 +75,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
         try:
             with st.spinner(THINKING):
-                stream = service.ask(
+                stream: Any = service.ask(
                     question, info.name, history=conversation.memory() if conversation else [],
                     sources=sources or None, mode=options.get("mode"), hyde=options.get("hyde"),
                     multi_query=options.get("multi_query"), web=options.get("web"),
@@ -87,7 +87,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
                 st.write_stream(_escaped(iter(stream)))
             answer: Answer | None = getattr(stream, "answer", None)
             if answer is None:
-                answer = stream.result() if hasattr(stream, "result") else stream  # type: ignore[assignment]
+                answer = stream.result() if hasattr(stream, "result") else stream
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
                 show_answer_text(turn.answer)

@@ -274,8 +274,11 @@ def index_notice(service: PrismService, info: WorkspaceInfo) -> None:
         return
     with st.status(f"Re-indexing {info.name}…", expanded=True) as box:
         bar = st.progress(0.0, text="Starting")
+        def show(fraction: float, message: str) -> None:
+            bar.progress(min(max(fraction, 0.0), 1.0), text=message)
+
         try:
-            results = service.reindex(info.name, progress=lambda f, m: bar.progress(min(max(f, 0.0), 1.0), text=m))
+            results = service.reindex(info.name, progress=show)
         except PrismError as e:
             box.update(label="Re-indexing failed", state="error")
             st.error(literal(str(e)))

@@ -1,4 +1,4 @@
-"""A workspace indexed by another embedder backend (issue 17 §1): the Workspaces page says why it cannot be searched
+"""A workspace indexed by another embedder backend: the Workspaces page says why it cannot be searched
 and its Reindex button re-embeds it through the service; the sidebar shows the embedder's backend. Real embedder,
 Chroma and sample PDFs; the collection is marked as built by the int8 backend, as a workspace made with
 ``PRISM_EMBED_BACKEND=onnx-int8`` records itself."""

@@ -152,9 +152,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
             continue
         tokens = _label_tokens(row.label)
         if not tokens:
-            named = _names_generic(row.label, question)
-            key = (2, -named, 0, i)
-            if named and (best is None or key < best):
+            generic = _names_generic(row.label, question)
+            key = (2, -generic, 0, i)
+            if generic and (best is None or key < best):
                 best, found = key, row
             continue
         bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens

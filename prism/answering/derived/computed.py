@@ -195,7 +195,7 @@ def _joined(parts: Sequence[tuple[str, Derived, list[RetrievedChunk]]], chunks: 
                 extra.append(chunk)
         to_global = {k: ids.index(c.chunk_id) + 1 for k, c in enumerate(local, start=1)}
         short = short_entity(name)
-        lines += [(f"{short}: {_renumber_marks(text, lambda k, m=to_global: m.get(k, k))}", to_global[n])
+        lines += [(f"{short}: {_renumber_marks(text, lambda k: to_global.get(k, k))}", to_global[n])  # noqa: B023 (used at once)
                   for text, n in derived.lines]
         facts.append(f"{short}: {derived.heading.split(': ', 1)[-1]}")
     name, first, pool = parts[0]

@@ -143,10 +143,10 @@ def read_rbi(pages: Pages) -> tuple[dict[str, Found], list[str]]:
         when, start, end = dates[0]
         fields["date"] = fields["period"] = (when.isoformat(), source(number, text, start, end))
     fields["type"] = _rbi_type(text, anchor, line_end, number)
-    department = _department(pages, codes)
-    entity = f"{RBI}, {department[0]}" if department else RBI
-    fields["entity"] = (entity, department[1] if department else _name_source(pages))
-    aliases = [RBI, "RBI"] + ([department[0]] if department else []) + [c for c in codes if c in RBI_DEPARTMENTS]
+    named = _department(pages, codes)
+    entity = f"{RBI}, {named[0]}" if named else RBI
+    fields["entity"] = (entity, named[1] if named else _name_source(pages))
+    aliases = [RBI, "RBI"] + ([named[0]] if named else []) + [c for c in codes if c in RBI_DEPARTMENTS]
     return fields, aliases + [ref for ref, _ in refs]
 
 

@@ -126,7 +126,7 @@ def quarter_period(pages: Pages) -> tuple[Found, Found | None] | None:
     for number, text in pages[:HEAD_PAGES]:
         m = _QUARTER_ENDED.search(text)
         hit = first_date_after(text, m.end(), within=20) if m else None
-        if hit:
+        if m and hit:
             ended = hit[0], source(number, text, m.start(), hit[2])
             break
     if named is None:
@@ -143,7 +143,7 @@ def annual_period(pages: Pages) -> tuple[Found, Found] | None:
     for number, text in pages[:HEAD_PAGES]:
         m = _YEAR_ENDED.search(text)
         hit = first_date_after(text, m.end(), within=20) if m else None
-        if hit:
+        if m and hit:
             src = source(number, text, m.start(), hit[2])
             return (f"FY{fiscal_year_of(hit[0])}", src), (hit[0].isoformat(), src)
     return None
@@ -155,7 +155,7 @@ def document_date(pages: Pages) -> Found | None:
     number, text = pages[0]
     m = _DATED.search(text)
     hit = first_date_after(text, m.end(), within=20) if m else None
-    if hit:
+    if m and hit:
         return hit[0].isoformat(), source(number, text, m.start(), hit[2])
     for when, start, end in find_dates(text):
         if not re.search(r"(?:ended|ending|end of|as (?:at|on|of))\s*$", text[max(0, start - 16):start], re.I):

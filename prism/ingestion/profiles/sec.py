@@ -185,9 +185,9 @@ def ticker(pages: Pages, cover: int) -> Found | None:
             if m.group(1) not in _NOT_SYMBOLS:
                 return m.group(1), source(number, text, m.start(1), m.end())
     for page_number, page_text in pages[:SYMBOL_SEARCH_PAGES]:
-        m = _UNDER_SYMBOL.search(page_text)
-        if m:
-            return m.group(1).upper(), source(page_number, page_text, m.start(), m.end())
+        under = _UNDER_SYMBOL.search(page_text)
+        if under:
+            return under.group(1).upper(), source(page_number, page_text, under.start(), under.end())
     return None
 
 
@@ -213,7 +213,7 @@ def annual_period(pages: Pages, cover: int) -> tuple[Found, Found] | None:
     number, text = pages[cover]
     m = _FISCAL_YEAR_ENDED.search(text)
     hit = first_date_after(text, m.end()) if m else None
-    if hit is None:
+    if m is None or hit is None:
         return None
     end, _, hit_end = hit
     src = source(number, text, m.start(), hit_end)
@@ -256,7 +256,7 @@ def quarterly_period(pages: Pages, cover: int) -> tuple[Found, Found] | None:
     number, text = pages[cover]
     m = _QUARTER_ENDED.search(text)
     hit = first_date_after(text, m.end()) if m else None
-    if hit is None:
+    if m is None or hit is None:
         return None
     end, _, hit_end = hit
     quarter, _ = _quarter_number(pages, calendar.month_name[end.month])
@@ -270,7 +270,7 @@ def report_date(pages: Pages, cover: int) -> Found | None:
     number, text = pages[cover]
     m = _REPORT_DATE.search(text)
     hit = first_date_after(text, m.end(), within=80) if m else None
-    if hit is None:
+    if m is None or hit is None:
         dates = find_dates(text)
         return None if not dates else (dates[0][0].isoformat(), source(number, text, dates[0][1], dates[0][2]))
     return hit[0].isoformat(), source(number, text, m.start(), hit[2])

@@ -209,7 +209,7 @@ def find_currency(pages: Pages) -> Found | None:
                     first_statement.setdefault(code, source(number, text, hits[0].start(), hits[0].end()))
     if not counts:
         return None
-    code, hits = counts.most_common(1)[0]
-    if hits < MIN_CURRENCY_HITS:
+    code, n_hits = counts.most_common(1)[0]
+    if n_hits < MIN_CURRENCY_HITS:
         return None
     return code, first_statement.get(code) or first[code]
