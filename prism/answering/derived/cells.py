@@ -94,13 +94,16 @@ _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"
 
 
 _ACRONYM_IN_BRACKETS = re.compile(r"\(\s*[A-Z][A-Z&.-]{1,9}\s*\)")
+_BRACKET = re.compile(r"\([^()]*\)")
 
 
 def _label_tokens(label: str) -> set[str]:
     """The label's required index tokens without numbers: all but a bracketed abbreviation ("Net profit (PAT)",
-    "Earnings (EBITDA)": the question need not name it), or all when the label is only that; empty for a label of
+    "Earnings (EBITDA)": the question need not name it) or unit ("Assets under management (₹ crore)"), or all when
+    the label is only that; empty for a label of
     generic words only (:data:`_GENERIC`). Other brackets stay required: "Other income (expense), net" must not
     answer "net income" ("other" is a stop word)."""
+    label = _BRACKET.sub(lambda m: " " if label_states_unit(m.group()) else m.group(), label)  # "(₹ crore)"
     outside = {t for t in tokenize(_ACRONYM_IN_BRACKETS.sub(" ", label)) if not t.isdigit()}
     tokens = outside or {t for t in tokenize(label) if not t.isdigit()}
     return tokens if tokens - _GENERIC else set()

@@ -45,7 +45,9 @@ _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER_SPELLED = re.compile(r"\b(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
                               r"(?:FY\s*)?'?((?:19|20)\d{2})\b", re.IGNORECASE)
 _QUARTER_ENDED = re.compile(r"quarter\s+(?:ended|ending)", re.IGNORECASE)
-_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended", re.IGNORECASE)
+_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended|\bfor\s+the\s+year\s+ended", re.IGNORECASE)
+"""An annual period: "for the financial year ended March 31, 2024", "Statement of Profit and Loss for the year ended
+31 March 2025"."""
 _DATED = re.compile(r"\bDated\b\s*:?", re.IGNORECASE)
 _REFERENCE = re.compile(
     r"\b(?:Circular\s+No\.?|Ref(?:erence)?\.?(?:\s+No\.?)?)\s*:?\s*([A-Z][A-Z0-9]*(?:/[A-Z0-9.-]+){2,})"
@@ -139,7 +141,8 @@ def quarter_period(pages: Pages) -> tuple[Found, Found | None] | None:
 
 
 def annual_period(pages: Pages) -> tuple[Found, Found] | None:
-    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024"."""
+    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024" (or
+    "for the year ended 31 March 2024")."""
     for number, text in pages[:HEAD_PAGES]:
         m = _YEAR_ENDED.search(text)
         hit = first_date_after(text, m.end(), within=20) if m else None

@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from prism.types import Table, TableRow
-from prism.vocabulary import currencies, statements, units
+from prism.vocabulary import currencies, dates, statements, units
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ _MONTH = (
 _MONTH_DAY = rf"{_MONTH}\s*\d{{1,2}}"
 _YEAR = r"(?:19|20)\d{2}(?:\s?[-–/]\s?(?:\d{4}|\d{2})(?!\d))?"
 _PERIOD = re.compile(
-    rf"(?<![\w.])(?:(?:{_MONTH_DAY}\s*,?\s*)?(?:(?:Q[1-4]|H[12]|[1-4]Q)\s+)?(?:FY\s?|Fiscal\s+)?{_YEAR}"
+    rf"(?<![\w.])(?:{dates.DAY_FIRST_RE}|(?:{_MONTH_DAY}\s*,?\s*)?(?:(?:Q[1-4]|H[12]|[1-4]Q)\s+)?(?:FY\s?|Fiscal\s+)?{_YEAR}"
     rf"|(?:(?:Q[1-4]|H[12])\s+)?FY\s?'?\d{{2}})(?![\w%])",
     re.IGNORECASE,
 )
@@ -68,7 +68,14 @@ _DURATION_GROUP = re.compile(
     re.IGNORECASE,
 )
 """A 10-Q's column group: "Three Months Ended June 30," over its years (a 52/53-week year's "26 Weeks Ended")."""
-_SPAN_DATE = re.compile(rf"({_MONTH_DAY})\s*,?\s*$", re.IGNORECASE)
+_DAY_MONTH = rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"
+_SPAN_DATE = re.compile(rf"({_MONTH_DAY}|{_DAY_MONTH})\s*,?\s*$", re.IGNORECASE)
+_FULL_DATE = re.compile(rf"{_MONTH_DAY}|{dates.DAY_FIRST_RE}", re.IGNORECASE)
+"""A header that is a whole date, month first ("December 31, 2018") or day first ("31 March 2025", "31.03.2025")."""
+_NOTE_HEADER = re.compile(r"\b(?:notes?(?:\s+no\.?)?|sch(?:edule)?\.?(?:\s+no\.?)?)(?=\s|$)", re.IGNORECASE)
+"""The header of an Indian statement's reference column ("Note", "Note No.", "Schedule"), which holds no figure."""
+_NOTE_REF = re.compile(r"^\d{1,2}(?:\s?\(?[a-z]\)?)?$", re.IGNORECASE)
+"""A note reference in that column: "22", "5(a)", "5A"."""
 _VALUE = re.compile(
     r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
     r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
@@ -228,7 +235,7 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
                 last, gap = j, 0
             elif line.text.strip():
                 gap += 1
-                if gap > MAX_GAP_LINES or len(line.text) > MAX_LABEL_LINE_CHARS:
+                if gap > MAX_GAP_LINES or len(line.text) > MAX_LABEL_LINE_CHARS or _heads_columns(line):
                     break
             j += 1
         body = lines[first : last + 1]
@@ -238,6 +245,31 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
             blocks.append((first, last))
         i = last + 1
     return blocks
+
+
+def _heads_columns(line: _Line) -> bool:
+    """True for a line of column headers inside a run of rows ("Particulars 2024-25 2023-24"): two periods or more
+    and no values; the table above ends there and the next one starts below it with its own header."""
+    return not line.cells and len(_PERIOD.findall(line.text)) >= 2
+
+
+def _note_column(zone: str, lines: list[_Line], n_cols: int) -> bool:
+    """True when the first of ``n_cols`` value columns holds note references, not figures: the header zone names a
+    "Note" (or "Schedule") column, every row with all ``n_cols`` values opens with a one- or two-digit reference
+    ("22", "5(a)"), and some other value of those rows is no such number (Indian statements of profit and loss:
+    "Interest income 22 4,812.36 3,905.14", totals without a note)."""
+    if n_cols < 3 or not _NOTE_HEADER.search(zone):
+        return False
+    full = [line for line in lines if len(line.cells) == n_cols]
+    return bool(full) and all(_NOTE_REF.match(line.cells[0]) for line in full) and any(
+        not _NOTE_REF.match(c) for line in full for c in line.cells[1:])
+
+
+def _without_notes(rows: tuple[TableRow, ...], n_cols: int) -> tuple[TableRow, ...]:
+    """The rows with their note reference (the first of ``n_cols`` values) dropped: the row's label ends before it
+    and its cells are the figures."""
+    return tuple(TableRow(r.label, r.cells[1:], r.cell_spans[1:], r.char_start, r.char_end, r.source_row)
+                 if len(r.cells) == n_cols else r for r in rows)
 
 
 def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
@@ -272,10 +304,11 @@ def _column_headers(zone: str, n_cols: int) -> tuple[str, ...]:
         return ()
     picked = found[-n_cols:]
     headers = [_clean_period(m.group()) for m in picked]
-    dated = [bool(re.match(_MONTH_DAY, h, re.IGNORECASE)) for h in headers]
+    dated = [bool(_FULL_DATE.match(h)) for h in headers]
     span: str | None = None
     ended = re.search(r"\bended\b", zone[max(0, picked[0].start() - 40) : picked[0].start()], re.IGNORECASE)
-    if dated[0] and not any(dated[1:]) and n_cols > 1:  # "December 31, 2018 2017": the date spans the columns
+    month_first = bool(re.match(_MONTH_DAY, headers[0], re.IGNORECASE))
+    if month_first and not any(dated[1:]) and n_cols > 1:  # "December 31, 2018 2017": the date spans the columns
         span = re.match(rf"{_MONTH_DAY}", headers[0], re.IGNORECASE).group()  # type: ignore[union-attr]
         headers[0] = headers[0][len(span) :].lstrip(" ,")
         span = None if ended else span
@@ -284,8 +317,9 @@ def _column_headers(zone: str, n_cols: int) -> tuple[str, ...]:
         match = _SPAN_DATE.search(before)
         if match and not re.search(r"\bended\b", before[max(0, match.start() - 40) : match.start()], re.IGNORECASE):
             span = match.group(1)
-    if span:
-        headers = [f"{_clean_period(span)}, {h}" for h in headers]
+    if span:  # "December 31, 2018"; day first without the comma: "31 March 2025"
+        comma = "" if re.match(r"\d", span) else ","
+        headers = [f"{_clean_period(span)}{comma} {h}" for h in headers]
     return _with_durations(zone, picked, headers)
 
 
@@ -360,11 +394,13 @@ def find_tables(page_text: str, page: int | None = None) -> list[Table]:
         top = _zone(lines, first, floor)
         zone_lines = lines[top:first]
         zone = " ".join(line.text for line in zone_lines)
+        rows = _rows(lines[first : last + 1], n_cols)
+        if _note_column(zone, lines[first : last + 1], n_cols):
+            rows, n_cols = _without_notes(rows, n_cols), n_cols - 1
         headers = _column_headers(zone, n_cols)
         title, title_start = _title(zone_lines)
         unit_line = next((line for line in zone_lines if is_unit_line(line.text)), None)
         unit = unit_of(unit_line.text if unit_line else zone)
-        rows = _rows(lines[first : last + 1], n_cols)
         body = " ".join(page_text[s:e] for row in rows for s, e in row.cell_spans)
         currency = currency_of(zone) or currency_of(body)
         starts = [rows[0].char_start]
