@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prism.vocabulary import currencies, months
@@ -81,11 +81,14 @@ class Block:
         text: the block's text as shown to the LLM or quoted.
         unit: a key of :data:`UNIT_SCALE`, or ``None`` when the block states none.
         currency: ISO 4217 code of the block's amounts, or ``None`` (unknown: no currency conflict is checked).
+        decimal: the decimal mark its figures are printed with, ``"."`` or ``","`` (a table chunk's
+            ``table_decimal``, decided at ingestion): the number check reads "1.234,5" as 1,234.5.
     """
 
     text: str
     unit: str | None = None
     currency: str | None = None
+    decimal: str = "."
 
     @classmethod
     def of(cls, text: str, *, head: str = "", unit: str | None = None, currency: str | None = None) -> Block:
@@ -112,14 +115,14 @@ def block_of_chunk(chunk: Any, head: str = "") -> Block:
     """The :class:`Block` of a retrieved chunk. The unit: a table chunk's ``table_unit`` (chunk metadata written at
     ingestion), else what its text or ``head`` states. The currency: ``table_currency``, else the statement's, else
     the one currency marked in the text, else the document profile's ``currency``. The profile's document-wide
-    ``unit`` is not used: prose figures carry their own scale words."""
+    ``unit`` is not used: prose figures carry their own scale words. The decimal mark: ``table_decimal``."""
     meta = getattr(chunk, "metadata", None)
     meta = meta if isinstance(meta, dict) else {}
     block = Block.of(chunk.text, head=head, unit=meta.get("table_unit") or None,
                      currency=meta.get("table_currency") or None)
     if block.currency is None and meta.get("currency"):
-        return Block(block.text, block.unit, str(meta["currency"]))
-    return block
+        block = Block(block.text, block.unit, str(meta["currency"]))
+    return replace(block, decimal=str(meta.get("table_decimal") or "."))
 
 
 def page_head(chunk: Any, rows: Sequence[Mapping[str, Any]]) -> str:

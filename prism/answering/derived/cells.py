@@ -76,6 +76,8 @@ class CellQuote:
         title: the table's statement heading or caption, or ``None``.
         chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
             retrieved itself), else ``None``.
+        ambiguous: the table's number convention was not settled by its cells ("1.246": 1,246 or 1.246); the
+            quote says so.
     """
 
     n: int
@@ -87,6 +89,11 @@ class CellQuote:
     currency: str | None
     title: str | None
     chunk: RetrievedChunk | None = None
+    ambiguous: bool = False
+
+
+AMBIGUOUS_NOTE = "(number format unclear in the document: a point or comma may be a decimal mark; check the original)"
+"""What a quote read from a table whose number convention is ambiguous says after its value."""
 
 
 _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
@@ -186,7 +193,11 @@ def format_quote(quote: CellQuote) -> str:
     title is left out when the table has none.
     """
     title = f" ({quote.title})" if quote.title else ""
-    return f"{printed_label(quote.label)}, {quote.column}: {_written(quote)}{title}"
+    return f"{printed_label(quote.label)}, {quote.column}: {_written(quote)}{_flag(quote)}{title}"
+
+
+def _flag(quote: CellQuote) -> str:
+    return f" {AMBIGUOUS_NOTE}" if quote.ambiguous else ""
 
 
 def _written(quote: CellQuote) -> str:
@@ -222,7 +233,7 @@ def format_row_quotes(quotes: Sequence[CellQuote]) -> str:
         return format_quote(quotes[0])
     first = quotes[0]
     title = f" ({first.title})" if first.title else ""
-    cells = "; ".join(f"{q.column}: {_written(q)}" for q in quotes)
+    cells = "; ".join(f"{q.column}: {_written(q)}{_flag(q)}" for q in quotes)
     return f"{printed_label(first.label)}, {cells}{title}"
 
 
@@ -236,8 +247,10 @@ def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping
 
 
 def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
+    """The chunk row's table, its cells read with the number convention stored at ingestion ("1.234,5" in a
+    decimal-comma table is 1,234.5: :meth:`~prism.types.ChunkTable.with_decimal_point`)."""
     data = row.get("table") if row else None
-    return ChunkTable.from_dict(data) if isinstance(data, dict) else None
+    return ChunkTable.from_dict(data).with_decimal_point() if isinstance(data, dict) else None
 
 
 def sibling_chunk(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
@@ -295,8 +308,8 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
     return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j],
-                      table.unit or column_unit(table.column_headers[j]), table.currency, table.title)
-            for j in columns]
+                      table.unit or column_unit(table.column_headers[j]), table.currency, table.title,
+                      ambiguous=table.ambiguous_numbers) for j in columns]
 
 
 def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],

@@ -5,7 +5,8 @@ Tables are found in each page's final stored text (:func:`page_tables`): tables 
 none (:class:`~prism.ingestion.tables.headers.PdfTableHeaders`), numbered tables of text by
 :mod:`prism.ingestion.tables.lists`, registers of words by :mod:`prism.ingestion.tables.words`; a table continued on
 the next page keeps its headers (:func:`continued_tables`). A loader's own tables (a CSV's rows,
-``ParsedDocument.tables``) come first (:func:`document_tables`). Their offsets index the page's stored text, which
+``ParsedDocument.tables``) come first (:func:`document_tables`); a table whose cells do not settle its number
+convention takes the document's (:func:`with_document_numbers`). Their offsets index the page's stored text, which
 :func:`prism.ingestion.chunking.chunk_document` cuts between rows.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from prism.ingestion.tables.lists import find_numbered_tables
 from prism.ingestion.tables.stored_text import find_tables
 from prism.ingestion.tables.words import find_word_tables, likely_register
 from prism.types import ParsedDocument, Table
+from prism.vocabulary import number_formats
 
 logger = logging.getLogger(__name__)
 
@@ -116,4 +118,17 @@ def document_tables(doc: ParsedDocument, find: bool = True, pdf: PdfTableHeaders
         found = [(index[t.page], t) for t in doc.tables if t.page in index]
     else:
         found = [(i, t) for i, page in enumerate(doc.pages) for t in page_tables(page.text, page.number, pdf)]
+        found = with_document_numbers(found)
     return sorted(found, key=lambda it: (it[0], it[1].char_start))
+
+
+def with_document_numbers(found: list[tuple[int, Table]]) -> list[tuple[int, Table]]:
+    """The tables with the document's number convention where their own cells do not settle theirs: the convention
+    all the document's table cells imply (:func:`prism.vocabulary.number_formats.decide`), read once, so a German
+    statement's table of "1.246" and "3.412" is read with the decimal comma its other tables show."""
+    document = number_formats.decide(c for _, t in found for r in t.rows for c in r.cells)
+    out = []
+    for i, table in found:
+        own = number_formats.decide((c for r in table.rows for c in r.cells), fallback=document)
+        out.append((i, replace(table, decimal=own.decimal, ambiguous_numbers=own.ambiguous)))
+    return out

@@ -6,8 +6,9 @@ Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed
 column alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This
 module reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
 
-* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a page
-  range ``71-72``; a currency sign before a value is skipped); its label is the text before them;
+* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a
+  decimal comma's ``1.234,5`` and ``(612,8)``, a page range ``71-72``; a currency sign before a value is skipped);
+  its label is the text before them; a statement's "Note" column of references is dropped from the values;
 * a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section
   labels such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the
   commonest value count of its rows, a longer row gives its leftmost extra values back to the label
@@ -18,7 +19,9 @@ module reads tables from that text alone, at no parsing cost (``bench/tables.py`
   "ended" (``"Year ended December 31,"``) is not;
 * its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``,
   ``"(In crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest
-  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
+  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption;
+* its **number convention** (decimal point or comma, :func:`prism.vocabulary.number_formats.decide`) is read from
+  its cells once, and is ambiguous when they do not settle it.
 
 Tables whose columns hold words (a list of documents, a payee register) are not found from this text: without the
 alignment nothing tells where one text cell ends. Offsets index the page text, so ``page_text[row.char_start:
@@ -33,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from prism.types import Table, TableRow
-from prism.vocabulary import currencies, dates, statements, units
+from prism.vocabulary import currencies, dates, number_formats, statements, units
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +80,8 @@ _NOTE_HEADER = re.compile(r"\b(?:notes?(?:\s+no\.?)?|sch(?:edule)?\.?(?:\s+no\.?
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\s?\(?[a-z]\)?)?$", re.IGNORECASE)
 """A note reference in that column: "22", "5(a)", "5A"."""
 _VALUE = re.compile(
-    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
+    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?\s*\)"
+    r"|[-−–]?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
     r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
     re.IGNORECASE,
 )
@@ -409,7 +413,9 @@ def find_tables(page_text: str, page: int | None = None) -> list[Table]:
         starts += [line.start for line in zone_lines if line is unit_line or (headers and _PERIOD.search(line.text))]
         number = len(tables) + 1
         table_id = f"p{page}-t{number}" if page is not None else f"t{number}"
-        tables.append(Table(table_id, page, title, headers, unit, currency, rows, min(starts), rows[-1].char_end))
+        numbers = number_formats.decide(c for row in rows for c in row.cells)
+        tables.append(Table(table_id, page, title, headers, unit, currency, rows, min(starts), rows[-1].char_end,
+                            numbers.decimal, numbers.ambiguous))
         floor = last + 1
     logger.debug("page %s: %d tables", page, len(tables))
     return tables
