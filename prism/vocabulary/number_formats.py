@@ -21,12 +21,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-__all__ = ["DECIMAL_COMMA", "DECIMAL_POINT", "NumberConvention", "decide", "evidence", "house_marks", "read_number"]
+__all__ = ["AMBIGUOUS_NOTE", "DECIMAL_COMMA", "DECIMAL_POINT", "NumberConvention", "decide", "evidence", "house_marks",
+           "read_number"]
 
 DECIMAL_POINT = "."
 """``1,234.5`` and Indian ``1,23,456.50``."""
 DECIMAL_COMMA = ","
 """``1.234,5``: a decimal comma and points between thousands."""
+
+AMBIGUOUS_NOTE = "(number format unclear in the document: a point or comma may be a decimal mark; check the original)"
+"""What a figure read with an ambiguous convention says after its value."""
 
 _NUMBER = re.compile(r"\d(?:[\d.,]*\d)?")
 """A run of digits with the marks between them ("1.234,5", "612,8", "1,23,456.50")."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
@@ -46,54 +46,19 @@ from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_hint, period_label
 from prism.retrieval.understanding import Understanding
-from prism.types import ChunkTable, PeriodMention, RetrievedChunk, TableRow
+from prism.types import CellQuote, ChunkTable, PeriodMention, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
 from prism.vocabulary.units import SPOKEN, column_unit
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "cited_blocks", "format_quote", "format_row_quotes", "match_row", "quote_cells",
-           "sibling_chunk", "table_parts"]
+__all__ = ["AMBIGUOUS_NOTE", "CellQuote", "cited_blocks", "format_quote", "format_row_quotes", "match_row",
+           "quote_cells", "sibling_chunk", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
 
-
-
-@dataclass(frozen=True)
-class CellQuote:
-    """One figure read from a table cell.
-
-    Attributes:
-        n: the retrieved chunk's 1-based position (its block number, the citation).
-        label: the row label as printed ("Net income").
-        value: the cell as printed ("122,641", "(1,837)").
-        column: the column header as printed ("2015", "December 31, 2018").
-        period: the column's fiscal period (``"FY2015"``) or ``None`` when the header names none.
-        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``: the table's, else its
-            column's ("2019 $’000", :func:`prism.vocabulary.units.column_unit`).
-        currency: ISO 4217 code or ``None``.
-        title: the table's statement heading or caption, or ``None``.
-        chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
-            retrieved itself), else ``None``.
-        ambiguous: the table's number convention was not settled by its cells ("1.246": 1,246 or 1.246); the
-            quote says so.
-    """
-
-    n: int
-    label: str
-    value: str
-    column: str
-    period: str | None
-    unit: str | None
-    currency: str | None
-    title: str | None
-    chunk: RetrievedChunk | None = None
-    ambiguous: bool = False
-
-
-AMBIGUOUS_NOTE = "(number format unclear in the document: a point or comma may be a decimal mark; check the original)"
-"""What a quote read from a table whose number convention is ambiguous says after its value."""
 
 
 _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
