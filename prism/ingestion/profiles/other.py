@@ -154,14 +154,15 @@ def annual_period(pages: Pages) -> tuple[Found, Found] | None:
 
 def document_date(pages: Pages) -> Found | None:
     """The date after "Dated", else the first date of the first page that is not a period's end ("quarter ended
-    30 September 2024")."""
+    30 September 2024") nor a column header after another ("Year ended 31 March 2025 31 March 2024")."""
     number, text = pages[0]
     m = _DATED.search(text)
     hit = first_date_after(text, m.end(), within=20) if m else None
     if hit:
         return hit[0].isoformat(), source(number, text, m.start(), hit[2])
     for when, start, end in find_dates(text):
-        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of))\s*$", text[max(0, start - 16):start], re.I):
+        before = text[max(0, start - 16):start]
+        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of)|(?:19|20)\d\d)\s*$", before, re.I):
             return when.isoformat(), source(number, text, start, end)
     return None
 

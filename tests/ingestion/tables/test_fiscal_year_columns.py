@@ -94,6 +94,7 @@ def c69(tmp_path_factory, embedder):
 def test_the_statement_is_profiled_as_a_year_ending_in_march(c69):
     [record] = c69.documents("nbfc")
     assert (record.profile["period"], record.profile["fiscal_year_end"]) == ("FY2025", "2025-03-31")
+    assert record.profile.get("date") != "2024-03-31"  # the prior year's column header is no document date
 
 
 @pytest.mark.parametrize(("question", "figure"), [
