@@ -51,6 +51,7 @@ from pathlib import Path
 
 from prism.answering import acronyms
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
+from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.index.tokenizer import tokenize
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
@@ -129,6 +130,14 @@ def _period_forms(word: str) -> list[str]:
         return [w]
     year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
     return [w, f"fy{year}", f"fy{year[2:]}", year]
+
+
+def _compact_periods(question: str) -> str:
+    """``question`` with each period code written as the salient words read it: "FY 2024-25" → "FY2025", "Q3 FY
+    2023-24" → "Q3 FY2024" (a split fiscal year's "FY" is no acronym of its own)."""
+    def compact(m: object) -> str:
+        return " ".join(f"{kind}{part} FY{year}" if part else f"FY{year}" for kind, part, year in code_of(m))
+    return PERIOD_CODE_RE.sub(compact, question)
 
 
 def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
@@ -224,7 +233,7 @@ def assess(
     salient: list[str] = []
     missing: list[str] = []
     judgement = _JUDGEMENT.match(question) is not None
-    for word in dict.fromkeys(_WORD.findall(question)):
+    for word in dict.fromkeys(_WORD.findall(_compact_periods(question))):
         kind = _kind(word, in_vocabulary)
         if kind is None:
             continue

@@ -26,7 +26,7 @@ from prism.types.answers import (
 )
 from prism.types.audit import AUDIT_ACTIONS, AuditEntry
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
-from prism.types.calculations import Calculation, CalculationInput, Derived
+from prism.types.calculations import Calculation, CalculationInput, CellQuote, Derived
 from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
@@ -96,6 +96,7 @@ __all__ = [
     "BulletCitation",
     "briefing_points",
     "Calculation",
+    "CellQuote",
     "Derived",
     "CalculationInput",
     "CancelToken",

@@ -45,7 +45,9 @@ _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER_SPELLED = re.compile(r"\b(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
                               r"(?:FY\s*)?'?((?:19|20)\d{2})\b", re.IGNORECASE)
 _QUARTER_ENDED = re.compile(r"quarter\s+(?:ended|ending)", re.IGNORECASE)
-_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended", re.IGNORECASE)
+_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended|\bfor\s+the\s+year\s+ended", re.IGNORECASE)
+"""An annual period: "for the financial year ended March 31, 2024", "Statement of Profit and Loss for the year ended
+31 March 2025"."""
 _DATED = re.compile(r"\bDated\b\s*:?", re.IGNORECASE)
 _REFERENCE = re.compile(
     r"\b(?:Circular\s+No\.?|Ref(?:erence)?\.?(?:\s+No\.?)?)\s*:?\s*([A-Z][A-Z0-9]*(?:/[A-Z0-9.-]+){2,})"
@@ -139,7 +141,8 @@ def quarter_period(pages: Pages) -> tuple[Found, Found | None] | None:
 
 
 def annual_period(pages: Pages) -> tuple[Found, Found] | None:
-    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024"."""
+    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024" (or
+    "for the year ended 31 March 2024")."""
     for number, text in pages[:HEAD_PAGES]:
         m = _YEAR_ENDED.search(text)
         hit = first_date_after(text, m.end(), within=20) if m else None
@@ -151,14 +154,15 @@ def annual_period(pages: Pages) -> tuple[Found, Found] | None:
 
 def document_date(pages: Pages) -> Found | None:
     """The date after "Dated", else the first date of the first page that is not a period's end ("quarter ended
-    30 September 2024")."""
+    30 September 2024") nor a column header after another ("Year ended 31 March 2025 31 March 2024")."""
     number, text = pages[0]
     m = _DATED.search(text)
     hit = first_date_after(text, m.end(), within=20) if m else None
     if m and hit:
         return hit[0].isoformat(), source(number, text, m.start(), hit[2])
     for when, start, end in find_dates(text):
-        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of))\s*$", text[max(0, start - 16):start], re.I):
+        before = text[max(0, start - 16):start]
+        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of)|(?:19|20)\d\d)\s*$", before, re.I):
             return when.isoformat(), source(number, text, start, end)
     return None
 
