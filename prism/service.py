@@ -35,6 +35,7 @@ from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
 from prism.evaluation.feedback_facade import FeedbackFacade
 from prism.fsutil import distinct_names
+from prism.index.access import AccessFacade
 from prism.index.audit import AuditFacade
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
@@ -81,9 +82,11 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade, SampleFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade, SampleFacade,
+                   AccessFacade):
     """Everything Prism does, by workspace name (creating, renaming, deleting workspaces and the audit trail:
-    :class:`prism.index.audit.AuditFacade`; the sample workspace: :class:`prism.ingestion.sample.SampleFacade`).
+    :class:`prism.index.audit.AuditFacade`; the sample workspace: :class:`prism.ingestion.sample.SampleFacade`; the
+    access code's lockout: :class:`prism.index.access.AccessFacade`).
 
     Args:
         settings: defaults to :func:`prism.config.get_settings`.
