@@ -171,6 +171,7 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
             raise WorkspaceNotFoundError(
                 f"There is no workspace named '{name}'. Create it first (python -m prism workspaces create NAME)."
             )
+        self.stores.client  # noqa: B018 - a Chroma server that does not answer fails here, before the embedder loads
         embedder = self.embedder
         try:
             return self._open.open(info, embedder.model_name, embedder.dimension,

@@ -58,6 +58,7 @@ class OpenWorkspaces(Generic[H]):
         self.stores = stores
         self._open: dict[str, H] = {}
         self._lock = threading.RLock()
+        self._opening: dict[str, threading.Lock] = {}
 
     def get(self, workspace_id: str) -> H | None:
         """The open workspace with this id, or ``None``."""
@@ -65,15 +66,21 @@ class OpenWorkspaces(Generic[H]):
 
     def open(self, info: WorkspaceInfo, embed_model: str, dimension: int,
              build: Callable[[Workspace, VectorStore], H], embed_backend: str = "torch") -> H:
-        """The open workspace for ``info``, opening it on first use with ``build(workspace, store)`` (under this
-        registry's lock: no other thread sees it before ``build`` returns, e.g. before interrupted writes are
-        recovered).
+        """The open workspace for ``info``, opening it on first use with ``build(workspace, store)``: under a lock
+        of this workspace's own, so no other thread sees it before ``build`` returns (e.g. before interrupted writes
+        are recovered), while other workspaces open and answer meanwhile — a Chroma server that hangs on this one's
+        collection holds no other (each of its calls ends within ``chroma_timeout_s``).
 
         Raises:
             EmbeddingModelMismatchError: the collection was built with another embedding model.
-            StoreError: the vector store failed.
+            StoreError: the vector store failed, or its server did not answer in time.
         """
+        handle = self._open.get(info.id)
+        if handle is not None:
+            return handle
         with self._lock:
+            opening = self._opening.setdefault(info.id, threading.Lock())
+        with opening:
             handle = self._open.get(info.id)
             if handle is not None:
                 return handle
@@ -81,7 +88,8 @@ class OpenWorkspaces(Generic[H]):
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
             handle = build(workspace, store)
             handle.mark_current()
-            self._open[info.id] = handle
+            with self._lock:
+                self._open[info.id] = handle
             return handle
 
     def renamed(self, info: WorkspaceInfo) -> None:
