@@ -273,6 +273,9 @@ class VectorIndex(Protocol):
 
     def add(self, chunks: Sequence[Chunk], embeddings: np.ndarray, texts: Sequence[str] | None = None) -> None: ...
 
+    def add_records(self, ids: Sequence[str], embeddings: np.ndarray, documents: Sequence[str],
+                    metadatas: Sequence[dict[str, Any]]) -> None: ...
+
     def update(self, chunk_ids: Sequence[str], metadatas: Sequence[dict[str, Any]],
                embeddings: np.ndarray | None = None) -> None: ...
 
