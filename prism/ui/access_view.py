@@ -22,9 +22,6 @@ from prism.ui.resources import get_service, secret
 
 logger = logging.getLogger(__name__)
 
-BRAND = '<p class="prism-brand"><span>◆</span> Prism</p>'
-
-
 def access_code() -> str | None:
     """The configured access code (``PRISM_ACCESS_CODE`` in secrets or env), or ``None`` for an open app."""
     return secret("PRISM_ACCESS_CODE")
@@ -56,7 +53,7 @@ def access_gate(css: str = "") -> None:
     st.html(css)
     _, middle, _ = st.columns([1, 2, 1])
     with middle:
-        st.markdown(BRAND, unsafe_allow_html=True)
+        st.markdown('<p class="prism-brand"><span>◆</span> Prism</p>', unsafe_allow_html=True)
         st.subheader("Enter your access code")
         st.caption("This Prism workspace is private. Ask the person who shared the link for the access code.")
         try:
