@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from prism.config_deployment import DeploymentSettings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the folder holding ``app.py``)."""
@@ -26,25 +28,23 @@ EMBED_BACKEND_VECTORS: dict[str, str] = {"torch": "fp32", "onnx-fp32": "fp32", "
 differ by at most ~2e-7 per component (bench/embedder.py), int8 vectors by up to ~0.03 (cosine ~0.99 to fp32)."""
 
 
-class Settings(BaseSettings):
-    """Every configurable value of Prism, validated.
+class Settings(DeploymentSettings):
+    """Every configurable value of Prism, validated (those of a shared deployment: :class:`DeploymentSettings`).
 
     Raises:
         pydantic.ValidationError: a value is out of its bounds, or ``chunk_overlap >= chunk_size``.
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix="PRISM_", env_file=".env", extra="ignore", populate_by_name=True, frozen=True
-    )
+    model_config = SettingsConfigDict(env_prefix="PRISM_", env_file=".env", extra="ignore", populate_by_name=True,
+                                      frozen=True)
 
     # --- storage -------------------------------------------------------------------------------------------
     home: Path = Field(
         default=PROJECT_ROOT / "data" / "store",
         description="Folder for all runtime state: workspaces, Chroma files, originals, BM25 indexes.",
     )
-    chroma_host: str | None = Field(
-        default=None, description="When set, use a Chroma server (chromadb.HttpClient) instead of local files."
-    )
+    chroma_host: str | None = Field(default=None, description="When set, use a Chroma server (chromadb.HttpClient) "
+                                    "instead of local files (timeout: chroma_timeout_s).")
     chroma_port: int = Field(default=8000, ge=1, le=65535, description="Port of the Chroma server.")
     default_workspace: str = Field(default="default", min_length=1, description="Workspace used when none is named.")
     sample_workspace: str = Field(

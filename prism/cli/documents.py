@@ -87,12 +87,16 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    """``reindex``: re-chunk and re-embed from the kept originals; exit 1 when any document failed."""
-    results = common.service().reindex(args.workspace, progress=common.progress_printer())
+    """``reindex [--from-chunks]``: re-chunk and re-embed from the kept originals (a document that fails is restored
+    from its stored chunks), or only re-embed the stored chunks (the repair of a damaged vector index); exit 1 when
+    any document failed."""
+    results = common.service().reindex(args.workspace, progress=common.progress_printer(),
+                                       from_chunks=args.from_chunks)
     common.emit(
         args,
         [r.to_dict() for r in results],
-        "\n".join(f"{r.status:9} {r.file}: {r.error or f'{r.chunks} chunks'}" for r in results) or "(no documents)",
+        "\n".join(f"{r.status:9} {r.file}: {r.error or f'{r.chunks} chunks'}" + "".join(f" ({w})" for w in r.notes())
+                  for r in results) or "(no documents)",
     )
     return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
 
@@ -135,4 +139,6 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     p.set_defaults(func=cmd_delete)
     p = sub.add_parser("reindex", parents=[shared], help="re-chunk and re-embed a workspace from its originals")
+    p.add_argument("--from-chunks", action="store_true",
+                   help="only re-embed the stored chunks (no parsing): rebuilds a damaged vector index")
     p.set_defaults(func=cmd_reindex)
