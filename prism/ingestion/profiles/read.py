@@ -51,20 +51,24 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from datetime import date as date_type
 
 from prism.ingestion.profiles import india as profile_india
 from prism.ingestion.profiles import other as profile_other
+from prism.ingestion.profiles import release as profile_release
 from prism.ingestion.profiles import sec as profile_sec
 from prism.ingestion.profiles.heading import find_title
 from prism.ingestion.profiles.text import Found, Pages, find_currency, find_unit, source
 from prism.types import PROFILE_FIELDS, DocumentProfile, ProfileSource
-from prism.vocabulary import legal, units
+from prism.vocabulary import currencies, legal, units
 
 logger = logging.getLogger(__name__)
 
 _LEGAL_SUFFIX = re.compile(rf"(?:,?\s+{legal.NAME_END_RE}|\s+&\s+Co\.?)$")
 _INLINE_UNIT = re.compile(
-    rf"(?:₹|\bRs\.?|\bINR|US\$|\$)\s?\d[\d,.]*\s*({units.LAKH_CRORE}|{units.SPOKEN_RE})\b", re.IGNORECASE
+    rf"(?:{currencies.SYMBOL_CLASS}|\bRs\.?|\bINR|US\$|\bUSD|\bEUR|\bGBP)\s?\d[\d,.]*\s*"
+    rf"({units.LAKH_CRORE}|{units.SPOKEN_RE})\b",
+    re.IGNORECASE,
 )
 MIN_INLINE_UNIT_HITS = 3
 """Fewest amounts with a unit word ("₹2,146 crore") a document without statement headers needs for a unit (the
@@ -115,20 +119,54 @@ def _read_sec(pages: Pages, cover: int, found_form: Found) -> dict[str, Found]:
         day = profile_sec.report_date(pages, cover)
         if day:
             fields["period"] = fields["date"] = day
+        fields.update(_exhibit_release(pages, cover, day))
+    return fields
+
+
+def _exhibit_release(pages: Pages, cover: int, day: Found | None) -> dict[str, Found]:
+    """The type, period, fiscal year end and title of an 8-K whose exhibit 99 is an earnings release (``{}`` for
+    any other 8-K): the document is read as the release it furnishes, its company and date staying the cover's."""
+    at = profile_release.exhibit_release(pages, cover)
+    if at is None:
+        return {}
+    exhibit = pages[at:]
+    mark = profile_release.results_mark(exhibit)
+    fields: dict[str, Found] = {"type": mark[1]} if mark else {}
+    released = date_type.fromisoformat(day[0]) if day else None
+    period = profile_release.period(exhibit, released)
+    if period:
+        fields["period"] = period[0]
+        if period[1]:
+            fields["fiscal_year_end"] = period[1]
+    headline = profile_release.headline_line(exhibit)
+    if headline:
+        fields["title"] = headline
     return fields
 
 
 def _read_other(pages: Pages, file_name: str | None) -> dict[str, Found]:
     fields: dict[str, Found] = {"type": profile_other.document_type(pages)}
+    kind = fields["type"][0]
+    entity, ticker = None, None
+    if kind == "earnings_release" or profile_release.is_press_release(pages):
+        entity, ticker = profile_release.company(pages)
     for name, found in (
-        ("entity", profile_other.company(pages, file_name)),
+        ("entity", entity or profile_other.company(pages, file_name)),
+        ("ticker", ticker),
         ("reference", profile_other.reference(pages)),
         ("date", profile_other.document_date(pages)),
     ):
         if found:
             fields[name] = found
-    period = profile_other.quarter_period(pages) if fields["type"][0] == "earnings_call" else None
-    period = period or profile_other.annual_period(pages)
+    if kind == "earnings_release":
+        released = date_type.fromisoformat(fields["date"][0]) if "date" in fields else None
+        period = profile_release.period(pages, released)
+        headline = profile_release.headline_line(pages)
+        if headline:
+            fields["title"] = headline
+    else:
+        period = profile_other.quarter_period(pages) if kind == "earnings_call" else None
+        period = period or profile_other.annual_period(pages)
     if period:
         fields["period"] = period[0]
         if period[1]:
@@ -175,18 +213,19 @@ def extract_profile(pages: Sequence[tuple[int | None, str]], *, file_name: str |
         fields = _read_sec(pages, *cover)
     elif profile_india.is_npci(pages):
         fields, extra = profile_india.read_npci(pages)
-    elif profile_india.is_rbi(pages):
+    elif profile_india.is_rbi(pages) and (profile_india.rbi_letterhead(pages)
+                                          or profile_release.results_mark(pages) is None):
         fields, extra = profile_india.read_rbi(pages)
     else:
         fields = _read_other(pages, file_name)
     title = find_title(pages)
     if title:
-        fields["title"] = title
+        fields["title"] = title  # a release's headline (read above) only when the page has no title of its own
     currency = find_currency(pages)
     if currency:
         fields["currency"] = currency
     unit = find_unit(pages)
-    if unit is None and fields["type"][0] in ("earnings_call", "annual_report", "other"):
+    if unit is None and fields["type"][0] in ("earnings_call", "earnings_release", "annual_report", "other"):
         unit = _inline_unit(pages)
     if unit:
         fields["unit"] = unit
