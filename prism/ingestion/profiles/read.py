@@ -7,37 +7,48 @@ first lines are exactly what that removal may drop). The file name is never read
 names, and the source then says so.
 
 Which reader runs:
-    * SEC filings (a cover naming the SEC and FORM 10-K / 10-Q / 8-K): :mod:`~prism.ingestion.profiles.sec`.
+    * SEC filings (a cover naming the SEC, FORM 10-K / 10-Q / 8-K and a cover's own words such as "(Exact name of
+      registrant …)"; a press release citing its "Form 10-K … filed with the Securities and Exchange Commission"
+      is none): :mod:`~prism.ingestion.profiles.sec`. An 8-K whose Exhibit 99 is an earnings release is read as
+      that release (below).
     * NPCI circulars ("NPCI/UPI/OC No. 37/2017-18" or the NPCI letterhead on top of page 1) and RBI documents
-      ("RESERVE BANK OF INDIA", an "RBI/2025-26/13" reference or an RBI department reference on page 1):
-      :mod:`~prism.ingestion.profiles.india`.
-    * Everything else (earnings calls, annual reports, press releases, a bank's own circulars):
-      :mod:`~prism.ingestion.profiles.other`.
+      ("RESERVE BANK OF INDIA", an "RBI/2025-26/13" reference or an RBI department reference on page 1; a
+      results release naming the bank below its first lines, "an NBFC registered with the Reserve Bank of
+      India", is the company's): :mod:`~prism.ingestion.profiles.india`.
+    * Everything else (earnings calls, earnings and other press releases, annual reports, a bank's own circulars):
+      :mod:`~prism.ingestion.profiles.other`, with :mod:`~prism.ingestion.profiles.release` for press releases.
     * Currency and unit for all (:func:`~prism.ingestion.profiles.text.find_currency`, ``find_unit``).
 
 Conventions:
     * ``type``: one of :data:`prism.types.DOCUMENT_TYPES`: ``10-K``, ``10-Q``, ``8-K``, ``annual_report``,
-      ``earnings_call``, ``rbi_master_direction`` (master directions and "… Directions, 2025"),
-      ``rbi_master_circular``, ``rbi_circular``, ``rbi_notification``, ``npci_circular``, ``other``.
+      ``earnings_call``, ``earnings_release``, ``rbi_master_direction`` (master directions and "… Directions,
+      2025"), ``rbi_master_circular``, ``rbi_circular``, ``rbi_notification``, ``npci_circular``, ``other``.
+      An 8-K furnishing an earnings release (Item 2.02, its Exhibit 99.1) is ``earnings_release``: its pages are
+      the release and its statements, and the type keeps one period convention (an 8-K's period is its date, a
+      release's its fiscal quarter); its entity, ticker and date stay the cover's. Any other 8-K stays ``8-K``.
     * Fiscal years are named by the calendar year in which they END: Walmart's year ended January 31, 2020 is
       ``FY2020``, NIKE's ended May 31, 2018 is ``FY2018``, an Indian bank's April 2024 - March 2025 is ``FY2025``.
       Two exceptions: a document that names its years itself ('January 31, 2020 ("fiscal 2020")') is followed,
       and a 52/53-week year ending in the first seven days of January is named by the year before.
-    * ``period``: ``"FY2020"`` for a 10-K or an annual report; ``"Q2 FY2022"`` for a 10-Q or a call, the fiscal
-      quarter and the fiscal year it belongs to (four-digit year, so ``Q2 FY2022`` and ``FY2022`` share their year
-      form). For a calendar-year company the fiscal quarter is the calendar quarter (JPMorgan's quarter ended June
-      30, 2022 is ``Q2 FY2022``); Walmart's quarter ended July 31, 2022 is ``Q2 FY2023``. A question's "Q2 FY22",
-      "Q2 2022", "2Q22" or "second quarter of fiscal 2022" should be normalised to the same ``Q2 FY2022`` before it
-      is matched. For circulars, notifications and current reports (8-K) the period is the document's date.
-    * ``fiscal_year_end``: ISO date the fiscal year of ``period`` ends: read from a 10-K cover; derived for a 10-Q
-      or a call as the quarter's end plus ``3 × (4 − quarter)`` months (month end), e.g. Q2 ended 2024-09-30 →
-      ``2025-03-31``.
+    * ``period``: ``"FY2020"`` for a 10-K or an annual report; ``"Q2 FY2022"`` for a 10-Q, a call or an earnings
+      release (``"FY2024"`` for a release of a full year only), the fiscal quarter and the fiscal year it belongs
+      to (four-digit year, so ``Q2 FY2022`` and ``FY2022`` share their year form). For a calendar-year company the
+      fiscal quarter is the calendar quarter (JPMorgan's quarter ended June 30, 2022 is ``Q2 FY2022``); Walmart's
+      quarter ended July 31, 2022 is ``Q2 FY2023``. A question's "Q2 FY22", "Q2 2022", "2Q22" or "second quarter
+      of fiscal 2022" should be normalised to the same ``Q2 FY2022`` before it is matched. For circulars,
+      notifications and current reports (8-K) the period is the document's date.
+    * ``fiscal_year_end``: ISO date the fiscal year of ``period`` ends: read from a 10-K cover; derived for a 10-Q,
+      a call or a release as the quarter's end plus ``3 × (4 − quarter)`` months (month end), e.g. Q2 ended
+      2024-09-30 → ``2025-03-31`` (a release's fourth quarter: its end date itself).
     * ``date`` (ISO): a circular's or notification's date (the one on its reference line), an 8-K's date of
-      report, a call's date, a document's "Dated …" date.
+      report, a call's date, a release's dateline, a document's "Dated …" date.
+    * ``title``: the document's own title (:mod:`~prism.ingestion.profiles.heading`), else a release's headline.
     * ``reference``: "RBI/2025-26/13" (else "FEMA 401/2026-RB", "A.P. (DIR Series) Circular No. 09"), an NPCI
       circular number as printed ("NPCI/UPI/OC No. 37/2017-18"), a company circular's "Circular No. …".
     * ``entity``: a registrant in its running-text spelling ("Walmart Inc.", not the cover's "WALMART INC.");
-      "Reserve Bank of India, Department of Regulation"; "National Payments Corporation of India".
+      a release's company as its dateline names it ("Acme Corp (NYSE: ACME)"), with the legal form the document
+      prints after that name; "Reserve Bank of India, Department of Regulation"; "National Payments Corporation of
+      India". ``ticker``: a cover's symbol, or a release's first symbol in its parenthesis.
       ``aliases``: the entity, its short form without the legal suffix ("3M"), the ticker, the regulator's
       abbreviation and department code, every reference.
     * ``currency``: ISO 4217 code of the most frequent currency mark; ``unit``: the unit the statement headers state
