@@ -81,7 +81,7 @@ _TODAY = re.compile(r"\s+today\s+(?:reported|announced|released|posted|published
 _SUBJECT_VERB = re.compile(
     r"\s+(?:Reports|Announces|Posts|Delivers|Releases|Publishes|Reported|Announced)\b")
 _SEPARATOR = re.compile(r"--|—|–|\s-\s|:\s|\)|/|;|•|\||\bPRNewswire\b|\bWIRE\b|\bNEWSWIRE\b", re.IGNORECASE)
-_NAME_WORD = r"(?:[A-Z]|\d+[A-Za-z])[\w&.'’,-]*"
+_NAME_WORD = r"(?:[A-Z]|\d+[A-Za-z])[\w&.'’,®™-]*"
 _NAME_TAIL = re.compile(rf"((?:{_NAME_WORD}\s+|(?:and|of|de|du|la|&)\s+)*{_NAME_WORD})\s*$")
 _TRAILING_PARENS = re.compile(r"\s*\([^()]*\)\s*$")
 _ENDS_LEGAL = re.compile(rf"(?:,?\s+{legal.NAME_END_RE}|\s+&\s+Co\.?)$")
@@ -166,7 +166,7 @@ def _name_before(text: str, at: int) -> tuple[str, int] | None:
     words = m.group(1).replace("\n", " ").split()
     while words and words[0] in ("and", "of", "de", "du", "la", "&"):
         words = words[1:]
-    name = " ".join(words).strip(" ,")
+    name = re.sub(r"[®™]", "", " ".join(words)).strip(" ,")  # "Apple®"
     if not words or len(words) > MAX_NAME_WORDS or not re.search(r"[A-Za-z]{2}", name):
         return None
     return name, window_start + m.start(1)

@@ -339,3 +339,30 @@ def test_headline_wrapped_onto_two_lines_is_one_title(tmp_path):
     profile = _profile(tmp_path, "lumen.pdf", [wrapped, LUMEN_STATEMENTS])
     assert profile.title == "Lumen Devices Announces Financial Results for Fourth Quarter and Fiscal 2025"
     assert (profile.type, profile.period, profile.fiscal_year_end) == ("earnings_release", "Q4 FY2025", "2025-01-26")
+
+
+POMONA = ("Pomona reports third quarter results\nServices revenue reaches new all-time high\nPALO ALTO, CALIFORNIA — "
+          "Pomona® today announced financial results for its fiscal 2024 third quarter ended June 29, 2024. The "
+          "Company posted quarterly revenue of $85.8 billion, up 5 percent year over year.",
+          "Pomona Inc.\nCONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)\n(In millions, except per-share "
+          "amounts)\nThree Months Ended Nine Months Ended\nJune 29, 2024 July 1, 2023 June 29, 2024 July 1, 2023\n"
+          "Net sales $ 85,777 $ 81,797 $ 296,105 $ 288,867")
+NORTHGATE = ("Northgate Cloud strength drives fourth quarter results\nREDMOND, Wash. — July 30, 2024 — Northgate Corp. "
+             "today announced the following results for the quarter ended June 30, 2024, as compared to the "
+             "corresponding period of last fiscal year:\n· Revenue was $64.7 billion and increased 15%",)
+BENTLEY = ("Bentley Mart Inc. Q2 FY25 earnings release\nBENTONVILLE, Ark., Aug. 15, 2024 — Bentley Mart Inc. (NYSE: "
+           "BMRT): Consolidated revenue of $169.3 billion, an increase of $7.7 billion, or 4.8%, for the quarter "
+           "ended July 31, 2024.",)
+
+
+@pytest.mark.parametrize(("pages", "want"), [
+    # no ticker, a registered mark after the name, the fiscal year before the quarter, a year ending in September
+    pytest.param(POMONA, ("Pomona Inc.", None, "Q3 FY2024", "2024-09-30"), id="name-with-mark-fiscal-year-first"),
+    # a headline without a verb or a year: the quarter ended June 30 is the fiscal year's fourth
+    pytest.param(NORTHGATE, ("Northgate Corp.", None, "Q4 FY2024", "2024-06-30"), id="fourth-quarter-ending-june"),
+    pytest.param(BENTLEY, ("Bentley Mart Inc.", "BMRT", "Q2 FY2025", "2025-01-31"), id="fiscal-code-january-year"),
+])
+def test_release_conventions_of_other_issuers(pages, want):
+    profile = extract_profile(list(enumerate(pages, start=1)))
+    assert profile.type == "earnings_release"
+    assert (profile.entity, profile.ticker, profile.period, profile.fiscal_year_end) == want
