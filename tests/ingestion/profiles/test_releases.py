@@ -22,7 +22,8 @@ from prism.ingestion.profiles.periods import named_period
 from prism.ingestion.profiles.read import extract_profile
 from prism.retrieval.query import find_doc_types
 from prism.retrieval.scope import plan_scope
-from prism.types import DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentProfile, DocumentRecord
+from prism.service import document_title
+from prism.types import DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentProfile, DocumentRecord, IngestItem
 from tests.builders import unicode_pdf
 from tests.conftest import FIXTURES, require_data
 
@@ -366,3 +367,16 @@ def test_release_conventions_of_other_issuers(pages, want):
     profile = extract_profile(list(enumerate(pages, start=1)))
     assert profile.type == "earnings_release"
     assert (profile.entity, profile.ticker, profile.period, profile.fiscal_year_end) == want
+
+
+def test_ingested_release_carries_its_profile_in_every_chunk_and_its_headline_as_title(service, tmp_path):
+    path = unicode_pdf(tmp_path / "release.pdf", [ACME_RELEASE, ACME_STATEMENTS])
+    [result] = service.ingest([IngestItem(path.read_bytes(), "d812345dex991.pdf")], "r", briefing=False)
+    assert result.status == "ingested"
+    [record] = service.documents("r")
+    assert record.effective_profile().line() == "Acme Corp · earnings release · Q2 FY2025"
+    assert document_title(record) == "Acme Corp Reports Second Quarter Fiscal 2025 Results"
+    metas = service.open("r").store._col.get(include=["metadatas"])["metadatas"]
+    assert len(metas) == record.chunks
+    assert {(m["entity"], m["doc_type"], m["period"], m["fiscal_year_end"]) for m in metas} == {
+        ("Acme Corp", "earnings_release", "Q2 FY2025", "2025-12-31")}
