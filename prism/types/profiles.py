@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date as date_type
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from prism.errors import PrismError
 from prism.vocabulary.units import TABLE_UNITS
@@ -17,6 +17,7 @@ DocumentType = Literal[
     "8-K",
     "annual_report",
     "earnings_call",
+    "earnings_release",
     "rbi_master_direction",
     "rbi_master_circular",
     "rbi_circular",
@@ -47,9 +48,9 @@ PROFILE_FIELDS: tuple[str, ...] = (
 
 DOCUMENT_TYPE_LABELS: dict[str, str] = {
     "10-K": "10-K", "10-Q": "10-Q", "8-K": "8-K", "annual_report": "annual report", "earnings_call": "earnings call",
-    "rbi_master_direction": "RBI master direction", "rbi_master_circular": "RBI master circular",
-    "rbi_circular": "RBI circular", "rbi_notification": "RBI notification", "npci_circular": "NPCI circular",
-    "other": "other",
+    "earnings_release": "earnings release", "rbi_master_direction": "RBI master direction",
+    "rbi_master_circular": "RBI master circular", "rbi_circular": "RBI circular",
+    "rbi_notification": "RBI notification", "npci_circular": "NPCI circular", "other": "other",
 }
 """How a document type is written for a reader (a citation line, a title header)."""
 
@@ -129,8 +130,8 @@ class DocumentProfile:
     def from_metadata(cls, metadata: dict[str, Any]) -> DocumentProfile:
         """The profile fields a chunk's flat metadata carries (:meth:`metadata`'s keys); the others ``None``."""
         values = {name: metadata.get(key) for name, key in PROFILE_METADATA_KEYS.items()}
-        texts: dict[str, Any] = {name: str(v) if v is not None else None for name, v in values.items()}
-        return cls(ticker=None, **texts)
+        text: dict[str, Any] = {name: str(v) if v is not None else None for name, v in values.items()}
+        return cls(ticker=None, **text)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
@@ -183,5 +184,4 @@ class DocumentProfile:
                 sources.pop(name, None)
             else:
                 sources[name] = ProfileSource(None, CORRECTED_SNIPPET)
-        changes: dict[str, Any] = dict(fields)  # each a text field of the profile, checked above
-        return replace(self, **changes, sources=sources)
+        return replace(self, **cast("dict[str, Any]", fields), sources=sources)
