@@ -49,6 +49,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import regex
+
 from prism.answering import acronyms
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
@@ -135,7 +137,7 @@ def _period_forms(word: str) -> list[str]:
 def _compact_periods(question: str) -> str:
     """``question`` with each period code written as the salient words read it: "FY 2024-25" → "FY2025", "Q3 FY
     2023-24" → "Q3 FY2024" (a split fiscal year's "FY" is no acronym of its own)."""
-    def compact(m: object) -> str:
+    def compact(m: regex.Match[str]) -> str:
         return " ".join(f"{kind}{part} FY{year}" if part else f"FY{year}" for kind, part, year in code_of(m))
     return PERIOD_CODE_RE.sub(compact, question)
 

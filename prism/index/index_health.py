@@ -29,7 +29,7 @@ import struct
 from pathlib import Path
 from urllib.parse import quote
 
-from tenacity import Retrying, retry_if_result, stop_after_attempt, wait_fixed
+from tenacity import RetryCallState, Retrying, retry_if_result, stop_after_attempt, wait_fixed
 
 from prism.errors import IndexDamagedError
 
@@ -120,6 +120,11 @@ def _files(folder: Path, count: int, capacity: int, record: int) -> str | None:
     return None
 
 
+
+def _last_finding(state: RetryCallState) -> str | None:
+    """The damage the last of the repeated checks found (tenacity's callback after the last attempt)."""
+    return state.outcome.result() if state.outcome is not None else None
+
 def check_vector_index(chroma_dir: Path, workspace_dir: Path, collection: str, workspace: str) -> None:
     """Raise when the workspace's vector index is damaged (:func:`damage`, confirmed twice) or its rebuild stopped
     part-way (:data:`REBUILD_MARKER`).
@@ -132,7 +137,7 @@ def check_vector_index(chroma_dir: Path, workspace_dir: Path, collection: str, w
         found: str | None = "a rebuild of its vectors is running or stopped before it finished"
     else:
         found = Retrying(stop=stop_after_attempt(3), wait=wait_fixed(0.3), retry=retry_if_result(bool),
-                         retry_error_callback=lambda state: state.outcome.result())(damage, chroma_dir, collection)
+                         retry_error_callback=_last_finding)(damage, chroma_dir, collection)
     if found:
         logger.error("workspace %s: vector index damaged: %s", workspace, found)
         raise IndexDamagedError(damaged_message(workspace, found))

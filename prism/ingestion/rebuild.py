@@ -124,8 +124,12 @@ class ReindexFacade:
     catalog: WorkspaceCatalog
     _open: OpenWorkspaces[Any]
     stores: VectorStores
-    embedder: PrismEmbedding
     open: Callable[..., Any]
+
+    @property
+    def embedder(self) -> PrismEmbedding:
+        """The service's embedder (a read-only property there)."""
+        raise NotImplementedError
 
     def index_mismatch(self, workspace: str | None = None) -> str | None:
         """Why the workspace cannot be searched (built by another embedding model or backend, or its index damaged:
