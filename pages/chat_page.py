@@ -52,12 +52,14 @@ if conversation and conversation.turns:
     with st.container(horizontal=True):
         st.download_button("Export chat (Markdown)",
                            conversation_markdown(info.name, conversation.turns, conversation.info.title,
-                                                 titles={d.source: document_title(d) for d in docs}),
+                                                 titles={d.source: document_title(d) for d in docs},
+                                                 doc_ids={d.source: d.doc_id for d in docs}),
                            file_name=f"prism-chat-{info.id}-{conversation.info.id}.md", mime="text/markdown",
                            icon=":material/download:", key="chat.export", on_click=state.record_export,
                            args=(service, info.name, "conversation",
                                  f"prism-chat-{info.id}-{conversation.info.id}.md"),
-                           help="The questions, how each was searched, the answers and their sources.")
+                           help="What the chat shows: the questions, how each was searched, the answers with their "
+                                "notes and their sources (marked when no longer in the workspace).")
         st.button("New chat", icon=":material/add_comment:", key="chat.clear", on_click=conversations_view.new_chat,
                   args=(info.id,))
     st.caption(conversations_view.SHARED_NOTE)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from prism.index.tokenizer import STOP_WORDS, tokenize
+from prism.index.tokenizer import STOP_WORDS
 from prism.vocabulary import abbreviations
 
 _PART = re.compile(r"[A-Za-z]+|&")

@@ -16,7 +16,7 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
   a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
   embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A word counts as found
-  when its meaning is there (issue 29 §5: a third of real SEBI/RBI questions were declined over "AMC's" where the
+  when its meaning is there (else a third of real SEBI/RBI questions are declined over "AMC's" where the
   circular says "asset management company"): an abbreviation where a passage spells it out by initials or writes
   a phrase of :mod:`prism.vocabulary.abbreviations` ("NBFCs" = "non-banking financial companies", "RBI" =
   "Reserve Bank of India", "PAT" = "net profit", "CEO" = "Chief Executive Officer"; :mod:`prism.answering.
@@ -37,7 +37,7 @@ A question is declined when ``relevance < min_relevance``, ``missing`` is not em
 A yes/no question ("Is 3M a
 capital-intensive business?", "Does … have a healthy liquidity profile?") asks for a judgement in the analyst's own
 words, which the documents need not use: only its relevance counts. The thresholds are settings
-(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
+(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (its measured table: docs/evaluation.md;
 ``bench/answerability.py`` prints it).
 """
 

@@ -17,11 +17,24 @@ import os
 import sys
 from collections.abc import Sequence
 
-from prism.cli import answer, audit, common, compare, documents, evaluation, reader, reranker, search, seed, workspaces
+from prism.cli import (
+    answer,
+    audit,
+    common,
+    compare,
+    documents,
+    evaluation,
+    reader,
+    reference,
+    reranker,
+    search,
+    seed,
+    workspaces,
+)
 from prism.cli.logs import configure_logging, record_unexpected
 from prism.errors import PrismError
 
-COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker, reader)
+COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker, reader, reference)
 """The modules whose ``register`` adds sub-commands, in help order."""
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,5 @@
-"""Scope a search by what the question names: entities restrict it to their documents, periods
-prefer the documents that report them, an unknown company is declined.
+"""Scope a search by what the question names, so an answer never quotes another company or period: entities
+restrict it to their documents, periods prefer the documents that report them, an unknown company is declined.
 
 :func:`plan_scope` decides, from the question and the workspace's document profiles, without any model:
 
@@ -48,8 +48,8 @@ __all__ = ["MAX_LISTED_ENTITIES", "DocumentCatalog", "ScopePlan", "catalog_of", 
 MAX_LISTED_ENTITIES = 20
 """Most entities a decline lists (then "and N more")."""
 
-_ANNUAL = ("10-K", "annual_report")
-_QUARTERLY = ("10-Q", "earnings_call")
+_ANNUAL = ("10-K", "annual_report", "earnings_release")
+_QUARTERLY = ("10-Q", "earnings_call", "earnings_release")
 
 
 @dataclass(frozen=True)

@@ -194,8 +194,8 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query", "unsupported_numbers",
-        "timings_ms", "notes", "message", "scope", "calculation", "understood"}`` (timings rounded to 0.01 ms; ``notes`` as
-        ``{"kind", "text"}``; ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``;
+        "timings_ms", "notes", "message", "scope", "calculation", "understood"}`` (timings rounded to 0.01 ms;
+        ``notes`` as ``{"kind", "text"}``; ``scope`` as ``{"entities", "periods", "documents", "auto"}`` or ``None``;
         ``calculation`` as :meth:`Calculation.to_dict` or ``None``)."""
         return {
             "answer": self.answer,

@@ -1,4 +1,5 @@
-"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result."""
+"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result; and
+one figure quoted from a table cell (:class:`CellQuote`)."""
 
 from __future__ import annotations
 

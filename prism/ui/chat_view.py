@@ -25,6 +25,7 @@ from prism.ui.explain import (
     timings_caption,
     why_cited,
 )
+from prism.ui.export import SHOWN_ELSEWHERE, shown_notes  # noqa: F401  (SHOWN_ELSEWHERE: the chat's rule, kept here too)
 from prism.ui.preview import passage_html
 from prism.ui.resources import page_preview
 
@@ -75,7 +76,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
         try:
             with st.spinner(THINKING):
-                stream = service.ask(
+                stream: Any = service.ask(
                     question, info.name, history=conversation.memory() if conversation else [],
                     sources=sources or None, mode=options.get("mode"), hyde=options.get("hyde"),
                     multi_query=options.get("multi_query"), web=options.get("web"),
@@ -87,7 +88,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
                 st.write_stream(_escaped(iter(stream)))
             answer: Answer | None = getattr(stream, "answer", None)
             if answer is None:
-                answer = stream.result() if hasattr(stream, "result") else stream  # type: ignore[assignment]
+                answer = stream.result() if hasattr(stream, "result") else stream
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
                 show_answer_text(turn.answer)
@@ -244,15 +245,10 @@ def footer_label(answer: Mapping[str, Any]) -> str:
     return "LLM answer" if answer.get("mode") == "llm" else "Extractive answer"
 
 
-SHOWN_ELSEWHERE = frozenset({"declined", "extractive", "unsupported_figures"})
-"""Note kinds the view does not repeat under the answer: the declined message is the answer itself, the extractive
-label is in the footer, flagged figures have their own warning."""
-
-
 def _notes(answer: Mapping[str, Any]) -> str:
-    """The answer's notes that are not shown elsewhere (:data:`SHOWN_ELSEWHERE`), as one escaped line."""
-    notes = [n["text"] for n in answer.get("notes") or [] if n.get("kind") not in SHOWN_ELSEWHERE]
-    return literal(" ".join(notes))
+    """The answer's notes that are not shown elsewhere (:func:`prism.ui.export.shown_notes`: the export writes the
+    same ones), as one escaped line."""
+    return literal(" ".join(shown_notes(answer)))
 
 
 def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, tuple[str | None, str]]:

@@ -1,4 +1,4 @@
-"""Seeds (issue 17 §3): the sample workspace built into a folder ahead of time and copied into an empty PRISM_HOME
+"""Seeds: the sample workspace built into a folder ahead of time and copied into an empty PRISM_HOME
 at start, so the Docker image's visitors never wait for it; never copied over a home that holds anything."""
 
 from __future__ import annotations

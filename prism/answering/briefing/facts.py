@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 FILING_TYPES = frozenset({"10-K", "10-Q", "8-K", "annual_report"})
 """Document types whose briefing leads with key figures from the statements."""
-NOT_CIRCULAR_TYPES = FILING_TYPES | {"earnings_call"}
+NOT_CIRCULAR_TYPES = FILING_TYPES | {"earnings_call", "earnings_release"}
 """Document types never read for circular facts (applicability, effective date, limits, penalties)."""
 
 

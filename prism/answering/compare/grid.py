@@ -36,7 +36,6 @@ from prism.answering.compare.templates import check_placeholders, fill_question,
 from prism.errors import PrismError
 from prism.index.statements import ITEMS
 from prism.types import Answer, CancelToken, CellCitation, Citation, CompareCell, DocumentRecord
-from prism.vocabulary import currencies, units
 
 __all__ = ["MAX_DOCUMENTS", "NO_FIGURE_TEXT", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template",
            "cell_from_answer", "compare_cells", "figure_item", "resolve_question", "settings_key", "short_answer",
@@ -53,6 +52,11 @@ NO_FIGURE_TEXT = ("Not found in this document: no statement row or sentence of i
                   "for {item}; they mention it without an amount.")
 MISSING_TEXT = ("Not asked: this document's profile has no {names} for the question's placeholder; correct the profile "
                 "(Documents page) or write the value into the question.")
+
+_FIGURE = re.compile(rf"{currencies.SYMBOL_CLASS}\s?\d|\b\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?\b"
+                     rf"|\b\d+(?:\.\d+)?\s?(?:%|per\s?cent\b|(?:{units.FIGURE_WORD_RE})\b)", re.IGNORECASE)
+"""A figure in an answer (vocabulary.currencies / units): "$650,788", "862,730", "20 per cent", "5 crore"."""
+
 
 @dataclass(frozen=True)
 class Template:

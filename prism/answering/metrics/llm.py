@@ -60,8 +60,8 @@ def plan_from_reply(reply: str, fallback: Plan, fiscal_year_end: str | None = No
     periods = data.get("periods")
     periods = tuple(p for p in periods if isinstance(p, str) and re.fullmatch(r"FY\d{4}", p)) \
         if isinstance(periods, list) else ()
-    how = data.get("how") if data.get("how") in ("single", "average", "cagr") else fallback.how
-    kind = data.get("kind") if data.get("kind") in _KINDS else fallback.kind
+    how: Any = data.get("how") if data.get("how") in ("single", "average", "cagr") else fallback.how
+    kind: Any = data.get("kind") if data.get("kind") in _KINDS else fallback.kind
     decimals = data.get("decimals")
     decimals = decimals if isinstance(decimals, int) and 0 <= decimals <= 6 else fallback.decimals
     metric = str(data.get("metric") or fallback.metric)[:80]

@@ -166,7 +166,8 @@ def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Ret
                 figures.append(Operand(
                     label or "Total", column, period, when, cell.strip(), value, unit, table.currency,
                     _kind(label, column, cell, unit, table.currency), n, "cell", key, row_id, j,
-                    not label or bool(_TOTAL.search(label)), heading, table.title or "", n, holder))
+                    not label or bool(_TOTAL.search(label)), heading, table.title or "", n, holder,
+                    table.ambiguous_numbers))
             if figures:
                 row = Row((key, row_id), label or "Total", frozenset(tokenize(label)), tuple(figures), heading,
                           table.title or "", figures[0].total, frozenset(context | set(tokenize(heading))))

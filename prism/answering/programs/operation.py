@@ -55,6 +55,8 @@ class Operand:
         title: the table's title or caption, or ``""``.
         rank: the retrieval rank of the chunk it was read through (1 = best).
         chunk: the chunk holding it when that chunk was not retrieved (another chunk of a retrieved table).
+        ambiguous: its table's cells did not settle the number convention ("1.246": 1,246 or 1.246): it is quoted
+            with a note and never computed with.
     """
 
     label: str
@@ -76,6 +78,7 @@ class Operand:
     title: str = ""
     rank: int = 1
     chunk: RetrievedChunk | None = field(default=None, compare=False, repr=False)
+    ambiguous: bool = False
 
     @property
     def series(self) -> tuple[str, int]:

@@ -157,7 +157,8 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
 
 def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[Candidate]:
     """Every program the evidence allows, executed, with its features (``render_cosine`` not yet set); programs whose
-    result is undefined (a division by zero) are dropped; at most ``limit`` (logged when cut)."""
+    result is undefined (a division by zero), and computations over a figure whose number convention is unsettled,
+    are dropped; at most ``limit`` (logged when cut)."""
     rows = {r.key: r for r in evidence.rows}
     words = words_of(reading.text)
     out: list[Candidate] = []
@@ -167,8 +168,8 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
         log_p = math.log(max(p, 1e-6))
         for program in op.bindings(reading, evidence):
             key = (name, tuple((o.table, o.row, o.col) for o in program.operands), program.options)
-            if key in seen:
-                continue
+            if key in seen or (name != "lookup" and any(o.ambiguous for o in program.operands)):
+                continue  # never computed from a figure whose number convention is unsettled
             seen.add(key)
             for variant in (program, _magnitude(program)):
                 if variant is None:

@@ -30,8 +30,10 @@ def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping
 
 
 def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
+    """The chunk row's table, its cells read with the number convention stored at ingestion ("1.234,5" in a
+    decimal-comma table is 1,234.5: :meth:`~prism.types.ChunkTable.with_decimal_point`)."""
     data = row.get("table") if row else None
-    return ChunkTable.from_dict(data) if isinstance(data, dict) else None
+    return ChunkTable.from_dict(data).with_decimal_point() if isinstance(data, dict) else None
 
 
 def sibling_chunk(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:

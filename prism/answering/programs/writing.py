@@ -19,6 +19,7 @@ from prism.answering.units import printed_label
 from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
 from prism.vocabulary.units import SPOKEN
 
 __all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "write"]
@@ -60,7 +61,8 @@ def quote(operand: Operand) -> str:
         return operand.label
     title = f" ({operand.title})" if operand.title else ""
     column = f", {operand.column}" if operand.column else ""
-    return f"{operand.label}{column}: {_figure(operand)}{title}"
+    flag = f" {AMBIGUOUS_NOTE}" if operand.ambiguous else ""
+    return f"{operand.label}{column}: {_figure(operand)}{flag}{title}"
 
 
 def blocks_of(operands: Sequence[Operand], chunks: Sequence[RetrievedChunk]) -> tuple[list[int], list[RetrievedChunk]]:

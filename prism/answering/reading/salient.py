@@ -12,6 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import regex
+
+from prism.index.period_codes import PERIOD_CODE_RE, code_of
+
 __all__ = ["quarters", "salient_words"]
 
 _WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
@@ -33,10 +37,19 @@ def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
     return None
 
 
+def _compact_periods(question: str) -> str:
+    """``question`` with each period code written as one word: "FY 2024-25" → "FY2025", "Q3 FY 2023-24" → "Q3
+    FY2024" (a split fiscal year's "FY" is no acronym of its own)."""
+    def compact(m: regex.Match[str]) -> str:
+        return " ".join(f"{kind}{part} FY{year}" if part else f"FY{year}" for kind, part, year in code_of(m))
+    return PERIOD_CODE_RE.sub(compact, question)
+
+
 def salient_words(question: str, in_vocabulary: Callable[[str], bool]) -> tuple[tuple[str, str], ...]:
-    """``((word, kind), …)``: the question's salient words as written, in order, without repeats."""
+    """``((word, kind), …)``: the question's salient words as written (a period code as one word), in order,
+    without repeats."""
     out = []
-    for word in dict.fromkeys(_WORD.findall(question)):
+    for word in dict.fromkeys(_WORD.findall(_compact_periods(question))):
         kind = _kind(word, in_vocabulary)
         if kind is not None:
             out.append((word, kind))
