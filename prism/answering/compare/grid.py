@@ -36,6 +36,7 @@ from prism.answering.compare.templates import check_placeholders, fill_question,
 from prism.errors import PrismError
 from prism.index.statements import ITEMS
 from prism.types import Answer, CancelToken, CellCitation, Citation, CompareCell, DocumentRecord
+from prism.vocabulary import currencies, units
 
 __all__ = ["MAX_DOCUMENTS", "NO_FIGURE_TEXT", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template",
            "cell_from_answer", "compare_cells", "figure_item", "resolve_question", "settings_key", "short_answer",

@@ -35,9 +35,10 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
     """The programs of operation ``name`` (``max`` or ``min``) over every set of figures a question may compare."""
     periods = asked_periods(reading)
     for row in rows(reading, evidence, figures=2):
-        figures = asked(reading, row) if len(periods) >= 2 else [f for f in row.figures if f.when != (0, 0)]
+        figures = tuple(asked(reading, row)) if len(periods) >= 2 else tuple(f for f in row.figures
+                                                                              if f.when != (0, 0))
         if len({f.when for f in figures}) >= 2:
-            yield Program(name, tuple(figures), (("over", "periods"),))
+            yield Program(name, figures, (("over", "periods"),))
     for table in list(evidence.tables.values())[:2]:
         members = [r for _, r in table if r is not None and not r.total]
         columns = sorted({f.col for r in members for f in asked(reading, r)})

@@ -21,7 +21,9 @@ __all__ = ["item_groups", "meets", "threshold_in"]
 
 def _sections(table: list[tuple[str, Row | None]]) -> Iterator[tuple[str, list[Row]]]:
     """``(heading, rows)`` under each heading, and ``(total label, rows)`` for the rows each total adds up."""
-    heading, under, since_total = "", [], []
+    heading = ""
+    under: list[Row] = []
+    since_total: list[Row] = []
     for label, row in table:
         if row is None:
             if heading and under:

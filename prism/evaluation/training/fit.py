@@ -58,7 +58,8 @@ def _objective(w: np.ndarray, data: _Stacked, prior: np.ndarray, l2: float) -> t
     return loss + l2 * float((w - prior) @ (w - prior)), grad + 2 * l2 * (w - prior)
 
 
-def fit(choices: Sequence[Choice], prior: Sequence[float], l2: float = 0.01, max_iter: int = 1000) -> np.ndarray:
+def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: float = 0.01, max_iter: int = 1000
+        ) -> np.ndarray:
     """The weights maximising the penalised log-likelihood of ``choices`` (module docstring).
 
     Args:

@@ -7,6 +7,7 @@ trailing zeros beyond them dropped.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 from prism.answering.programs.binding import item_sets, series_sets
 from prism.answering.programs.evidence import Evidence
@@ -34,7 +35,7 @@ class Average(Operation):
 
     def run(self, program: Program, reading: Reading) -> Result:
         values, unit = common_scale(program.operands)
-        raw = sum(values) / len(values)
+        raw = sum(values, Decimal(0)) / len(values)
         shown = mean_shown(raw, shown_decimals(program.operands))
         first = program.operands[0]
         kind = first.kind if len({o.kind for o in program.operands}) == 1 else "number"

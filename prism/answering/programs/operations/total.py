@@ -7,6 +7,7 @@ Unit rule: the operands' unit, at their decimals.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 from prism.answering.programs.binding import item_sets, series_sets
 from prism.answering.programs.evidence import Evidence
@@ -35,7 +36,7 @@ class Total(Operation):
 
     def run(self, program: Program, reading: Reading) -> Result:
         values, unit = common_scale(program.operands)
-        raw = sum(values)
+        raw = sum(values, Decimal(0))
         shown = rounded(raw, shown_decimals(program.operands))
         first = program.operands[0]
         kind = first.kind if len({o.kind for o in program.operands}) == 1 else "number"
