@@ -1,30 +1,25 @@
-"""Answering: question (+ chat history) → standalone query → expansions → retrieval ‖ web → cited answer.
+"""Answering: question (+ chat history) → standalone query → Reading → retrieval ‖ web → cited answer.
 
 :class:`AnswerEngine` runs one question through the pipeline:
 
-1. **Guards, no LLM call.** An empty workspace, or nothing to search for (punctuation, emoji, stop words): a message.
-2. **Condense.** With history, the follow-up becomes a standalone query (small LLM, else a heuristic;
-   :mod:`prism.answering.conversation`).
-3. **Answerability gate, no LLM call.** A plain retrieval, scored by :func:`prism.answering.answerability.assess`:
-   the best chunk's relevance (cosine + query-term overlap, below ``settings.answer_min_relevance``) and the
-   question's salient words (periods, acronyms, compounds, rare words) that no top passage has. A declined question
-   gets :func:`~prism.answering.answerability.decline_message` (what was searched, the words not found) with the
-   closest passages as ``retrieved`` and ``Answer.declined`` (unless web search is on and finds something: then the
-   web blocks alone are the context). An LLM reply starting "NOT FOUND" is shown as a decline too.
-4. **Expand** (LLM only): HyDE for the dense side, multi-query for both, then the expanded retrieval, reranked
-   against the standalone query (:func:`prism.retrieval.expansion.expanded_search`); web search
-   (:mod:`prism.answering.websearch`) runs concurrently with it.
-5. **Answer.** With an LLM: a streamed chat call with the history, the fenced blocks, the question and a computed
-   figure's work as a checked fact. Without one (or when the LLM fails before its first token): the same computed
-   figure (:mod:`~prism.answering.derived.computed`), a table cell (:mod:`~prism.answering.derived.cells`) or sentences.
-6. **Check.** Citation markers are validated (:mod:`prism.answering.citations`), figures are looked up in the blocks
-   they cite (:mod:`prism.answering.figures`), the cited blocks are numbered 1, 2, 3 in order of first use (each
-   citation keeps its retrieval ``rank``), and the :class:`~prism.types.Answer` is assembled.
+1. **Guards**: an empty workspace, or nothing to search for: a message, no model call.
+2. **Condense and read.** A follow-up becomes a standalone query (:mod:`prism.answering.conversation`); the reader
+   reads it once (:class:`prism.answering.reading.Reader`) against the workspace's documents.
+3. **Answerability gate**, on a plain retrieval (:func:`prism.answering.answerability.assess`: relevance, the
+   salient words no top passage has, the evidence of the type asked); a question whose figures a program reads
+   passes (:class:`~prism.answering.figure_step.FigureStep`). A declined question gets
+   :func:`~prism.answering.answerability.decline_message` with the closest passages (web results alone when web
+   search finds some); an LLM reply starting "NOT FOUND" is a decline too.
+4. **Expand** (LLM only): HyDE, multi-query, the expanded retrieval (:func:`prism.retrieval.expansion.
+   expanded_search`), web search alongside (:mod:`prism.answering.websearch`).
+5. **Answer.** With an LLM: a streamed call with the history, the fenced blocks, the question and a computed
+   figure's work as a checked fact. Without one (or when it fails before its first token): the computed or looked-up
+   figure of the best program (:mod:`prism.answering.programs`), else sentences (:mod:`prism.answering.extractive`).
+6. **Check.** Citation markers validated (:mod:`prism.answering.citations`), figures looked up in the blocks they
+   cite (:mod:`prism.answering.figures`), blocks numbered by first use, the :class:`~prism.types.Answer` assembled.
 
-``ask(..., stream=True)`` returns an :class:`AnswerStream`: iterate it for text pieces (``st.write_stream``), then
-read :attr:`AnswerStream.answer`. The streamed text is the raw LLM output (block numbers); the final
-``Answer.answer`` has invalid markers removed and the citations renumbered, so a UI re-renders it once the stream
-ends.
+``ask(..., stream=True)`` returns an :class:`AnswerStream` to iterate (``st.write_stream``), then read
+:attr:`AnswerStream.answer`; the final ``Answer.answer`` has its markers validated and renumbered.
 """
 
 from __future__ import annotations
@@ -33,8 +28,7 @@ import logging
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
@@ -42,18 +36,17 @@ from prism.answering.answerability import NOT_FOUND, Answerability, assess, decl
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, quoted_line, relevance
+from prism.answering.figure_step import FigureStep
 from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
-from prism.answering.metrics.answer import metric_answer, sub_search
+from prism.answering.metrics.answer import sub_search
 from prism.answering.numbercheck import accept_derived
-from prism.answering.programs.answer import Choice, choose
 from prism.answering.programs.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
 from prism.answering.programs.ranker import Ranker
-from prism.answering.programs.step import figure_lines
 from prism.answering.programs.writing import COMPUTED_LABEL, derived_text
 from prism.answering.reading import Reader
 from prism.answering.seams import Retriever, WorkspaceReader
-from prism.answering.stream import AnswerRun, AnswerStream
+from prism.answering.stream import AnswerRun, AnswerStream, Wanted
 from prism.answering.units import Block, blocks_of_chunks
 from prism.answering.websearch import WebSearcher, WebSearchOutcome
 from prism.config import Settings
@@ -81,17 +74,6 @@ NOT_RELEVANT = (
     "other words, check the document filter, or add the document that covers it."
 )
 LLM_FAILED_LABEL = "extractive answer (the LLM call failed)"
-
-
-@dataclass(frozen=True)
-class _Wanted:
-    """The optional stages one question runs: expansions (only with an LLM) and web search (only with a key)."""
-
-    hyde: bool
-    multi_query: bool
-    web: bool
-
-    expanding = property(lambda self: self.hyde or self.multi_query)
 
 
 class AnswerEngine:
@@ -124,7 +106,7 @@ class AnswerEngine:
         self.llms = llms or NO_LLMS
         self.web = web
         self.reader = reader or Reader(embedder)
-        self.ranker = ranker or Ranker.load()
+        self.figure_step = FigureStep(retriever, embedder, ranker or Ranker.load())
 
     # --- public ---------------------------------------------------------------------------------------------
     def ask(
@@ -205,7 +187,7 @@ class AnswerEngine:
             run.add_time("condense", (time.perf_counter() - t) * 1000)
         run.note("degraded", condensed.warning)
 
-    def _wanted(self, run: AnswerRun, hyde: bool | None, multi_query: bool | None, web: bool | None) -> _Wanted:
+    def _wanted(self, run: AnswerRun, hyde: bool | None, multi_query: bool | None, web: bool | None) -> Wanted:
         """The optional stages asked for (defaults from the settings), minus those that cannot run (noted)."""
         want_hyde = self.settings.hyde_enabled if hyde is None else hyde
         want_multi = self.settings.multi_query_enabled if multi_query is None else multi_query
@@ -216,9 +198,9 @@ class AnswerEngine:
         if not self.llms.available and (hyde or multi_query):
             run.note("degraded", "HyDE and multi-query are off: no LLM is configured.")
         available = self.llms.available
-        return _Wanted(available and want_hyde, available and want_multi, want_web)
+        return Wanted(available and want_hyde, available and want_multi, want_web)
 
-    def _retrieve(self, run: AnswerRun, wanted: _Wanted, mode: str | None, sources: Sequence[str] | None,
+    def _retrieve(self, run: AnswerRun, wanted: Wanted, mode: str | None, sources: Sequence[str] | None,
                   rerank: bool) -> str | None:
         """Retrieve the blocks (with web search alongside): a plain search for the relevance gate, then the
         expanded one. Returns why there is no answer (nothing relevant, no web result either), or ``None``."""
@@ -271,26 +253,9 @@ class AnswerEngine:
                          min_salient_idf=self.settings.gate_min_salient_idf)
         if verdict.answerable or not chunks:
             return verdict
-        run.choice = self._choose(run, chunks)
-        if run.choice.fits(run.reading) or run.reading.intent == "table_subject":
+        if self.figure_step.answers(run, chunks):
             return replace(verdict, answerable=True)
         return verdict
-
-    def _choose(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Choice:
-        """The ranked programs over ``chunks`` (kept on the run: made once per set of chunks)."""
-        if run.choice is not None and [c.chunk_id for c in run.choice.chunks] == [c.chunk_id for c in chunks]:
-            return run.choice
-        t = time.perf_counter()
-        sources = list(dict.fromkeys(c.source for c in chunks))
-
-        def tables() -> Sequence[RetrievedChunk]:
-            return self.retriever.search(run.condensed, sources=sources, auto_scope=False, reading=run.reading,
-                                         top_k=self.settings.fusion_top_k, rerank=False).results
-
-        run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
-                            ranker=self.ranker, tables=tables)
-        run.add_time("program", (time.perf_counter() - t) * 1000)
-        return run.choice
 
     def _record_search(self, run: AnswerRun, result: SearchResult) -> None:
         rerank_ms, total = (result.timings_ms.get(k) for k in ("rerank", "total"))
@@ -326,17 +291,12 @@ class AnswerEngine:
         closest = [Citation.from_chunk(n, c, n) for n, c in enumerate(run.chunks, start=1)]
         return Answer(answer=message, mode=run.mode, retrieved=closest, web=list(run.web),  # type: ignore[arg-type]
                       condensed_query=run.condensed or run.question, timings_ms=dict(run.timings),
-                      notes=list(run.notes), declined=True, scope=run.scope, understood=self._understood(run))
-
-    @staticmethod
-    def _understood(run: AnswerRun) -> dict[str, Any] | None:
-        """What the reader understood of the question, or ``None`` when it was not read."""
-        return run.reading.to_dict() if run.reading.question else None
+                      notes=list(run.notes), declined=True, scope=run.scope, understood=run.understood())
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
         run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
-            work = llm_derived(run, self.llms.cheap, self._choose(run, run.chunks), self._workspace,
+            work = llm_derived(run, self.llms.cheap, self.figure_step.choose(run, run.chunks), self._workspace,
                                sub_search(self.retriever, run.reading))
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
@@ -365,10 +325,7 @@ class AnswerEngine:
                 run.note("degraded", f"{exc} Showing an extractive answer instead.")
                 run.mode = "extractive"
                 label = LLM_FAILED_LABEL
-        metric = metric_answer(run.reading, run.chunks, self._workspace.read_chunks,
-                               sub_search(self.retriever, run.reading)) if run.reading.plans else None
-        run.derived, cells, extra = figure_lines(run.reading, self._choose(run, run.chunks),
-                                                 self._workspace.read_chunks, metric)
+        run.derived, cells, extra = self.figure_step.figures(run)
         run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
         run.lines = cells if run.derived else cells or extractive_lines(
             run.reading, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
@@ -433,7 +390,7 @@ class AnswerEngine:
             timings_ms=dict(run.timings),
             notes=list(run.notes),
             declined=any(n.kind == "declined" for n in run.notes),
-            scope=run.scope, calculation=cited_calculation(run, order), understood=self._understood(run),
+            scope=run.scope, calculation=cited_calculation(run, order), understood=run.understood(),
         )
         logger.info(
             "answer (%s): %d cited of %d blocks, %d web, %d unsupported figure(s), %.0f ms",

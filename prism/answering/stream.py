@@ -14,6 +14,20 @@ from prism.types import TIMING_STAGES, Answer, Derived, Note, NoteKind, Retrieve
 from prism.types.reading import Reading
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """The optional stages one question runs: expansions (only with an LLM) and web search (only with a key)."""
+
+    hyde: bool
+    multi_query: bool
+    web: bool
+
+    @property
+    def expanding(self) -> bool:
+        """HyDE or multi-query is on."""
+        return self.hyde or self.multi_query
+
+
 @dataclass
 class AnswerRun:
     """One question through the pipeline: the standalone query, the blocks, the notes and the stage timings.
@@ -39,7 +53,7 @@ class AnswerRun:
         reading: the standalone query read once (:class:`~prism.types.reading.Reading`), which search, the
             answerability gate, the program choice and the extractive answer all read; set with ``condensed``.
         choice: the programs ranked over the chunks (made once per set of chunks, by the gate or the answer), or
-            ``None``.
+            ``None``; choice_key: the ids of the chunks it was made over.
     """
 
     question: str
@@ -60,6 +74,12 @@ class AnswerRun:
     derived: Derived | None = None
     reading: Reading = field(default_factory=lambda: Reading(question="", text="", tokens=frozenset()))
     choice: Any = None
+    choice_key: tuple[str, ...] = ()
+
+    def understood(self) -> dict[str, Any] | None:
+        """What the reader understood of the question (:meth:`prism.types.reading.Reading.to_dict`), or ``None``
+        when it was not read."""
+        return self.reading.to_dict() if self.reading.question else None
 
     def scope_options(self) -> dict[str, Any]:
         """The retriever's scope keywords for this run: ``{"auto_scope", "scope_removed"}``."""

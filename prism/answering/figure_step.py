@@ -1,0 +1,90 @@
+"""The figure step of the answer engine: the programs and statement metrics over a question's chunks.
+
+:class:`FigureStep` makes the program choice once per set of chunks (:func:`prism.answering.programs.answer.choose`,
+with a focused search for tables when the chunks hold none), tells the gate whether a program answers the question
+(its words, "ratio", "highest", are the question's, not the table's), and gives the extractive answer its figure:
+one per company for a scope naming several (:mod:`prism.answering.programs.entities`), else the best program or the
+statement metric the question names (:func:`prism.answering.programs.step.figure_lines`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from prism.answering.metrics.answer import metric_answer, sub_search
+from prism.answering.programs.answer import Choice, choose
+from prism.answering.programs.entities import entity_documents, entity_figures, missing_note
+from prism.answering.programs.ranker import Ranker
+from prism.answering.programs.step import figure_lines
+from prism.answering.seams import Retriever, WorkspaceReader
+from prism.answering.stream import AnswerRun
+from prism.types import Derived, RetrievedChunk
+
+if TYPE_CHECKING:
+    from prism.index.embedder import PrismEmbedding
+
+__all__ = ["FigureStep"]
+
+SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
+"""Intents whose answer is a sentence, never a figure."""
+
+
+class FigureStep:
+    """The programs of one engine.
+
+    Args:
+        retriever: the workspace's retriever (focused searches; its ``workspace`` reads the table rows).
+        embedder: the embedder (each program written as a question, compared with the question).
+        ranker: the program ranker.
+    """
+
+    def __init__(self, retriever: Retriever, embedder: PrismEmbedding, ranker: Ranker):
+        self.retriever = retriever
+        self.embedder = embedder
+        self.ranker = ranker
+
+    @property
+    def _workspace(self) -> WorkspaceReader:
+        return self.retriever.workspace
+
+    def choose(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Choice:
+        """The ranked programs over ``chunks``, made once per set of chunks (kept on the run)."""
+        key = tuple(c.chunk_id for c in chunks)
+        if run.choice is not None and run.choice_key == key:
+            return run.choice
+        t = time.perf_counter()
+        sources = list(dict.fromkeys(c.source for c in chunks))
+
+        def tables() -> Sequence[RetrievedChunk]:
+            return self.retriever.search(run.condensed, sources=sources, auto_scope=False, reading=run.reading,
+                                         top_k=self.retriever.settings.fusion_top_k, rerank=False).results
+
+        run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
+                            ranker=self.ranker, tables=tables)
+        run.choice_key = key
+        run.add_time("program", (time.perf_counter() - t) * 1000)
+        return run.choice
+
+    def answers(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
+        """Whether a program over ``chunks`` answers the question, or the question asks what a table shows."""
+        return run.reading.intent == "table_subject" or self.choose(run, chunks).fits(run.reading)
+
+    def figures(self, run: AnswerRun) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
+        """The figure of an extractive answer: ``(derived, lines, chunks to append)`` (module docstring)."""
+        rows_of = self._workspace.read_chunks
+        search = sub_search(self.retriever, run.reading)
+        reading = run.reading
+        metric_over = (lambda pool: metric_answer(reading, pool, rows_of, search)) if reading.plans else None
+        entities = [] if reading.intent in SENTENCE_INTENTS else entity_documents(run.scope, self._workspace)
+        if entities:
+            joined = entity_figures(
+                reading, run.chunks, entities, rows_of,
+                lambda pool: choose(reading, pool, rows_of, embedder=self.embedder, ranker=self.ranker),
+                lambda sources: search(run.condensed, sources), metric_over)
+            if joined is not None:
+                run.note("no_match", missing_note(joined.missing) if joined.missing else None)
+                return joined.derived, joined.lines, joined.extra
+        metric = metric_over(run.chunks) if metric_over is not None else None
+        return figure_lines(reading, self.choose(run, run.chunks), rows_of, metric)

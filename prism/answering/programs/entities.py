@@ -1,0 +1,133 @@
+"""One answer per company for a question whose scope names several ("Compare Adobe's and Netflix's net income in
+FY2015"): the best program over one company's chunks answers for that company alone.
+
+For each entity the scope names (:func:`entity_documents`), in its order, the pool is the retrieved chunks of its
+documents plus a focused search in them; the program choice runs over the pool (:func:`~.answer.choose`) and its
+figure step (:func:`~.step.figure_lines`, a statement metric first when the question names one). The companies'
+answers join into one: each line names its company ("Acme Widgets: Net income, 2023: $64,875 thousand …"); a
+computed figure's heading states every company's result; block numbers count the retrieved chunks, then every chunk
+an answer added. A company whose documents give no figure is reported, not left out silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from prism.answering.briefing.topics import short_entity
+from prism.answering.programs.answer import Choice
+from prism.answering.programs.step import figure_lines
+from prism.answering.programs.tables import RowsOf
+from prism.answering.seams import WorkspaceReader
+from prism.types import Derived, Heading, RetrievedChunk, SearchScope
+from prism.types.reading import Reading
+
+__all__ = ["EntityFigures", "entity_documents", "entity_figures", "missing_note"]
+
+ChooseOver = Callable[[Sequence[RetrievedChunk]], Choice]
+"""The program choice over a pool of chunks (the engine's, with its reader, ranker and table search)."""
+MetricOver = Callable[[Sequence[RetrievedChunk]], Derived | None]
+"""The statement metric over a pool of chunks, or ``None`` when the question names none."""
+Search = Callable[[Sequence[str]], Sequence[RetrievedChunk]]
+"""The focused search for the question within the given documents (file names)."""
+
+
+def entity_documents(scope: SearchScope | None, workspace: WorkspaceReader | None) -> list[tuple[str, list[str]]]:
+    """``[(entity, its documents' file names)]`` for a search scoped to two or more entities, in the order the scope
+    names them; ``[]`` for fewer, or without a workspace."""
+    if scope is None or len(scope.entities) < 2 or workspace is None:
+        return []
+    allowed = set(scope.documents)
+    records = list(workspace.documents())
+    out = []
+    for name in scope.entities:
+        sources = [r.source for r in records if (p := r.effective_profile()) is not None and p.entity == name
+                   and (not allowed or r.source in allowed)]
+        if sources:
+            out.append((name, sources))
+    return out if len(out) >= 2 else []
+
+
+def missing_note(missing: Sequence[str]) -> str:
+    """The ``no_match`` note for the companies no figure was found or computed for."""
+    return (f"No table row in the documents of {' or '.join(missing)} gives this figure; only the other companies' "
+            "figures are shown.")
+
+
+@dataclass
+class EntityFigures:
+    """The companies' answers joined: ``derived`` (computed figures) or ``lines`` (looked-up figures), the chunks to
+    append to the retrieved ones, and the companies none was found for."""
+
+    derived: Derived | None
+    lines: list[tuple[str, int]]
+    extra: list[RetrievedChunk]
+    missing: list[str]
+
+
+def _renumber(text: str, mapping: dict[int, int]) -> str:
+    """A work line's markers ``[k]`` (first-use numbers among its answer's lines) as global block numbers."""
+    out = text
+    for k in sorted(mapping, reverse=True):
+        out = out.replace(f"[{k}]", f"[@{mapping[k]}]")
+    return out.replace("[@", "[")
+
+
+def _join(parts: Sequence[tuple[str, Derived | None, list[tuple[str, int]], list[RetrievedChunk]]],
+          chunks: Sequence[RetrievedChunk]) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
+    """The companies' figures as one answer (module docstring)."""
+    ids = [c.chunk_id for c in chunks]
+    extra: list[RetrievedChunk] = []
+    lines: list[tuple[str, int]] = []
+    results: list[str] = []
+    for name, derived, own_lines, pool in parts:
+        for chunk in pool:
+            if chunk.chunk_id not in ids:
+                ids.append(chunk.chunk_id)
+                extra.append(chunk)
+        to_global = {k: ids.index(c.chunk_id) + 1 for k, c in enumerate(pool, start=1)}
+        order = list(dict.fromkeys(to_global[n] for _, n in own_lines))
+        first_use = {i: n for i, n in enumerate(order, start=1)}
+        short = short_entity(name)
+        lines += [(f"{short}: {_renumber(text, first_use)}", to_global[n]) for text, n in own_lines]
+        if derived is not None:
+            results.append(f"{short}: {derived.heading.result}" + (f" {derived.heading.aside}"
+                                                                    if derived.heading.aside else ""))
+    numbers = {n: i for i, n in enumerate(dict.fromkeys(n for _, n in lines), start=1)}
+    lines = [(_renumber(text, numbers), n) for text, n in lines]  # inline markers as the answer numbers its blocks
+    first = next((d for _, d, _, _ in parts if d is not None), None)
+    if first is None:
+        return None, lines, extra
+    heading = Heading(first.heading.subject, "; ".join(results), lead=first.heading.lead)
+    values = tuple(d.raw for _, d, _, _ in parts if d is not None and d.raw is not None)
+    per_period = values + tuple(v for _, d, _, _ in parts if d is not None for v in d.per_period)
+    name = short_entity(parts[0][0])
+    calc = replace(first.calculation, metric=f"{name}: {first.calculation.metric}")
+    joined = Derived(heading, lines, extra, calc, per_period, first.raw, first.kind,
+                     tuple(p for _, d, _, _ in parts if d is not None for p in d.percents))
+    return joined, lines, extra
+
+
+def entity_figures(reading: Reading, chunks: Sequence[RetrievedChunk], entities: Sequence[tuple[str, Sequence[str]]],
+                   rows_of: RowsOf | None, choose_over: ChooseOver, search: Search | None,
+                   metric_over: MetricOver | None = None) -> EntityFigures | None:
+    """Each company's answer, joined (module docstring); ``None`` when no company's documents give a figure."""
+    parts = []
+    missing: list[str] = []
+    for name, sources in entities:
+        own = [c for c in chunks if c.source in sources]
+        seen = {c.chunk_id for c in own}
+        pool = own + [c for c in (search(sources) if search is not None else []) if c.chunk_id not in seen]
+        if not pool:
+            missing.append(name)
+            continue
+        metric = metric_over(pool) if metric_over is not None else None
+        derived, lines, extra = figure_lines(reading, choose_over(pool), rows_of, metric)
+        if not lines or (derived is not None and derived.raw is None):
+            missing.append(name)
+            continue
+        parts.append((name, derived, lines, [*pool, *extra]))
+    if not parts:
+        return None
+    derived, lines, extra = _join(parts, chunks)
+    return EntityFigures(derived, lines, extra, missing)
