@@ -28,7 +28,7 @@ from prism.answering.llm import LLMs, build_llms
 from prism.answering.multipart import MultiPartStream, ask_parts
 from prism.answering.passage import passage_view
 from prism.answering.programs.ranker import Ranker
-from prism.answering.reading import Reader
+from prism.answering.reading.reader import Reader
 from prism.answering.stream import AnswerStream
 from prism.answering.websearch import NO_KEY_REASON as NO_WEB_KEY_REASON
 from prism.answering.websearch import WebSearcher

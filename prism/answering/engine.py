@@ -44,7 +44,7 @@ from prism.answering.numbercheck import accept_derived
 from prism.answering.programs.llm import cited_calculation, llm_derived, surface_computed, unsupported_bare
 from prism.answering.programs.ranker import Ranker
 from prism.answering.programs.writing import COMPUTED_LABEL, derived_text
-from prism.answering.reading import Reader
+from prism.answering.reading.reader import Reader
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun, AnswerStream, Wanted
 from prism.answering.units import Block, blocks_of_chunks

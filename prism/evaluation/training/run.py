@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from prism.answering.programs.ranker import RANKER_FILE
-from prism.answering.reading import Reader
 from prism.answering.reading.model import MODEL_FILE, QUESTION_FEATURES, SHARED_FEATURES, OperationModel
+from prism.answering.reading.reader import Reader
 from prism.errors import PrismError
 from prism.evaluation.dataset_types import EvalDataset
 from prism.evaluation.prepare import prepare_workspace

@@ -12,8 +12,8 @@ import logging
 from collections.abc import Callable, Iterator
 
 from prism.answering.programs.answer import TABLES_ADDED
-from prism.answering.reading import Reader
 from prism.answering.reading.model import Signals
+from prism.answering.reading.reader import Reader
 from prism.evaluation.dataset_types import EvalDataset
 from prism.evaluation.training.examples import Example
 from prism.retrieval.retriever import HybridRetriever
