@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
 
 __all__ = ["ALTERNATIVES", "MODEL_FILE", "PRIOR_SHARED", "QUESTION_FEATURES", "SHARED_FEATURES", "OperationModel",
-           "Signals", "TEXT_CUES", "TEXT_PHRASINGS", "prior_per"]
+           "Signals", "TEXT_CUES", "TEXT_PHRASINGS", "own_names", "prior_per"]
 
 logger = logging.getLogger(__name__)
 
@@ -115,9 +115,15 @@ PRIOR_SHARED = (4.0, 1.0, 1.5, 0.5, 0.5)
 """The shared features' weights before training."""
 
 
-def prior_per() -> dict[str, list[float]]:
-    """Each alternative's question-feature weights before training (:data:`_PRIORS`)."""
-    return {alt: [_PRIORS.get(alt, {}).get(f, 0.0) for f in QUESTION_FEATURES] for alt in ALTERNATIVES}
+def own_names(alternative: str) -> tuple[str, ...]:
+    """The names of an alternative's own features: the question features, then one per cue of its own
+    (``"cue:percentage change"``): a cue reliable for one operation counts more for it."""
+    return (*QUESTION_FEATURES, *(f"cue:{c}" for c in _cues(alternative)))
+
+
+def prior_per() -> dict[str, dict[str, float]]:
+    """Each alternative's own weights before training (:data:`_PRIORS`; 0 for the rest)."""
+    return {alt: {name: _PRIORS.get(alt, {}).get(name, 0.0) for name in own_names(alt)} for alt in ALTERNATIVES}
 
 
 @dataclass
@@ -126,28 +132,33 @@ class OperationModel:
 
     Attributes:
         shared: one weight per :data:`SHARED_FEATURES` entry.
-        per: per alternative, one weight per :data:`QUESTION_FEATURES` entry (an alternative not listed has none).
+        per: per alternative, its own weights by name (:func:`own_names`; a name not listed weighs 0).
     """
 
     shared: list[float] = field(default_factory=lambda: list(PRIOR_SHARED))
-    per: dict[str, list[float]] = field(default_factory=prior_per)
+    per: dict[str, dict[str, float]] = field(default_factory=prior_per)
     _vectors: dict[int, tuple[Any, dict[str, np.ndarray]]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> OperationModel:
-        """The weights in ``path``; the untrained defaults (shared features only) when it is missing or unreadable
+        """The weights in ``path`` over the priors; the untrained priors when it is missing or unreadable
         (logged)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-            names = data["question_features"]
             per = prior_per()
-            per.update({alt: [dict(zip(names, w, strict=True)).get(f, 0.0) for f in QUESTION_FEATURES]
-                        for alt, w in data["per"].items()})
+            for alt, weights in data["per"].items():
+                if alt in per:
+                    per[alt].update({k: float(v) for k, v in weights.items() if k in per[alt]})
             return cls(shared=[float(data["shared"][f]) for f in SHARED_FEATURES], per=per)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             logger.warning("reader model %s not used (%s): untrained weights", Path(path).name, type(exc).__name__)
             return cls()
+
+    def to_json(self, report: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``{"shared": {feature: weight}, "per": {alternative: {feature: weight}}, "report"}`` for ``model.json``."""
+        return {"shared": dict(zip(SHARED_FEATURES, self.shared, strict=True)), "per": self.per,
+                "report": report or {}}
 
     def phrasing_vectors(self, embedder: PrismEmbedding) -> dict[str, np.ndarray]:
         """Each alternative's phrasings embedded (``(n_phrasings, dimension)``), once per embedder."""
@@ -164,39 +175,39 @@ class OperationModel:
             self._vectors[id(embedder)] = (embedder, out)
             return out
 
-    def features(self, signals: Signals, vectors: dict[str, np.ndarray] | None) -> np.ndarray:
-        """The feature matrix, shape ``(len(ALTERNATIVES), len(SHARED_FEATURES) + len(QUESTION_FEATURES))``: each
-        alternative's shared features, then the question features (the same row for every alternative; the model
-        weights them per alternative)."""
-        flags = np.array([1.0 if f == "bias" or f in signals.flags else 0.0 for f in QUESTION_FEATURES[:-2]])
-        rows = []
+    def features(self, signals: Signals, vectors: dict[str, np.ndarray] | None
+                 ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """``(shared, own)``: the shared features, shape ``(len(ALTERNATIVES), len(SHARED_FEATURES))``, and each
+        alternative's own features in :func:`own_names` order."""
+        flags = [1.0 if f == "bias" or f in signals.flags else 0.0 for f in QUESTION_FEATURES[:-2]]
+        shared, own = [], []
         for alt in ALTERNATIVES:
             frame_cos = question_cos = 0.0
             if vectors is not None and signals.frame is not None:
                 frame_cos = float(np.max(vectors[alt] @ signals.frame))
                 question_cos = float(np.max(vectors[alt] @ signals.question))
-            hits = [c for c in _cues(alt) if phrase_in(c, signals.words)]
+            cues = [1.0 if phrase_in(c, signals.words) else 0.0 for c in _cues(alt)]
+            hits = [c for c, on in zip(_cues(alt), cues, strict=True) if on]
             longest = max((len(c.split()) for c in hits), default=0)
             cue = 1.0 if hits else 0.0
-            rows.append(np.concatenate([[frame_cos, question_cos, cue, min(len(hits), 3) / 3, min(longest, 3) / 3],
-                                        flags, [frame_cos, cue]]))
-        return np.vstack(rows)
+            shared.append([frame_cos, question_cos, cue, min(len(hits), 3) / 3, min(longest, 3) / 3])
+            own.append(np.array([*flags, frame_cos, cue, *cues]))
+        return np.array(shared), own
 
-    def scores(self, features: np.ndarray) -> np.ndarray:
+    def scores(self, shared: np.ndarray, own: Sequence[np.ndarray]) -> np.ndarray:
         """Each alternative's score (``(len(ALTERNATIVES),)``): shared weights · shared features + its own weights ·
-        question features."""
-        n = len(SHARED_FEATURES)
-        shared = features[:, :n] @ np.asarray(self.shared)
-        zero = [0.0] * len(QUESTION_FEATURES)
-        own = np.array([features[i, n:] @ np.asarray(self.per.get(alt, zero)) for i, alt in enumerate(ALTERNATIVES)])
-        return shared + own
+        its own features."""
+        base = shared @ np.asarray(self.shared)
+        mine = [float(x @ np.array([self.per.get(alt, {}).get(n, 0.0) for n in own_names(alt)]))
+                for alt, x in zip(ALTERNATIVES, own, strict=True)]
+        return base + np.array(mine)
 
     def probabilities(self, signals: Signals, embedder: PrismEmbedding | None) -> tuple[tuple[str, float], ...]:
         """``((alternative, probability), …)``, best first (ties in :data:`ALTERNATIVES` order)."""
         vectors = self.phrasing_vectors(embedder) if embedder is not None and signals.frame is not None else None
-        scores = self.scores(self.features(signals, vectors))
+        scores = self.scores(*self.features(signals, vectors))
         top = float(np.max(scores))
-        exp = [math.exp(float(s) - top) for s in scores]
+        exp = [math.exp(float(x) - top) for x in scores]
         total = sum(exp)
         ranked = sorted(zip(ALTERNATIVES, (e / total for e in exp), strict=True), key=lambda t: -t[1])
         return tuple((name, round(p, 6)) for name, p in ranked)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from prism.answering.programs.ranker import RANKER_FILE
-from prism.answering.reading.model import MODEL_FILE, QUESTION_FEATURES, SHARED_FEATURES, OperationModel
+from prism.answering.reading.model import MODEL_FILE, OperationModel
 from prism.answering.reading.reader import Reader
 from prism.errors import PrismError
 from prism.evaluation.dataset_types import EvalDataset
@@ -64,8 +64,7 @@ def train_reader(service: EvalService, dataset: EvalDataset, *, out: Path | None
     ranker_file = (out / RANKER_FILE.name) if out else RANKER_FILE
     if out:
         out.mkdir(parents=True, exist_ok=True)
-    _write(model_file, {"shared": dict(zip(SHARED_FEATURES, trained.model.shared, strict=True)),
-                        "question_features": list(QUESTION_FEATURES), "per": trained.model.per, "report": report})
+    _write(model_file, trained.model.to_json(report))
     _write(ranker_file, trained.ranker.to_json(report))
     seconds = round(time.perf_counter() - t0, 1)
     logger.info("reader trained in %.1f s: %s", seconds, report)

@@ -33,10 +33,10 @@ from prism.answering.programs.tables import RowsOf
 from prism.answering.reading.model import (
     ALTERNATIVES,
     PRIOR_SHARED,
-    QUESTION_FEATURES,
     SHARED_FEATURES,
     OperationModel,
     Signals,
+    own_names,
     prior_per,
 )
 from prism.answering.reading.reader import intent_of
@@ -73,7 +73,8 @@ class Trained:
 
 
 def prepare(examples: Sequence[Example], signals: Sequence[Signals], rows_of: RowsOf) -> list[Prepared]:
-    """Candidates, right candidates and operation labels for each example (step 1)."""
+    """Candidates, right candidates and operation labels for each example (step 1); a computation whose operation
+    the gold does not tell gets no label (the operation model leaves it out)."""
     out = []
     for example, signal in zip(examples, signals, strict=True):
         if example.reading is None:
@@ -85,6 +86,8 @@ def prepare(examples: Sequence[Example], signals: Sequence[Signals], rows_of: Ro
             labels: tuple[str, ...] = (gold,)
         elif right:
             labels = tuple(dict.fromkeys(found[i].program.operation for i in right))
+        elif example.answer_type in ("arithmetic", "count"):
+            labels = ()  # a computation the registry does not write (a difference of averages): no label
         else:
             labels = ("text",)
         out.append(Prepared(example, signal, found, right, labels))
@@ -92,28 +95,33 @@ def prepare(examples: Sequence[Example], signals: Sequence[Signals], rows_of: Ro
 
 
 def _reader_choice(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray] | None) -> Choice:
-    """The example as a choice among the alternatives: shared features, then one block of question features per
+    """The example as a choice among the alternatives: shared features, then one block of own features per
     alternative (only its own block non-zero)."""
-    base = model.features(p.signals, vectors)
-    n, q, a = len(SHARED_FEATURES), len(QUESTION_FEATURES), len(ALTERNATIVES)
-    expanded = np.zeros((a, n + a * q))
-    expanded[:, :n] = base[:, :n]
-    for i in range(a):
-        expanded[i, n + i * q:n + (i + 1) * q] = base[i, n:]
+    shared, own = model.features(p.signals, vectors)
+    sizes = [len(x) for x in own]
+    offsets = np.concatenate([[0], np.cumsum(sizes)]) + shared.shape[1]
+    expanded = np.zeros((len(ALTERNATIVES), int(offsets[-1])))
+    expanded[:, :shared.shape[1]] = shared
+    for i, x in enumerate(own):
+        expanded[i, offsets[i]:offsets[i + 1]] = x
     right = tuple(ALTERNATIVES.index(label) for label in p.labels if label in ALTERNATIVES)
     return Choice(expanded, right)
 
 
 def _fit_reader(prepared: Sequence[Prepared], vectors: dict[str, np.ndarray] | None, l2: float) -> OperationModel:
     """The operation model fitted on ``prepared`` (step 2)."""
-    prior_model = OperationModel()
     per = prior_per()
-    prior = list(PRIOR_SHARED) + [w for alt in ALTERNATIVES for w in per[alt]]
-    choices = [c for c in (_reader_choice(prior_model, p, vectors) for p in prepared) if c.right]
+    prior = list(PRIOR_SHARED) + [w for alt in ALTERNATIVES for w in (per[alt][n] for n in own_names(alt))]
+    choices = [c for c in (_reader_choice(OperationModel(), p, vectors) for p in prepared) if c.right]
     w = fit(choices, prior, l2)
-    n, q = len(SHARED_FEATURES), len(QUESTION_FEATURES)
-    return OperationModel(shared=list(w[:n]), per={alt: list(w[n + i * q:n + (i + 1) * q])
-                                                    for i, alt in enumerate(ALTERNATIVES)})
+    n = len(SHARED_FEATURES)
+    fitted: dict[str, dict[str, float]] = {}
+    at = n
+    for alt in ALTERNATIVES:
+        names = own_names(alt)
+        fitted[alt] = {name: float(w[at + k]) for k, name in enumerate(names)}
+        at += len(names)
+    return OperationModel(shared=list(w[:n]), per=fitted)
 
 
 def _folds(prepared: Sequence[Prepared], k: int, seed: int) -> list[list[int]]:
@@ -137,7 +145,7 @@ def _set_probabilities(p: Prepared, model: OperationModel, vectors: dict[str, np
 
 
 def _probabilities(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray]) -> tuple[tuple[str, float], ...]:
-    scores = model.scores(model.features(p.signals, vectors))
+    scores = model.scores(*model.features(p.signals, vectors))
     exp = np.exp(scores - scores.max())
     probs = exp / exp.sum()
     return tuple(sorted(zip(ALTERNATIVES, (float(x) for x in probs), strict=True), key=lambda t: -t[1]))

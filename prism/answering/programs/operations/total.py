@@ -25,7 +25,7 @@ class Total(Operation):
                  "add X and Y", "what were X and Y together", "combined X over P to P", "X plus Y in P",
                  "aggregate X across P and P")
     cues = ("sum", "total of", "combined", "together", "altogether", "in total", "aggregate", "add", "plus",
-            "cumulative", "sum of", "combined total")
+            "cumulative", "sum of", "combined total", "total", "in all", "all together")
     formula = "sum of the values"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
