@@ -149,7 +149,10 @@ def main() -> None:
     finally:
         _stop_group(proc)
     report(runs, args.checkpoints, args.window, args.label or str(args.app_dir), load)
-    subprocess.run(["rm", "-rf", str(root)], check=False)
+    if any(a.kind not in ("answered", "declined") for run in runs for a, _ in run):
+        print(f"\nserver log kept: {log_path}", file=sys.stderr)
+    else:
+        subprocess.run(["rm", "-rf", str(root)], check=False)
 
 
 if __name__ == "__main__":

@@ -125,8 +125,8 @@ def history(service: PrismService, info: WorkspaceInfo, turns: Sequence[ChatTurn
 @st.fragment
 def live_turns(service: PrismService, info: WorkspaceInfo, docs: Sequence[DocumentRecord], chosen: list[str],
                conversation_id: str | None, drawn: int) -> None:
-    """The chat input and everything asked since the page's last full run, as one fragment: Enter reruns only
-    this, so answering costs the same at turn 30 as at turn 1.
+    """The chat input, pinned under the page, and everything asked since the page's last full run, as one
+    fragment: Enter reruns only this, so answering costs the same at turn 30 as at turn 1.
 
     Draws the suggested questions (a chat with no turn yet), the turns after the first ``drawn`` of the open
     conversation (asked in this fragment since the page last ran in full: the page drew the others), then asks the
@@ -136,10 +136,7 @@ def live_turns(service: PrismService, info: WorkspaceInfo, docs: Sequence[Docume
         docs: the workspace's documents; ``chosen``: the file names the analyst filtered to (empty: all).
         conversation_id: the conversation the page drew (``None``: a new chat); ``drawn``: how many of its turns.
     """
-    typed = st.bottom.chat_input(f"Ask about {info.name}…", key="chat.input")  # pinned under the page
-    pending = None if typed else state.pop_pending_question(info.id)
-    question = (typed or (pending or {}).get("question") or "").strip()
-    scoped = {k: pending[k] for k in ("auto_scope", "scope_removed")} if pending else {}
+    question, scoped = _question(st.bottom.chat_input(f"Ask about {info.name}…", key="chat.input"), info)
     try:
         conversation = open_conversation(service, info)
     except PrismError as e:
@@ -156,6 +153,14 @@ def live_turns(service: PrismService, info: WorkspaceInfo, docs: Sequence[Docume
         saved = ask(service, info, conversation, question, {**widgets.effective_options(), **scoped}, chosen, ids)
         if saved is not None and (conversation is None or conversation.info.id != conversation_id):
             st.rerun(scope="app")  # a new conversation: the sidebar lists it, the page draws it
+
+
+def _question(typed: str | None, info: WorkspaceInfo) -> tuple[str, dict[str, Any]]:
+    """The question to ask in this run: the one typed, else the one queued for the chat (a suggested question, a
+    scope chip removed), with the queued scope options; ``""`` for none."""
+    pending = None if typed else state.pop_pending_question(info.id)
+    question = (typed or (pending or {}).get("question") or "").strip()
+    return question, ({k: pending[k] for k in ("auto_scope", "scope_removed")} if pending else {})
 
 
 def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, index: int,
