@@ -78,6 +78,10 @@ def conversation(url: str, questions: list[str], timeout_s: float, name: str) ->
     with ls.browser() as d:
         ls.open_chat(d, url)
         for i, q in enumerate(questions, 1):
+            # the page as the analyst sees it before typing: the turns so far, each once (right after the first
+            # answer the page reruns in full and briefly shows that turn twice; not a time anyone waits for)
+            ls.wait_for(d, lambda drv, n=2 * (i - 1): len(drv.find_elements(
+                "css selector", '[data-testid="stChatMessage"]')) == n, 30, f"{i - 1} turns on the page")
             asked = ls.ask(d, f"{name}/{i}", q, timeout_s)
             out.append((asked, server_ms(str(d.execute_script(LAST_FOOTER) or ""))))
             print(f"{name} turn {i}: {asked.kind} {asked.full_s}", file=sys.stderr)

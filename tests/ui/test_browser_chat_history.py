@@ -44,6 +44,9 @@ def _finished(message: WebElement) -> bool:
 
 
 def _ask(d: WebDriver, question: str, turn: int) -> None:
+    # the turns so far, each once: right after a new chat's first answer the page reruns in full and shows that
+    # turn twice for a moment, which would make the count below read the wrong message
+    _wait(d, lambda drv: len(_messages(drv)) == 2 * (turn - 1), 30, f"the {turn - 1} turns before turn {turn}")
     box = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stChatInputTextArea"]'), 30,
                 "the chat input")
     box.send_keys(question)
