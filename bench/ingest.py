@@ -18,12 +18,12 @@ before issue 17 §2); ``--sweep`` also times the embedder alone at several batch
 then written and timed on its own (wall and CPU seconds per document, after the ingest).
 
 ``--per-file`` ingests one file per call, as the Upload page does, each call naming the file that follows so its
-parse starts early (``--no-following``: none does, the Upload page before issue 42). ``--mixed`` ingests a mixed set
+parse starts early (``--no-following``: none does, the Upload page before it named the next file). ``--mixed`` ingests a mixed set
 instead (:func:`mixed_set`: the NPCI circulars without a text layer, by the
 ``text_layer`` column of their manifest, the smallest text ones, and RBI directions) and adds where each file's
 time went, per stage (:attr:`prism.types.IngestResult.stage_seconds`, summed over the files): parse, OCR (apart,
-with its pages per minute), profile, chunk, embed, store, BM25 and the briefing (timed after the ingest). Target
-(issue 42 §2): the whole set in at most 1.1 × the time the embedder alone takes on the chunks of its text pages.
+with its pages per minute), profile, chunk, embed, store, BM25 and the briefing (timed after the ingest). Target:
+the whole set in at most 1.1 × the time the embedder alone takes on the chunks of its text pages.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def main() -> None:
     ap.add_argument("--embed-sample", type=int, default=4000, help="chunks re-embedded for the embedder-alone rate")
     ap.add_argument("--per-file", action="store_true", help="one ingest call per file, as the Upload page makes")
     ap.add_argument("--no-following", action="store_true", help="with --per-file: no call names the next file "
-                    "(no overlap across calls, the Upload page before issue 42)")
+                    "(no overlap across calls, the Upload page before it named the next file)")
     ap.add_argument("--mixed", action="store_true", help="stage timings and the text pages' embedder-alone time; "
                     "without --pdfs, on the mixed set (mixed_set)")
     args = ap.parse_args()

@@ -76,7 +76,7 @@ def test_a_batch_parsed_ahead_stores_what_one_parsed_document_by_document_stores
 
 def test_one_file_per_call_overlaps_when_each_call_names_the_next(service, tmp_path):
     """The Upload page ingests one file per call: told the file that follows, a call starts its parse once its own
-    file is parsed, and the next call takes it (issue 42 §2); without a next file nothing is left running."""
+    file is parsed, and the next call takes it; without a next file nothing is left running."""
     first, second = long_circular(tmp_path / "first.pdf", 3, seed=2), long_circular(tmp_path / "second.pdf", 2, seed=4)
     ingestor = service.open("w", create=True).ingestor
     try:

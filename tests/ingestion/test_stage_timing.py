@@ -1,4 +1,4 @@
-"""Where an ingest's time goes (issue 42 §2): each file's result carries seconds per stage
+"""Where an ingest's time goes: each file's result carries seconds per stage
 (:data:`prism.types.INGEST_STAGES`), OCR apart for scanned pages, which are read at their scan's own resolution
 (:func:`prism.ingestion.parsing.pdf.ocr.page_dpi`); the Upload page's words for them (:func:`stage_times`)."""
 

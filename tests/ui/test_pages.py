@@ -125,7 +125,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     assert any(f"{literal(UPI_TITLE)} · page 2" in lb for lb in cited)  # by title (issue 31 §4)
     assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
     assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI_TITLE) in lb), cited
-    # A citation's details are built only when it is opened (issue 42 §1): closed, none; opened, its own.
+    # A citation's details are built only when it is opened: closed, none; opened, its own.
     assert "Why this passage: " not in text and not at.get("plotly_chart") and not at.dataframe
     for n in range(1, len(cited) + 1):
         at.session_state[f"t0-c{n}"] = True  # the analyst opens every citation

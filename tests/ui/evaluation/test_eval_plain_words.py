@@ -1,4 +1,4 @@
-"""The Eval page in plain words (issue 42 §5): every metric has a plain line beside it, a comparison of two runs
+"""The Eval page in plain words: every metric has a plain line beside it, a comparison of two runs
 opens with a sentence computed from the runs' per-question records and per-type metrics, and the charts' axes and
 legends say what they show. Two small TAT-QA-like runs are written in the test and read by the real page."""
 
