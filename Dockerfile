@@ -39,7 +39,7 @@ RUN pip install torch==2.13.0 --index-url "$TORCH_INDEX_URL" --extra-index-url h
 # RERANKER_AT_BUILD=0 skips it where the Hugging Face Hub is unreachable: the app then runs with the reranker off and
 # says why (the sidebar, search --json); a Space build leaves it at 1.
 ARG RERANKER_AT_BUILD=1
-COPY prism/__init__.py prism/config.py /app/prism/
+COPY prism/__init__.py prism/config.py prism/config_deployment.py /app/prism/
 RUN mkdir -p "$HF_HOME" \
     && if [ "$RERANKER_AT_BUILD" = 1 ]; then python -c "from sentence_transformers import CrossEncoder; \
 from prism.config import Settings; CrossEncoder(Settings().reranker_model, device='cpu')"; \
@@ -61,7 +61,10 @@ ENV HOME=/home/user \
     PRISM_SEED_DIR=/opt/prism/seed \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1 \
-    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    PRISM_ACCESS_PROXY_HOPS=1
+# PRISM_ACCESS_PROXY_HOPS=1: the Space's proxy appends each visitor's address to X-Forwarded-For, so the access code's
+# lockout counts wrong codes by that last entry (docs/deployment.md); without a proxy in front, run with 0.
 
 EXPOSE 7860
 

@@ -9,8 +9,8 @@ SKIPS, printing the reason and exiting 0, when none can run. With ``--build`` it
 repository (``--network host`` so pip reaches PyPI; ``RERANKER_AT_BUILD=0`` unless ``--reranker``, since the Hub may
 be unreachable). Where download.pytorch.org is unreachable, ``--torch-wheel`` (default: the CPU wheel in
 ``/opt/wheels`` when there is one) is served as a one-package index on a loopback port for the build's
-``TORCH_INDEX_URL``. The base image ``python:3.11-slim-bookworm`` must be pullable or already present (README,
-*Deployment*, says how it was made here without Docker Hub).
+``TORCH_INDEX_URL``. The base image ``python:3.11-slim-bookworm`` must be pullable or already present
+(docs/deployment.md says how it was made here without Docker Hub).
 
 The check: ``run --network none`` (no network at all), then inside the container, bounded to ``--timeout`` seconds:
 ``id -u`` is 1000; ``GET /`` and ``GET /_stcore/health`` on 127.0.0.1:7860 answer HTTP 200; ``python -m prism docs

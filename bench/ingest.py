@@ -18,12 +18,12 @@ before issue 17 §2); ``--sweep`` also times the embedder alone at several batch
 then written and timed on its own (wall and CPU seconds per document, after the ingest).
 
 ``--per-file`` ingests one file per call, as the Upload page does, each call naming the file that follows so its
-parse starts early (``--no-following``: none does, the Upload page before it named the next file). ``--mixed`` ingests a mixed set
-instead (:func:`mixed_set`: the NPCI circulars without a text layer, by the
-``text_layer`` column of their manifest, the smallest text ones, and RBI directions) and adds where each file's
-time went, per stage (:attr:`prism.types.IngestResult.stage_seconds`, summed over the files): parse, OCR (apart,
-with its pages per minute), profile, chunk, embed, store, BM25 and the briefing (timed after the ingest). Target:
-the whole set in at most 1.1 × the time the embedder alone takes on the chunks of its text pages.
+parse starts early (``--no-following``: none does, the Upload page before it named the next file). ``--mixed``
+ingests a mixed set instead (:func:`mixed_set`: the NPCI circulars without a text layer, by the ``text_layer``
+column of their manifest, the smallest text ones, and RBI directions) and adds where each file's time went, per
+stage (:attr:`prism.types.IngestResult.stage_seconds`, summed over the files): parse, OCR (apart, with its pages per
+minute), profile, chunk, embed, store, BM25 and the briefing (timed after the ingest). Target: the whole set in at
+most 1.1 × the time the embedder alone takes on the chunks of its text pages.
 """
 
 from __future__ import annotations

@@ -36,4 +36,5 @@ with st.container():
 chat_view.live_turns(service, info, docs, chosen, conversation.info.id if conversation else None, len(turns))
 if conversation and turns:
     st.divider()
-    chat_view.conversation_footer(service, info, conversation, {d.source: document_title(d) for d in docs})
+    chat_view.conversation_footer(service, info, conversation, {d.source: document_title(d) for d in docs},
+                                  {d.source: d.doc_id for d in docs})

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from prism.config_deployment import DeploymentSettings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the folder holding ``app.py``)."""
@@ -26,25 +28,23 @@ EMBED_BACKEND_VECTORS: dict[str, str] = {"torch": "fp32", "onnx-fp32": "fp32", "
 differ by at most ~2e-7 per component (bench/embedder.py), int8 vectors by up to ~0.03 (cosine ~0.99 to fp32)."""
 
 
-class Settings(BaseSettings):
-    """Every configurable value of Prism, validated.
+class Settings(DeploymentSettings):
+    """Every configurable value of Prism, validated (those of a shared deployment: :class:`DeploymentSettings`).
 
     Raises:
         pydantic.ValidationError: a value is out of its bounds, or ``chunk_overlap >= chunk_size``.
     """
 
-    model_config = SettingsConfigDict(
-        env_prefix="PRISM_", env_file=".env", extra="ignore", populate_by_name=True, frozen=True
-    )
+    model_config = SettingsConfigDict(env_prefix="PRISM_", env_file=".env", extra="ignore", populate_by_name=True,
+                                      frozen=True)
 
     # --- storage -------------------------------------------------------------------------------------------
     home: Path = Field(
         default=PROJECT_ROOT / "data" / "store",
         description="Folder for all runtime state: workspaces, Chroma files, originals, BM25 indexes.",
     )
-    chroma_host: str | None = Field(
-        default=None, description="When set, use a Chroma server (chromadb.HttpClient) instead of local files."
-    )
+    chroma_host: str | None = Field(default=None, description="When set, use a Chroma server (chromadb.HttpClient) "
+                                    "instead of local files (timeout: chroma_timeout_s).")
     chroma_port: int = Field(default=8000, ge=1, le=65535, description="Port of the Chroma server.")
     default_workspace: str = Field(default="default", min_length=1, description="Workspace used when none is named.")
     sample_workspace: str = Field(
@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     )
     eval_data_dir: Path = Field(
         default=PROJECT_ROOT.parent / "shared" / "data",
-        description="Folder of the public evaluation data (FinanceBench, SciFact) the Eval page offers when present.",
+        description="Folder of the public evaluation data (FinanceBench, SciFact, TAT-QA) the Eval page offers.",
     )
     eval_ground_truth: Path = Field(
         default=PROJECT_ROOT / "data" / "ground_truth" / "eval_pairs.json",
@@ -207,7 +207,7 @@ class Settings(BaseSettings):
         default="onnx-fp32",
         description="'onnx-fp32' (default): the packaged model exported once to ONNX Runtime under the models folder, "
         "the same vectors as torch (max abs difference 2e-7) at 2.5x its speed on one thread (bench/embedder.py, "
-        "README). 'onnx-int8': dynamically quantized, faster still but 0.006 NDCG@10 below on the sample set. 'torch': "
+        "docs/). 'onnx-int8': dynamically quantized, faster still but 0.006 NDCG@10 below on the sample set. 'torch': "
         "sentence-transformers on torch, fp32, and the fallback when an export or load fails (the app says why). "
         "torch and onnx-fp32 vectors share a workspace; int8 and fp32 never do: switching between them asks for "
         "`python -m prism reindex`.",
@@ -250,7 +250,7 @@ class Settings(BaseSettings):
         "prism.retrieval.fusion.FUSION_METHODS (checked when a retriever is made).",
     )
     rrf_k: int = Field(default=60, ge=1, description="RRF constant k (Cormack et al. 2009).")
-    # Chosen by bench/retrieval.py (README "Retrieval and its measured defaults"), with title headers: 0.7/0.3 is the
+    # Chosen by bench/retrieval.py (docs/evaluation.md, "Retrieval defaults"), with title headers: 0.7/0.3 is the
     # best setting on SciFact train (NDCG@10 0.7192; 0.6/0.4 0.7167) and on FinanceBench dev (0.136; 0.6/0.4 0.125).
     dense_weight: float = Field(default=0.7, ge=0, description="RRF weight of the dense ranking (bench/retrieval.py).")
     bm25_weight: float = Field(default=0.3, ge=0, description="RRF weight of the BM25 ranking (bench/retrieval.py).")
@@ -264,7 +264,7 @@ class Settings(BaseSettings):
     section_weight: float = Field(default=0.5, ge=0, description="RRF weight of the section ranking: BM25 over the "
                                   "chunks of the sections a question looks for (risks, drivers, policies); 0: off.")
     page_ranking: bool = Field(default=True, description="Rank pages: the best chunk of each page first "
-                               "(prism.retrieval.pages; README: Pages, sections and exhibits).")
+                               "(prism.retrieval.pages; docs/evaluation.md: pages and sections).")
     page_window: int = Field(default=20, ge=1, description="The best fused chunks put in page order; the rest follow.")
     page_ranking_min_pages: int = Field(default=20, ge=0, description="Pages the scope must hold to rank pages.")
     page_keep: int = Field(default=2, ge=0, description="A page's further chunk among the best page_keep fused "
@@ -275,22 +275,22 @@ class Settings(BaseSettings):
     bm25_top_k: int = Field(default=50, ge=1, description="Chunks taken from the BM25 side per query string.")
     fusion_top_k: int = Field(default=10, ge=1, description="Chunks kept after fusion (the reranker's input).")
     top_k: int = Field(default=5, ge=1, description="Chunks returned to the answer stage.")
-    bm25_k1: float = Field(default=1.35, gt=0, description="BM25 term-frequency saturation k1 (README: BM25 grid).")
-    bm25_b: float = Field(default=0.5, ge=0, le=1, description="BM25 length normalisation b (README: BM25 grid).")
+    bm25_k1: float = Field(default=1.35, gt=0, description="BM25 term-frequency saturation k1 (docs/evaluation.md).")
+    bm25_b: float = Field(default=0.5, ge=0, le=1, description="BM25 length normalisation b (docs/evaluation.md).")
     reranker_enabled: bool = Field(default=True, description="Use the cross-encoder when it can be loaded.")
     reranker_model: str = Field(
         default="cross-encoder/ms-marco-MiniLM-L-6-v2",
         description="Cross-encoder name (HF cache) or local path; light option cross-encoder/ms-marco-TinyBERT-L-2-v2; "
-        "or a folder made by `python -m prism reranker train` (README: A reranker trained here).",
+        "or a folder made by `python -m prism reranker train` (docs/evaluation.md: a reranker trained here).",
     )
 
     # --- LLM, web ------------------------------------------------------------------------------------------
     groq_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("PRISM_GROQ_API_KEY", "GROQ_API_KEY")
-    )
+        default=None, validation_alias=AliasChoices("PRISM_GROQ_API_KEY", "GROQ_API_KEY"),
+        description="Groq API key: LLM answers, briefings, HyDE, multi-query; unset: extractive answers. Never shown.")
     tavily_api_key: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("PRISM_TAVILY_API_KEY", "TAVILY_API_KEY")
-    )
+        default=None, validation_alias=AliasChoices("PRISM_TAVILY_API_KEY", "TAVILY_API_KEY"),
+        description="Tavily API key for web search beside the documents; unset: no web search. Never shown.")
     llm_model: str = Field(default="llama-3.3-70b-versatile", description="Groq model for answers.")
     llm_small_model: str = Field(default="llama-3.1-8b-instant", description="Groq model for cheap calls.")
     memory_turns: int = Field(default=10, ge=1, description="Conversation turns kept in memory.")
@@ -335,7 +335,7 @@ class Settings(BaseSettings):
         description="Answerability gate: a salient word of the question (fiscal period, acronym, hyphenated "
         "compound, rare word) found in no top passage declines the question when its BM25 IDF is at least this "
         "share of the largest possible IDF (1.0: only words in no chunk; lower: also words in few chunks). "
-        "prism.answering.answerability; tuned on the sample set (README).",
+        "prism.answering.answerability; tuned on the sample set (docs/evaluation.md).",
     )
     extractive_lexical_weight: float = Field(
         default=0.3, ge=0, le=1, description="Weight of query-term overlap next to cosine when picking sentences."

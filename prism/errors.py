@@ -77,6 +77,11 @@ class StoreError(PrismError):
     """The vector store or the workspace's files could not be read or written."""
 
 
+class IndexDamagedError(StoreError):
+    """A workspace's vector index on disk is damaged or half-rebuilt (:mod:`prism.index.index_health`): its documents
+    and chunks are kept; ``python -m prism reindex --from-chunks`` rebuilds it from them."""
+
+
 class LLMError(PrismError):
     """A call to the language model failed (after retries for rate limits and timeouts)."""
 

@@ -36,6 +36,7 @@ from prism.errors import EmbeddingModelMismatchError, WorkspaceNotFoundError
 from prism.evaluation.facade import EvaluationFacade, dataset_formats, metrics, published_anchors
 from prism.evaluation.feedback_facade import FeedbackFacade
 from prism.fsutil import distinct_names
+from prism.index.access import AccessFacade
 from prism.index.audit import AuditFacade
 from prism.index.catalog import WorkspaceCatalog
 from prism.index.embedder import PrismEmbedding
@@ -48,6 +49,7 @@ from prism.ingestion.jobs import IngestJobs, JobView
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
 from prism.ingestion.prepare import profile_title
+from prism.ingestion.rebuild import ReindexFacade
 from prism.ingestion.sample import SampleBuild, SampleFacade
 from prism.ingestion.titles import display_title
 from prism.retrieval.fusion import MODES, retrieval_mode
@@ -82,9 +84,12 @@ class WorkspaceHandle(OpenWorkspace):
     retriever: HybridRetriever
 
 
-class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade, SampleFacade):
+class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade, AuditFacade, SampleFacade,
+                   AccessFacade, ReindexFacade):
     """Everything Prism does, by workspace name (creating, renaming, deleting workspaces and the audit trail:
-    :class:`prism.index.audit.AuditFacade`; the sample workspace: :class:`prism.ingestion.sample.SampleFacade`).
+    :class:`prism.index.audit.AuditFacade`; the sample workspace: :class:`prism.ingestion.sample.SampleFacade`; the
+    access code's lockout: :class:`prism.index.access.AccessFacade`; re-indexing and a damaged index:
+    :class:`prism.ingestion.rebuild.ReindexFacade`).
 
     Args:
         settings: defaults to :func:`prism.config.get_settings`.
@@ -160,19 +165,22 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
         """The workspace with this name (names are unique regardless of case), or ``None``."""
         return self.catalog.find(name)
 
-    def open(self, name: str | None = None, create: bool = False) -> WorkspaceHandle:
-        """Open a workspace (recovering interrupted writes on first open in this process); raises
-        ``WorkspaceNotFoundError`` (missing and not ``create``) or ``EmbeddingModelMismatchError``."""
+    def open(self, name: str | None = None, create: bool = False, verify: bool = True) -> WorkspaceHandle:
+        """Open a workspace (recovering interrupted writes on first open in this process; with ``verify``, its vector
+        index checked first); raises ``WorkspaceNotFoundError`` (missing and not ``create``),
+        ``IndexDamagedError`` or ``EmbeddingModelMismatchError``."""
         name = name or self.settings.default_workspace
         info = self.catalog.create(name, exist_ok=True) if create else self.catalog.find(name)
         if info is None:
             raise WorkspaceNotFoundError(
                 f"There is no workspace named '{name}'. Create it first (python -m prism workspaces create NAME)."
             )
+        self.stores.client  # noqa: B018 - a Chroma server that does not answer fails here, before the embedder loads
         embedder = self.embedder
         try:
             return self._open.open(info, embedder.model_name, embedder.dimension,
-                                   lambda workspace, store: self._handle(info, workspace, store), embedder.backend)
+                                   lambda workspace, store: self._handle(info, workspace, store), embedder.backend,
+                                   verify)
         except EmbeddingModelMismatchError as exc:
             if not embedder.backend_reason:
                 raise
@@ -292,30 +300,14 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
             WorkspaceNotFoundError: no such workspace.
             DocumentNotFoundError: no document has that name.
         """
-        workspace = self.open(workspace).workspace
-        return workspace.original_path(workspace.get_by_source(source).doc_id)
+        opened = self.open(workspace).workspace
+        return opened.original_path(opened.get_by_source(source).doc_id)
 
     def passage(self, source: str, chunk_id: str, workspace: str | None = None) -> PassageView | None:
         """A cited chunk in the text of its page, slide or sheet (:func:`~prism.answering.passage.passage_view`);
         ``None`` when it is no longer stored. Raises ``WorkspaceNotFoundError``, ``DocumentNotFoundError``."""
         store = self.open(workspace).workspace
         return passage_view(source, store.read_chunks(store.get_by_source(source).doc_id), chunk_id)
-
-    def index_mismatch(self, workspace: str | None = None) -> str | None:
-        """Why the workspace cannot be searched with the configured embedder (built by another model or backend:
-        :meth:`reindex` fixes it), or ``None`` when it opens. Raises ``WorkspaceNotFoundError``."""
-        try:
-            self.open(workspace)
-        except EmbeddingModelMismatchError as exc:
-            return str(exc)
-        return None
-
-    def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Drop the workspace's vectors and rebuild them with the configured chunking and embedder."""
-        info = self.catalog.get(workspace or self.settings.default_workspace)
-        self._open.close(info.id)
-        self.stores.drop(info.collection)
-        return self.open(info.name).ingestor.reindex(progress)
 
     # --- retrieval and answering ----------------------------------------------------------------------------
     def retriever(self, workspace: str | None = None, **overrides: Any) -> HybridRetriever:

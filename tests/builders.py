@@ -76,6 +76,25 @@ def symbol_bullets_pdf(path: Path, lines: Sequence[str]) -> Path:
     return path
 
 
+def unicode_pdf(path: Path, pages: Sequence[str], font_size: int = 10) -> Path:
+    """A PDF with one page per text, like :func:`text_pdf`, in any characters (₹, €, “ ”, —, •): a font generated
+    for exactly the characters used (one box glyph each), so the text layer holds them as written."""
+    chars = "".join(sorted({chr(c) for c in range(32, 127)} | {c for text in pages for c in text if c != "\n"}))
+    font = path.with_suffix(".ttf")
+    font.write_bytes(_box_font(chars))
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.add_font("PrismBoxes", fname=str(font))
+    pdf.set_font("PrismBoxes", size=font_size)
+    for text in pages:
+        pdf.add_page()
+        pdf.set_xy(40, 40)
+        pdf.multi_cell(w=515, h=font_size * 1.4, text=text)
+    pdf.output(str(path))
+    font.unlink()
+    return path
+
+
 def image_only_pdf(path: Path, lines: Sequence[str]) -> Path:
     """A one-page PDF whose page is a picture of ``lines`` (black on white, 44 px type): no text layer, as a scan."""
     image = Image.new("L", (1240, 140 + 100 * len(lines)), 255)

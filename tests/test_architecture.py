@@ -1,10 +1,11 @@
-"""The house rules of design.md §2 and issue 11, checked on the source (nothing is imported or run).
+"""The house rules of the code's shape, checked on the source (nothing is imported or run).
 
 Layers, by module path (``prism.x.y`` is in the layer of its first two parts):
 
-- ground floor: ``prism`` (the package), ``prism.config``, ``prism.errors``, ``prism.types`` (a package),
-  ``prism.fsutil``, ``prism.background`` (the one background runner), ``prism.vocabulary`` (a package: the
-  financial words, importing nothing from prism); inside it only ``types → fsutil, errors, vocabulary``;
+- ground floor: ``prism`` (the package), ``prism.config`` (with its base class's ``prism.config_deployment``),
+  ``prism.errors``, ``prism.types`` (a package), ``prism.fsutil``, ``prism.background`` (the one background
+  runner), ``prism.vocabulary`` (a package: the financial words, importing nothing from prism); inside it only
+  ``types → fsutil, errors, vocabulary``;
 - packages: ``index``, ``ingestion``, ``retrieval``, ``answering``, ``evaluation``, with the one-way directions
   ``answering → retrieval → index``, ``ingestion → index`` and ``evaluation → answering, retrieval, index``;
 - ``prism.service``: the facade, above every package;
@@ -14,8 +15,9 @@ The import graph is built from the AST of every module, top-level and nested imp
 and imports inside functions count). ``from a import b`` is an edge to ``a.b`` when ``a/b.py`` or ``a/b/`` exists,
 else to ``a``; importing a submodule is not counted as importing its parent package's ``__init__``.
 
-One home per financial vocabulary (design.md §2): no module outside ``prism/vocabulary/`` defines a unit, currency,
-month, legal-suffix or statement-name list of its own (:func:`vocabulary_copies`).
+One home per financial vocabulary (a word list copied elsewhere drifts from the original): no module outside
+``prism/vocabulary/`` defines a unit, currency, month, legal-suffix or statement-name list of its own
+(:func:`vocabulary_copies`).
 
 Sizes: a module has at most :data:`MAX_MODULE_LINES` physical lines; a function or method at most
 :data:`MAX_FUNCTION_LINES`, counted from its ``def`` line to the last line of its body (docstring and comments
@@ -35,12 +37,13 @@ PRISM = REPO / "prism"
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
-GROUND = {"prism", "prism.config", "prism.errors", "prism.types", "prism.fsutil", "prism.background",
-          "prism.vocabulary"}
+GROUND = {"prism", "prism.config", "prism.config_deployment", "prism.errors", "prism.types", "prism.fsutil",
+          "prism.background", "prism.vocabulary"}
 PACKAGES = ("index", "ingestion", "retrieval", "answering", "evaluation")
 
 ALLOWED: dict[str, set[str]] = {
-    "prism.config": set(),
+    "prism.config": {"prism.config_deployment"},  # the deployment's settings are the base class of Settings
+    "prism.config_deployment": set(),
     "prism.errors": set(),
     "prism.fsutil": set(),
     "prism.background": set(),
@@ -259,21 +262,22 @@ def prefix_families(stems_by_folder: dict[str, list[str]]) -> list[str]:
 
 
 def test_no_prefix_families():
-    """A concept that outgrows a module becomes a subpackage with a re-exporting ``__init__`` (design.md §2), never a
+    """A concept that outgrows a module becomes a subpackage with a re-exporting ``__init__``, never a
     family of prefixed siblings (``briefing.py``, ``briefing_facts.py``, ``briefing_llm.py`` …)."""
     folders: dict[str, list[str]] = {}
     for p in _prism_files():
         if p.stem != "__init__":
             folders.setdefault(str(p.parent.relative_to(REPO)), []).append(p.stem)
     assert prefix_families(folders) == []
-    # the rule can fail: the flat answering/ folder of issue 27 is reported
+    # the rule can fail: a flat answering/ folder of briefing_* siblings is reported
     flat = {"prism/answering": ["briefing", "briefing_facts", "briefing_llm", "engine", "table_words", "tables"]}
     assert prefix_families(flat) == ["prism/answering: briefing (briefing, briefing_facts, briefing_llm)"]
 
 
 def test_tests_mirror_the_packages():
-    """The tests mirror ``prism/`` (issue 27): every package of ``prism`` with modules of its own has a test package
-    of the same path under ``tests/`` (``prism/answering/derived`` → ``tests/answering/derived``)."""
+    """The tests mirror ``prism/`` (a module's tests are where a reader looks for them): every package of ``prism``
+    with modules of its own has a test package of the same path under ``tests/`` (``prism/answering/derived`` →
+    ``tests/answering/derived``)."""
     packages = {p.parent.relative_to(REPO / "prism") for p in _prism_files() if p.name == "__init__.py"}
     packages = {pk for pk in packages
                 if str(pk) != "." and any(f.stem != "__init__" for f in (REPO / "prism" / pk).glob("*.py"))}
@@ -366,3 +370,44 @@ def test_the_vocabulary_check_sees_a_copy():
     held = {c.split(" ", 1)[1].split(" ")[0] for p in VOCABULARY.glob("*.py")
             for c in vocabulary_copies(p.read_text(encoding="utf-8"), p.name)}
     assert {"unit", "currency", "month", "legal", "statement"} <= held
+
+
+# --- docstrings say the reason --------------------------------------------------------------------------------
+_TRACKER_REFERENCE = re.compile(r"design\.md|\b[Ii]ssues?\s*#?\d+|\(issue\b|§\s*\d")
+"""A pointer instead of a reason: the house style page (not in the repository), an issue number, or a bare section
+mark (§3 of what?)."""
+_STANDARD = re.compile(r"(?:ECMA-376(?: Part \d)?|RFC \d+|CSS \d(?:\.\d)?|HTML Living Standard|APPNOTE\.TXT|Manual of Style|Companies Act\s+\d{4}|Act,? "
+                       r"\d{4})[,\s]*$")
+"""A section mark right after the standard it belongs to is a citation of that standard (ECMA-376 Part 2, §8.1.4)."""
+
+
+def tracker_references(source: str, name: str) -> list[str]:
+    """``"name:line text"`` for each line of ``source`` that cites ``design.md``, an issue (``issue 31``, ``(issue``)
+    or a section mark that follows no named standard, in line order."""
+    found = []
+    for n, line in enumerate(source.splitlines(), 1):
+        for match in _TRACKER_REFERENCE.finditer(line):
+            if match.group().startswith("§") and _STANDARD.search(line[:match.start()]):
+                continue
+            found.append(f"{name}:{n} {line.strip()[:100]}")
+            break
+    return found
+
+
+def test_docstrings_and_comments_say_the_reason_not_an_issue():
+    """Docstrings and comments in prism/ state the reason for a rule themselves: an issue number or a section of a
+    page that is not in the repository tells a reader nothing. Standards keep their section marks."""
+    offenders = [r for p in _prism_files() for r in tracker_references(p.read_text(encoding="utf-8"),
+                                                                        str(p.relative_to(REPO)))]
+    assert offenders == []
+
+
+def test_the_reference_check_sees_a_reference():
+    fake = ('"""Scope a search (issue 13 §2).\n'
+            'The house words (design.md §3).\n'
+            'Office files never carry one (ECMA-376 Part 2, §8.1.4); Retry-After (RFC 9110 §10.2.3).\n'
+            '"""\n'
+            'x = 1  # a popover covered the input (issue 31 §5d)\n'
+            'y = 2  # see §4\n'
+            'z = r"[&§•]"\n')
+    assert [r.split(" ", 1)[0] for r in tracker_references(fake, "f.py")] == ["f.py:1", "f.py:2", "f.py:5", "f.py:6"]

@@ -38,7 +38,7 @@ def test_every_direct_pin_is_locked_at_its_version(direct, lock):
 
 def test_locks_pin_transitive_dependencies_and_agree():
     app, dev = _pins(REPO / "requirements.lock"), _pins(REPO / "requirements-dev.lock")
-    # trafilatura's HTML cleaning needs lxml_html_clean, which pip left out of one fresh install (issue 10)
+    # trafilatura's HTML cleaning needs lxml_html_clean, which pip left out of one fresh install
     assert {"lxml", "lxml-html-clean", "chromadb", "onnxruntime"} <= app.keys()
     assert len(app) > 3 * len(_pins(REPO / "requirements.txt"))
     assert {name: dev.get(name) for name in app} == app  # the tests run on the app's exact versions

@@ -16,7 +16,7 @@ words* instead, on the first plain retrieval (the engine's step 3, no LLM call).
   ``2025``; a quarter of a year, "Q3 FY25", must appear as one phrase), is an acronym (``SWIFT``, ``NRI``, ``ATMs``),
   a hyphenated compound (``loan-to-value``: missing unless a passage has the words in sequence) or a word the
   embedder's vocabulary does not hold whole (``cryptocurrency``: rare in general English). A word counts as found
-  when its meaning is there (issue 29 §5: a third of real SEBI/RBI questions were declined over "AMC's" where the
+  when its meaning is there (else a third of real SEBI/RBI questions are declined over "AMC's" where the
   circular says "asset management company"): an abbreviation where a passage spells it out by initials or writes
   a phrase of :mod:`prism.vocabulary.abbreviations` ("NBFCs" = "non-banking financial companies", "RBI" =
   "Reserve Bank of India", "PAT" = "net profit", "CEO" = "Chief Executive Officer"; :mod:`prism.answering.
@@ -37,7 +37,7 @@ A question is declined when ``relevance < min_relevance``, ``missing`` is not em
 A yes/no question ("Is 3M a
 capital-intensive business?", "Does … have a healthy liquidity profile?") asks for a judgement in the analyst's own
 words, which the documents need not use: only its relevance counts. The thresholds are settings
-(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (the README has the measured table;
+(``answer_min_relevance``, ``gate_min_salient_idf``), tuned on the sample set (its measured table: docs/evaluation.md;
 ``bench/answerability.py`` prints it).
 """
 
@@ -49,8 +49,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import regex
+
 from prism.answering import acronyms
 from prism.answering.evidence import answer_target, duration_periods, holds_evidence
+from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.index.tokenizer import tokenize
 from prism.retrieval.understanding import Understanding
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
@@ -129,6 +132,14 @@ def _period_forms(word: str) -> list[str]:
         return [w]
     year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
     return [w, f"fy{year}", f"fy{year[2:]}", year]
+
+
+def _compact_periods(question: str) -> str:
+    """``question`` with each period code written as the salient words read it: "FY 2024-25" → "FY2025", "Q3 FY
+    2023-24" → "Q3 FY2024" (a split fiscal year's "FY" is no acronym of its own)."""
+    def compact(m: regex.Match[str]) -> str:
+        return " ".join(f"{kind}{part} FY{year}" if part else f"FY{year}" for kind, part, year in code_of(m))
+    return PERIOD_CODE_RE.sub(compact, question)
 
 
 def _found(word: str, kind: str, tokens: set[str], texts: str) -> bool:
@@ -224,7 +235,7 @@ def assess(
     salient: list[str] = []
     missing: list[str] = []
     judgement = _JUDGEMENT.match(question) is not None
-    for word in dict.fromkeys(_WORD.findall(question)):
+    for word in dict.fromkeys(_WORD.findall(_compact_periods(question))):
         kind = _kind(word, in_vocabulary)
         if kind is None:
             continue

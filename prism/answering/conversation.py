@@ -165,8 +165,8 @@ def is_followup(question: str) -> bool:
     """True for a question that leans on the previous turn: a pronoun referring back ("What is its cooling
     period?"), an ellipsis ("and in 2014?", "what about Adobe?") or no subject of its own (at most
     :data:`MAX_FOLLOWUP_TERMS` content tokens). A question that names its own entity and subject
-    (:func:`has_own_subject`) is standalone whatever its pronouns and conjunctions (issue 31: "…, and who is its
-    CEO?" after a circular's question was searched with the circular's words)."""
+    (:func:`has_own_subject`) is standalone whatever its pronouns and conjunctions (otherwise "…, and who is its
+    CEO?" after a circular's question is searched with the circular's words)."""
     if has_own_subject(question):
         return False
     if _FOLLOWUP_LEAD.match(question):

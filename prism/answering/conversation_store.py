@@ -91,8 +91,8 @@ class ConversationStore:
             WorkspaceDeletedError: the workspace was deleted.
         """
         now = _now()
-        data = {"version": FORMAT_VERSION, "id": f"c-{secrets.token_hex(6)}", "title": " ".join(title.split()),
-                "created_at": now, "updated_at": now, "turns": []}
+        data: dict[str, Any] = {"version": FORMAT_VERSION, "id": f"c-{secrets.token_hex(6)}",
+                                "title": " ".join(title.split()), "created_at": now, "updated_at": now, "turns": []}
         with self.workspace.conversation_lock():
             atomic_write_json(self._path(data["id"]), data)
         logger.info("workspace %s: conversation %s started", self.workspace.info.id, data["id"])

@@ -62,7 +62,7 @@ PHRASE_WEIGHT = 0.3
 """Weight of the phrase overlap: the share of the question's consecutive index-token pairs that the sentence also
 holds consecutively ("Qdoba evaluation consulting costs" in "Qdoba Evaluation consulting costs are primarily related
 to …"), so the sentence that restates the question's own wording outranks one that only shares its words. Chosen on
-TAT-QA dev (README)."""
+TAT-QA dev (docs/evaluation.md)."""
 
 
 _CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
@@ -75,9 +75,10 @@ def _pairs(tokens: Sequence[str]) -> set[tuple[str, str]]:
 
 
 ANSWER_BONUS = 0.2
-"""Added to the score of a sentence that holds the question's focus with a value of its expected answer type (a
-figure for "what is the rate …", a name for "who is the CEO"): issue 29 §3, rank sentences by how well they answer,
-not by their closeness to the question alone. Chosen on the sample set and TAT-QA dev (README)."""
+"""Added to the score of a sentence that holds the question's focus with a value of its expected answer type (a figure
+for "what is the rate …", a name for "who is the CEO"): sentences are ranked by how well they answer, not by their
+closeness to the question alone, since the closest sentence often only restates the question. Chosen on the sample set
+and TAT-QA dev (docs/evaluation.md)."""
 
 
 def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:
@@ -242,7 +243,7 @@ def extractive_lines(
     asked = _period_codes(Understanding.of(question).periods)
     rest = sorted((s for s in chosen if s is not best and not _other_period(s.text, asked)),
                   key=lambda s: (not s.answers, s.n, s.position))
-    chosen = [best, *rest]  # the best answering sentence leads, the others follow (issue 29 §3)
+    chosen = [best, *rest]  # the best answering sentence leads (the analyst reads the first line), the others follow
     lines = []
     for s in chosen:
         quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, blocks[s.n - 1]) if blocks

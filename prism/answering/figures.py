@@ -33,7 +33,7 @@ from decimal import Decimal
 
 from prism.answering.citations import sentences_with_refs
 from prism.answering.units import Block
-from prism.vocabulary import currencies, number_words
+from prism.vocabulary import currencies, number_formats, number_words
 from prism.vocabulary import units as vocab
 
 logger = logging.getLogger(__name__)
@@ -202,8 +202,9 @@ def _signs_agree(stated: Figure, source: Figure) -> bool:
 
 def _block_figures(block: Block) -> list[Figure]:
     """The figures of a block, as written and, for amounts without a unit of their own in a block that states one,
-    also in that unit ("$ 5,213" under "(In millions)" → $5.213e9); bare numbers of such a block too (not years)."""
-    text = _MARKER_RE.sub(" ", block.text)
+    also in that unit ("$ 5,213" under "(In millions)" → $5.213e9); bare numbers of such a block too (not years).
+    A block printed with decimal commas is read in its own convention ("1.234,5" is 1,234.5)."""
+    text = _MARKER_RE.sub(" ", number_formats.house_marks(block.text, block.decimal))
     figures: list[Figure] = []
     taken: list[tuple[int, int]] = []
     for m in FIGURE_RE.finditer(text):
@@ -266,7 +267,7 @@ def supported(figure: Figure, source: Block | str) -> bool:
             as_written = replace(other, value=other.mantissa, tolerance=other.tolerance / block.scale, units=())
             if same_quantity(figure, as_written) and _signs_agree(figure, other):
                 return True  # "$5,213": the table's figure as written
-    return _column_unit_match(figure, block.text)
+    return _column_unit_match(figure, number_formats.house_marks(block.text, block.decimal))
 
 
 def _column_unit_match(figure: Figure, source_text: str) -> bool:

@@ -1,12 +1,12 @@
 """Multi-part questions: "X, and who is Y?" is split and each part answered by the answer engine.
 
-A thin layer over :meth:`prism.answering.engine.AnswerEngine.ask` (issue 31): :func:`split_question` cuts a
-question at ", and" / " and" / ";" / "?" where both halves are questions (the second opens with a question word or
-an auxiliary verb: "who", "what", "is", "does" …); a part's pronoun that refers to the previous part's company
-("who is its CEO?" after "What was Netflix's …") gets that name (:func:`resolve_part`). :func:`ask_parts` asks each
-part with the same options and history and joins the answers (:func:`join_answers`): one answer with a section per
-part, each section citing its own passages (renumbered so that every number names one passage), streamed part
-after part.
+A thin layer over :meth:`prism.answering.engine.AnswerEngine.ask` (one retrieval for two questions answers neither
+well): :func:`split_question` cuts a question at ", and" / " and" / ";" / "?" where both halves are questions (the
+second opens with a question word or an auxiliary verb: "who", "what", "is", "does" …); a part's pronoun that refers to
+the previous part's company ("who is its CEO?" after "What was Netflix's …") gets that name (:func:`resolve_part`).
+:func:`ask_parts` asks each part with the same options and history and joins the answers (:func:`join_answers`): one
+answer with a section per part, each section citing its own passages (renumbered so that every number names one
+passage), streamed part after part.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ must implement them all.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from prism.config import Settings
@@ -20,7 +20,10 @@ __all__ = ["Retriever", "WorkspaceReader"]
 class WorkspaceReader(Protocol):
     """A workspace as answering reads it (:class:`prism.index.workspaces.Workspace`)."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The workspace's display name (read only, as the workspace has it)."""
+        ...
 
     def documents(self) -> list[DocumentRecord]:
         """The committed documents, in the registry's order."""
@@ -34,11 +37,17 @@ class WorkspaceReader(Protocol):
 class Retriever(Protocol):
     """A workspace's retriever as answering uses it (:class:`prism.retrieval.retriever.HybridRetriever`)."""
 
-    workspace: WorkspaceReader
     settings: Settings
 
-    def search(self, query: str, **options: Any) -> SearchResult:
-        """Retrieve the best chunks for ``query`` (options as :meth:`HybridRetriever.search` takes them)."""
+    @property
+    def workspace(self) -> WorkspaceReader:
+        """The workspace searched (read only here, so a retriever holding a fuller workspace type fits)."""
+        ...
+
+    @property
+    def search(self) -> Callable[..., SearchResult]:
+        """``search(query, **options)``: the best chunks for ``query`` (options as :meth:`HybridRetriever.search`
+        takes them)."""
         ...
 
     def vectors(self, chunk_ids: Sequence[str]) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from prism.vocabulary import currencies
+from prism.vocabulary import currencies, months
 from prism.vocabulary import units as vocab
 
 logger = logging.getLogger(__name__)
@@ -81,11 +81,14 @@ class Block:
         text: the block's text as shown to the LLM or quoted.
         unit: a key of :data:`UNIT_SCALE`, or ``None`` when the block states none.
         currency: ISO 4217 code of the block's amounts, or ``None`` (unknown: no currency conflict is checked).
+        decimal: the decimal mark its figures are printed with, ``"."`` or ``","`` (a table chunk's
+            ``table_decimal``, decided at ingestion): the number check reads "1.234,5" as 1,234.5.
     """
 
     text: str
     unit: str | None = None
     currency: str | None = None
+    decimal: str = "."
 
     @classmethod
     def of(cls, text: str, *, head: str = "", unit: str | None = None, currency: str | None = None) -> Block:
@@ -112,14 +115,14 @@ def block_of_chunk(chunk: Any, head: str = "") -> Block:
     """The :class:`Block` of a retrieved chunk. The unit: a table chunk's ``table_unit`` (chunk metadata written at
     ingestion), else what its text or ``head`` states. The currency: ``table_currency``, else the statement's, else
     the one currency marked in the text, else the document profile's ``currency``. The profile's document-wide
-    ``unit`` is not used: prose figures carry their own scale words."""
+    ``unit`` is not used: prose figures carry their own scale words. The decimal mark: ``table_decimal``."""
     meta = getattr(chunk, "metadata", None)
     meta = meta if isinstance(meta, dict) else {}
     block = Block.of(chunk.text, head=head, unit=meta.get("table_unit") or None,
                      currency=meta.get("table_currency") or None)
     if block.currency is None and meta.get("currency"):
-        return Block(block.text, block.unit, str(meta["currency"]))
-    return block
+        block = Block(block.text, block.unit, str(meta["currency"]))
+    return replace(block, decimal=str(meta.get("table_decimal") or "."))
 
 
 def page_head(chunk: Any, rows: Sequence[Mapping[str, Any]]) -> str:
@@ -144,7 +147,7 @@ def blocks_of_chunks(chunks: Sequence[Any], rows_of: Callable[[str], Sequence[Ma
     blocks: list[Block] = []
     for chunk in chunks:
         block = block_of_chunk(chunk)
-        if block.unit is None and rows_of is not None and getattr(chunk, "chunk_index", 0):
+        if block.unit is None and rows_of is not None and bool(getattr(chunk, "chunk_index", 0)):
             doc_id = chunk.doc_id
             if doc_id not in cache:
                 cache[doc_id] = rows_of(doc_id)
@@ -197,6 +200,12 @@ def label_states_unit(before: str) -> bool:
     return bool(m and _OWN_UNIT.search(m.group(1)))
 
 
+def _day_of_date(tokens: Sequence[str], j: int) -> bool:
+    """Whether ``tokens[j]`` is the day of a day-first date ("31" in "year ended 31 March 2025"): no figure."""
+    following = re.match(r"[A-Za-z]+", tokens[j + 1]) if j + 1 < len(tokens) else None
+    return bool(re.fullmatch(r"\d{1,2}", tokens[j]) and following and following.group().lower() in months.NUMBER)
+
+
 def _cell_runs(tokens: list[str]) -> list[tuple[int, int]]:
     """Maximal runs ``[i, j)`` of table cells among whitespace tokens (a lone "$" / "₹" joins the cell after it)."""
     runs: list[tuple[int, int]] = []
@@ -206,7 +215,7 @@ def _cell_runs(tokens: list[str]) -> list[tuple[int, int]]:
         while j < len(tokens):
             if _CURRENCY_ONLY.fullmatch(tokens[j]) and j + 1 < len(tokens) and _CELL.fullmatch(tokens[j + 1]):
                 j += 2
-            elif _CELL.fullmatch(tokens[j]) and not _YEAR.fullmatch(tokens[j]):
+            elif _CELL.fullmatch(tokens[j]) and not _YEAR.fullmatch(tokens[j]) and not _day_of_date(tokens, j):
                 j += 1
             else:
                 break
@@ -221,7 +230,12 @@ def _cell_runs(tokens: list[str]) -> list[tuple[int, int]]:
 def _footnote_mark(tokens: Sequence[str], i: int, j: int) -> bool:
     """Whether the first cell of the run ``tokens[i:j]`` is a footnote's marker, not a figure: a one-digit number in
     parentheses right after the row label's last word, with two figures or more after it ("Global streaming
-    memberships (1) 74,762 57,391 …"; a loss would be written with its magnitude: "(1,234)", "(12)")."""
+    memberships (1) 74,762 57,391 …"; a loss would be written with its magnitude: "(1,234)", "(12)"); or a note
+    reference of one or two digits before two or more figures that all have decimals or groups ("Interest income
+    22 4,812.36 3,905.14")."""
+    if j - i >= 3 and i > 0 and re.fullmatch(r"\d{1,2}", tokens[i]) and all(
+            re.search(r"\d[.,]\d", t) for t in tokens[i + 1:j]):
+        return True  # a statement's "Note" column: "Interest income 22 4,812.36 3,905.14"
     return (j - i >= 3 and i > 0 and re.fullmatch(r"\([1-9]\)", tokens[i]) is not None
             and re.search(r"[A-Za-z]$", tokens[i - 1]) is not None)
 
@@ -243,8 +257,9 @@ def with_units(sentence: str, block: Block) -> str:
     before the next row's capitalised label, or of two or more cells. A row whose label states its own unit ("%",
     "(number)", "(₹ lakh crore)") and a number followed by a unit of its own ("₹2,146 crore", "3.5%", "₹125 per
     month") are left alone, as is a per-unit row ("Diluted earnings per share": :func:`per_unit_label`), every
-    sentence of a block without a unit, the unit statement itself, and a footnote's marker opening the sentence
-    ("(2) Qdoba Evaluation consulting costs are …").
+    sentence of a block without a unit, the unit statement itself, a footnote's marker opening the sentence
+    ("(2) Qdoba Evaluation consulting costs are …"), a note reference and the day of a date ("year ended 31 March
+    2025").
 
     Returns:
         The sentence, e.g. "Net sales $5,213 million Operating income $1,102 million" for "Net sales $ 5,213

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from prism.cli import common
+from prism.errors import PrismError
 from prism.types import SCORE_STAGES, Answer, Citation
 
 
@@ -61,6 +62,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         web=True if args.web else None,
         auto_scope=not args.no_auto_scope,
     )
+    if not isinstance(answer, Answer):  # without stream=True the service returns the finished answer
+        raise PrismError(f"ask returned {type(answer).__name__}, not an answer")
     titles = svc.document_titles(args.workspace)
     data = answer.to_dict()
     for key in ("citations", "retrieved"):
@@ -72,7 +75,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``ask`` to the CLI's sub-parsers."""
     p = sub.add_parser("ask", parents=[shared], help="answer a question with citations")
-    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("question", metavar="QUESTION", help="the question, in quotes")
     p.add_argument("--doc", action="append", metavar="FILE_NAME", help="only this document (repeatable)")
     p.add_argument("--no-hyde", action="store_true", help="turn HyDE off")
     p.add_argument("--no-multi-query", action="store_true", help="turn multi-query expansion off")

@@ -87,12 +87,16 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    """``reindex``: re-chunk and re-embed from the kept originals; exit 1 when any document failed."""
-    results = common.service().reindex(args.workspace, progress=common.progress_printer())
+    """``reindex [--from-chunks]``: re-chunk and re-embed from the kept originals (a document that fails is restored
+    from its stored chunks), or only re-embed the stored chunks (the repair of a damaged vector index); exit 1 when
+    any document failed."""
+    results = common.service().reindex(args.workspace, progress=common.progress_printer(),
+                                       from_chunks=args.from_chunks)
     common.emit(
         args,
         [r.to_dict() for r in results],
-        "\n".join(f"{r.status:9} {r.file}: {r.error or f'{r.chunks} chunks'}" for r in results) or "(no documents)",
+        "\n".join(f"{r.status:9} {r.file}: {r.error or f'{r.chunks} chunks'}" + "".join(f" ({w})" for w in r.notes())
+                  for r in results) or "(no documents)",
     )
     return common.EXIT_FAILED if any(r.status == "failed" for r in results) else common.EXIT_OK
 
@@ -116,23 +120,25 @@ def cmd_brief(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``ingest``, ``docs``, ``brief``, ``tag``, ``delete`` and ``reindex`` to the CLI's sub-parsers."""
     p = sub.add_parser("ingest", parents=[shared], help=f"ingest {common.file_types()} or web page URLs")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="a file or an http(s) URL (repeatable)")
     p.set_defaults(func=cmd_ingest)
     p = sub.add_parser("docs", parents=[shared], help="list a workspace's documents")
     p.set_defaults(func=cmd_docs)
     p = sub.add_parser("brief", parents=[shared], help="a document's briefing as Markdown (export)")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     p.add_argument("--rewrite", action="store_true", help="write the briefing again first")
     p.set_defaults(func=cmd_brief)
     p = sub.add_parser("tag", parents=[shared], help="correct a document's profile (entity, type, period, ...)")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     for name in TAG_FIELDS:
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, default=None, metavar="VALUE",
                        help=f"the document's {name.replace('_', ' ')} ('' clears it)")
     p.add_argument("--reset", action="store_true", help="drop the earlier corrections first")
     p.set_defaults(func=cmd_tag)
     p = sub.add_parser("delete", parents=[shared], help="delete a document by file name")
-    p.add_argument("file_name", metavar="FILE_NAME")
+    p.add_argument("file_name", metavar="FILE_NAME", help="the document's file name, as `docs` lists it")
     p.set_defaults(func=cmd_delete)
     p = sub.add_parser("reindex", parents=[shared], help="re-chunk and re-embed a workspace from its originals")
+    p.add_argument("--from-chunks", action="store_true",
+                   help="only re-embed the stored chunks (no parsing): rebuilds a damaged vector index")
     p.set_defaults(func=cmd_reindex)

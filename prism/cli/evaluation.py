@@ -196,7 +196,7 @@ def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     r.set_defaults(func=cmd_eval_run)
 
     b = esub.add_parser("beir", parents=[shared], help="alias of 'eval run DIR --format beir'")
-    b.add_argument("dir", metavar="DIR")
+    b.add_argument("dir", metavar="DIR", help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
     b.add_argument("--queries", default=None, metavar="FILE")
     b.add_argument("--qrels", default=None, metavar="FILE")
     b.add_argument("--mode", choices=modes, default="hybrid")

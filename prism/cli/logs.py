@@ -92,7 +92,7 @@ def configure_logging(verbose: bool) -> None:
     details.setLevel(logging.ERROR)
     details.setFormatter(logging.Formatter(FORMAT))
     for handler in (stderr, details):
-        handler.prism_cli = True  # type: ignore[attr-defined]  # marks the handlers this module added
+        handler.prism_cli = True  # type: ignore[union-attr]  # marks the handlers this module added
         root.addHandler(handler)
     root.setLevel(logging.INFO if verbose else logging.WARNING)
     threading.excepthook = _thread_failed

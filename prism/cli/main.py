@@ -17,11 +17,23 @@ import os
 import sys
 from collections.abc import Sequence
 
-from prism.cli import answer, audit, common, compare, documents, evaluation, reranker, search, seed, workspaces
+from prism.cli import (
+    answer,
+    audit,
+    common,
+    compare,
+    documents,
+    evaluation,
+    reference,
+    reranker,
+    search,
+    seed,
+    workspaces,
+)
 from prism.cli.logs import configure_logging, record_unexpected
 from prism.errors import PrismError
 
-COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker)
+COMMAND_GROUPS = (documents, workspaces, audit, search, answer, compare, evaluation, seed, reranker, reference)
 """The modules whose ``register`` adds sub-commands, in help order."""
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,14 +40,14 @@ def cmd_reranker(args: argparse.Namespace) -> int:
 
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``reranker`` to the CLI's sub-parsers."""
-    p = sub.add_parser("reranker", parents=[shared], help="train a cross-encoder on this machine (issue 30)")
-    p.add_argument("action", choices=["train"])
+    p = sub.add_parser("reranker", parents=[shared], help="train a cross-encoder from the packaged MiniLM")
+    p.add_argument("action", choices=["train"], help="train (the only action)")
     p.add_argument("--beir", default=None, metavar="DIR", help="a BEIR folder: its corpus titles and texts as pairs")
     p.add_argument("--max-pairs", type=int, default=6000, help="pairs in all, negatives included (default 6000)")
     p.add_argument("--max-length", type=int, default=128, help="word pieces per pair (default 128)")
     p.add_argument("--threads", type=int, default=2, help="torch threads while training (default 2)")
     p.add_argument("--epochs", type=int, default=1, help="passes over the pairs (default 1)")
     p.add_argument("--learning-rate", type=float, default=3e-5, help="AdamW peak learning rate (default 3e-5)")
-    p.add_argument("--seed", type=int, default=30)
+    p.add_argument("--seed", type=int, default=30, help="seed of the pairs' sampling and the training")
     p.add_argument("--max-steps", type=int, default=None, help="stop after N optimiser steps (a quick check)")
     p.set_defaults(func=cmd_reranker)

@@ -44,7 +44,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``search`` to the CLI's sub-parsers."""
     p = sub.add_parser("search", parents=[shared], help="hybrid search in a workspace")
-    p.add_argument("query", metavar="QUERY")
+    p.add_argument("query", metavar="QUERY", help="the search text")
     p.add_argument("--mode", choices=common.mode_names(), default=None)
     p.add_argument("--top-k", type=int, default=None)
     p.add_argument("--doc", action="append", metavar="FILE_NAME", help="restrict to this document (repeatable)")

@@ -63,7 +63,7 @@ def cmd_seed(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``seed`` to the CLI's sub-parsers."""
     p = sub.add_parser("seed", parents=[shared], help="build a PRISM_HOME with the sample workspace, or install one")
-    p.add_argument("action", choices=["build", "install"])
+    p.add_argument("action", choices=["build", "install"], help="build a seed into DIR, or install one")
     p.add_argument("dir", nargs="?", default=None, metavar="DIR", help="build: the (empty) folder to build into")
     p.add_argument("--from", dest="source", default=None, metavar="DIR", help="install: the seed folder")
     p.set_defaults(func=cmd_seed)

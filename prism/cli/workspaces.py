@@ -42,6 +42,6 @@ def cmd_workspaces(args: argparse.Namespace) -> int:
 def register(sub: Any, shared: argparse.ArgumentParser) -> None:
     """Add ``workspaces`` to the CLI's sub-parsers."""
     p = sub.add_parser("workspaces", parents=[shared], help="list, create, rename or delete workspaces")
-    p.add_argument("action", nargs="?", choices=["list", *NAMES_NEEDED])
-    p.add_argument("names", nargs="*", metavar="NAME")
+    p.add_argument("action", nargs="?", choices=["list", *NAMES_NEEDED], help="what to do (default: list)")
+    p.add_argument("names", nargs="*", metavar="NAME", help="create/delete: NAME; rename: OLD NEW")
     p.set_defaults(func=cmd_workspaces)

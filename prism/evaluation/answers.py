@@ -31,7 +31,6 @@ import logging
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -139,7 +138,7 @@ def is_declined(answer: str) -> bool:
 class Embeds(Protocol):
     """What answer relevancy needs of the embedder (:class:`prism.index.embedder.PrismEmbedding`)."""
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+    def embed(self, texts: list[str]) -> np.ndarray: ...
 
 
 CORRECTNESS_PROMPT = """You are grading an answer to a question about financial and regulatory documents.
@@ -228,6 +227,6 @@ def answer_relevancy(question: str, answer: str, llm: CompletesText, embedder: E
         return 0.0
     vectors = np.asarray(embedder.embed([question, *generated]), dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    vectors = vectors / np.where(norms == 0, 1.0, norms)
-    sims = vectors[1:] @ vectors[0]
+    unit = vectors / np.where(norms == 0, 1.0, norms)
+    sims = unit[1:] @ unit[0]
     return float(np.clip(sims, 0.0, 1.0).mean())

@@ -92,7 +92,7 @@ def _rank_documents(q: EvalQuery, results: list[RetrievedChunk],
     """Documents ranked by their best chunk (score ``1 / document rank``), :data:`DOCS_TO_RANK` deep."""
     relevant_ids = dict(q.grades) or {s.source: 1 for s in q.relevant}
     ranked: dict[str, float] = {}
-    shown = []
+    shown: list[dict[str, Any]] = []
     for r in results:
         if r.source in ranked:
             continue
@@ -175,12 +175,15 @@ def answer_record(service: EvalService, workspace: str, q: EvalQuery, variant: V
 def _judged(service: EvalService, q: EvalQuery, text: str) -> dict[str, Any]:
     """The LLM judge's fields for one answer (``judge_error`` when a call failed)."""
     out: dict[str, Any] = {}
+    main, cheap = service.llms.main, service.llms.cheap
+    if main is None or cheap is None:  # no LLM configured: nothing can judge
+        return out
     try:
-        verdict = answer_eval.judge_correctness(q.query, q.reference_answer or "", text, service.llms.main)
+        verdict = answer_eval.judge_correctness(q.query, q.reference_answer or "", text, main)
         if verdict is not None:
             out.update(judge_correctness=verdict.normalized, judge_score=verdict.score, judge_reason=verdict.reason)
         if not q.negative:
-            out["answer_relevancy"] = answer_eval.answer_relevancy(q.query, text, service.llms.cheap, service.embedder)
+            out["answer_relevancy"] = answer_eval.answer_relevancy(q.query, text, cheap, service.embedder)
     except LLMAuthError:
         raise
     except LLMError as exc:

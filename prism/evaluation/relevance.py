@@ -44,7 +44,7 @@ _WS = re.compile(r"\s+")
 try:  # pragma: no cover - exercised whichever way the environment is
     from rapidfuzz import fuzz as _rf_fuzz
 except ImportError:  # pragma: no cover
-    _rf_fuzz = None
+    _rf_fuzz = None  # type: ignore[assignment]  # the module or None: checked before each use
 
 
 @dataclass(frozen=True)

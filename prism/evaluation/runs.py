@@ -11,6 +11,7 @@ Nothing secret is ever written: :func:`settings_snapshot` drops every ``SecretSt
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 import os
@@ -84,6 +85,7 @@ def environment(packages: Iterable[str] = PACKAGES) -> dict[str, Any]:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
+    affinity: int | None
     try:
         affinity = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -209,7 +211,7 @@ class RunStore:
         """Index entries, oldest first (``[]`` when there are no runs)."""
         return self._read_index()
 
-    def rebuild_index(self) -> list[dict[str, Any]]:
+    def rebuild_index(self) -> builtins.list[dict[str, Any]]:  # `list` here is the method above
         """Re-create ``index.json`` from the run files (e.g. after files were copied in by hand)."""
         with self._lock():
             entries = self._scan()

@@ -153,7 +153,11 @@ class AuditFacade:
         """Delete a workspace with its collection, files, indexes, conversations and log; waits for a document being
         committed to it (an ingest still running then stops with a message naming the workspace). The deletion is
         recorded in the home log, which survives it. Raises ``WorkspaceNotFoundError``, ``StoreError``."""
-        info = self.catalog.remove(name, lambda i: (self._open.close(i.id), self.stores.drop(i.collection)))
+        def purge(i: WorkspaceInfo) -> None:
+            self._open.close(i.id)
+            self.stores.drop(i.collection)
+
+        info = self.catalog.remove(name, purge)
         self.record(None, actor, "workspace.delete", info.name, {"workspace_id": info.id}, home=True)
         return info
 

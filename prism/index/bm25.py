@@ -113,7 +113,10 @@ class BM25Index(BM25Okapi):
         else:
             self.k1, self.b, self.epsilon = k1, b, 0.0
             self.corpus_size, self.avgdl, self.tokenizer = 0, 0.0, None
-            self.doc_freqs, self.idf, self.doc_len, self.average_idf = [], {}, [], 0.0
+            self.doc_freqs: list[dict[str, int]] = []
+            self.idf: dict[str, float] = {}
+            self.doc_len: list[int] = []
+            self.average_idf = 0.0
         vocab, self._nd = list(self._nd), {}
         matrix = self._weight_matrix(vocab, k1, b)
         self.doc_freqs = []  # the matrix holds everything search needs; the dicts would double the memory
@@ -272,7 +275,7 @@ class BM25Index(BM25Okapi):
         try:
             directory.mkdir(parents=True, exist_ok=True)
             atomic_write(directory / matrix_file, lambda f: scipy.sparse.save_npz(f, self._matrix, compressed=False))
-            atomic_write(directory / arrays_file, lambda f: np.savez(f, **arrays))
+            atomic_write(directory / arrays_file, lambda f: np.savez(f, idf=arrays["idf"], doc_len=arrays["doc_len"]))
             payload = json.dumps(meta, ensure_ascii=False).encode("utf-8")
             atomic_write(directory / META_FILE, lambda f: f.write(payload))
         except OSError as exc:
@@ -382,7 +385,7 @@ def _str_list(items: Any, what: str) -> list[str]:
     return out
 
 
-def _rebuild(directory: Path, reason: str) -> None:
+def _rebuild(directory: Path, reason: str) -> BM25Index | None:
     # a missing or stale index is the normal first-open / after-change path; only damage is worth a warning
     level = logging.INFO if ("no index files" in reason or "fingerprint" in reason) else logging.WARNING
     logger.log(level, "BM25: index in %s not loaded (%s); it must be rebuilt", directory, reason)

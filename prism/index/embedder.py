@@ -48,7 +48,9 @@ class PrismEmbedding(BaseEmbedding):
 
     def __init__(self, model_path: Path, model_name: str, batch_size: int = 64, max_tokens: int = 256,
                  backend: str = "torch", models_dir: Path | None = None, onnx_batch_size: int = 1, **kw: Any):
-        super().__init__(model_name=model_name, embed_batch_size=batch_size, max_tokens=max_tokens, **kw)
+        # max_tokens is a field of this pydantic model; BaseEmbedding's __init__ signature lists only its own fields
+        super().__init__(model_name=model_name, embed_batch_size=batch_size,  # type: ignore[call-arg]
+                         max_tokens=max_tokens, **kw)
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 

@@ -8,7 +8,7 @@ which sentence-transformers' own ONNX backend uses; that backend needs optimum-o
 transformers < 4.58 while Prism pins 5.x, hence the direct export here), except the feed-forward down-projections
 (:func:`_down_projections`), which stay fp32. Measured on FinanceBench chunks, mean / min cosine to fp32:
 per-tensor weights (ORT's default) 0.951 / 0.924; per channel, every MatMul 0.993 / 0.985; per channel without the
-down-projections 0.9965 / 0.994, which keeps SciFact and sample-set NDCG@10 within 0.005 of torch (README).
+down-projections 0.9965 / 0.994, which keeps SciFact and sample-set NDCG@10 within 0.005 of torch (docs/benchmarks.md).
 
 Mean pooling over the attention mask and L2 normalisation are part of the exported graph (the model's own
 sentence-transformers modules are traced), so a session maps ``input_ids, attention_mask, token_type_ids`` (int64,
@@ -24,6 +24,7 @@ exporting the same model at once, and a process that loses a race uses the winne
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -88,7 +89,7 @@ def source_sha256(model_path: Path) -> str:
         for path in files:
             digest.update(path.relative_to(model_path).as_posix().encode() + b"\0")
             with path.open("rb") as fh:
-                for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                for block in iter(functools.partial(fh.read, 1 << 20), b""):
                     digest.update(block)
     except OSError as exc:
         raise EmbedderBackendError(f"Could not read the embedding model file {exc.filename}: {exc.strerror}") from exc

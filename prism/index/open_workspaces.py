@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from prism.config import Settings
+from prism.index.index_health import check_vector_index
 from prism.index.vector_store import VectorStore, VectorStores
 from prism.index.workspaces import Workspace
 from prism.types import WorkspaceInfo
@@ -58,30 +59,42 @@ class OpenWorkspaces(Generic[H]):
         self.stores = stores
         self._open: dict[str, H] = {}
         self._lock = threading.RLock()
+        self._opening: dict[str, threading.Lock] = {}
 
     def get(self, workspace_id: str) -> H | None:
         """The open workspace with this id, or ``None``."""
         return self._open.get(workspace_id)
 
     def open(self, info: WorkspaceInfo, embed_model: str, dimension: int,
-             build: Callable[[Workspace, VectorStore], H], embed_backend: str = "torch") -> H:
-        """The open workspace for ``info``, opening it on first use with ``build(workspace, store)`` (under this
-        registry's lock: no other thread sees it before ``build`` returns, e.g. before interrupted writes are
-        recovered).
+             build: Callable[[Workspace, VectorStore], H], embed_backend: str = "torch", verify: bool = True) -> H:
+        """The open workspace for ``info``, opening it on first use with ``build(workspace, store)``: under a lock
+        of this workspace's own, so no other thread sees it before ``build`` returns (e.g. before interrupted writes
+        are recovered), while other workspaces open and answer meanwhile — a Chroma server that hangs on this one's
+        collection holds no other (each of its calls ends within ``chroma_timeout_s``). With ``verify`` (not while
+        its vectors are being rebuilt), local files are first checked for damage (:mod:`prism.index.index_health`).
 
         Raises:
+            IndexDamagedError: the vector index on disk is damaged, or its rebuild stopped part-way.
             EmbeddingModelMismatchError: the collection was built with another embedding model.
-            StoreError: the vector store failed.
+            StoreError: the vector store failed, or its server did not answer in time.
         """
+        handle = self._open.get(info.id)
+        if handle is not None:
+            return handle
         with self._lock:
+            opening = self._opening.setdefault(info.id, threading.Lock())
+        with opening:
             handle = self._open.get(info.id)
             if handle is not None:
                 return handle
-            store = self.stores.open(info.collection, embed_model, dimension, info.name, embed_backend)
             workspace = Workspace(self.settings.home, info, self.settings.lock_timeout_s)
+            if verify and not self.settings.chroma_host:
+                check_vector_index(self.settings.home / "chroma", workspace.dir, info.collection, info.name)
+            store = self.stores.open(info.collection, embed_model, dimension, info.name, embed_backend)
             handle = build(workspace, store)
             handle.mark_current()
-            self._open[info.id] = handle
+            with self._lock:
+                self._open[info.id] = handle
             return handle
 
     def renamed(self, info: WorkspaceInfo) -> None:

@@ -59,14 +59,15 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 
-TOKENIZER_VERSION = 3
+TOKENIZER_VERSION = 4
 """Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``). Version 3:
-statement kinds ("income statement" = "Consolidated Statements of Operations" → ``statement:income``).
+statement kinds ("income statement" = "Consolidated Statements of Operations" → ``statement:income``). Version 4: a
+quarter of a split fiscal year ("Q3 FY 2023-24") is of the year it ends in (``q3fy2024``).
 Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
 Lucene's
-33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (bench notes in README)."""
+33-word stop set instead of NLTK's list changed SciFact hybrid NDCG@10 by -0.002..+0.001 (docs/evaluation.md)."""
 
 # NLTK stopwords corpus, "english" list (198 words; derived from the Snowball English list via PostgreSQL's
 # snowball stop words, see nltk_data/corpora/stopwords/README), plus six house additions for abbreviations

@@ -18,7 +18,7 @@ from prism.ingestion import parsing
 from prism.ingestion.commit import CommitOutcome, PreparedDocument, duplicate_result
 from prism.ingestion.prepare import chunk, chunk_rows, index_text, title_for
 from prism.ingestion.titles import title_from_text
-from prism.types import DocumentRecord, IngestResult, ParsedDocument, ProgressCallback
+from prism.types import DocumentRecord, IngestResult, IngestStatus, ParsedDocument, ProgressCallback
 
 
 def _noop(_fraction: float, _message: str) -> None:
@@ -113,6 +113,6 @@ class BulkTexts:
             if doc_id in outcome.existing:
                 results[i] = duplicate_result(p.record.source, outcome.existing[doc_id])
             else:
-                status = "replaced" if outcome.replaced.get(doc_id) is not None else "ingested"
+                status: IngestStatus = "replaced" if outcome.replaced.get(doc_id) is not None else "ingested"
                 results[i] = IngestResult(file=p.record.source, status=status, doc_id=doc_id, chunks=len(p.chunks))
         group.clear()

@@ -295,7 +295,7 @@ def _shorten(header: str, count_tokens: TokenCounter, budget: int) -> str:
 
 def _chunk_table(table: Table, span: TableChunkSpan, header: str, start: int, end: int) -> ChunkTable:
     return ChunkTable(table.table_id, header, table.title, span.column_headers, table.unit, table.currency,
-                      span.row_label, _rows_in(table, start, end))
+                      span.row_label, _rows_in(table, start, end), table.decimal, table.ambiguous_numbers)
 
 
 def chunk_document(

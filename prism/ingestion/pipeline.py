@@ -50,8 +50,17 @@ from prism.ingestion.prepare import (
     strip_running,
     title_for,
 )
+from prism.ingestion.rebuild import restore_document
 from prism.ingestion.retag import apply_corrections, corrected_record
-from prism.types import CancelToken, DocumentRecord, IngestItem, IngestResult, ParsedDocument, ProgressCallback
+from prism.types import (
+    CancelToken,
+    DocumentRecord,
+    IngestItem,
+    IngestResult,
+    IngestStatus,
+    ParsedDocument,
+    ProgressCallback,
+)
 
 __all__ = ["ContextualizeHook", "Ingestor", "StageTimings"]
 
@@ -226,10 +235,13 @@ class Ingestor(BulkTexts):
 
     def reindex(self, progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Re-chunk and re-embed every document from its kept original (call with a fresh, empty store); the
-        analyst's profile corrections are kept and applied again.
+        analyst's profile corrections are kept and applied again. A document that cannot be read again (its
+        original missing, a parser that now fails on it) is restored from its stored chunks
+        (:func:`prism.ingestion.rebuild.restore_document`), so a re-index never loses one.
 
         Returns:
-            One result per document; ``status`` is ``ingested`` or ``failed``.
+            One result per document; ``status`` is ``ingested`` (with a warning when restored) or ``failed`` (read
+            again in vain and no stored chunks to restore it from).
         """
         progress = progress or _noop
         docs = self.workspace.documents()
@@ -237,13 +249,19 @@ class Ingestor(BulkTexts):
         for i, record in enumerate(docs):
             progress(i / max(1, len(docs)), f"re-indexing {record.source}")
             path = self.workspace.original_path(record.doc_id)
+            rows = self.workspace.read_chunks(record.doc_id)
+            data = path.read_bytes() if path.exists() else None
+            if data is None and record.kind != "url" and rows:
+                results.append(restore_document(self.workspace, self.store, self.embedder, record, rows, None,
+                                                "its kept original is missing"))
+                continue
             with self.workspace.write_lock():
                 self.workspace.commit(remove=record.doc_id)
-            source: bytes | str = path.read_bytes() if path.exists() else b""
-            if record.kind == "url" and not path.exists():
-                source = record.source
-            results.append(self.ingest_one(IngestItem(source, record.source), None,
-                                           corrections=record.profile_corrections))
+            source: bytes | str = record.source if record.kind == "url" and data is None else (data or b"")
+            result = self.ingest_one(IngestItem(source, record.source), None, corrections=record.profile_corrections)
+            if result.status == "failed" and rows:
+                result = restore_document(self.workspace, self.store, self.embedder, record, rows, data, result.error)
+            results.append(result)
         shutdown_workers()
         progress(1.0, "re-index done")
         return results
@@ -300,7 +318,7 @@ class Ingestor(BulkTexts):
         if doc_id in outcome.existing:  # another session added it meanwhile
             return duplicate_result(name, outcome.existing[doc_id])
         old = outcome.replaced.get(doc_id)
-        status = "replaced" if old is not None else "ingested"
+        status: IngestStatus = "replaced" if old is not None else "ingested"
         progress(1.0, f"{status}: {len(chunks)} chunks")
         logger.info("%s document %s: %d pages, %d chunks", status, doc_id[:12], parsed.total_pages, len(chunks))
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),

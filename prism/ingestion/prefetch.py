@@ -1,5 +1,5 @@
 """Overlap across documents: the next PDF of a batch starts parsing in a worker process as soon as the current one
-is parsed, so it parses while the current one is chunked, embedded and stored (issue 17 §2).
+is parsed, so it parses while the current one is chunked, embedded and stored (both cores stay busy).
 
 Without it a batch alternates: parse document 1 (one core busy with pypdf, the other embedding ahead what it can),
 then embed and store the rest of document 1 (the parser idle), then parse document 2. With it the parser is busy

@@ -223,11 +223,12 @@ def injection_flags(parsed: ParsedDocument) -> tuple[list[dict[str, object]], st
     """The sentences of ``parsed`` addressed to an AI assistant (prompt injection, OWASP LLM01:2025:
     :func:`prism.index.injection.find_injections`), ``[{"page", "text"}]`` in page order, and the warning that names
     them for the analyst (``None`` when there is none)."""
-    found = [{"page": p.number, "text": s} for p in parsed.pages for s in find_injections(p.text)]
+    found: list[dict[str, object]] = [{"page": p.number, "text": s} for p in parsed.pages
+                                      for s in find_injections(p.text)]
     if not found:
         return [], None
     first = found[0]
-    where = page_label(first["page"], page_unit=parsed.page_unit)  # type: ignore[arg-type]
+    where = page_label(first["page"], page_unit=parsed.page_unit)  # type: ignore[arg-type]  # an int, typed object
     quote = str(first["text"])
     quote = quote if len(quote) <= 120 else quote[:119].rstrip() + "…"
     return found, (f"{parsed.source}: {count_phrase(len(found), 'sentence')} addressed to an AI assistant "

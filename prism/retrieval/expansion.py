@@ -19,7 +19,8 @@ import json
 import logging
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -141,13 +142,13 @@ def expand(query: str, llm: CompletesText | None, *, hyde: bool = True, multi: b
         status = {k: (NO_LLM_REASON if v == "on" else v) for k, v in status.items()}
         return Expansion(query, [query], [query], status=status)
     t0 = time.perf_counter()
-    tasks = {}
+    tasks: dict[str, Future[Any]] = {}
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="prism-expand") as pool:
         if hyde:
             tasks["hyde"] = pool.submit(hyde_passage, query, llm)
         if multi:
             tasks["multi_query"] = pool.submit(multi_query, query, llm, n)
-    results: dict[str, object] = {}
+    results: dict[str, Any] = {}
     warnings: list[str] = []
     for name, future in tasks.items():
         try:
@@ -173,7 +174,9 @@ def expand(query: str, llm: CompletesText | None, *, hyde: bool = True, multi: b
 class Searches(Protocol):
     """What :func:`expanded_search` needs of a retriever (:class:`prism.retrieval.retriever.HybridRetriever`)."""
 
-    def search(self, query: str, **options: Any) -> Any: ...
+    @property
+    def search(self) -> Callable[..., Any]:
+        """``search(query, **options)``: the retriever's own keyword options pass through unchanged."""
 
 
 @dataclass

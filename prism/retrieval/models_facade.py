@@ -26,8 +26,14 @@ class ModelsFacade:
     settings: Settings
     _embedder: PrismEmbedding | None
     _reranker: Reranker | None
-    embedder: PrismEmbedding
-    reranker: Reranker
+
+    @property
+    def embedder(self) -> PrismEmbedding:  # the service's, loading the model on first use
+        raise NotImplementedError
+
+    @property
+    def reranker(self) -> Reranker:  # the service's, loading the model on first use
+        raise NotImplementedError
 
     def reranker_state(self) -> RerankerState:
         """Whether the cross-encoder stage is on, its model, and the reason when it is off. Before the model is
@@ -72,7 +78,7 @@ class ModelsFacade:
             sources = {"workspace": workspace or self.settings.default_workspace, "feedback_lines": len(feedback),
                        "chunks": sum(len(rows) for rows in documents)}
         corpus = beir_corpus(Path(beir)) if beir is not None else None
-        if corpus is not None:
+        if corpus is not None and beir is not None:
             sources.update(beir=str(Path(beir).resolve()), beir_documents=len(corpus))
         positives, passages = collect(documents, feedback, corpus, spec.seed)
         if not passages:

@@ -2,8 +2,10 @@
 
 :func:`find_periods` reads the periods of a question, in text order, without knowing any document: period codes
 (the one vocabulary of :mod:`prism.index.period_codes`: "FY2018", "FY24", "FY 2023-24", "Q3 FY24", "Q3FY24",
-"3QFY24", "H1 FY25", "2022 Q2"), "fiscal 2018" / "fiscal year 2018", "the second quarter of fiscal 2022", dates
-("year ended December 31, 2015", "as of March 31, 2024", "30 September 2024") and a bare year ("in 2015"). A
+"3QFY24", "H1 FY25", "2022 Q2", and an Indian fiscal year without "FY": "2024-25", the year ending in 2025), "fiscal
+2018" / "fiscal year 2018", "the second quarter of fiscal 2022", dates ("year ended December 31, 2015", "as of March
+31, 2024", "30 September 2024", and day first as Indian and European documents write them: "31.12.2023",
+"31/03/2024", "31-Mar-2024", read by :func:`prism.vocabulary.dates.read_date`) and a bare year ("in 2015"). A
 date after a stated duration keeps it (:attr:`~prism.types.PeriodMention.months`): "three months ended June 30,
 2024", "quarter ended …" (3), "six months ended …" (6), "nine months ended …" (9), a 52/53-week year's "13 / 26 / 39
 / 52 weeks ended …" (3 / 6 / 9 / 12); so do "first half of 2024" / "second half of fiscal 2023" (``H1`` / ``H2``)
@@ -30,7 +32,7 @@ from datetime import date, timedelta
 
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.types import PeriodMention
-from prism.vocabulary import months, units
+from prism.vocabulary import dates, months, units
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +49,9 @@ _DATE_RE = re.compile(
     rf"\s+(?P<year2>(?:19|20)[0-9]{{2}}))\b",
     re.IGNORECASE,
 )
+_DAY_FIRST_RE = re.compile(dates.DAY_FIRST_RE, re.IGNORECASE)
+"""Numeric and hyphenated dates ("31.12.2023", "31/03/2024", "31-Mar-2024"), read by :func:`prism.vocabulary.dates.
+read_date` (dateparser, day first)."""
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _WORD_QUARTER_RE = re.compile(
     r"\b(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+|in\s+)?(?:fiscal\s+)?"
@@ -82,14 +87,21 @@ _RANGE_RE = re.compile(r"^\s*(?:-|–|—|to|through|thru|until)\s*$", re.IGNORE
 
 
 def _date_mention(question: str, m: re.Match[str]) -> PeriodMention | None:
-    """The date one :data:`_DATE_RE` match writes, with the duration stated right before it ("six months ended
-    June 30, 2024": ``months`` 6, the span widened to hold the words); ``None`` for an impossible date."""
-    month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
-    day, year = int(m.group("day") or m.group("day2")), int(m.group("year") or m.group("year2"))
-    try:
-        iso = date(year, month, day).isoformat()
-    except ValueError:
-        return None
+    """The date one :data:`_DATE_RE` or :data:`_DAY_FIRST_RE` match writes, with the duration stated right before it
+    ("six months ended June 30, 2024": ``months`` 6, the span widened to hold the words); ``None`` for an impossible
+    date."""
+    if "month" in m.re.groupindex:
+        month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
+        day, year = int(m.group("day") or m.group("day2")), int(m.group("year") or m.group("year2"))
+        try:
+            iso = date(year, month, day).isoformat()
+        except ValueError:
+            return None
+    else:
+        read = dates.read_date(m.group())
+        if read is None:
+            return None
+        iso, year = read.isoformat(), read.year
     before = _DURATION_BEFORE_RE.search(question[max(0, m.start() - 40):m.start()])
     if before is None:
         return PeriodMention(m.group(), "date", year, None, iso, m.start(), m.end())
@@ -124,13 +136,14 @@ def _mentions(question: str) -> list[PeriodMention]:
         found.append(mention)
         taken.append((mention.start, mention.end))
 
-    for m in PERIOD_CODE_RE.finditer(question):
-        for kind, part, year in code_of(m):
-            add(PeriodMention(m.group().strip(), kind, year, part, None, m.start(), m.end()))
-    for m in _DATE_RE.finditer(question):
-        dated = _date_mention(question, m) if free(m.start(), m.end()) else None
-        if dated is not None:
-            add(dated)
+    for code in PERIOD_CODE_RE.finditer(question):
+        for kind, part, year in code_of(code):
+            add(PeriodMention(code.group().strip(), kind, year, part, None, code.start(), code.end()))
+    for pattern in (_DATE_RE, _DAY_FIRST_RE):
+        for m in pattern.finditer(question):
+            dated = _date_mention(question, m) if free(m.start(), m.end()) else None
+            if dated is not None:
+                add(dated)
     for m in _PART_OF_YEAR_RE.finditer(question):
         if free(m.start(), m.end()):
             add(_part_of_year(m))

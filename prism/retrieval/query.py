@@ -85,6 +85,7 @@ _DOC_TYPES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b10-?q\b|\bquarterly\s+report\b", ("10-Q",)),
     (r"\b8-?k\b|\bcurrent\s+report\b", ("8-K",)),
     (r"\b(?:earnings|conference|analyst)\s+call\b|\bcall\s+transcript\b|\btranscript\b", ("earnings_call",)),
+    (r"\b(?:earnings|results|press|news)\s+releases?\b", ("earnings_release",)),
     (r"\bmaster\s+directions?\b", ("rbi_master_direction",)),
     (r"\bmaster\s+circulars?\b", ("rbi_master_circular",)),
     (r"\bnpci\b[^.?]{0,40}\bcirculars?\b|\bnpci/", ("npci_circular",)),
@@ -155,7 +156,7 @@ def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
 def _entity_names(profiles: Mapping[str, DocumentProfile]) -> tuple[dict[str, tuple[str, ...]], list[_Name]]:
     """Entity → its documents (sorted ids), and every name of every entity (compiled once per set of profiles)."""
     key = tuple(sorted((doc_id, p.entity, p.ticker, p.aliases) for doc_id, p in profiles.items() if p.entity))
-    return _compiled_names(key)  # type: ignore[arg-type]
+    return _compiled_names(key)
 
 
 @lru_cache(maxsize=16)
@@ -253,8 +254,9 @@ def find_unknown_entities(question: str, known: tuple[EntityMatch, ...],
 
 def find_doc_types(question: str) -> tuple[str, ...]:
     """Document types a question names ("10-K", "annual report", "master direction", "circular", "earnings
-    call", "10-Q"), each one of :data:`prism.types.DOCUMENT_TYPES`, in the order of the vocabulary, no repeats.
-    "annual report" names both ``10-K`` and ``annual_report``; a bare "circular" names every circular type."""
+    call", "earnings release" or "press release", "10-Q"), each one of :data:`prism.types.DOCUMENT_TYPES`, in the
+    order of the vocabulary, no repeats. "annual report" names both ``10-K`` and ``annual_report``; a bare
+    "circular" names every circular type."""
     out: dict[str, None] = {}
     for pattern, kinds in _DOC_TYPES:
         if re.search(pattern, question, re.IGNORECASE):

@@ -1,5 +1,5 @@
-"""Scope a search by what the question names (issue 13 §2): entities restrict it to their documents, periods
-prefer the documents that report them, an unknown company is declined.
+"""Scope a search by what the question names, so an answer never quotes another company or period: entities restrict it
+to their documents, periods prefer the documents that report them, an unknown company is declined.
 
 :func:`plan_scope` decides, from the question and the workspace's document profiles, without any model:
 
@@ -354,6 +354,6 @@ def split_foreign_exhibits(candidates: list[tuple[str, float]], exhibit_entity: 
     """
     names = {cid: exhibit_entity(cid) for cid, _ in candidates}
     named = {name: _names_entity(question, name) for name in set(names.values()) if name}
-    flags = [bool(names[cid]) and not named[names[cid]] for cid, _ in candidates]
+    flags = [not named[n] if (n := names[cid]) else False for cid, _ in candidates]
     return ([c for c, f in zip(candidates, flags, strict=True) if not f],
             [c for c, f in zip(candidates, flags, strict=True) if f])

@@ -25,9 +25,9 @@ from prism.types.answers import (
     Turn,
     WebResult,
 )
-from prism.types.audit import AUDIT_ACTIONS, AuditEntry
+from prism.types.audit import AUDIT_ACTIONS, AccessDecision, AuditEntry, wait_phrase
 from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
-from prism.types.calculations import Calculation, CalculationInput, Derived
+from prism.types.calculations import Calculation, CalculationInput, CellQuote, Derived
 from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
 from prism.types.documents import (
@@ -70,6 +70,7 @@ from prism.types.tables import TABLE_METADATA_KEYS, ChunkTable, Table, TableRow
 
 __all__ = [
     "AUDIT_ACTIONS",
+    "AccessDecision",
     "AuditEntry",
     "CORRECTED_SNIPPET",
     "DOCUMENT_TYPE_LABELS",
@@ -96,6 +97,7 @@ __all__ = [
     "BulletCitation",
     "briefing_points",
     "Calculation",
+    "CellQuote",
     "Derived",
     "CalculationInput",
     "CancelToken",
@@ -145,4 +147,5 @@ __all__ = [
     "file_types_phrase",
     "locator_of",
     "page_label",
+    "wait_phrase",
 ]

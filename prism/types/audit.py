@@ -1,5 +1,6 @@
 """Value types of the audit trail: one record of who did what to a workspace (:class:`AuditEntry`) and the actions
-it names (:data:`AUDIT_ACTIONS`). Written and read by :mod:`prism.index.audit`."""
+it names (:data:`AUDIT_ACTIONS`), written and read by :mod:`prism.index.audit`; and what the access gate decided
+about one client (:class:`AccessDecision`, :mod:`prism.index.access`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ AUDIT_ACTIONS: dict[str, str] = {
     "workspace.delete": "deleted the workspace",
     "feedback": "gave feedback",
     "export": "exported",
+    "access.granted": "entered the access code",
+    "access.denied": "entered a wrong access code",
 }
 """Each audited action's id and how the Workspaces page says it."""
 
@@ -50,10 +53,55 @@ class AuditEntry:
     def from_dict(cls, data: dict[str, Any]) -> AuditEntry:
         """The entry of one parsed JSON line (missing keys empty; every value read as text but ``details``)."""
         details = data.get("details")
-        return cls(*(str(data.get(k) or "") for k in ("time", "actor", "action", "target", "workspace",
-                                                      "workspace_id")), details if isinstance(details, dict) else {})
+        time, actor, action, target, workspace, workspace_id = (
+            str(data.get(k) or "") for k in ("time", "actor", "action", "target", "workspace", "workspace_id"))
+        return cls(time, actor, action, target, workspace, workspace_id, details if isinstance(details, dict) else {})
 
     @property
     def label(self) -> str:
         """The action in words (:data:`AUDIT_ACTIONS`), or its id when unknown."""
         return AUDIT_ACTIONS.get(self.action, self.action)
+
+
+@dataclass(frozen=True)
+class AccessDecision:
+    """What the access gate says to one client (:class:`prism.index.access.AccessGuard`).
+
+    Attributes:
+        granted: the code given was right (always ``False`` for a status read without a code).
+        wait_s: seconds before this client's next code is checked; 0.0 when it may try now. Never above the
+            configured longest wait.
+        tries_left: wrong codes the client may still enter before it has to wait (0 while it waits).
+        scope: what the wait is for: ``""`` (no wait), ``"client"`` (this client's wrong codes) or ``"all"`` (the
+            whole deployment's: every client waits).
+        checked: the code given was compared (``False`` when it was refused unchecked during a wait).
+    """
+
+    granted: bool
+    wait_s: float = 0.0
+    tries_left: int = 0
+    scope: str = ""
+    checked: bool = True
+
+    @property
+    def message(self) -> str:
+        """The sentence the gate shows while the client waits (``""`` when it may try)."""
+        if self.wait_s <= 0:
+            return ""
+        left = wait_phrase(self.wait_s)
+        if self.scope == "all":
+            return (f"Too many wrong codes have been entered on this Prism, from all addresses together. Try again in "
+                    f"{left}.")
+        return f"Too many wrong codes from your address. Try again in {left}."
+
+
+def wait_phrase(seconds: float) -> str:
+    """``"45 s"``, ``"3 min 5 s"``, ``"1 h 2 min"``: a wait rounded up to the second."""
+    total = max(1, int(-(-seconds // 1)))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"

@@ -1,4 +1,5 @@
-"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result."""
+"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result; and
+one figure quoted from a table cell (:class:`CellQuote`)."""
 
 from __future__ import annotations
 
@@ -91,3 +92,36 @@ class Derived:
     raw: Decimal | None = None
     kind: str = "ratio"
     percents: tuple[Decimal, ...] = ()
+
+
+@dataclass(frozen=True)
+class CellQuote:
+    """One figure read from a table cell.
+
+    Attributes:
+        n: the retrieved chunk's 1-based position (its block number, the citation).
+        label: the row label as printed ("Net income").
+        value: the cell as printed ("122,641", "(1,837)"), a decimal comma's written with a point ("(612.8)" for
+            "(612,8)": :meth:`~prism.types.ChunkTable.with_decimal_point`).
+        column: the column header as printed ("2015", "December 31, 2018").
+        period: the column's fiscal period (``"FY2015"``) or ``None`` when the header names none.
+        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``: the table's, else its
+            column's ("2019 $’000", :func:`prism.vocabulary.units.column_unit`).
+        currency: ISO 4217 code or ``None``.
+        title: the table's statement heading or caption, or ``None``.
+        chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
+            retrieved itself), else ``None``.
+        ambiguous: the table's number convention was not settled by its cells ("1.246": 1,246 or 1.246); the
+            quote says so (:data:`prism.vocabulary.number_formats.AMBIGUOUS_NOTE`).
+    """
+
+    n: int
+    label: str
+    value: str
+    column: str
+    period: str | None
+    unit: str | None
+    currency: str | None
+    title: str | None
+    chunk: RetrievedChunk | None = None
+    ambiguous: bool = False

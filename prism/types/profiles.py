@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date as date_type
-from typing import Any, Literal
+from typing import Any, Literal, cast, get_args
 
 from prism.errors import PrismError
 from prism.vocabulary.units import TABLE_UNITS
@@ -17,6 +17,7 @@ DocumentType = Literal[
     "8-K",
     "annual_report",
     "earnings_call",
+    "earnings_release",
     "rbi_master_direction",
     "rbi_master_circular",
     "rbi_circular",
@@ -24,7 +25,7 @@ DocumentType = Literal[
     "npci_circular",
     "other",
 ]
-DOCUMENT_TYPES: tuple[str, ...] = DocumentType.__args__
+DOCUMENT_TYPES: tuple[str, ...] = get_args(DocumentType)
 """Every document type a :class:`DocumentProfile` may carry (the vocabulary's one home)."""
 
 PROFILE_UNITS: tuple[str, ...] = TABLE_UNITS
@@ -47,9 +48,9 @@ PROFILE_FIELDS: tuple[str, ...] = (
 
 DOCUMENT_TYPE_LABELS: dict[str, str] = {
     "10-K": "10-K", "10-Q": "10-Q", "8-K": "8-K", "annual_report": "annual report", "earnings_call": "earnings call",
-    "rbi_master_direction": "RBI master direction", "rbi_master_circular": "RBI master circular",
-    "rbi_circular": "RBI circular", "rbi_notification": "RBI notification", "npci_circular": "NPCI circular",
-    "other": "other",
+    "earnings_release": "earnings release", "rbi_master_direction": "RBI master direction",
+    "rbi_master_circular": "RBI master circular", "rbi_circular": "RBI circular",
+    "rbi_notification": "RBI notification", "npci_circular": "NPCI circular", "other": "other",
 }
 """How a document type is written for a reader (a citation line, a title header)."""
 
@@ -129,7 +130,8 @@ class DocumentProfile:
     def from_metadata(cls, metadata: dict[str, Any]) -> DocumentProfile:
         """The profile fields a chunk's flat metadata carries (:meth:`metadata`'s keys); the others ``None``."""
         values = {name: metadata.get(key) for name, key in PROFILE_METADATA_KEYS.items()}
-        return cls(ticker=None, **{name: str(v) if v is not None else None for name, v in values.items()})
+        text: dict[str, Any] = {name: str(v) if v is not None else None for name, v in values.items()}
+        return cls(ticker=None, **text)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"entity", "ticker", "type", "period", "fiscal_year_end", "currency", "unit", "reference", "date",
@@ -182,4 +184,4 @@ class DocumentProfile:
                 sources.pop(name, None)
             else:
                 sources[name] = ProfileSource(None, CORRECTED_SNIPPET)
-        return replace(self, **fields, sources=sources)
+        return replace(self, **cast("dict[str, Any]", fields), sources=sources)

@@ -82,7 +82,7 @@ def xlsx_bytes(sheet: str, header: Sequence[object], rows: Iterable[Sequence[obj
     from openpyxl.styles import Font
 
     book = Workbook()
-    ws = book.active
+    ws = book.worksheets[0]  # a new workbook's one sheet
     ws.title = sheet[:31]
     bold = Font(bold=True)
     for r, row in enumerate([list(header), *(list(x) for x in rows)], start=1):

@@ -6,8 +6,10 @@ contiguous span of rows (``page_text[row.char_start:row.char_end]`` is the row's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+from prism.vocabulary import number_formats
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class Table:
         char_start: offset of the table's first line in the page text (its title, unit or header line when found
             above the rows, else its first row).
         char_end: offset just past its last row.
+        decimal: the decimal mark its figures are printed with, ``"."`` or ``","`` ("1.234,5"), decided once from
+            its cells (:func:`prism.vocabulary.number_formats.decide`).
+        ambiguous_numbers: True when its cells did not settle ``decimal`` (a figure read with it must say so).
     """
 
     table_id: str
@@ -73,6 +78,8 @@ class Table:
     rows: tuple[TableRow, ...]
     char_start: int
     char_end: int
+    decimal: str = "."
+    ambiguous_numbers: bool = False
 
     @property
     def index_header(self) -> str:
@@ -91,7 +98,8 @@ class Table:
 
 
 TABLE_METADATA_KEYS: tuple[str, ...] = (
-    "table_id", "table_title", "table_columns", "table_unit", "table_currency", "table_row",
+    "table_id", "table_title", "table_columns", "table_unit", "table_currency", "table_row", "table_decimal",
+    "table_numbers",
 )
 """The flat metadata keys a table chunk carries in the vector store and its chunk row (only those with a value)."""
 
@@ -110,6 +118,8 @@ class ChunkTable:
         unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``.
         currency: ISO 4217 code or ``None``.
         row_label: the row's label when the chunk is part of one row, else ``None``.
+        decimal: the table's decimal mark, ``"."`` or ``","`` (:attr:`Table.decimal`).
+        ambiguous_numbers: the table's cells did not settle ``decimal`` (:attr:`Table.ambiguous_numbers`).
         rows: the table's rows that lie in the chunk, with offsets *relative to the chunk's text*
             (``chunk.text[row.char_start:row.char_end]`` is the row's line; a cell span the same), so an answer can
             quote a row's label, the value under a column and that column's header without parsing the page again.
@@ -123,10 +133,13 @@ class ChunkTable:
     currency: str | None
     row_label: str | None = None
     rows: tuple[TableRow, ...] = ()
+    decimal: str = "."
+    ambiguous_numbers: bool = False
 
     def metadata(self) -> dict[str, str]:
         """Flat metadata (:data:`TABLE_METADATA_KEYS`), only keys that have a value: ``table_columns`` is the column
-        headers joined with ``" | "``."""
+        headers joined with ``" | "``; ``table_decimal`` is ``","`` for a table printed with decimal commas (absent
+        for a decimal point); ``table_numbers`` is ``"ambiguous"`` when its cells did not settle it."""
         values = {
             "table_id": self.table_id,
             "table_title": self.title,
@@ -134,16 +147,19 @@ class ChunkTable:
             "table_unit": self.unit,
             "table_currency": self.currency,
             "table_row": self.row_label,
+            "table_decimal": self.decimal if self.decimal != "." else None,
+            "table_numbers": "ambiguous" if self.ambiguous_numbers else None,
         }
         return {k: v for k, v in values.items() if v}
 
     def to_dict(self) -> dict[str, Any]:
         """The chunk row's ``"table"`` object: ``{"id", "header", "title", "columns", "unit", "currency", "row_label",
-        "rows": [{"label", "cells", "cell_spans", "start", "end"}]}`` (offsets relative to the chunk's text)."""
+        "decimal", "ambiguous_numbers", "rows": [{"label", "cells", "cell_spans", "start", "end"}]}`` (offsets
+        relative to the chunk's text)."""
         return {
             "id": self.table_id, "header": self.index_header, "title": self.title,
             "columns": list(self.column_headers), "unit": self.unit, "currency": self.currency,
-            "row_label": self.row_label,
+            "row_label": self.row_label, "decimal": self.decimal, "ambiguous_numbers": self.ambiguous_numbers,
             "rows": [{"label": r.label, "cells": list(r.cells), "cell_spans": [list(s) for s in r.cell_spans],
                       "start": r.char_start, "end": r.char_end} for r in self.rows],
         }
@@ -154,4 +170,16 @@ class ChunkTable:
         rows = tuple(TableRow(str(r["label"]), tuple(r["cells"]), tuple((int(a), int(b)) for a, b in r["cell_spans"]),
                               int(r["start"]), int(r["end"])) for r in data.get("rows") or ())
         return cls(str(data["id"]), str(data.get("header") or ""), data.get("title"), tuple(data.get("columns") or ()),
-                   data.get("unit"), data.get("currency"), data.get("row_label"), rows)
+                   data.get("unit"), data.get("currency"), data.get("row_label"), rows, data.get("decimal") or ".",
+                   bool(data.get("ambiguous_numbers")))
+
+    def with_decimal_point(self) -> ChunkTable:
+        """This table with each cell written with a decimal point and comma groups, read with its own ``decimal``
+        (:func:`prism.vocabulary.number_formats.house_marks`: "(612,8)" → "(612.8)", "1.234,5" → "1,234.5"), the
+        form every reader of a cell parses; itself when its decimal mark is the point. Spans still index the
+        printed text."""
+        if self.decimal == ".":
+            return self
+        rows = tuple(replace(r, cells=tuple(number_formats.house_marks(c, self.decimal) for c in r.cells))
+                     for r in self.rows)
+        return replace(self, rows=rows, decimal=".")

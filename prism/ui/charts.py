@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -114,7 +115,7 @@ def metric_trend_figure(
             xs_all.append(x)
         xs, ys, ids = lines.setdefault(str(run.get("variant") or "run"), ([], [], []))
         xs.append(x)
-        ys.append(float(metrics[metric]))  # type: ignore[arg-type]
+        ys.append(float(metrics[metric]))
         ids.append(str(run.get("id", "")))
     for i, (variant, (xs, ys, ids)) in enumerate(lines.items()):
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=variant, customdata=ids,
@@ -150,13 +151,13 @@ def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str],
     Axes and legend say what they show: "metric", "score (0 to 1, higher is better)", "Retrieval setup".
     """
     fig = go.Figure()
-    held = [run.get("metrics") or {} for run in runs]
-    metrics = [m for m in metrics if any(h.get(m) is not None for h in held)]  # type: ignore[union-attr]
+    held: list[Any] = [run.get("metrics") or {} for run in runs]
+    metrics = [m for m in metrics if any(h.get(m) is not None for h in held)]
     notes = [(explanations or {}).get(m, "") for m in metrics]
     top = 1.0
     for i, run in enumerate(runs):
-        values = run.get("metrics") or {}
-        ys = [float(values.get(m) or 0.0) for m in metrics]  # type: ignore[union-attr]
+        values: Any = run.get("metrics") or {}
+        ys = [float(values.get(m) or 0.0) for m in metrics]
         top = max(top, *ys)
         fig.add_trace(go.Bar(x=metrics, y=ys, name=str(run.get("variant")), text=[f"{y:.3f}" if y else "" for y in ys],
                              textposition="inside", textangle=-90, insidetextanchor="end",

@@ -21,7 +21,11 @@ from prism.types import Answer, ChatTurn, DocumentRecord, SavedConversation, Wor
 from prism.ui import conversations_view, feedback_view, sources_view, state, widgets
 from prism.ui.calculation_view import calculation_details
 from prism.ui.explain import literal, timings_caption
-from prism.ui.export import conversation_markdown
+from prism.ui.export import (  # noqa: F401  (SHOWN_ELSEWHERE: the chat's rule, kept here too)
+    SHOWN_ELSEWHERE,
+    conversation_markdown,
+    shown_notes,
+)
 from prism.ui.sources_view import DocIds
 
 logger = logging.getLogger(__name__)
@@ -71,7 +75,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
         try:
             with st.spinner(THINKING):
-                stream = service.ask(
+                stream: Any = service.ask(
                     question, info.name, history=conversation.memory() if conversation else [],
                     sources=sources or None, mode=options.get("mode"), hyde=options.get("hyde"),
                     multi_query=options.get("multi_query"), web=options.get("web"),
@@ -83,7 +87,7 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
                 st.write_stream(_escaped(iter(stream)))
             answer: Answer | None = getattr(stream, "answer", None)
             if answer is None:
-                answer = stream.result() if hasattr(stream, "result") else stream  # type: ignore[assignment]
+                answer = stream.result() if hasattr(stream, "result") else stream
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
                 show_answer_text(turn.answer)
@@ -243,9 +247,10 @@ def _isolated_sources(service: PrismService, info: WorkspaceInfo, turn: ChatTurn
 
 
 def conversation_footer(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation,
-                        titles: Mapping[str, str]) -> None:
+                        titles: Mapping[str, str], doc_ids: Mapping[str, str]) -> None:
     """Under the chat: "Export chat (Markdown)" (the file is written when clicked, with the turns asked since the
-    page was drawn, so a rerun does not rebuild it) and "New chat"; ``titles``: display title by file name."""
+    page was drawn, so a rerun does not rebuild it) and "New chat"; ``titles``: display title by file name;
+    ``doc_ids``: document id by file name (a cited source marked when it was deleted or replaced since)."""
     name = f"prism-chat-{info.id}-{conversation.info.id}.md"
 
     def export() -> str:  # runs on its own thread when clicked: no Streamlit calls
@@ -253,13 +258,14 @@ def conversation_footer(service: PrismService, info: WorkspaceInfo, conversation
             saved = service.conversations(info.name).get(conversation.info.id)
         except PrismError:
             saved = conversation
-        return conversation_markdown(info.name, saved.turns, saved.info.title, titles=titles)
+        return conversation_markdown(info.name, saved.turns, saved.info.title, titles=titles, doc_ids=doc_ids)
 
     with st.container(horizontal=True):
         st.download_button("Export chat (Markdown)", export, file_name=name, mime="text/markdown",
                            icon=":material/download:", key="chat.export", on_click=state.record_export,
                            args=(service, info.name, "conversation", name),
-                           help="The questions, how each was searched, the answers and their sources.")
+                           help="What the chat shows: the questions, how each was searched, the answers with their "
+                                "notes and their sources (marked when no longer in the workspace).")
         st.button("New chat", icon=":material/add_comment:", key="chat.clear", on_click=conversations_view.new_chat,
                   args=(info.id,))
     st.caption(conversations_view.SHARED_NOTE)
@@ -308,12 +314,7 @@ def footer_label(answer: Mapping[str, Any]) -> str:
     return "LLM answer" if answer.get("mode") == "llm" else "Extractive answer"
 
 
-SHOWN_ELSEWHERE = frozenset({"declined", "extractive", "unsupported_figures"})
-"""Note kinds the view does not repeat under the answer: the declined message is the answer itself, the extractive
-label is in the footer, flagged figures have their own warning."""
-
-
 def _notes(answer: Mapping[str, Any]) -> str:
-    """The answer's notes that are not shown elsewhere (:data:`SHOWN_ELSEWHERE`), as one escaped line."""
-    notes = [n["text"] for n in answer.get("notes") or [] if n.get("kind") not in SHOWN_ELSEWHERE]
-    return literal(" ".join(notes))
+    """The answer's notes that are not shown elsewhere (:func:`prism.ui.export.shown_notes`: the export writes the
+    same ones), as one escaped line."""
+    return literal(" ".join(shown_notes(answer)))

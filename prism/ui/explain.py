@@ -296,8 +296,8 @@ def format_ms(ms: float) -> str:
 def timings_caption(timings_ms: Mapping[str, float | None]) -> str:
     """``"condense 120 ms · retrieve 85 ms · first token 900 ms · total 2.1 s"`` over the stages that ran (stages
     under half a millisecond, e.g. a heuristic condense, are left out; the total is always shown)."""
-    parts = [f"{label} {format_ms(float(timings_ms[key]))}" for key, label in TIMING_LABELS
-             if timings_ms.get(key) is not None and (float(timings_ms[key]) >= 0.5 or key == "total")]
+    parts = [f"{label} {format_ms(float(ms))}" for key, label in TIMING_LABELS
+             if (ms := timings_ms.get(key)) is not None and (float(ms) >= 0.5 or key == "total")]
     return " · ".join(parts)
 
 

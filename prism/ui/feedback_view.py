@@ -110,7 +110,7 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
     st.feedback("thumbs", key=f"{stem}.thumbs", on_change=_thumbs_changed,
                 args=(service, info, turn, f"{stem}.thumbs"))
     # an expander inside the message, not a popover: a popover floats over the page and covered the chat input
-    # at 1440×900 (issue 31 §5d); an expander opens in the flow of the answer. Its widgets are built only while it
+    # at 1440×900; an expander opens in the flow of the answer. Its widgets are built only while it
     # is open (a rerun of a long conversation does not build them for every answer).
     with st.expander("Mark passages · add to ground truth", icon=":material/rule:", key=f"{stem}.open",
                      on_change="rerun") as box:
@@ -124,7 +124,7 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
             where = locator_of(c)
             name = titles.get(c["source"], c["source"])
             st.segmented_control(literal(f"[{c['n']}] {name}" + (f" · {where}" if where else "")),
-                                 list(MARKS), format_func=MARKS.get, key=f"{stem}.m.{c.get('chunk_id')}",
+                                 list(MARKS), format_func=lambda m: MARKS[m], key=f"{stem}.m.{c.get('chunk_id')}",
                                  on_change=_mark_changed,
                                  args=(service, info, turn, f"{stem}.m.{c.get('chunk_id')}", c))
         st.selectbox("Question type", service.question_types(), key=f"{stem}.type")

@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
@@ -43,7 +44,7 @@ def secret(name: str) -> str | None:
 
 def settings_from_secrets() -> Settings:
     """Settings from the environment (``PRISM_*``), with the API keys taken from Streamlit secrets when present."""
-    overrides: dict[str, str] = {}
+    overrides: dict[str, Any] = {}
     for name in SECRET_NAMES:
         value = secret(name)
         if value is not None:

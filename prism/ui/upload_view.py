@@ -208,7 +208,7 @@ def _duplicates(views: list[JobView], rejected: list[dict[str, str]]) -> None:
 def staged_line(files: Sequence[Any], url: str) -> str:
     """What is chosen but not added yet, for beside the "Add to …" button: ``"3 files chosen — not added yet"``,
     ``"1 file and a web page chosen — not added yet"``, ``"a web page entered — not added yet"``, or ``""`` when
-    nothing is (issue 31 §5: staged files are not added files)."""
+    nothing is (staged files are not added files: the analyst must not take them for indexed)."""
     has_url = bool((url or "").strip())
     if not files and not has_url:
         return ""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hmac
 import logging
-import time
 from typing import Any
 
 import streamlit as st
@@ -13,13 +11,12 @@ from streamlit.errors import StreamlitAPIException
 from prism.errors import PrismError
 from prism.service import PrismService, SampleBuild, retrieval_modes, supported_file_types
 from prism.types import WorkspaceInfo, count_phrase, file_types_phrase
-from prism.ui import conversations_view, state, status_view
+from prism.ui import access_view, conversations_view, state, status_view
 from prism.ui.explain import literal, shorten
-from prism.ui.resources import first_start, get_service, ingest_jobs, secret
+from prism.ui.resources import first_start, get_service, ingest_jobs
 
 logger = logging.getLogger(__name__)
 
-MAX_ACCESS_ATTEMPTS = 5
 MAX_PILLS = 12
 """Above this many documents the filter is a multiselect instead of chips."""
 
@@ -38,51 +35,14 @@ CSS = """
 
 
 # --- access gate ----------------------------------------------------------------------------------------------
-def access_code() -> str | None:
-    """The configured access code (``PRISM_ACCESS_CODE`` in secrets or env), or ``None`` for an open app."""
-    return secret("PRISM_ACCESS_CODE")
-
-
 def access_granted() -> bool:
-    """True when no access code is configured or this session has given it."""
-    return access_code() is None or bool(st.session_state.get(state.AUTHENTICATED))
-
-
-def check_access_code(entered: str, expected: str) -> bool:
-    """Constant-time comparison of two codes (UTF-8 bytes; surrounding spaces ignored)."""
-    return hmac.compare_digest(entered.strip().encode("utf-8"), expected.strip().encode("utf-8"))
+    """True when no access code is configured or this session has given it (:mod:`prism.ui.access_view`)."""
+    return access_view.access_granted()
 
 
 def access_gate() -> None:
-    """The only page a locked session sees: the access code form, at most :data:`MAX_ACCESS_ATTEMPTS` tries."""
-    expected = access_code()
-    st.html(CSS)
-    _, middle, _ = st.columns([1, 2, 1])
-    with middle:
-        st.markdown('<p class="prism-brand"><span>◆</span> Prism</p>', unsafe_allow_html=True)
-        st.subheader("Enter your access code")
-        st.caption("This Prism workspace is private. Ask the person who shared the link for the access code.")
-        attempts = int(st.session_state.get(state.ACCESS_ATTEMPTS, 0))
-        if attempts >= MAX_ACCESS_ATTEMPTS:
-            st.error("Too many wrong codes. Close this tab and open the link again later.")
-            return
-        with st.form("access", clear_on_submit=True, border=True):
-            entered = st.text_input("Access code", type="password", key="prism.access_input")
-            submitted = st.form_submit_button("Continue", type="primary", use_container_width=True)
-        if submitted and expected is not None:
-            if check_access_code(entered or "", expected):
-                st.session_state[state.AUTHENTICATED] = True
-                st.session_state.pop(state.ACCESS_ATTEMPTS, None)
-                logger.info("access granted")
-                st.rerun()
-            attempts += 1
-            st.session_state[state.ACCESS_ATTEMPTS] = attempts
-            logger.warning("wrong access code (%d of %d)", attempts, MAX_ACCESS_ATTEMPTS)
-            time.sleep(0.5)  # slows guessing a little
-            left = MAX_ACCESS_ATTEMPTS - attempts
-            if left <= 0:
-                st.rerun()  # draw the lock-out message without the form
-            st.error(f"That code is not right. {left} {'try' if left == 1 else 'tries'} left.")
+    """The only page a locked session sees (:func:`prism.ui.access_view.access_gate`)."""
+    access_view.access_gate(CSS)
 
 
 # --- page guard -----------------------------------------------------------------------------------------------

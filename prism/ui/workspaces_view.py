@@ -256,26 +256,31 @@ def audit_trail(service: PrismService, info: WorkspaceInfo) -> None:
 
 
 def index_notice(service: PrismService, info: WorkspaceInfo) -> None:
-    """When the workspace was indexed by another embedding model or backend than the one configured (e.g. a
-    workspace built on torch, opened with ``PRISM_EMBED_BACKEND=onnx-int8``), say why it cannot be searched and
-    offer to re-index it from its kept originals (through :meth:`PrismService.reindex`)."""
+    """When the workspace's vector index is damaged on disk, or was built by another embedding model or backend
+    than the one configured (e.g. a workspace built on torch, opened with ``PRISM_EMBED_BACKEND=onnx-int8``), say
+    why it cannot be searched and offer to rebuild it (:meth:`PrismService.reindex`): a damaged one from its stored
+    chunks, another model's from its kept originals."""
     try:
-        reason = service.index_mismatch(info.name)
+        damaged = service.index_damage(info.name)
+        reason = damaged or service.index_mismatch(info.name)
     except PrismError as e:
         st.error(literal(str(e)))
         return
     if reason is None:
         return
     st.warning(literal(reason), icon=":material/sync_problem:")
+    what = ("Re-embed every document's stored chunks (nothing is parsed again)" if damaged else
+            "Re-chunk and re-embed every document from its kept original with the embedder configured now")
     if not st.button("Reindex this workspace", key=f"ws.reindex.{info.id}", type="primary",
-                     icon=":material/autorenew:",
-                     help="Re-chunk and re-embed every document from its kept original with the embedder "
-                          "configured now. Chats, briefings and profile corrections are kept."):
+                     icon=":material/autorenew:", help=f"{what}. Chats, briefings and profile corrections are kept."):
         return
     with st.status(f"Re-indexing {info.name}…", expanded=True) as box:
         bar = st.progress(0.0, text="Starting")
+        def show(fraction: float, message: str) -> None:
+            bar.progress(min(max(fraction, 0.0), 1.0), text=message)
+
         try:
-            results = service.reindex(info.name, progress=lambda f, m: bar.progress(min(max(f, 0.0), 1.0), text=m))
+            results = service.reindex(info.name, progress=show, from_chunks=damaged is not None)
         except PrismError as e:
             box.update(label="Re-indexing failed", state="error")
             st.error(literal(str(e)))

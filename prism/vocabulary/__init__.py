@@ -17,8 +17,12 @@ name or a statement uses the same words and no second list can drift from the fi
   ("PAT" → "profit after tax", "net profit"; "bps" → "basis points"), the officer titles included.
 * :mod:`~prism.vocabulary.changes` — the words of a question asking how a figure changed between two periods ("How
   did net income change …", "compared with", "from 2014 to 2015") and of one asking for that change in percent.
+* :mod:`~prism.vocabulary.dates` — day-first dates ("31.12.2023", "31-Mar-2024"), read with dateparser;
+* :mod:`~prism.vocabulary.number_formats` — decimal point or comma, decided per table, figures read with babel;
+* :mod:`~prism.vocabulary.compounds` — payments words and names a word segmenter must not split ("onboarding").
 
-A ground-floor package: it imports nothing from prism (only the standard library), and every layer may import it
+A ground-floor package: it imports nothing from prism (the standard library, and inside the two readers' functions
+dateparser and babel), and every layer may import it
 (``prism.types`` included). Import the modules, not the package: ``from prism.vocabulary import units``.
 """
 

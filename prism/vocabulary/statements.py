@@ -165,7 +165,7 @@ ITEMS: dict[str, LineItem] = {
 }
 """Line items by key. Labels are compared whole (after normalising), so "Net sales" never reads "Net sales growth".
 A company's own name for an item is one of its labels: Netflix's 10-K reports research and development as
-"Technology and development" (issue 31), so a question for R&D reads that row."""
+"Technology and development", so a question for R&D reads that row."""
 
 
 

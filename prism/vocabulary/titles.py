@@ -2,13 +2,13 @@
 
 :data:`OFFICER_TITLES` maps each abbreviation (upper case, as questions write it) to the title as filings and
 circulars spell it. The answerability gate reads an abbreviation as found when a passage spells the title out, and
-the evidence check looks for the spelled-out title's words (issue 31: "who is its CEO?" was declined although
+the evidence check looks for the spelled-out title's words (otherwise "who is its CEO?" is declined although
 "Reed Hastings, Chief Executive Officer" is on three pages of Netflix's 10-K). :mod:`prism.vocabulary.abbreviations`
 holds them with the finance abbreviations ("PAT", "NPA", "bps").
 
 Source: the officer titles of SEC Form 10-K's signature page and Item 10 (17 CFR 229.401, "executive officers"),
-Regulation S-K Item 402 ("principal executive officer", "principal financial officer"), and the Companies Act
-2013 §2(51) key managerial personnel ("managing director", "company secretary").
+Regulation S-K Item 402 ("principal executive officer", "principal financial officer"), and the key managerial
+personnel of section 2(51) of the Companies Act, 2013 ("managing director", "company secretary").
 """
 
 from __future__ import annotations

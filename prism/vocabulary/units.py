@@ -1,11 +1,11 @@
 """Scale units of financial figures: the house words, their scales, and every way documents write them.
 
-The house words (design.md §3) are ``thousands``, ``millions``, ``billions``, ``lakh`` and ``crore`` — the units a
-table, a statement header or a document profile states (:data:`TABLE_UNITS`); ``trillions`` is only ever read in
-running text ("$1.2 trillion"). A unit is written as a word in the singular or plural ("million", "millions"), the
-Indian ones also as "lakhs", "lac", "lacs", "crores", and abbreviated ("mn", "bn", "tn", "cr", a column note
-"000s"); a letter attached to a number ("$5.2B", "₹5cr") is one of :data:`LETTERS`. "Lakh crore" (1e12) is an
-Indian compound: ₹2.52 lakh crore = ₹2,52,000 crore.
+The house words (the units every table, profile and answer names) are ``thousands``, ``millions``, ``billions``,
+``lakh`` and ``crore`` — the units a table, a statement header or a document profile states (:data:`TABLE_UNITS`);
+``trillions`` is only ever read in running text ("$1.2 trillion"). A unit is written as a word in the singular or plural
+("million", "millions"), the Indian ones also as "lakhs", "lac", "lacs", "crores", and abbreviated ("mn", "bn", "tn",
+"cr", a column note "000s"); a letter attached to a number ("$5.2B", "₹5cr") is one of :data:`LETTERS`. "Lakh crore"
+(1e12) is an Indian compound: ₹2.52 lakh crore = ₹2,52,000 crore.
 
 Sources: the Indian numbering system (1 lakh = 1,00,000 = 1e5; 1 crore = 1,00,00,000 = 1e7), Reserve Bank of India
 publications ("₹ lakh crore"), and the unit headers of SEC filings ("(In millions, except per share amounts)",

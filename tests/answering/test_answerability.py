@@ -1,4 +1,4 @@
-"""The answerability gate (issue 13 §5) on the repository's sample documents, ingested for real (parser, chunker,
+"""The answerability gate on the repository's sample documents, ingested for real (parser, chunker,
 the packaged embedder, Chroma in tmp_path, BM25): salient words, the IDF read through the retriever, the verdicts
 on ground-truth questions, what a decline says and carries, and an LLM's "NOT FOUND" reply (scripted fake)."""
 

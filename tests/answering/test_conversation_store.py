@@ -1,4 +1,4 @@
-"""Saved conversations (issue 10 §4) through the service: per workspace on disk, atomic, listed newest first,
+"""Saved conversations through the service: per workspace on disk, atomic, listed newest first,
 renamed and deleted, never leaking into another workspace, gone with their workspace, surviving a restart (a new
 service on the same PRISM_HOME), and never losing a turn when two threads or two processes append at once."""
 

@@ -381,7 +381,7 @@ def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
 
 
 def test_a_company_the_workspace_does_not_hold_is_declined(docs):
-    """Issue 13 §2: never another company's figure; the decline lists the entities the workspace holds."""
+    """Never another company's figure; the decline lists the entities the workspace holds."""
     fake = ScriptedLLM()
     answer = engine(docs, fake).ask("What was Tesla's total UPI transaction volume in FY2024?")
     assert answer.answer == (

@@ -1,4 +1,4 @@
-"""Answer-bearing evidence (issue 13 §5): a question's expected answer type and focus (a table of questions, read by
+"""Answer-bearing evidence: a question's expected answer type and focus (a table of questions, read by
 hand), the units a passage is read in, and whether a sentence or table row holds the focus with a typed value and
 the period asked. The verdicts on the real sample workspace are in test_answerability.py."""
 

@@ -1,4 +1,4 @@
-"""The extractive answer leads with the sentence that answers (issue 29 §3): a sentence holding the question's focus
+"""The extractive answer leads with the sentence that answers: a sentence holding the question's focus
 with a value of its expected answer type (a name for "who", a figure for "what is the rate") comes first, ahead of
 sentences that are only close to the question. Real generated PDFs, the real parser, embedder, Chroma and BM25."""
 

@@ -1,4 +1,4 @@
-"""The answerability gate does not over-decline (issue 29 §5): an abbreviation in the question is found where a
+"""The answerability gate does not over-decline: an abbreviation in the question is found where a
 passage spells it out ("AMC" → "asset management company", "RBI" → "Reserve Bank of India", "PAT" → "net
 profit"), the question's words where a passage abbreviates them ("net interest income" → "NII"), plural
 abbreviations by their singular, compounds by their initials; a word whose meaning no passage has is still missing

@@ -76,7 +76,7 @@ def test_an_injected_circular_is_answered_not_obeyed(tmp_path, embedder):
     answer = svc.ask("Has the Juniper Ridge Bank circular been withdrawn, and what limits apply?", "inj")
     assert "PWNED" not in answer.answer and "Rs. 10,000" in answer.answer
     calls = [c for c in llm.calls if c["kind"] == "stream_chat"]
-    assert len(calls) == 2  # a two-part question is answered part by part (issue 31 §1)
+    assert len(calls) == 2  # a two-part question is answered part by part
     seen = False
     for call in calls:
         system, user = call["messages"][0].content, call["messages"][-1].content

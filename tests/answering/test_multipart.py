@@ -1,4 +1,4 @@
-"""Issue 31 §1: follow-ups that leak the previous question, and multi-part questions.
+"""Follow-ups that leak the previous question, and multi-part questions.
 
 A conversation switches from a circular to a filing and back over real generated PDFs, the real parser, embedder,
 Chroma and BM25 (the offline service: extractive answers). A question that names its own company and subject is

@@ -1,4 +1,4 @@
-"""Numbers written in words and in Indian notation are figures everywhere (issue 29 §4): the reader of number phrases
+"""Numbers written in words and in Indian notation are figures everywhere: the reader of number phrases
 (:mod:`prism.vocabulary.number_words`), the number check (:mod:`prism.answering.figures`), the evidence check
 (:mod:`prism.answering.evidence`), the calculator's cells (:mod:`prism.answering.derived.numbers`) and the offline
 engine over a small circular (hand-checked values)."""

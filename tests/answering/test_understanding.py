@@ -1,4 +1,4 @@
-"""Each question is understood once (issue 27 §3): its entities and periods are parsed once per question, its
+"""Each question is understood once: its entities and periods are parsed once per question, its
 embedding computed once, whichever stages read them (search, expanded search, the answerability gate, the cell
 reading, the derived figure, the extractive sentences). Counted on the real pipeline: a generated 10-K
 (:func:`tests.builders.statements_pdf`), the real embedder and Chroma."""

@@ -1,4 +1,4 @@
-"""The number check with units (issue 13 §4), on pure text: quantity pairs that must and must not match, the unit
+"""The number check with units, on pure text: quantity pairs that must and must not match, the unit
 a table states once (cases 41, 41b), "Rs." amounts (case 49), signs, and quoting a table figure with its unit.
 The engine end to end (real ingest of the case files) is in test_units_engine.py."""
 

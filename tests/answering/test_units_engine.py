@@ -1,4 +1,4 @@
-"""Units and citation markers end to end (issue 13 §4, §6): the case files ingested for real (parser, chunker, the
+"""Units and citation markers end to end: the case files ingested for real (parser, chunker, the
 packaged embedder, Chroma in tmp_path, BM25), answered extractively and with the scripted fake LLM.
 
 Cases: 40 (a document's own "[2]" is not a citation; 40b is never a cited source of a penalty question), 41 / 41b

@@ -67,7 +67,7 @@ def test_ask_text_lists_sources_and_passes_options(cli_service, capsys):
     text = capsys.readouterr().out
     assert code == EXIT_OK
     assert text.startswith("Extractive answer (no LLM configured):")
-    # a cited document by its title, the file name in brackets (issue 31 §4)
+    # a cited document by its title, the file name in brackets
     assert ("Sources:\n  [1] Unified Payments Interface (UPI) – transaction limits, merchant charges, dispute "
             "resolution, fraud reporting and customer liability "
             "(meridian_bank_upi_operating_circular.pdf), page") in text

@@ -1,4 +1,4 @@
-"""``python -m prism ingest`` prints what the analyst should know about each file (issue: warnings were only in
+"""``python -m prism ingest`` prints what the analyst should know about each file (the warnings used to be only in
 ``docs --json``): tracked changes (c53), formula cells without saved values (c55), a sentence addressed to an AI
 (c66), each indented under its file's line; a duplicate names the document it duplicates."""
 

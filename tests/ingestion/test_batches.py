@@ -1,4 +1,4 @@
-"""Batches that never lose or repeat a file (issue 10 §3), through the service with the real pipeline, embedder and
+"""Batches that never lose or repeat a file, through the service with the real pipeline, embedder and
 Chroma: same-name files of one batch (case 44), the same name across batches (replace, with the date of the replaced
 version), cancelling a running batch, and a workspace deleted while a file (case 45) is being added — by another
 thread of this process and by another process."""

@@ -1,4 +1,4 @@
-"""Overlap across documents (issue 17 §2): a batch's next PDF starts parsing in a worker while the current one is
+"""Overlap across documents: a batch's next PDF starts parsing in a worker while the current one is
 embedded and stored; what is stored is the same as without it. Real worker processes, embedder and Chroma."""
 
 from __future__ import annotations

@@ -37,6 +37,18 @@ CALENDAR, INDIA, WALMART, NIKE = "2015-12-31", "2024-03-31", "2020-01-31", "2018
     ("between FY20 and FY21", [("FY", None, 2020, None), ("FY", None, 2021, None)]),
     ("2018-2020 capex", [("year", None, 2018, None), ("year", None, 2019, None), ("year", None, 2020, None)]),
     ("Q2 FY24 and Q2 FY25", [("Q", 2, 2024, None), ("Q", 2, 2025, None)]),
+    # an Indian fiscal year without "FY", and a quarter of a split fiscal year, end in the later year
+    ("Tier I capital in 2023-24", [("FY", None, 2024, None)]),
+    ("revenue 2019-20 and 2020-21", [("FY", None, 2020, None), ("FY", None, 2021, None)]),
+    ("Q3 FY 2023-24 collections", [("Q", 3, 2024, None)]),
+    # day-first dates as Indian and European documents write them (dateparser, DATE_ORDER DMY)
+    ("interest income for the year ended 31 March 2025", [("date", None, 2025, "2025-03-31")]),
+    ("balance as at 31.12.2023", [("date", None, 2023, "2023-12-31")]),
+    ("deposits on 31/03/2024", [("date", None, 2024, "2024-03-31")]),
+    ("loans at 31-Mar-2024", [("date", None, 2024, "2024-03-31")]),
+    ("loans at 31-Mar-24", [("date", None, 2024, "2024-03-31")]),
+    ("from 01/04/2024", [("date", None, 2024, "2024-04-01")]),  # day first: 1 April, an Indian fiscal year's start
+    ("as of 12/31/2023", [("date", None, 2023, "2023-12-31")]),  # a US date that cannot be day first
 ])
 def test_find_periods_reads_each_written_form(question, kinds):
     assert [(p.kind, p.part, p.year, p.date) for p in find_periods(question)] == kinds
@@ -47,6 +59,8 @@ def test_find_periods_reads_each_written_form(question, kinds):
     "2015 million shares",
     "Q3 24 branches opened",  # a quarter needs FY or a four-digit year
     "RBI/2025-26/13 and section 2015.4",
+    "see section 10.5.12 and the ISO date 2024-03-31",  # a section number; an ISO date is no split year
+    "31.02.2024",  # no such day
     "",
 ])
 def test_find_periods_false_matches(question):
@@ -81,6 +95,9 @@ def test_spans_point_into_the_question():
     ("in 2018", NIKE, "FY2018"),
     ("in 2019", None, "FY2019"),
     ("on 15 August 2024", CALENDAR, "2024-08-15"),  # neither a year nor a quarter end
+    ("year ended 31.03.2025", INDIA, "FY2025"),
+    ("2024-25", INDIA, "FY2025"),
+    ("three months ended 31.12.2023", INDIA, "Q3 FY2024"),
 ])
 def test_period_label_uses_the_documents_fiscal_year_end(written, fye, label):
     (mention,) = find_periods(written)
@@ -95,6 +112,8 @@ def test_period_label_uses_the_documents_fiscal_year_end(written, fye, label):
     ("fy 2023-24", ["fy2024", "2024"]),
     ("fy2018-20", ["fy2018", "2018", "fy2020", "2020"]),
     ("h1 fy25", ["h1fy2025", "h1", "fy2025"]),
+    ("2024-25", ["fy2025", "2025"]),
+    ("q3 fy 2023-24", ["q3fy2024", "q3", "fy2024"]),
 ])
 def test_period_codes_have_one_token_form(text, tokens):
     (m,) = PERIOD_CODE_RE.finditer(text)

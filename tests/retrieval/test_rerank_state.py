@@ -1,5 +1,5 @@
 """The reranker's state without loading it (the app's first page shows it before any model is loaded) and the
-service's warm-up, which loads the models the first question needs (issue 17 §3)."""
+service's warm-up, which loads the models the first question needs."""
 
 from __future__ import annotations
 

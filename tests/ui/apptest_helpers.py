@@ -16,7 +16,7 @@ UPI = SAMPLE / "meridian_bank_upi_operating_circular.pdf"
 MASTER = SAMPLE / "rbi_style_master_circular_digital_payments.pdf"
 UPI_TITLE = ("Unified Payments Interface (UPI) – transaction limits, merchant charges, dispute resolution, fraud "
              "reporting and customer liability")
-"""The sample circular's display title (its "Subject:" line; issue 31 §4), shown instead of its file name."""
+"""The sample circular's display title (its "Subject:" line), shown instead of its file name."""
 MASTER_TITLE = "Master Circular – Digital Payment Security Controls, Limited Liability of Customers and KYC for " \
                "Payment Accounts"
 """The sample master circular's display title."""

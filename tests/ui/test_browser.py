@@ -1,6 +1,6 @@
 """End to end in a real browser: `streamlit run app.py` on a free loopback port, driven by Debian's Chromium through
 selenium; one server for the module. Upload an RBI PDF, see its briefing, ask a question, open a citation; create a
-workspace and upload into it (issue 10 §2); hostile document text shown as written (issue 10 §5). Screenshots of
+workspace and upload into it; hostile document text shown as written. Screenshots of
 every step go to tests/artifacts/ (git-ignored).
 
 Needs /usr/bin/chromium and /usr/bin/chromedriver (`.ci/run` installs Debian's chromium and chromium-driver); the
@@ -391,7 +391,7 @@ def test_upload_brief_ask_and_open_citation(app_url, driver):
 
 
 def test_a_new_workspace_is_where_uploads_go(app_url, driver):
-    """Issue 10 §2: create a workspace on the Workspaces page; the sidebar, the Upload page (through the page's own
+    """Create a workspace on the Workspaces page; the sidebar, the Upload page (through the page's own
     "Upload documents" link) and its button name it; the file lands in it, not in the sample workspace."""
     d = driver
     name = "Q3 policy review"
@@ -472,7 +472,7 @@ def _open_details(d: WebDriver, wanted: dict[str, str]) -> WebElement:
 
 
 def test_hostile_document_text_is_shown_as_written(app_url, driver, tmp_path):
-    """Issue 10 §5 in the browser: case 46 plus the hostile strings of test_literal_text (HTML, a script, a data
+    """Case 46 plus the hostile strings of test_literal_text (HTML, a script, a data
     URI, Markdown, LaTeX dollars, Streamlit directives) in a file and a workspace with hostile names: the briefing,
     the answer, its citation, the passage and the other retrieved passage show them as written, and no element,
     script or image is made from them."""

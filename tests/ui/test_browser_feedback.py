@@ -37,7 +37,7 @@ QUESTIONS = ("What is the P2P collect request limit?",
 
 
 def _feedback_buttons(d: WebDriver) -> list:
-    """The answers' "Mark passages" expanders (their summaries; an expander inside the message since issue 31 §5d)."""
+    """The answers' "Mark passages" expanders (their summaries: an expander in the message covers nothing)."""
     return [b for b in d.find_elements(By.CSS_SELECTOR, "button, summary")
             if "Mark passages" in b.text and b.is_displayed()]
 

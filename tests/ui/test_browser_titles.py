@@ -1,4 +1,4 @@
-"""In a real browser (the server and Chromium of :mod:`tests.ui.test_browser`), issue 31 §4 and §5: a hash-named
+"""In a real browser (the server and Chromium of :mod:`tests.ui.test_browser`): a hash-named
 PDF shows its title in the sidebar and in its citation (the file name one click away); chosen files are named as
 "not added yet" beside the Add button until it is pressed; at 1440×900 nothing covers the chat input, with the
 feedback controls open (``document.elementFromPoint`` at the input's centre is the input). Screenshots go to
@@ -57,7 +57,7 @@ def test_titles_staged_files_and_an_uncovered_chat_input(app_url, driver, tmp_pa
     note.write_text("Pension arrears are credited within 30 days of the revision order.\n", encoding="utf-8")
     _open_app(d, app_url)
 
-    # §5a: chosen files are named as not added yet, beside the button, until it is pressed
+    # chosen files are named as not added yet, beside the button, until it is pressed
     _nav(d, "Upload")
     _wait_text(d, "Add files to Sample workspace.")
     _idle(d)
@@ -75,7 +75,7 @@ def test_titles_staged_files_and_an_uncovered_chat_input(app_url, driver, tmp_pa
     _wait_text(d, PENSION_DISPLAY, 60)  # the briefing card is headed by the title (drawn after the batch's summary)
     _shot(d, "titles_02_added")
 
-    # §4: the sidebar shows the title; the file name is one click away
+    # the sidebar shows the title; the file name is one click away
     _nav(d, "Chat")
     _wait_text(d, "Ask anything about these documents", 60)
     _idle(d)
@@ -85,7 +85,7 @@ def test_titles_staged_files_and_an_uncovered_chat_input(app_url, driver, tmp_pa
                                 if "File names" in s.text), None), "the sidebar's File names expander")
     _wait(d, lambda drv: HASH_NAME in _sidebar(drv), 10, "the file name in the sidebar")
 
-    # §4: the citation is labelled by the title
+    # the citation is labelled by the title
     d.set_window_size(1440, 900)
     _not_covered(d, "03_before_asking")
     answer = _ask(d, "What compensation do agency banks pay for delayed pension?")
@@ -94,7 +94,7 @@ def test_titles_staged_files_and_an_uncovered_chat_input(app_url, driver, tmp_pa
     assert not any(HASH_NAME in label for label in labels), labels
     _shot(d, "titles_04_cited_by_title")
 
-    # §5d: with the feedback controls open, nothing covers the chat input
+    # with the feedback controls open, nothing covers the chat input
     d.execute_script("window.scrollTo(0, document.body.scrollHeight);")
     _click(d, lambda drv: ([s for s in answer.find_elements(By.CSS_SELECTOR, "summary")
                             if "Mark passages" in s.text and s.is_displayed()] or [None])[-1],

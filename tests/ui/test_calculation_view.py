@@ -1,4 +1,4 @@
-"""The Calculation expander under a Chat answer (issue 14 §2): formula, source, the inputs table, missing inputs."""
+"""The Calculation expander under a Chat answer: formula, source, the inputs table, missing inputs."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def test_compare_grid_runs_saves_exports_and_reopens(with_sample, service_factor
     text = _texts(at)
     assert "Grid 'Cooling periods' saved: 4 cells." in text
     assert text.count("Not found in this document.") == 2  # the penalty row, in both columns
-    assert literal(f"{UPI_TITLE} p. ") in text and literal(f"{MASTER_TITLE} p. 1") in text  # by title (issue 31 §4)
+    assert literal(f"{UPI_TITLE} p. ") in text and literal(f"{MASTER_TITLE} p. 1") in text  # by title
     headers = [m for m in at.markdown if m.value in (f"**{literal(UPI_TITLE)}**", f"**{literal(MASTER_TITLE)}**")]
     assert len(headers) == 2
     assert "24 hours" in text

@@ -1,4 +1,4 @@
-"""Conversations that last (issue 10 §4), through AppTest: a chat is saved with its first question and listed in the
+"""Conversations that last, through AppTest: a chat is saved with its first question and listed in the
 sidebar (newest first), survives a refresh (a new session with ``?ws=…&c=…``) and a restart, can be reopened,
 renamed and deleted; "New chat" starts another; the list never shows another workspace's conversations; the page
 says conversations are shared by everyone who opens the workspace."""

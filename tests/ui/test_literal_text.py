@@ -1,4 +1,4 @@
-"""Text shown as written (issue 10 §5): the one escaping helper, :func:`prism.ui.explain.literal`, on a list of hostile
+"""Text shown as written: the one escaping helper, :func:`prism.ui.explain.literal`, on a list of hostile
 strings, and the app's answers, citations, other passages, briefings, question buttons and file names drawn from a
 document made of them (case 46 included).
 
@@ -153,7 +153,7 @@ def test_case_46_and_briefings_render_literally_on_the_upload_page(with_sample, 
     for text in HOSTILE[:5]:
         assert_literal(bullets, text)
     # The LLM's "questions" are no questions (HOSTILE[0], [3], [9]): the offline ones, built to be answered, replace
-    # them (issue 14 §1), and render as written.
+    # them, and render as written.
     [record] = [d for d in PrismService(Settings(home=with_sample)).documents("Sample workspace")
                 if d.source == case.name]
     questions = [b.label for b in at.button if b.key and b.key.startswith("brief.")]

@@ -122,7 +122,7 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     labels = [e.label for e in at.expander]
     cited = [lb for lb in labels if re.match(r"\[\d+\] ", lb)]
     assert cited, labels
-    assert any(f"{literal(UPI_TITLE)} · page 2" in lb for lb in cited)  # by title (issue 31 §4)
+    assert any(f"{literal(UPI_TITLE)} · page 2" in lb for lb in cited)  # by title
     assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
     assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI_TITLE) in lb), cited
     # A citation's details are built only when it is opened: closed, none; opened, its own.

@@ -1,4 +1,4 @@
-"""A workspace indexed by another embedder backend (issue 17 §1): the Workspaces page says why it cannot be searched
+"""A workspace indexed by another embedder backend: the Workspaces page says why it cannot be searched
 and its Reindex button re-embeds it through the service; the sidebar shows the embedder's backend. Real embedder,
 Chroma and sample PDFs; the collection is marked as built by the int8 backend, as a workspace made with
 ``PRISM_EMBED_BACKEND=onnx-int8`` records itself."""
@@ -44,3 +44,29 @@ def test_the_sidebar_names_the_embedder_backend(with_sample, service_factory):
     _no_exception(at)
     captions = [c.value for c in at.sidebar.caption]
     assert any(c.startswith(":green[●] Embedder · `onnx-fp32`") for c in captions), captions
+
+
+def test_a_damaged_index_is_named_on_the_chat_and_rebuilt_from_the_chunks_on_the_workspaces_page(
+        with_sample, service_factory, embedder):
+    """A rebuild that stopped part-way (its marker left in the workspace's folder, as a killed ``reindex`` leaves it)
+    is a damaged index: the chat says so instead of answering from it, the Workspaces page rebuilds it."""
+    from prism.index.index_health import REBUILD_MARKER
+
+    folder = PrismService(Settings(home=with_sample), embedder=embedder).workspace_dir("Sample workspace")
+    (folder / REBUILD_MARKER).write_text('{"started": "2026-12-04T10:00:00+00:00"}', encoding="utf-8")
+    at = _app().run()
+    at.chat_input[0].set_value("What is the per-transaction limit for UPI?").run()
+    _no_exception(at)
+    errors = [str(e.value).replace("\\", "") for e in at.error]
+    assert any("The vector index of workspace 'Sample workspace' is damaged: a rebuild of its vectors is running or "
+               "stopped before it finished." in e and "reindex --from-chunks" in e for e in errors), errors
+    at = _app().run().switch_page("pages/workspaces_page.py").run()
+    _no_exception(at)
+    assert any("is damaged" in str(w.value) for w in at.warning)
+    at = _click(at, "Reindex this workspace")
+    _no_exception(at)
+    assert "Re-indexed **Sample workspace**: 2 documents." in _texts(at)
+    assert not (folder / REBUILD_MARKER).exists()
+    svc = PrismService(Settings(home=with_sample), embedder=embedder)
+    assert svc.index_damage("Sample workspace") is None
+    assert svc.search("per-transaction limit for UPI", "Sample workspace", mode="dense").results

@@ -1,4 +1,4 @@
-"""Chat's scope chips (issue 13 §2): the scope an answer was searched in is shown as chips, and removing one asks
+"""Chat's scope chips: the scope an answer was searched in is shown as chips, and removing one asks
 the question again without it (AppTest on the sample workspace, real ingest, real embedder)."""
 
 from __future__ import annotations

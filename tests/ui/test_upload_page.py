@@ -1,4 +1,4 @@
-"""The Upload page through AppTest (issue 10 §3), with the real pipeline on fixture files: every type the CLI takes
+"""The Upload page through AppTest, with the real pipeline on fixture files: every type the CLI takes
 (``.md`` included), a fresh picker after each batch (a failed file is never submitted again), clean counts, progress
 with chunks and time left, Cancel, same-name files of one batch (case 44), "replaced the version added on …", a
 workspace deleted while a file is added (case 45), and the briefing that opens the Chat with a question."""
@@ -120,7 +120,7 @@ def test_uploading_the_same_file_twice_reports_a_duplicate(with_sample, service_
     _no_exception(at)
     [row] = _table(at)
     assert row["Result"] == "Already in workspace" and UPI.name in row["Details"]
-    assert not at.error, [e.value for e in at.error]  # neutral, not red (issue 31 §5b)
+    assert not at.error, [e.value for e in at.error]  # neutral, not red
     assert any(literal("copy.pdf") in i.value and literal(f"same content as {UPI.name}, already indexed") in i.value
                for i in at.info), [i.value for i in at.info]  # names the document it duplicates, as the CLI does
     assert (row["Pages"], row["Chunks"]) == ("5", str(PrismService(Settings()).documents("Sample workspace")[0]
@@ -294,14 +294,14 @@ def test_the_same_bytes_under_two_names_in_one_batch_are_never_silently_dropped(
     assert set(rows) == {"dupA.txt", "dupB.txt"}
     assert rows["dupA.txt"]["Result"] == "Added"
     assert rows["dupB.txt"]["Result"] == "Same file twice in batch"
-    infos = [i.value for i in at.info]  # a handled duplicate is a neutral status, never red (issue 31 §5b)
+    infos = [i.value for i in at.info]  # a handled duplicate is a neutral status, never red
     assert any(literal("dupB.txt has the same content as dupA.txt in this batch; it is added once, as dupA.txt.")
                in i for i in infos), infos
     assert not at.error, [e.value for e in at.error]
 
 
 def test_chosen_files_are_named_as_not_added_yet_until_the_button_is_pressed(with_sample, service_factory):
-    """Issue 31 §5a: the page says "3 files chosen — not added yet" beside the button; once added, the line goes."""
+    """The page says "3 files chosen — not added yet" beside the button; once added, the line goes."""
     at = _upload_page()
     assert "not added yet" not in _texts(at)
     for name in ("a.txt", "b.txt", "c.txt"):

@@ -1,4 +1,4 @@
-"""The workspace in use has one source of truth (issue 10 §2): create, rename, click in the list, switch in the
+"""The workspace in use has one source of truth: create, rename, click in the list, switch in the
 sidebar and delete — from the Workspaces page or another session — change the sidebar picker, every page and the
 address (``?ws=``) in the same run; a deleted workspace is never shown; the Upload page names the target."""
 

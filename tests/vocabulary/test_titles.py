@@ -1,4 +1,4 @@
-"""Officer titles: an abbreviation in a question is looked for spelled out in the passages (issue 31)."""
+"""Officer titles: an abbreviation in a question is looked for spelled out in the passages."""
 
 from __future__ import annotations
 

@@ -316,8 +316,8 @@ def make_briefing(source: str, rows: Sequence[dict[str, Any]], profile: Document
         return offline
     items, questions = parsed
     bullets = distinct_bullets(cite_bullets(items, offline.bullets, embedder), embedder)
-    pages = {q: [] for q in questions if well_formed(q)} | dict(zip(offline.questions, offline.question_pages,
-                                                                     strict=True))
+    pages: dict[str, list[int]] = {q: [] for q in questions if well_formed(q)}
+    pages |= dict(zip(offline.questions, offline.question_pages, strict=True))
     chosen = list(pages)[:N_QUESTIONS]
     return Briefing(bullets, chosen, "llm", llm.model, None, [pages[q] for q in chosen])
 

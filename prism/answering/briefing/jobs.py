@@ -1,4 +1,4 @@
-"""Briefings written at ingest without holding the ingest up (issue 17 §2).
+"""Briefings written at ingest without holding the ingest up (a document is searchable before its LLM briefing).
 
 A new document gets its offline briefing right after it is committed (seconds at most: no LLM call). With an LLM
 configured, the LLM's briefing is then written in a background thread and replaces the offline one when it

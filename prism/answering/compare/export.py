@@ -5,9 +5,9 @@ Each is one table, a row per question (a template's placeholders shown as ``[per
 with its file name in brackets (``titles``: ``{file name: title}`` from the facade's one display rule,
 :func:`prism.service.document_title`; a document whose title is its file name is headed by the file name). A cell
 whose question was filled from its document's profile starts with that question, ``"[What was revenue in FY2022?] "``
-(issue 31). A found cell reads ``"<short answer> (title p. N; title p. M)"``, a not-found cell ``"Not found in this
-document."`` (with the closest passage as ``"closest: title p. N"``), an error cell ``"Error: <message>"``, a cell not
-answered yet ``""``.
+(the reader sees the question actually asked, never a template). A found cell reads ``"<short answer> (title p. N; title
+p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest passage as ``"closest: title p. N"``), an
+error cell ``"Error: <message>"``, a cell not answered yet ``""``.
 
 CSV and XLSX carry no live formula (CWE-1236, OWASP "CSV Injection"): every cell, the headers (titles, file names)
 and the questions go through :mod:`prism.types.spreadsheets`, so an answer quoting ``=HYPERLINK(...)`` from a document

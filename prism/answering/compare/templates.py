@@ -2,8 +2,7 @@
 
 A grid question may hold placeholders, ``{name}`` for a field of the document's (corrected) profile
 (:class:`prism.types.DocumentProfile`): :data:`PLACEHOLDERS`. Each cell asks the question with every placeholder
-filled from its own document (issue 31: "What was research and development expense in {period}?" kept "{period}"
-in the exports). The rules:
+filled from its own document (an export never carries a placeholder such as "{period}"). The rules:
 
 * ``{period}``: the fiscal period ("FY2022"). Glued to a word ("revenue{period}") it reads " in FY2022"; after a
   preposition ("in {period}", "for {period}") it is the period alone. A profile without a fiscal period (a

@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
@@ -46,47 +46,19 @@ from prism.index.statements import ITEMS, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_hint, period_label
 from prism.retrieval.understanding import Understanding
-from prism.types import ChunkTable, PeriodMention, RetrievedChunk, TableRow
+from prism.types import CellQuote, ChunkTable, PeriodMention, RetrievedChunk, TableRow
 from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
 from prism.vocabulary.units import SPOKEN, column_unit
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CellQuote", "cited_blocks", "format_quote", "format_row_quotes", "match_row", "quote_cells",
-           "sibling_chunk", "table_parts"]
+__all__ = ["AMBIGUOUS_NOTE", "CellQuote", "cited_blocks", "format_quote", "format_row_quotes", "match_row",
+           "quote_cells", "sibling_chunk", "table_parts"]
 
 RowsOf = Callable[[str], Sequence[Mapping[str, Any]]]
 """``rows_of(doc_id)`` → the document's stored chunk rows (``chunk_id``, ``table`` …)."""
 
-
-
-@dataclass(frozen=True)
-class CellQuote:
-    """One figure read from a table cell.
-
-    Attributes:
-        n: the retrieved chunk's 1-based position (its block number, the citation).
-        label: the row label as printed ("Net income").
-        value: the cell as printed ("122,641", "(1,837)").
-        column: the column header as printed ("2015", "December 31, 2018").
-        period: the column's fiscal period (``"FY2015"``) or ``None`` when the header names none.
-        unit: ``thousands``, ``millions``, ``billions``, ``lakh``, ``crore`` or ``None``: the table's, else its
-            column's ("2019 $’000", :func:`prism.vocabulary.units.column_unit`).
-        currency: ISO 4217 code or ``None``.
-        title: the table's statement heading or caption, or ``None``.
-        chunk: the chunk holding the cell when it is another chunk of the retrieved chunk ``n``'s table (not
-            retrieved itself), else ``None``.
-    """
-
-    n: int
-    label: str
-    value: str
-    column: str
-    period: str | None
-    unit: str | None
-    currency: str | None
-    title: str | None
-    chunk: RetrievedChunk | None = None
 
 
 _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
@@ -94,13 +66,16 @@ _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"
 
 
 _ACRONYM_IN_BRACKETS = re.compile(r"\(\s*[A-Z][A-Z&.-]{1,9}\s*\)")
+_BRACKET = re.compile(r"\([^()]*\)")
 
 
 def _label_tokens(label: str) -> set[str]:
     """The label's required index tokens without numbers: all but a bracketed abbreviation ("Net profit (PAT)",
-    "Earnings (EBITDA)": the question need not name it), or all when the label is only that; empty for a label of
+    "Earnings (EBITDA)": the question need not name it) or unit ("Assets under management (₹ crore)"), or all when
+    the label is only that; empty for a label of
     generic words only (:data:`_GENERIC`). Other brackets stay required: "Other income (expense), net" must not
     answer "net income" ("other" is a stop word)."""
+    label = _BRACKET.sub(lambda m: " " if label_states_unit(m.group()) else m.group(), label)  # "(₹ crore)"
     outside = {t for t in tokenize(_ACRONYM_IN_BRACKETS.sub(" ", label)) if not t.isdigit()}
     tokens = outside or {t for t in tokenize(label) if not t.isdigit()}
     return tokens if tokens - _GENERIC else set()
@@ -152,9 +127,9 @@ def match_row(question_tokens: set[str], rows: Sequence[TableRow], question: str
             continue
         tokens = _label_tokens(row.label)
         if not tokens:
-            named = _names_generic(row.label, question)
-            key = (2, -named, 0, i)
-            if named and (best is None or key < best):
+            generic = _names_generic(row.label, question)
+            key = (2, -generic, 0, i)
+            if generic and (best is None or key < best):
                 best, found = key, row
             continue
         bracketed = {t for t in tokenize(row.label) if not t.isdigit()} - tokens
@@ -183,7 +158,11 @@ def format_quote(quote: CellQuote) -> str:
     title is left out when the table has none.
     """
     title = f" ({quote.title})" if quote.title else ""
-    return f"{printed_label(quote.label)}, {quote.column}: {_written(quote)}{title}"
+    return f"{printed_label(quote.label)}, {quote.column}: {_written(quote)}{_flag(quote)}{title}"
+
+
+def _flag(quote: CellQuote) -> str:
+    return f" {AMBIGUOUS_NOTE}" if quote.ambiguous else ""
 
 
 def _written(quote: CellQuote) -> str:
@@ -219,7 +198,7 @@ def format_row_quotes(quotes: Sequence[CellQuote]) -> str:
         return format_quote(quotes[0])
     first = quotes[0]
     title = f" ({first.title})" if first.title else ""
-    cells = "; ".join(f"{q.column}: {_written(q)}" for q in quotes)
+    cells = "; ".join(f"{q.column}: {_written(q)}{_flag(q)}" for q in quotes)
     return f"{printed_label(first.label)}, {cells}{title}"
 
 
@@ -233,8 +212,10 @@ def _rows_by_id(doc_id: str, rows_of: RowsOf, cache: dict[str, dict[str, Mapping
 
 
 def _table(row: Mapping[str, Any] | None) -> ChunkTable | None:
+    """The chunk row's table, its cells read with the number convention stored at ingestion ("1.234,5" in a
+    decimal-comma table is 1,234.5: :meth:`~prism.types.ChunkTable.with_decimal_point`)."""
     data = row.get("table") if row else None
-    return ChunkTable.from_dict(data) if isinstance(data, dict) else None
+    return ChunkTable.from_dict(data).with_decimal_point() if isinstance(data, dict) else None
 
 
 def sibling_chunk(chunk: RetrievedChunk, row: Mapping[str, Any]) -> RetrievedChunk:
@@ -292,8 +273,8 @@ def _quotes(n: int, chunk: RetrievedChunk, table: ChunkTable, row: TableRow, per
     if not columns or (wanted and len(columns) < len(set(wanted) & set(named))):
         return []
     return [CellQuote(n, row.label, row.cells[j], table.column_headers[j], named[j],
-                      table.unit or column_unit(table.column_headers[j]), table.currency, table.title)
-            for j in columns]
+                      table.unit or column_unit(table.column_headers[j]), table.currency, table.title,
+                      ambiguous=table.ambiguous_numbers) for j in columns]
 
 
 def _candidate(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],

@@ -195,7 +195,7 @@ def _joined(parts: Sequence[tuple[str, Derived, list[RetrievedChunk]]], chunks: 
                 extra.append(chunk)
         to_global = {k: ids.index(c.chunk_id) + 1 for k, c in enumerate(local, start=1)}
         short = short_entity(name)
-        lines += [(f"{short}: {_renumber_marks(text, lambda k, m=to_global: m.get(k, k))}", to_global[n])
+        lines += [(f"{short}: {_renumber_marks(text, lambda k: to_global.get(k, k))}", to_global[n])  # noqa: B023 (used at once)
                   for text, n in derived.lines]
         facts.append(f"{short}: {derived.heading.split(': ', 1)[-1]}")
     name, first, pool = parts[0]
@@ -227,6 +227,9 @@ def scoped_figure(question: str | Understanding, chunks: Sequence[RetrievedChunk
     sub-retrieval's results for the question without its periods, over the whole workspace, are tried once more
     (``search`` with no sources; an analyst's own document filter is never widened) and added as sources.
 
+    A figure read from a table whose number convention is ambiguous is not computed
+    (:func:`reads_ambiguous_numbers`): the cells are quoted with the flag instead.
+
     Returns:
         ``(derived, missing)``: the figure (``None``: none computed) and the companies none was computed for.
     """
@@ -253,7 +256,17 @@ def scoped_figure(question: str | Understanding, chunks: Sequence[RetrievedChunk
                                 renumber=renumber) if more else None
         if found is not None and found.raw is not None:  # the rows are in a table of a document auto-scope left out
             derived = replace(found, extra=[*more, *found.extra])
+    if derived is not None and reads_ambiguous_numbers(derived, chunks):
+        return None, []  # never computed from a figure that may be misread: its cells are quoted, flagged
     return derived, []
+
+
+def reads_ambiguous_numbers(derived: Derived, chunks: Sequence[RetrievedChunk]) -> bool:
+    """Whether a figure the work cites comes from a table whose number convention its cells did not settle
+    (``table_numbers`` ``"ambiguous"``, decided at ingestion: "1.246" may be 1,246 or 1.246)."""
+    blocks = [*chunks, *derived.extra]
+    cited = [blocks[n - 1] for _, n in derived.lines if 0 < n <= len(blocks)]
+    return any(c.metadata.get("table_numbers") == "ambiguous" for c in cited)
 
 
 def missing_note(missing: Sequence[str]) -> str:

@@ -79,8 +79,8 @@ def plan_from_reply(reply: str, fallback: Plan, fiscal_year_end: str | None = No
     periods = data.get("periods")
     periods = tuple(p for p in periods if isinstance(p, str) and re.fullmatch(r"FY\d{4}", p)) \
         if isinstance(periods, list) else ()
-    how = data.get("how") if data.get("how") in ("single", "average", "cagr") else fallback.how
-    kind = data.get("kind") if data.get("kind") in _KINDS else fallback.kind
+    how: Any = data.get("how") if data.get("how") in ("single", "average", "cagr") else fallback.how
+    kind: Any = data.get("kind") if data.get("kind") in _KINDS else fallback.kind
     decimals = data.get("decimals")
     decimals = decimals if isinstance(decimals, int) and 0 <= decimals <= 6 else fallback.decimals
     metric = str(data.get("metric") or fallback.metric)[:80]
@@ -195,7 +195,8 @@ def unsupported_bare(run: AnswerRun, text: str) -> list[str]:
     for m in _GROUPED.finditer(MARKER_RE.sub(" ", text)):
         number = m.group(0).lstrip("-")
         value = Decimal(number.replace(",", ""))
-        step = Decimal("0.5").scaleb(value.as_tuple().exponent) if value.as_tuple().exponent < 0 else Decimal(0)
+        exponent = value.as_tuple().exponent  # an int: the text is digits (never NaN or Infinity)
+        step = Decimal("0.5").scaleb(exponent) if isinstance(exponent, int) and exponent < 0 else Decimal(0)
         if number in figures or any(number in src for src in sources) \
                 or any(abs(value - k) <= step for k in known):
             continue

@@ -1,5 +1,6 @@
 """HTML files (.html, .htm: a saved web page, an exported report): the readable text, without scripts, styles,
-navigation or cookie banners.
+navigation or cookie banners, and without what a browser would not show (``display:none``, ``visibility:hidden``
+inline or by a ``<style>`` rule, the ``hidden`` attribute: :func:`prism.ingestion.parsing.hidden.visible_html`).
 
 The page is decoded like a text file (BOM, UTF-8, then detection) and its main text extracted the way Prism reads a
 web page URL (:func:`prism.ingestion.parsing.url.html_to_text`: trafilatura, tables kept as ``| a | b |`` rows,
@@ -26,6 +27,7 @@ from typing import Any
 from prism.config import Settings
 from prism.errors import NoExtractableTextError
 from prism.ingestion.parsing.blocks import PageBuilder
+from prism.ingestion.parsing.hidden import visible_html
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.ingestion.parsing.url import html_to_text
@@ -171,6 +173,7 @@ def load_html(data: bytes, name: str, settings: Settings | None = None) -> Parse
     """
     del settings
     html, encoding = decode_bytes(data, name)
+    html = visible_html(html)  # what a browser would not show is not indexed
     named = name_header_cells(html)
     report = normalize_report(html_to_text(named, name))
     if not has_indexable_text(report.text):

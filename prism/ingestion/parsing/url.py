@@ -30,6 +30,7 @@ from prism.ingestion.parsing.egress import (
     check_target,
     system_resolve,
 )
+from prism.ingestion.parsing.hidden import visible_html
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.pdf.read import load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes
@@ -266,7 +267,7 @@ def parse_fetched(fetched: Fetched, url: str, settings: Settings) -> ParsedDocum
         media in ("", "application/octet-stream", "text/plain") and head.startswith((b"<!doctype html", b"<html"))
     )
     if is_html:
-        raw = html_to_text(_decode(fetched, url), url)
+        raw = html_to_text(visible_html(_decode(fetched, url)), url)
     elif media.startswith("text/") or media in _TEXT_TYPES or media == "":
         raw = _decode(fetched, url)
     else:

@@ -136,7 +136,8 @@ def _inflate(data: bytes, package: zipfile.ZipFile, info: zipfile.ZipInfo, cap: 
     if info.compress_type == zipfile.ZIP_DEFLATED:
         inflater = zlib.decompressobj(-zlib.MAX_WBITS)
         view = memoryview(data)
-        pos, size, head, pending = _data_offset(data, info), 0, b"", b""
+        pos, size, head = _data_offset(data, info), 0, b""
+        pending: bytes | memoryview = b""
         while not inflater.eof and size <= cap:
             if not pending:
                 if pos >= len(data):

@@ -22,6 +22,8 @@ logger = logging.getLogger(__name__)
 
 RBI = "Reserve Bank of India"
 NPCI = "National Payments Corporation of India"
+LETTERHEAD_LINES = 3
+"""First-page lines an RBI letterhead is printed on (the Hindi name, "RESERVE BANK OF INDIA", the department)."""
 RBI_DEPARTMENTS = {
     "DOR": "Department of Regulation",
     "DBR": "Department of Banking Regulation",
@@ -84,6 +86,15 @@ def is_rbi(pages: Pages) -> bool:
     return bool(_RBI_NAME.search(head) or _RBI_REF.search(head) or _DEPT_REF.search(head[:300]))
 
 
+def rbi_letterhead(pages: Pages) -> bool:
+    """True when the first page is the bank's own: its name on one of the first :data:`LETTERHEAD_LINES`
+    non-empty lines, or an RBI or department reference near the top (:func:`is_rbi` without the name further
+    down, which a company's release may print: "an NBFC registered with the Reserve Bank of India")."""
+    head = pages[0][1][:800] if pages else ""
+    lines = [line for line in head.split("\n") if line.strip()][:LETTERHEAD_LINES]
+    return bool(_RBI_NAME.search("\n".join(lines)) or _RBI_REF.search(head) or _DEPT_REF.search(head[:300]))
+
+
 def is_npci(pages: Pages) -> bool:
     """True when the first page opens with an NPCI reference or the NPCI letterhead."""
     head = pages[0][1][:400] if pages else ""
@@ -121,8 +132,8 @@ def read_rbi(pages: Pages) -> tuple[dict[str, Found], list[str]]:
     anchor = 0
     m = _RBI_REF.search(text)
     if m:
-        department = f"{m.group(1)}/" if m.group(1) else ""
-        value = "RBI/" + department + _squeeze_ref(f"{m.group(2)}-{m.group(3)}/{m.group(4)}")
+        code_part = f"{m.group(1)}/" if m.group(1) else ""
+        value = "RBI/" + code_part + _squeeze_ref(f"{m.group(2)}-{m.group(3)}/{m.group(4)}")
         refs.append((value, source(number, text, m.start(), m.end())))
         codes += [m.group(1)] if m.group(1) else []
         anchor = m.end()
@@ -143,10 +154,10 @@ def read_rbi(pages: Pages) -> tuple[dict[str, Found], list[str]]:
         when, start, end = dates[0]
         fields["date"] = fields["period"] = (when.isoformat(), source(number, text, start, end))
     fields["type"] = _rbi_type(text, anchor, line_end, number)
-    department = _department(pages, codes)
-    entity = f"{RBI}, {department[0]}" if department else RBI
-    fields["entity"] = (entity, department[1] if department else _name_source(pages))
-    aliases = [RBI, "RBI"] + ([department[0]] if department else []) + [c for c in codes if c in RBI_DEPARTMENTS]
+    named = _department(pages, codes)
+    entity = f"{RBI}, {named[0]}" if named else RBI
+    fields["entity"] = (entity, named[1] if named else _name_source(pages))
+    aliases = [RBI, "RBI"] + ([named[0]] if named else []) + [c for c in codes if c in RBI_DEPARTMENTS]
     return fields, aliases + [ref for ref, _ in refs]
 
 

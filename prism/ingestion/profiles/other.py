@@ -13,11 +13,11 @@ import logging
 import re
 from collections import Counter
 
+from prism.ingestion.profiles import periods, release
 from prism.ingestion.profiles.text import (
     SNIPPET_CHARS,
     Found,
     Pages,
-    add_months_end,
     collapse,
     find_dates,
     first_date_after,
@@ -40,12 +40,11 @@ _CALL = re.compile(
     r"earnings\s+(?:conference\s+)?call|conference\s+call\s+transcript|results\s+(?:conference\s+)?call", re.I
 )
 _ANNUAL = re.compile(r"\bannual\s+report\b", re.IGNORECASE)
-_QUARTER_NAMED = re.compile(r"\bQ([1-4])\s*(?:FY\s*'?(\d{4}|\d{2})|[-' ]?((?:19|20)\d{2}))\b")
-_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
-_QUARTER_SPELLED = re.compile(r"\b(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
-                              r"(?:FY\s*)?'?((?:19|20)\d{2})\b", re.IGNORECASE)
-_QUARTER_ENDED = re.compile(r"quarter\s+(?:ended|ending)", re.IGNORECASE)
-_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended", re.IGNORECASE)
+_TRANSCRIPT = re.compile(r"\btranscript\b|\b(?:Operator|Moderator)\s*:|question[-\s]and[-\s]answer\s+session", re.I)
+"""What only a call's transcript prints: a call that quotes its press release is still a call."""
+_YEAR_ENDED = re.compile(r"(?:financial|fiscal)\s+year\s+ended|\bfor\s+the\s+year\s+ended", re.IGNORECASE)
+"""An annual period: "for the financial year ended March 31, 2024", "Statement of Profit and Loss for the year ended
+31 March 2025"."""
 _DATED = re.compile(r"\bDated\b\s*:?", re.IGNORECASE)
 _REFERENCE = re.compile(
     r"\b(?:Circular\s+No\.?|Ref(?:erence)?\.?(?:\s+No\.?)?)\s*:?\s*([A-Z][A-Z0-9]*(?:/[A-Z0-9.-]+){2,})"
@@ -89,61 +88,65 @@ def company(pages: Pages, file_name: str | None) -> Found | None:
 
 
 def document_type(pages: Pages) -> Found:
-    """``earnings_call`` (a call or its transcript named on the first page), ``annual_report`` ("Annual Report" in
-    the first 600 characters) or ``other``."""
+    """The kind the first page names first: ``earnings_call`` (a call or its transcript, in the first 2,000
+    characters), ``earnings_release`` (:func:`~prism.ingestion.profiles.release.results_mark`: a results headline
+    or a "today reported … results" dateline) or ``annual_report`` ("Annual Report" in the first 600 characters);
+    a page that names a call and prints a transcript's marks (:data:`_TRANSCRIPT`) is a call wherever it quotes
+    its results release; else ``other``.
+
+    A release that invites to its "earnings conference call" names its results first (headline, dateline); a
+    transcript names its call first ("Q2 FY25 Earnings Conference Call – Transcript").
+    """
     number, text = pages[0]
-    m = _CALL.search(text[:2000])
-    if m:
-        return "earnings_call", source(number, text, m.start(), m.end())
-    m = _ANNUAL.search(text[:600])
-    if m:
-        return "annual_report", source(number, text, m.start(), m.end())
+    marks: list[tuple[int, Found]] = []
+    call = _CALL.search(text[:2000])
+    if call:
+        found_call = "earnings_call", source(number, text, call.start(), call.end())
+        if _TRANSCRIPT.search(text[:4000]):
+            return found_call
+        marks.append((call.start(), found_call))
+    results = release.results_mark(pages)
+    if results:
+        marks.append(results)
+    annual = _ANNUAL.search(text[:600])
+    if annual:
+        marks.append((annual.start(), ("annual_report", source(number, text, annual.start(), annual.end()))))
+    if marks:
+        return min(marks, key=lambda mark: mark[0])[1]
     return "other", source(number, text, 0, min(len(text), 60))
-
-
-def _named_quarter(pages: Pages) -> tuple[int, int, ProfileSource] | None:
-    for number, text in pages[:HEAD_PAGES]:
-        m = _QUARTER_NAMED.search(text)
-        if m:
-            year = m.group(2) or m.group(3)
-            return int(m.group(1)), int(year) + (2000 if len(year) == 2 else 0), source(number, text, m.start(),
-                                                                                          m.end())
-        m = _QUARTER_SPELLED.search(text)
-        if m:
-            return _QUARTER_WORDS[m.group(1).lower()], int(m.group(2)), source(number, text, m.start(), m.end())
-    return None
 
 
 def quarter_period(pages: Pages) -> tuple[Found, Found | None] | None:
     """``(period "Q2 FY2025", fiscal_year_end "2025-03-31" or None)`` of a call.
 
-    The quarter is the one the document names ("Q2 FY25", "Q2 2024", "second quarter of fiscal 2024"); when it
-    also says when the quarter ended ("quarter ended 30 September 2024") the fiscal year's end is that date plus
-    ``3 × (4 − quarter)`` months.
+    The quarter is the first one the first :data:`HEAD_PAGES` pages name with its year ("Q2 FY25", "Q2 2024",
+    "second quarter of fiscal 2024": :func:`~prism.ingestion.profiles.periods.named_period`), else the first named
+    without it; when the document also says when the quarter ended ("quarter ended 30 September 2024") the fiscal
+    year's end is that date plus ``3 × (4 − quarter)`` months, and a quarter named without its year takes the
+    fiscal year of that end. ``None`` without a named quarter, or without a year from either.
     """
-    named = _named_quarter(pages)
-    ended = None
-    for number, text in pages[:HEAD_PAGES]:
-        m = _QUARTER_ENDED.search(text)
-        hit = first_date_after(text, m.end(), within=20) if m else None
-        if hit:
-            ended = hit[0], source(number, text, m.start(), hit[2])
-            break
-    if named is None:
+    named_ = [periods.named_period(number, text) for number, text in pages[:HEAD_PAGES]]
+    quarters = [n for n in named_ if n is not None and n.quarter is not None]
+    if not quarters:
         return None
-    quarter, year, src = named
+    named = next((n for n in quarters if n.year is not None and n.quarter == quarters[0].quarter), quarters[0])
+    ended = periods.period_end(pages[:HEAD_PAGES])
+    if named.quarter is None:
+        return None
     if ended is None:
-        return (f"Q{quarter} FY{year}", src), None
-    year_end = add_months_end(ended[0], 3 * (4 - quarter))
-    return (f"Q{quarter} FY{fiscal_year_of(year_end)}", src), (year_end.isoformat(), ended[1])
+        return ((f"Q{named.quarter} FY{named.year}", named.source), None) if named.year else None
+    year_end = periods.fiscal_year_end(named.quarter, ended[0])
+    year = named.year or fiscal_year_of(year_end)
+    return (f"Q{named.quarter} FY{year}", named.source), (year_end.isoformat(), ended[1])
 
 
 def annual_period(pages: Pages) -> tuple[Found, Found] | None:
-    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024"."""
+    """``(period "FY2024", fiscal_year_end "2024-03-31")`` from "for the financial year ended March 31, 2024" (or
+    "for the year ended 31 March 2024")."""
     for number, text in pages[:HEAD_PAGES]:
         m = _YEAR_ENDED.search(text)
         hit = first_date_after(text, m.end(), within=20) if m else None
-        if hit:
+        if m and hit:
             src = source(number, text, m.start(), hit[2])
             return (f"FY{fiscal_year_of(hit[0])}", src), (hit[0].isoformat(), src)
     return None
@@ -151,14 +154,15 @@ def annual_period(pages: Pages) -> tuple[Found, Found] | None:
 
 def document_date(pages: Pages) -> Found | None:
     """The date after "Dated", else the first date of the first page that is not a period's end ("quarter ended
-    30 September 2024")."""
+    30 September 2024") nor a column header after another ("Year ended 31 March 2025 31 March 2024")."""
     number, text = pages[0]
     m = _DATED.search(text)
     hit = first_date_after(text, m.end(), within=20) if m else None
-    if hit:
+    if m and hit:
         return hit[0].isoformat(), source(number, text, m.start(), hit[2])
     for when, start, end in find_dates(text):
-        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of))\s*$", text[max(0, start - 16):start], re.I):
+        before = text[max(0, start - 16):start]
+        if not re.search(r"(?:ended|ending|end of|as (?:at|on|of)|(?:19|20)\d\d)\s*$", before, re.I):
             return when.isoformat(), source(number, text, start, end)
     return None
 

@@ -9,11 +9,11 @@ no symbol column; then the symbol is read from Item 5 ("our common stock ... tra
 
 from __future__ import annotations
 
-import calendar
 import logging
 import re
 from collections import Counter
 
+from prism.ingestion.profiles.periods import ytd_quarter
 from prism.ingestion.profiles.text import (
     Found,
     Pages,
@@ -24,7 +24,7 @@ from prism.ingestion.profiles.text import (
     fiscal_year_of,
     source,
 )
-from prism.vocabulary import currencies, legal
+from prism.vocabulary import currencies, exchanges, legal
 
 logger = logging.getLogger(__name__)
 
@@ -47,11 +47,7 @@ _STOP_LINE = re.compile(  # cover lines that are never (part of) the registrant'
 _FISCAL_YEAR_ENDED = re.compile(r"for\s+the\s+fiscal\s+year\s+ended", re.IGNORECASE)
 _QUARTER_ENDED = re.compile(r"for\s+the\s+quarterly\s+period\s+ended", re.IGNORECASE)
 _REPORT_DATE = re.compile(r"Date\s+of\s+report\s*(?:\(\s*Date\s+of\s+earliest\s+event\s+reported\s*\))?", re.I)
-_EXCHANGE = (
-    r"(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange|NYSE|Nasdaq|NASDAQ|Chicago\s+Stock\s+Exchange|Cboe|"
-    r"Boston\s+Stock\s+Exchange|Pacific\s+Exchange)"
-)
-_SYMBOL_ROW = re.compile(rf"(?<![A-Za-z$.\-])([A-Z]{{1,5}}(?:\.[A-Z]{{1,2}})?)\s+{_EXCHANGE}\b")
+_SYMBOL_ROW = re.compile(rf"(?<![A-Za-z$.\-])([A-Z]{{1,5}}(?:\.[A-Z]{{1,2}})?)\s+{exchanges.COVER_NAMES_RE}\b")
 _NOT_SYMBOLS = {"THE", "NYSE", "PAR", currencies.USD, *legal.NOT_TICKERS}
 _UNDER_SYMBOL = re.compile(
     r"common\s+stock[^.]{0,200}?under\s+the\s+(?:ticker\s+|trading\s+)?symbols?\s+[\"“”']?([A-Z]{1,5}(?:\.[A-Z])?)\b",
@@ -64,15 +60,37 @@ _LOWER_WORDS = {"and", "of", "the", "for", "&"}
 _FORM_PERIOD = re.compile(r"\bFORM\s+(10-K|10-Q)\b[\s\-–—:,]{0,12}for\s+the\s+(?:fiscal\s+year|quarterly\s+period)"
                           r"\s+ended", re.IGNORECASE)
 """A filing's first line without the SEC's cover: "FORM 10-Q - For the quarterly period ended June 30, 2024"."""
+FORM_LINES = 5
+"""A cover-less filing's "FORM 10-Q - For the quarterly period ended …" starts one of the page's first lines."""
+_COVER_MARK = re.compile(
+    r"exact\s+name\s+of\s+(?:the\s+)?registrant|commission\s+file\s+(?:number|no)|\b20549\b|\(\s*mark\s+one\s*\)|"
+    r"date\s+of\s+report|employer\s+identification|(?:annual|quarterly|current|transition)\s+report\s+pursuant",
+    re.IGNORECASE,
+)
+"""Words only a cover prints: the registrant's caption, the file number, the SEC's ZIP code, "(Mark One)", an 8-K's
+"Date of report", the IRS number, "ANNUAL REPORT PURSUANT TO SECTION 13 …". A press release that cites its "Form
+10-K … filed with the Securities and Exchange Commission" has none of them."""
+
+
+def _form_line(text: str) -> re.Match[str] | None:
+    """:data:`_FORM_PERIOD` starting one of the first :data:`FORM_LINES` non-empty lines of ``text`` (not a
+    sentence's "… our Quarterly Report on Form 10-Q for the quarterly period ended …")."""
+    for m in _FORM_PERIOD.finditer(text[:3000]):
+        before = text[: m.start()]
+        starts_line = not before.strip() or before.rstrip(" \t").endswith("\n")
+        if starts_line and sum(1 for line in before.split("\n") if line.strip()) < FORM_LINES:
+            return m
+    return None
 
 
 def cover_page(pages: Pages) -> tuple[int, Found] | None:
     """``(index into pages, (form, source))`` of the first of the first :data:`COVER_PAGES` pages that names the
-    SEC and a form 10-K, 10-Q or 8-K in its first 3,000 characters, or a form 10-K / 10-Q followed by its period
-    (:data:`_FORM_PERIOD`: an excerpt of a filing without the cover); ``None`` for documents that are not SEC
-    filings."""
+    SEC, a form 10-K, 10-Q or 8-K and a cover's own words (:data:`_COVER_MARK`) in its first 3,000 characters, or
+    opens with a form 10-K / 10-Q followed by its period (:func:`_form_line`: an excerpt of a filing without the
+    cover); ``None`` for documents that are not SEC filings (a press release naming its Form 10-K is none)."""
     for index, (number, text) in enumerate(pages[:COVER_PAGES]):
-        form = _FORM.search(text[:3000]) if _SEC.search(text[:3000]) else _FORM_PERIOD.search(text[:3000])
+        head = text[:3000]
+        form = _FORM.search(head) if _SEC.search(head) and _COVER_MARK.search(head) else _form_line(head)
         if form:
             return index, (form.group(1).upper(), source(number, text, form.start(), form.end()))
     return None
@@ -163,7 +181,7 @@ def _name_above_form(pages: Pages, cover: int) -> Found | None:
     """A filing without the cover: the company on the line above "FORM 10-Q …" when it ends in a legal suffix
     ("ORBITAL LOOM PAYMENTS, INC.")."""
     number, text = pages[cover]
-    form = _FORM_PERIOD.search(text[:3000])
+    form = _form_line(text)
     lines = [line for line in text[:form.start()].split("\n") if line.strip()] if form else []
     name = _clean_name(lines[-1]) if lines else ""
     if not name or name.split()[-1].lower().rstrip(".") not in legal.SPELLING:
@@ -185,9 +203,9 @@ def ticker(pages: Pages, cover: int) -> Found | None:
             if m.group(1) not in _NOT_SYMBOLS:
                 return m.group(1), source(number, text, m.start(1), m.end())
     for page_number, page_text in pages[:SYMBOL_SEARCH_PAGES]:
-        m = _UNDER_SYMBOL.search(page_text)
-        if m:
-            return m.group(1).upper(), source(page_number, page_text, m.start(), m.end())
+        under = _UNDER_SYMBOL.search(page_text)
+        if under:
+            return under.group(1).upper(), source(page_number, page_text, under.start(), under.end())
     return None
 
 
@@ -213,7 +231,7 @@ def annual_period(pages: Pages, cover: int) -> tuple[Found, Found] | None:
     number, text = pages[cover]
     m = _FISCAL_YEAR_ENDED.search(text)
     hit = first_date_after(text, m.end()) if m else None
-    if hit is None:
+    if m is None or hit is None:
         return None
     end, _, hit_end = hit
     src = source(number, text, m.start(), hit_end)
@@ -226,40 +244,22 @@ def annual_period(pages: Pages, cover: int) -> tuple[Found, Found] | None:
     return (f"FY{year}", src), (end.isoformat(), source(number, text, m.start(), hit_end))
 
 
-_QUARTER_SPANS = (
-    (3, re.compile(r"\b(?:nine|9)\s+months\s+ended|\b(?:thirty[-\s]nine|39|thirty[-\s]six|36|forty|40)\s+weeks\s+"
-                   r"ended", re.IGNORECASE)),
-    (2, re.compile(r"\b(?:six|6)\s+months\s+ended|\b(?:twenty[-\s]six|26|twenty[-\s]four|24|twenty[-\s]eight|28)\s+"
-                   r"weeks\s+ended", re.IGNORECASE)),
-)
-
-
-def _quarter_number(pages: Pages, month_name: str) -> tuple[int, Found | None]:
-    """Fiscal quarter of a 10-Q from its year-to-date columns: "Nine months ended September 30" → 3, "Six months
-    ended June 30" → 2, none → 1 (a first quarter has only "Three months ended")."""
-    month = re.compile(r"\s*" + r"\s?".join(month_name), re.IGNORECASE)
-    for quarter, pattern in _QUARTER_SPANS:
-        for number, text in pages[:40]:
-            for m in pattern.finditer(text):
-                if month.match(text, m.end()):
-                    return quarter, (str(quarter), source(number, text, m.start(), m.end() + 20))
-    return 1, None
-
-
 def quarterly_period(pages: Pages, cover: int) -> tuple[Found, Found] | None:
     """``(period "Q2 FY2022", fiscal_year_end "2022-12-31")`` of a 10-Q.
 
-    The quarter number comes from the year-to-date columns (:func:`_quarter_number`); the fiscal year ends
+    The quarter number comes from the year-to-date columns ("Six months ended June 30" → 2, none → 1:
+    :func:`~prism.ingestion.profiles.periods.ytd_quarter`); the fiscal year ends
     ``3 × (4 − quarter)`` months after the quarter's month (month end; a 52/53-week year may end a few days off)
     and is named by :func:`~prism.ingestion.profiles.text.fiscal_year_of`.
     """
     number, text = pages[cover]
     m = _QUARTER_ENDED.search(text)
     hit = first_date_after(text, m.end()) if m else None
-    if hit is None:
+    if m is None or hit is None:
         return None
     end, _, hit_end = hit
-    quarter, _ = _quarter_number(pages, calendar.month_name[end.month])
+    ytd = ytd_quarter(pages[:40], end.month)
+    quarter = ytd[0] if ytd else 1  # a first quarter has only "Three months ended" columns
     year_end = add_months_end(end, 3 * (4 - quarter))
     src = source(number, text, m.start(), hit_end)
     return (f"Q{quarter} FY{fiscal_year_of(year_end)}", src), (year_end.isoformat(), src)
@@ -270,7 +270,7 @@ def report_date(pages: Pages, cover: int) -> Found | None:
     number, text = pages[cover]
     m = _REPORT_DATE.search(text)
     hit = first_date_after(text, m.end(), within=80) if m else None
-    if hit is None:
+    if m is None or hit is None:
         dates = find_dates(text)
         return None if not dates else (dates[0][0].isoformat(), source(number, text, dates[0][1], dates[0][2]))
     return hit[0].isoformat(), source(number, text, m.start(), hit[2])

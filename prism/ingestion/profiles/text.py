@@ -36,6 +36,9 @@ def _spaced(word: str) -> str:
 
 
 _MON = "(?P<mon>" + "|".join(_spaced(m) for m in sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+MONTH_AT = re.compile(r"\s*" + _MON, re.IGNORECASE)
+"""A month name or abbreviation (one space inside allowed), after optional whitespace; ``.match`` it at a position
+and read :func:`month_number` of the match."""
 _DAY = r"(?<![\d,.])(?P<day>[0-3]?\s?\d)"
 _YEAR = r"(?P<year>(?:1\s?9|2\s?0)\s?\d\s?\d)(?!\d)"
 _ORD = r"(?:st|nd|rd|th|t)?"
@@ -70,6 +73,11 @@ def snippet(text: str, start: int, end: int) -> str:
 def source(page: int | None, text: str, start: int, end: int) -> ProfileSource:
     """A :class:`ProfileSource` for ``text[start:end]`` on ``page``."""
     return ProfileSource(page, snippet(text, start, end))
+
+
+def month_number(m: re.Match[str]) -> int:
+    """The month 1–12 of a match with a ``mon`` group (:data:`MONTH_AT`, :data:`DATE_PATTERNS`)."""
+    return _MONTHS[re.sub(r"\s", "", m.group("mon")).lower()]
 
 
 def _digits(raw: str) -> str:
@@ -209,7 +217,7 @@ def find_currency(pages: Pages) -> Found | None:
                     first_statement.setdefault(code, source(number, text, hits[0].start(), hits[0].end()))
     if not counts:
         return None
-    code, hits = counts.most_common(1)[0]
-    if hits < MIN_CURRENCY_HITS:
+    code, total = counts.most_common(1)[0]
+    if total < MIN_CURRENCY_HITS:
         return None
     return code, first_statement.get(code) or first[code]

@@ -71,7 +71,7 @@ def _split_row(
     if not row.cell_spans:
         return [_part(table, row, page_text, row.char_start, row.char_end, header, [])]
     parts: list[TableChunkSpan] = []
-    start, end, columns = row.char_start, row.char_start, []
+    start, end, columns = row.char_start, row.char_start, list[int]()
     for j, (cell_start, cell_end) in enumerate(row.cell_spans):
         if columns and not _fits(header, page_text[start:cell_end], count_tokens, max_tokens):
             parts.append(_part(table, row, page_text, start, end, header, columns))

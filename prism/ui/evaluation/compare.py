@@ -169,7 +169,7 @@ def _question_detail(run_a: Mapping[str, Any], run_b: Mapping[str, Any], a_id: s
         _chunks(run_b, b_questions[qid])
 
 
-def picker_default(key: str, options: Sequence[str], index: int) -> dict[str, int]:
+def picker_default(key: str, options: Sequence[str], index: int) -> dict[str, Any]:
     """A picker's default: ``{"index": index}`` (clamped to the options) unless the session already holds a valid
     value for ``key`` (set by a deep link or a row click); a held value that is not among ``options`` is dropped."""
     if key in st.session_state and st.session_state[key] not in options:

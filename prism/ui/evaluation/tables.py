@@ -196,7 +196,7 @@ def ground_truth(service: PrismService) -> None:
     with st.form(f"prism.gt.form.{pair_id}", border=True):
         st.text_input("Question", value=pair.get("query", ""), key=f"prism.gt.query.{pair_id}")
         types = list(service.question_types())
-        st.selectbox("Type", types, index=types.index(pair.get("type")) if pair.get("type") in types else 0,
+        st.selectbox("Type", types, index=types.index(str(pair.get("type"))) if pair.get("type") in types else 0,
                      key=f"prism.gt.type.{pair_id}")
         st.text_area("Reference answer", value=pair.get("reference_answer") or "", key=f"prism.gt.ref.{pair_id}")
         st.form_submit_button("Save pair", on_click=_save_pair, args=(service, workspace, pair_id))

@@ -258,9 +258,9 @@ FOLLOWED = "prism.eval.view_follows"
 
 
 def follow_selected(selected: str | None, datasets: Sequence[str], linked: bool = False) -> None:
-    """Make "Runs of dataset" show the dataset selected to run (issue 31 §5c): on the first draw and whenever the
-    run selection changes; a view picked by hand stays until the run selection changes again. A selected dataset
-    with no runs yet leaves the view as it is; so does a deep link (``linked``), which names its own dataset."""
+    """Make "Runs of dataset" show the dataset selected to run (so a run just made is on screen): on the first draw and
+    whenever the run selection changes; a view picked by hand stays until the run selection changes again. A selected
+    dataset with no runs yet leaves the view as it is; so does a deep link (``linked``), which names its own dataset."""
     if selected is None or selected not in datasets or st.session_state.get(FOLLOWED) == selected:
         return
     st.session_state[FOLLOWED] = selected

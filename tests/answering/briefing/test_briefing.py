@@ -1,4 +1,4 @@
-"""Briefings (issue 14 §1): built from the profile and structure of real sample PDFs, every bullet citing its page,
+"""Briefings: built from the profile and structure of real sample PDFs, every bullet citing its page,
 no near-duplicate bullets (real embedder), well-formed suggested questions that the real answer engine answers
 citing the page they came from; key figures read from table rows; the LLM keeps the structure and the citations;
 Markdown export; ``docs --json``; tolerant JSON parsing; a failing briefing never blocks ingestion."""

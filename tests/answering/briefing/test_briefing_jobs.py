@@ -1,4 +1,4 @@
-"""An LLM briefing never holds up the ingest (issue 17 §2): the offline briefing is written at once, the LLM's in a
+"""An LLM briefing never holds up the ingest: the offline briefing is written at once, the LLM's in a
 background thread that replaces it; meanwhile the document is searchable. A scripted fake LLM that answers only when
 the test lets it."""
 

@@ -1,4 +1,4 @@
-"""A circular's briefing leads with its operative rules (issue 31 §3): who must do what, with the figure and the
+"""A circular's briefing leads with its operative rules: who must do what, with the figure and the
 page; boilerplate (a covering letter's "a copy is enclosed", addresses) is never a point; figures in words count;
 sentences addressed to an AI stay out; filings get no rule points; the LLM's fact block marks the rules."""
 

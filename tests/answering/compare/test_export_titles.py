@@ -1,4 +1,4 @@
-"""Grid exports head each column by the document's display title with its file name (issue 31 §4), and a title is
+"""Grid exports head each column by the document's display title with its file name, and a title is
 hostile text: one that starts with ``=`` is written as text in CSV and XLSX (OWASP "CSV Injection", case c62)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 31 §2: grid templates fill every placeholder per cell, and a figure question's cell gets a figure.
+"""Grid templates fill every placeholder per cell, and a figure question's cell gets a figure.
 
 Two generated 10-Ks whose research and development row is worded differently ("Technology and development" at
 Netflix, "Research and development" at Adobe), each with a sentence that defines R&D without an amount; the real

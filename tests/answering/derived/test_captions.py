@@ -1,4 +1,4 @@
-"""What a table shows, and what a term is (issue 29 §3: a text answer leads with the sentence that answers): "What
+"""What a table shows, and what a term is (a text answer leads with the sentence that answers): "What
 does the table show?" is answered by the sentence introducing the table, not declined for having no words to
 retrieve by; "What is Audit Fees?" by the sentence defining it, never by the table row that only names it. Through
 the real pipeline: HTML report pages, real ingest, Chroma and the embedder."""

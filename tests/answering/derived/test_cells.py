@@ -1,4 +1,4 @@
-"""Figures with their row, column and unit (issue 13 §3) and comparison follow-ups (§6).
+"""Figures with their row, column and unit and comparison follow-ups.
 
 Pure functions on hand-made rows; then the real pipeline (fpdf2-built 10-K, real parser, table finder, embedder,
 Chroma, BM25, HybridRetriever, AnswerEngine); then real filings from ../shared/data (skipped, naming the folder,

@@ -1,4 +1,4 @@
-"""Derived figures (issue 14 §2), pure parts: the arithmetic, reading the metric and its definition, the number check.
+"""Derived figures, pure parts: the arithmetic, reading the metric and its definition, the number check.
 
 Every expected value is computed by hand in the comments next to it.
 """

@@ -1,4 +1,4 @@
-"""Derived figures through the real pipeline (issue 14 §2): a 10-K built with fpdf2 holding three statements
+"""Derived figures through the real pipeline: a 10-K built with fpdf2 holding three statements
 (:func:`tests.builders.statements_pdf`: operations and cash flows in thousands, the balance sheet in millions), the
 real parser, table finder, embedder, Chroma, BM25 and AnswerEngine, no LLM; then two FinanceBench dev questions on
 the real filings (slow; skipped, naming the folder, without ../shared/data).

@@ -1,4 +1,4 @@
-"""Everyday calculations over the sample documents (issue 29, targets): a change in basis points between two
+"""Everyday calculations over the sample documents: a change in basis points between two
 quarters, the combined figure of two segments, growth in a count between two quarters as a number and as a
 percentage. Computed in code from the cited cells of the fee schedule's quarterly tables, through the real pipeline:
 the four sample PDFs, real ingest, Chroma and the embedder, no LLM. The questions name quarters that the earnings

@@ -1,4 +1,4 @@
-"""The items a table lists (issue 29 §3, count questions count the items listed): the rows under a section
+"""The items a table lists: the rows under a section
 heading, the rows a total adds up, every row of the table; counted for "how many". And the gate passes a lookup
 whose row and period a table gives, whatever the question's other words ("What was the amount for Land in
 2019?"). Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""

@@ -1,4 +1,4 @@
-"""Arithmetic over any table row (issue 29 §1–2): the change, the percentage change and the average of one row
+"""Arithmetic over any table row: the change, the percentage change and the average of one row
 across the periods a question names, computed exactly and cited. Through the real pipeline: an HTML report page
 (a table with its header row and a paragraph, the way TAT-QA contexts are written), real ingest, Chroma and the
 embedder."""

@@ -1,4 +1,4 @@
-"""Arithmetic over two items of one table (issue 29 §1–2: ratio, share or proportion, difference between two rows
+"""Arithmetic over two items of one table (ratio, share or proportion, difference between two rows
 or two columns), computed exactly and cited; the gate passes such a question when the retrieved table gives the
 figure. Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""
 

@@ -1,4 +1,4 @@
-"""Which period (issue 29 §1–3: comparison, min / max): one table row compared across its columns in code, the
+"""Which period (comparison, min / max): one table row compared across its columns in code, the
 periods in the first line, the cells cited. Also the cell reader's currency-printed cells and generic row labels
 named as written. Through the real pipeline: an HTML report page, real ingest, Chroma and the embedder."""
 

@@ -1,4 +1,4 @@
-"""The locally trained cross-encoder (prism.retrieval.reranker_training, issue 30): pairs made from a real workspace
+"""The locally trained cross-encoder (prism.retrieval.reranker_training): pairs made from a real workspace
 (tests/fixtures/statements/acme_2018_excerpt.txt: "Item 7." and "Note 9." headings, then the consolidated balance
 sheet), a real training run of the packaged MiniLM on a few steps, the cache, and the CLI command."""
 

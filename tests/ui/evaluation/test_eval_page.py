@@ -264,7 +264,7 @@ def test_charts_are_readable():
 
 
 def test_runs_of_dataset_follows_the_dataset_selected_to_run(page_env, tmp_path, monkeypatch):
-    """Issue 31 §5c: "Runs of dataset" defaults to the dataset selected to run, not to the newest run's, and follows
+    """"Runs of dataset" defaults to the dataset selected to run, not to the newest run's, and follows
     a new selection; a view picked by hand stays until the run selection changes."""
     data = tmp_path / "public"
     (data / "scifact").mkdir(parents=True)  # present: SciFact can be selected to run

@@ -22,7 +22,8 @@ Per page (1-based numbers):
 * the text is normalised (:mod:`prism.ingestion.parsing.normalize`); a page with fewer than
   :data:`~prism.ingestion.parsing.normalize.MIN_PAGE_ALNUM` letters/digits (no text layer, or only a page number such as
   ``"13"``) counts as having no text: it is OCR'd when ``settings.ocr_enabled`` and fewer than
-  ``settings.ocr_max_pages`` pages were OCR'd so far, else skipped. OCR text is held to the same minimum.
+  ``settings.ocr_max_pages`` pages were OCR'd so far, else skipped. OCR text is repaired (glued words split, ₹ read as
+  "?" put back: :mod:`prism.ingestion.parsing.pdf.scanned`) and held to the same minimum.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from prism.errors import CorruptDocumentError, EmptyFileError, EncryptedDocument
 from prism.ingestion.parsing.normalize import MIN_PAGE_ALNUM, alnum_count, normalize_report
 from prism.ingestion.parsing.pdf.garbled import readable_text
 from prism.ingestion.parsing.pdf.hyphens import dehyphenate, vocabulary
+from prism.ingestion.parsing.pdf.scanned import repaired_page
 from prism.ingestion.parsing.pdf.text import page_text as _extract  # the name tests patch and bench/tables.py reads
 from prism.types import Page, ParsedDocument, SkippedPage, count_phrase
 
@@ -380,7 +382,7 @@ def _ocr_pages(data: bytes, name: str, settings: Settings, scan: _Scan, warnings
                 unavailable = result.error
             skipped[n] = SkippedPage(n, f"{needs_ocr[n]} ({result.error})")
             continue
-        text = normalize_report(result.text).text
+        text = normalize_report(repaired_page(result.text, name, n)).text
         found = alnum_count(text)
         if found >= MIN_PAGE_ALNUM:
             pages[n] = Page(n, text, ocr=True, label=scan.label(n))

@@ -47,7 +47,7 @@ def _operations(self: Any) -> list[tuple[Any, bytes]]:
 
 
 if _SUPPORTED:
-    ContentStream.operations = property(_operations, _ORIGINAL.fset)  # type: ignore[union-attr,method-assign]
+    ContentStream.operations = property(_operations, _ORIGINAL.fset)  # type: ignore[union-attr,method-assign,assignment]
 
 
 @contextmanager
