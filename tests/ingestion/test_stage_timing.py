@@ -90,3 +90,28 @@ def test_the_upload_page_says_each_stage_in_words():
     assert stage_times({}) == ""
     assert stage_times({"briefing": 0.4, "parse": 0.41, "ocr": 6.0, "bm25": 0.005}, ocr_pages=2) == (
         "parse 410 ms · OCR 6.0 s (2 pages, 20.0 pages/min) · BM25 5 ms · briefing 400 ms")
+
+
+def test_a_document_of_text_pages_and_a_scanned_page_reports_its_ocr_apart(service, tmp_path):
+    """One PDF, three text pages then a scanned one: only the scan is OCR'd, its seconds are the ``ocr`` stage (not
+    ``parse``), its words are stored, and the Upload page's line names OCR with its one page."""
+    mixed = pdfium.PdfDocument(str(CASES / "33_a_three_pages.pdf"))
+    scan = pdfium.PdfDocument(str(image_only_pdf(tmp_path / "scan.pdf", LINES)))
+    try:
+        mixed.import_pages(scan)
+        mixed.save(str(tmp_path / "mixed.pdf"))
+    finally:
+        scan.close()
+        mixed.close()
+    [result] = service.ingest([IngestItem(tmp_path / "mixed.pdf")], "mixed", briefing=False)
+    assert result.status == "ingested" and result.pages == 4 and result.ocr_pages == [4]
+    seconds = result.stage_seconds
+    assert [s for s in INGEST_STAGES if s in seconds] == list(seconds)  # in pipeline order
+    assert {"parse", "ocr", "embed", "store"} <= set(seconds) and "briefing" not in seconds
+    assert seconds["ocr"] > 0
+    # the page without a text layer went to OCR, not to the parse of the three text layers
+    assert seconds["ocr"] > seconds["parse"]
+    words = " ".join(r["text"] for _, rows in service.chunk_rows("mixed") for r in rows)
+    assert "declined" in words and "U30" in words  # the scan's words, stored with the text pages'
+    line = stage_times(seconds, ocr_pages=len(result.ocr_pages))
+    assert "OCR " in line and "(1 page, " in line and line.startswith("parse ")
