@@ -63,7 +63,9 @@ def open_conversation(service: PrismService, info: WorkspaceInfo) -> SavedConver
 def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None, question: str,
         options: Mapping[str, Any], sources: list[str], ids: DocIds | None = None) -> SavedConversation | None:
     """Ask ``question`` in the workspace with the open conversation as memory, stream the answer into an assistant
-    message, draw its sources and save the turn (a new chat is saved as a new conversation and opened).
+    message, save the turn (a new chat is saved as a new conversation and opened), then draw its sources. The turn
+    is saved before its sources and footer are drawn: a question typed as soon as the answer shows reruns the chat
+    and stops this run where it is, which must not lose the answer.
 
     Returns:
         The conversation as saved with the new turn, or ``None`` when it could not be saved (an error is shown).
@@ -91,11 +93,13 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
                 show_answer_text(turn.answer)
-            answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}", ids=ids)
         except PrismError as e:
             turn = replace(turn, error=str(e))
             st.error(literal(str(e)))
-    return save_turn(service, info, conversation, turn)
+        saved = save_turn(service, info, conversation, turn)
+        if turn.answer is not None:
+            answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}", ids=ids)
+    return saved
 
 
 def save_turn(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None,
