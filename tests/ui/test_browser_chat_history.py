@@ -67,6 +67,10 @@ def _open_first_citation(d: WebDriver, turn: int) -> WebElement:
     _wait(d, lambda drv: "Why this passage" in _messages(drv)[2 * turn - 1].text, 60,
           f"the opened citation of turn {turn}")
     _idle(d)
+    # the page image comes last (the page is rendered and highlighted first): wait for it or for its caption
+    _wait(d, lambda drv: _messages(drv)[2 * turn - 1].find_elements(
+        By.CSS_SELECTOR, '[data-testid="stExpanderDetails"] img') or "No page preview" in _messages(drv)[
+        2 * turn - 1].text, 60, f"the page image of turn {turn}'s citation")
     return _messages(d)[2 * turn - 1]
 
 
