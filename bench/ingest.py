@@ -7,15 +7,15 @@ Usage::
 
 Reports pages/s and chunks/s end to end, the embedder's own chunks/s on the same chunks, the share of time per
 stage (read, parse, chunk, embed, store), the peak RSS of the app and of its parser worker, and the CPU seconds of
-each (with their share of all cores over the run: how close the ingest is to the machine's compute limit). Target
-(issue 17 §2): ≥ 80 chunks/s end to end on 2 cores, peak RSS ≤ 2 GB. Uses a temporary PRISM_HOME, so nothing is
+each (with their share of all cores over the run: how close the ingest is to the machine's compute limit). Target:
+≥ 80 chunks/s end to end on 2 cores, peak RSS ≤ 2 GB. Uses a temporary PRISM_HOME, so nothing is
 reused.
 
 ``--inline-parse`` parses in-process (no child parser, no embedding ahead) for comparison; ``--serial-documents``
 parses each PDF only when its turn comes (``parse_next_document=False``: no overlap across documents, the code
-before issue 17 §2); ``--sweep`` also times the embedder alone at several batch sizes on a sample of the same chunks
-(how ``embed_batch_size`` was chosen). The batch is ingested without briefings; each document's offline briefing is
-then written and timed on its own (wall and CPU seconds per document, after the ingest).
+before documents were parsed ahead); ``--sweep`` also times the embedder alone at several batch sizes on a sample of
+the same chunks (how ``embed_batch_size`` was chosen). The batch is ingested without briefings; each document's
+offline briefing is then written and timed on its own (wall and CPU seconds per document, after the ingest).
 
 ``--per-file`` ingests one file per call, as the Upload page does, each call naming the file that follows so its
 parse starts early (``--no-following``: none does, the Upload page before it named the next file). ``--mixed``
