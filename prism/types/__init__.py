@@ -1,7 +1,8 @@
 """Value types passed between Prism's layers, and the few words every layer shares: one home, ``prism.types``.
 
 Frozen dataclasses where nothing mutates them (a few records are filled in as they are built). By concern:
-:mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
+:mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items, workspaces, upload types),
+:mod:`~prism.types.ingest_result` (one file's ingest outcome and where its time went),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
 (citations, notes, turns, the answer), :mod:`~prism.types.calculations` (a derived figure and its inputs),
 :mod:`~prism.types.conversations` (saved chats), :mod:`~prism.types.audit` (the audit trail),
@@ -38,8 +39,6 @@ from prism.types.documents import (
     DocumentRecord,
     FileType,
     IngestItem,
-    IngestResult,
-    IngestStatus,
     Page,
     PageUnit,
     ParsedDocument,
@@ -52,6 +51,7 @@ from prism.types.documents import (
     page_label,
 )
 from prism.types.evaluation import MetricSpec
+from prism.types.ingest_result import INGEST_STAGES, IngestResult, IngestStatus
 from prism.types.profiles import (
     CORRECTED_SNIPPET,
     DOCUMENT_TYPE_LABELS,
@@ -120,6 +120,7 @@ __all__ = [
     "EntityMatch",
     "FileType",
     "IngestItem",
+    "INGEST_STAGES",
     "IngestResult",
     "IngestStatus",
     "MetricSpec",
