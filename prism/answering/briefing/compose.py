@@ -2,7 +2,9 @@
 and three questions it answers.
 
 Offline (no LLM), the bullets are, in order (:mod:`prism.answering.briefing.facts`): the document's identity (its
-profile), the key figures of a filing's statements (table rows: label, latest period, unit), a circular's operative
+profile), an earnings release's headline figures (:mod:`prism.answering.briefing.headlines`: revenue, operating
+income, net income, diluted EPS, each with its period and change, then its guidance) or else the key figures of a
+filing's statements (table rows: label, latest period, unit), a circular's operative
 rules (:mod:`prism.answering.briefing.rules`: who must do what, with its figure or date, best first), its
 applicability, effective date, a key limit and a penalty (the last two left out first when there are more than
 :data:`MAX_BULLETS` facts), its section headings, and then, up to
@@ -41,6 +43,7 @@ from prism.answering.briefing.facts import (
     identity_fact,
     key_figures,
 )
+from prism.answering.briefing.headlines import headline_facts
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
@@ -103,6 +106,10 @@ class Briefing:
                    [str(q) for q in data.get("questions") or ()], str(data.get("mode") or "extractive"),
                    data.get("model"), data.get("note"), [list(p) for p in data.get("question_pages") or ()])
 
+ALWAYS_KEPT = frozenset({"identity", "headline", "guidance"})
+"""Bullet kinds never dropped as near-duplicates: each states a different figure in the same words ("Operating
+income (Q2 FY2025): …" and "Net income (Q2 FY2025): …" embed alike)."""
+
 
 # --- well-formed questions and distinct bullets -----------------------------------------------------------------
 _QUESTION_RE = re.compile(r"^(?:What|Who|Whom|When|Which|How|Where|Why|Is|Are|Does|Do|Did|Can|To)\b[^?]*\?$")
@@ -119,15 +126,15 @@ def well_formed(suggestion: str) -> bool:
 def distinct_bullets(bullets: Sequence[BriefingBullet], embedder: PrismEmbedding,
                      threshold: float = DUPLICATE_COSINE, vectors: np.ndarray | None = None) -> list[BriefingBullet]:
     """``bullets`` in order without any whose embedding cosine to an earlier kept one is ``threshold`` or more
-    (the earlier one is kept). ``vectors``: the bullets' L2-normalised embeddings, float32 ``(len(bullets), dim)``,
-    when already computed."""
+    (the earlier one is kept); a bullet of a kind in :data:`ALWAYS_KEPT` is always kept. ``vectors``: the bullets'
+    L2-normalised embeddings, float32 ``(len(bullets), dim)``, when already computed."""
     if len(bullets) < 2:
         return list(bullets)
     if vectors is None:
         vectors = embedder.embed([b.text for b in bullets])
     kept: list[int] = []
     for i in range(len(bullets)):
-        if not kept or float(np.max(vectors[kept] @ vectors[i])) < threshold:
+        if bullets[i].kind in ALWAYS_KEPT or not kept or float(np.max(vectors[kept] @ vectors[i])) < threshold:
             kept.append(i)
     return [bullets[i] for i in kept]
 
@@ -269,8 +276,9 @@ def briefing_facts(rows: Sequence[dict[str, Any]], profile: DocumentProfile | No
     said = {f.bullet.text for f in rules}
     circular = [f for f in circular_facts(doc, profile, subject) if f.bullet.text not in said
                 and not any(f.bullet.text.endswith(r.bullet.text.rstrip(" …")) for r in rules)]
-    facts = [f for f in (identity_fact(profile), *key_figures(rows, profile), *rules, *circular, sections_fact(found))
-             if f is not None]
+    headlines = headline_facts(rows, doc, profile)
+    figures = headlines or key_figures(rows, profile)
+    facts = [f for f in (identity_fact(profile), *figures, *rules, *circular, sections_fact(found)) if f is not None]
     while len(facts) > MAX_BULLETS and any(f.bullet.kind in _SPARE_KINDS for f in facts):
         spare = max(i for i, f in enumerate(facts) if f.bullet.kind in _SPARE_KINDS)
         facts.pop(spare)  # a circular's limit or penalty, which its rule points say better
