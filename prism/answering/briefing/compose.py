@@ -38,6 +38,7 @@ import numpy as np
 from prism.answering.briefing.facts import (
     DocumentText,
     Fact,
+    agrees,
     circular_facts,
     document_text,
     identity_fact,
@@ -47,7 +48,14 @@ from prism.answering.briefing.headlines import headline_facts
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
-from prism.answering.briefing.topics import REFERENCE_ENTRY, document_subject, key_terms, term_phrase, topic
+from prism.answering.briefing.topics import (
+    REFERENCE_ENTRY,
+    document_subject,
+    key_terms,
+    subject_topic,
+    term_phrase,
+    topic,
+)
 from prism.answering.citations import data_messages
 from prism.answering.llm import LLMClient
 from prism.config import Settings
@@ -221,14 +229,16 @@ def suggested_questions(facts: Sequence[Fact], headings: Sequence[tuple[str, Bul
     applicability and effective date), then one per heading spread over the document ("What does the {subject} say
     about {heading}?"), then one per key phrase (``terms``, for a document without headings; none made only of words
     of the subject or of ``entity``, the document's entity, nor one that repeats a word)."""
-    candidates = [(q, f.bullet.pages()) for f in facts for q in f.questions]
+    candidates = [(q, f.bullet.pages() if f.question_pages is None else list(f.question_pages))
+                  for f in facts for q in f.questions]
     if len(headings) > n:
         idx = np.linspace(0, len(headings) - 1, n).round().astype(int)
         headings = [headings[i] for i in sorted(set(idx.tolist()))]
-    candidates += [(f"What does the {subject} say about {topic(_unbracketed(h))}?", _page_list(c))
+    does = agrees(subject)
+    candidates += [(f"What {does} the {subject} say about {topic(_unbracketed(h))}?", _page_list(c))
                    for h, c in headings]
     words = set(subject.lower().split()) | set(entity.lower().replace(",", " ").split())
-    candidates += [(f"What does the {subject} say about {term_phrase(t)}?", _page_list(c)) for t, c in terms
+    candidates += [(f"What {does} the {subject} say about {term_phrase(t)}?", _page_list(c)) for t, c in terms
                    if not set(t.lower().split()) <= words and len(set(t.lower().split())) == len(t.split())]
     out: dict[str, list[int]] = {}
     seen: set[tuple[str, ...]] = set()
@@ -273,20 +283,27 @@ def briefing_facts(rows: Sequence[dict[str, Any]], profile: DocumentProfile | No
     subject = document_subject(doc.text, profile)
     found = section_headings(doc, profile)
     rules = rule_facts(doc, profile)
+    about = subject_topic(doc.text) if rules else None
+    if rules and about:  # the circular's rules asked for through its subject line's topic, answered from that line
+        page = doc.citation(about[1]).page
+        rules[0] = Fact(rules[0].bullet, (f"What {agrees(subject)} the {subject} say about {about[0]}?",),
+                        (page,) if page is not None else ())
     said = {f.bullet.text for f in rules}
     circular = [f for f in circular_facts(doc, profile, subject) if f.bullet.text not in said
                 and not any(f.bullet.text.endswith(r.bullet.text.rstrip(" …")) for r in rules)]
     headlines = headline_facts(rows, doc, profile)
     figures = headlines or key_figures(rows, profile)
     facts = [f for f in (identity_fact(profile), *figures, *rules, *circular, sections_fact(found)) if f is not None]
-    while len(facts) > MAX_BULLETS and any(f.bullet.kind in _SPARE_KINDS for f in facts):
-        spare = max(i for i, f in enumerate(facts) if f.bullet.kind in _SPARE_KINDS)
-        facts.pop(spare)  # a circular's limit or penalty, which its rule points say better
+    for kind in _SPARE_KINDS:
+        while len(facts) > MAX_BULLETS and any(f.bullet.kind == kind for f in facts):
+            # a circular's limit, which its rule points say better, then its headings
+            facts.pop(max(i for i, f in enumerate(facts) if f.bullet.kind == kind))
     return facts, doc, subject, found
 
 
-_SPARE_KINDS = ("penalty", "limit")
-"""The circular facts left out first when a circular's facts are more than :data:`MAX_BULLETS`."""
+_SPARE_KINDS = ("limit", "sections")
+"""The facts left out first when a circular's facts are more than :data:`MAX_BULLETS` (its rule, applicability,
+effective date and penalty are kept)."""
 
 
 def make_briefing(source: str, rows: Sequence[dict[str, Any]], profile: DocumentProfile | None, *,
@@ -363,7 +380,8 @@ def briefing_markdown(record: DocumentRecord, title: str | None = None) -> str:
     if not record.briefing:
         return "\n".join([*lines, "No briefing was written for this document.", ""])
     brief = Briefing.from_dict(record.briefing)
-    lines += ["## Key points", ""] + [f"- {_escape(b.text)}{b.pages_note()}" for b in brief.bullets]
+    lines += ["## Key points", ""] + [f"- {f'**{b.label()}:** ' if b.label() else ''}{_escape(b.text)}"
+                                      f"{b.pages_note()}" for b in brief.bullets]
     if brief.questions:
         lines += ["", "## Questions to ask", ""] + [f"- {_escape(q)}" for q in brief.questions]
     source = f"written by {brief.model}" if brief.mode == "llm" and brief.model else "built without an LLM"

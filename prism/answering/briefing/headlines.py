@@ -209,18 +209,22 @@ def guidance_fact(doc: DocumentText, profile: DocumentProfile | None) -> Fact | 
         flat = _without_heading(flat, doc.text[cursor:cursor + 200]) if at >= 0 else flat
         if _GUIDANCE_RE.search(flat) and _GUIDANCE_FIGURE.search(flat) and len(flat) <= 400 \
                 and not re.search(r"forward-looking", flat, re.IGNORECASE):
-            return Fact(BriefingBullet(f"Guidance: {flat}", (doc.citation(cursor),), "guidance"))
+            return Fact(BriefingBullet(flat, (doc.citation(cursor),), "guidance"))
     return None
 
 
-_GUIDANCE_QUESTION = "What guidance did {company} give?"
+_GUIDANCE_QUESTION = "What is {company} {figure}guidance?"
+_GUIDED = re.compile(r"\b(revenue|diluted EPS|EPS|operating income|net income|operating margin|gross margin)\b",
+                     re.IGNORECASE)
+"""A figure a guidance sentence names, the first one filling the guidance question ("revenue guidance")."""
 
 
 def headline_facts(rows: Sequence[dict[str, Any]], doc: DocumentText, profile: DocumentProfile | None) -> list[Fact]:
     """An earnings release's headline facts: one bullet per headline figure (kind ``headline``: :meth:`Headline.
     sentence`), then its guidance; each figure with its question, filled from the template "What was {company's}
-    {figure} for {period}?" ("What was Northwind Devices' diluted EPS for Q2 FY2025?"); ``[]`` for other
-    documents."""
+    {figure} for {period}?" ("What was Northwind Devices' diluted EPS for Q2 FY2025?"), the guidance with "What is
+    {company's} {figure} guidance?" (the first figure it names: "What is Northwind Devices' revenue guidance?");
+    ``[]`` for other documents."""
     headlines = release_headlines(rows, profile)
     company = short_entity(profile.entity) if profile and profile.entity else None
     facts = []
@@ -230,6 +234,8 @@ def headline_facts(rows: Sequence[dict[str, Any]], doc: DocumentText, profile: D
         facts.append(Fact(BriefingBullet(h.sentence(), (h.citation,), "headline"), question))
     guidance = guidance_fact(doc, profile)
     if guidance is not None:
-        question = (_GUIDANCE_QUESTION.format(company=company),) if company else ()
+        named = _GUIDED.search(guidance.bullet.text)
+        figure = "" if named is None else f"{named.group(1) if 'EPS' in named.group(1) else named.group(1).lower()} "
+        question = (_GUIDANCE_QUESTION.format(company=possessive(company), figure=figure),) if company else ()
         facts.append(Fact(guidance.bullet, question))
     return facts
