@@ -26,7 +26,7 @@ from prism.types.answers import (
     WebResult,
 )
 from prism.types.audit import AUDIT_ACTIONS, AccessDecision, AuditEntry, wait_phrase
-from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
+from prism.types.briefings import KIND_LABELS, BriefingBullet, BulletCitation, briefing_points
 from prism.types.calculations import Calculation, CalculationInput, Derived, Heading
 from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
@@ -95,6 +95,7 @@ __all__ = [
     "Answer",
     "BriefingBullet",
     "BulletCitation",
+    "KIND_LABELS",
     "briefing_points",
     "Calculation",
     "CellQuote",
