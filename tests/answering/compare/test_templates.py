@@ -152,3 +152,15 @@ def test_financebench_netflix_and_adobe_rd_cells(tmp_path, embedder):
     cells = {c.document: c for c in service.compare([p.name for p in files.values()], [RD], "fb")}
     netflix, adobe = cells[files["NETFLIX"].name], cells[files["ADOBE"].name]
     assert "650,788" in netflix.answer and "862,730" in adobe.answer
+
+
+def test_the_operating_margin_template_row_is_computed_from_each_statement(svc):
+    """The statement pages write the fiscal year as "2015", the question "FY2015": the gate lets the metric the
+    programs compute whole answer (305,826 / 6,779,511 = 4.51 %), in the grid as in Chat."""
+    margin = next(t.question for t in TEMPLATES["filings"] if t.label == "Operating margin")
+    for cell in svc.compare([NETFLIX, ADOBE], [margin], "rd", use_cache=False):
+        assert (cell.status, cell.asked) == ("found", "What was the operating margin in FY2015?"), cell.answer
+        assert cell.answer.startswith("operating margin FY2015: 4.5 %") and cell.full["calculation"]["inputs"][0][
+            "value"] == "305,826"
+        chat = svc.ask(cell.asked, "rd", sources=[cell.document], web=False)
+        assert not chat.declined and chat.calculation is not None and chat.calculation.result == "4.5 %"
