@@ -1,10 +1,11 @@
 """The figure step of the answer engine: the programs and statement metrics over a question's chunks.
 
 :class:`FigureStep` makes the program choice once per set of chunks (:func:`prism.answering.programs.answer.choose`,
-with a focused search for tables when the chunks hold none), tells the gate whether a program answers the question
-(its words, "ratio", "highest", are the question's, not the table's), and gives the extractive answer its figure:
-one per company for a scope naming several (:mod:`prism.answering.programs.entities`), else the best program or the
-statement metric the question names (:func:`prism.answering.programs.step.figure_lines`).
+with a focused search for tables when the chunks hold none), tells the gate whether a program or a statement metric
+computed whole answers the question (its words, "ratio", "margin", "FY2015", are the question's, not the table's),
+and gives the extractive answer its figure: one per company for a scope naming several
+(:mod:`prism.answering.programs.entities`), else the best program or the statement metric the question names
+(:func:`prism.answering.programs.step.figure_lines`).
 """
 
 from __future__ import annotations
@@ -68,8 +69,16 @@ class FigureStep:
         return run.choice
 
     def answers(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
-        """Whether a program over ``chunks`` answers the question, or the question asks what a table shows."""
-        return run.reading.intent == "table_subject" or self.choose(run, chunks).fits(run.reading)
+        """Whether a program over ``chunks`` answers the question, the statement metric it names ("operating
+        margin") is computed whole from their tables (every input found), or the question asks what a table
+        shows."""
+        if run.reading.intent == "table_subject" or self.choose(run, chunks).fits(run.reading):
+            return True
+        if not run.reading.plans:
+            return False
+        metric = metric_answer(run.reading, chunks, self._workspace.read_chunks,
+                               sub_search(self.retriever, run.reading))
+        return metric is not None and metric.calculation.value is not None and not metric.calculation.missing
 
     def figures(self, run: AnswerRun) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
         """The figure of an extractive answer: ``(derived, lines, chunks to append)`` (module docstring)."""

@@ -142,7 +142,7 @@ def _draw(service: PrismService, info: WorkspaceInfo, grid: CompareGrid,
     for r, q in enumerate(grid.questions):
         st.divider()
         cols = st.columns(widths)
-        cols[0].markdown(literal(q))
+        cols[0].markdown(literal(service.row_label(q)))
         for c, (col, doc) in enumerate(zip(cols[1:], grid.documents, strict=True)):
             holders[(doc, q)] = col.empty()
             with holders[(doc, q)].container():

@@ -1,13 +1,15 @@
 """Exports of a comparison grid: CSV, XLSX (pandas with openpyxl) and Markdown.
 
-Each is one table, a row per question (a template's placeholders shown as ``[period]``:
-:func:`~prism.answering.compare.templates.row_label`) and a column per document, headed by the document's display title
-with its file name in brackets (``titles``: ``{file name: title}`` from the facade's one display rule,
-:func:`prism.service.document_title`; a document whose title is its file name is headed by the file name). A cell
-whose question was filled from its document's profile starts with that question, ``"[What was revenue in FY2022?] "``
-(the reader sees the question actually asked, never a template). A found cell reads ``"<short answer> (title p. N; title
-p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest passage as ``"closest: title p. N"``), an
-error cell ``"Error: <message>"``, a cell not answered yet ``""``.
+Each is one table, a row per question (a template's placeholders in words, "in each document's fiscal period":
+:func:`~prism.answering.compare.templates.row_label`; no export carries a placeholder) and a column per document,
+headed by the document's display title with its file name in brackets (``titles``: ``{file name: title}`` from the
+facade's one display rule, :func:`prism.service.document_title`; a document whose title is its file name is headed
+by the file name). A cell whose question was filled from its document's profile starts with that question,
+``"[What was revenue in FY2022?] "`` (the reader sees the question actually asked, never a template); a cell whose
+document's profile could not fill a placeholder says so in words
+(:func:`~prism.answering.compare.templates.missing_text`). A found cell reads ``"<short answer> (title p. N; title
+p. M)"``, a not-found cell ``"Not found in this document."`` (with the closest passage as ``"closest: title p.
+N"``), an error cell ``"Error: <message>"``, a cell not answered yet ``""``.
 
 CSV and XLSX carry no live formula (CWE-1236, OWASP "CSV Injection"): every cell, the headers (titles, file names)
 and the questions go through :mod:`prism.types.spreadsheets`, so an answer quoting ``=HYPERLINK(...)`` from a document

@@ -11,12 +11,13 @@ silently empty. With an LLM, every call is paced to the provider's rate budgets 
 **Templates.** :data:`TEMPLATES` hold ready questions for filings and circulars. A question's placeholders
 (``{period}``, ``{entity}`` …) are filled from each document's own profile (:mod:`~.templates`: "What was total
 revenue in FY2022?"), and the cell names the period; an unknown placeholder is refused before anything is asked, a
-placeholder a document's profile has no value for makes that cell a ``not_found`` that says so.
+placeholder a document's profile has no value for makes that cell a ``not_found`` that says so in words
+(:func:`~.templates.missing_text`).
 
-**Figures.** A question for a line item's figure (it names an item of :data:`prism.index.statements.ITEMS`, the one
-line-item vocabulary, and asks for a quantity) is answered through the Chat pipeline's table-cell and derived path;
-an answer that states no figure (a definition of "research and development" instead of its amount) is a
-``not_found`` that says why (:data:`NO_FIGURE_TEXT`), never a found cell.
+**Figures.** A cell has no figure logic of its own: the reader reads the question as asked, and the programs
+(:func:`prism.answering.programs.answer.choose` through :class:`prism.answering.figure_step.FigureStep`) compute or
+look up its figure, exactly as for the same question in Chat; the cell is that answer cut short
+(:func:`short_answer`), its work kept in ``full["calculation"]``.
 
 **Cache.** Cells are cached by (document id, question as asked, :func:`settings_key`): reopening a grid costs
 nothing, and a document replaced since (new bytes, so a new id) is the only column asked again.
@@ -32,15 +33,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from prism.answering.compare.templates import check_placeholders, fill_question, resolve_question
+from prism.answering.compare.templates import check_placeholders, fill_question, missing_text, resolve_question
 from prism.errors import PrismError
-from prism.index.statements import ITEMS
 from prism.types import Answer, CancelToken, CellCitation, Citation, CompareCell, DocumentRecord
-from prism.vocabulary import currencies, units
 
-__all__ = ["MAX_DOCUMENTS", "NO_FIGURE_TEXT", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template",
-           "cell_from_answer", "compare_cells", "figure_item", "resolve_question", "settings_key", "short_answer",
-           "template_questions"]
+__all__ = ["MAX_DOCUMENTS", "NOT_FOUND_TEXT", "TEMPLATES", "CellCache", "Template", "cell_from_answer",
+           "compare_cells", "resolve_question", "settings_key", "short_answer", "template_questions"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,14 +47,6 @@ MAX_DOCUMENTS = 12
 SHORT_CHARS = 300
 """Longest short answer of a cell (cut at a word boundary with "…")."""
 NOT_FOUND_TEXT = "Not found in this document."
-NO_FIGURE_TEXT = ("Not found in this document: no statement row or sentence of its closest passages gives the figure "
-                  "for {item}; they mention it without an amount.")
-MISSING_TEXT = ("Not asked: this document's profile has no {names} for the question's placeholder; correct the profile "
-                "(Documents page) or write the value into the question.")
-
-_FIGURE = re.compile(rf"{currencies.SYMBOL_CLASS}\s?\d|\b\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?\b"
-                     rf"|\b\d+(?:\.\d+)?\s?(?:%|per\s?cent\b|(?:{units.FIGURE_WORD_RE})\b)", re.IGNORECASE)
-"""A figure in an answer (vocabulary.currencies / units): "$650,788", "862,730", "20 per cent", "5 crore"."""
 
 
 @dataclass(frozen=True)
@@ -133,33 +123,20 @@ def _cell_citation(c: Citation) -> CellCitation:
     return CellCitation(c.source, c.page_start, c.locator, c.chunk_id, c.n)
 
 
-def figure_item(answer: Answer) -> str | None:
-    """The line item whose figure the answered question asks for, as the reader understood it
-    (:attr:`~prism.types.Answer.understood`: its intent a figure, its focus a line item of
-    :data:`prism.index.statements.ITEMS`), or ``None``: "What was research and development expense in FY2022?" →
-    ``"research and development"``; "What does research and development include?" → ``None``."""
-    understood = answer.understood or {}
-    key = understood.get("item")
-    if understood.get("intent") not in ("figure", "which") or key not in ITEMS:
-        return None
-    return ITEMS[key].name
-
-
 def cell_from_answer(answer: Answer, record: DocumentRecord, question: str, asked: str,
                      period: str | None) -> CompareCell:
-    """The cell of one answer: ``not_found`` (with the closest passage) for a declined answer, and for a figure
-    question (:func:`figure_item`) whose answer states no figure (:data:`NO_FIGURE_TEXT`); else ``found`` with
-    the short answer (:func:`short_answer`) and the citations its markers name (all citations when it names none);
-    a ``degraded`` note of the answer (the LLM failed, e.g. rate-limited after its retries, and an extractive answer
-    stands in) becomes the cell's ``note``."""
+    """The cell of one answer (the Chat answer to ``asked`` from ``record`` alone): ``not_found``
+    (:data:`NOT_FOUND_TEXT`, with the closest passage) for a declined answer; else ``found`` with the short answer
+    (:func:`short_answer`) and the citations its markers name (all citations when it names none); a ``degraded``
+    note of the answer (the LLM failed, e.g. rate-limited after its retries, and an extractive answer stands in)
+    becomes the cell's ``note``. ``full`` keeps the whole answer (:meth:`prism.types.Answer.to_dict`, its
+    ``calculation`` included)."""
     full = answer.to_dict()
     short = short_answer(answer.answer)
-    item = figure_item(answer)
-    if answer.declined or (item is not None and answer.calculation is None and not _FIGURE.search(short)):
+    if answer.declined:
         closest_of = answer.retrieved or answer.citations
         closest = _cell_citation(closest_of[0]) if closest_of else None
-        text = NOT_FOUND_TEXT if answer.declined or item is None else NO_FIGURE_TEXT.format(item=item)
-        return CompareCell(record.source, question, asked, "not_found", text, (), period, closest,
+        return CompareCell(record.source, question, asked, "not_found", NOT_FOUND_TEXT, (), period, closest,
                            record.doc_id, full)
     named = {int(n) for n in _MARKER.findall(short)}
     cited = [c for c in answer.citations if c.n in named] or list(answer.citations)
@@ -220,8 +197,8 @@ def compare_cells(ask: AskOne, records: Sequence[DocumentRecord], questions: Seq
             filled = fill_question(question, record)
             asked, period = filled.asked, filled.period
             if filled.missing:
-                yield CompareCell(record.source, question, asked, "not_found", MISSING_TEXT.format(
-                    names=", ".join(f"{{{m}}}" for m in filled.missing)), (), period, None, record.doc_id)
+                yield CompareCell(record.source, question, asked, "not_found", missing_text(filled.missing), (),
+                                  period, None, record.doc_id)
                 continue
             key = cell_key(record.doc_id, asked, settings)
             hit = cache.cached_cell(key) if cache is not None else None

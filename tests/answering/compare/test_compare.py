@@ -138,7 +138,7 @@ def test_saved_grids_round_trip_and_export(svc, grid):
     [listed] = svc.grids("cmp").list()
     assert listed == saved and svc.grids("cmp").get(saved.id).cell(CALL, NII) == grid[(CALL, NII)]
     frame = pd.read_csv(io.BytesIO(grid_csv(saved)), index_col="question", encoding="utf-8-sig")
-    nii_row = "What was net interest income in [period]?"  # a template row shows no brace
+    nii_row = "What was net interest income in each document's fiscal period?"  # a template row: no placeholder
     assert list(frame.columns) == [UPI, MASTER, CALL] and list(frame.index) == [COOLING, nii_row, PENALTY]
     assert frame.loc[PENALTY, UPI].startswith("Not found in this document. (closest: " + UPI + " p. ")
     assert frame.loc[nii_row, CALL].startswith("[What was net interest income in Q2 FY2025?] ")

@@ -1,9 +1,10 @@
-"""Grid cells get the computed figure the Chat answer computes (one decision,
-:func:`prism.answering.derived.computed.computed_figure`): "What was the change in revenue from 2018 to 2019?" asked of
-two reports is the row operation per document (latest − earliest, not the growth rate), offline and with an LLM (then
-the LLM's answer call gets the work as a checked fact, and an answer that leaves the figure out leads with it). Real
-ingest, Chroma in a temp dir, the real embedder; the LLM is a scripted fake. Expected values are computed by hand from
-the two pages."""
+"""Grid cells get the computed figure the Chat answer computes (the same programs:
+:func:`prism.answering.programs.answer.choose` through :class:`prism.answering.figure_step.FigureStep`): "What was
+the change in revenue from 2018 to 2019?" asked of two reports is the row operation per document (latest − earliest,
+not the growth rate), offline and with an LLM (then the LLM's answer call gets the work as a checked fact, and an
+answer that leaves the figure out leads with it). Each cell equals the Chat answer to the same question filtered to
+its document. Real ingest, Chroma in a temp dir, the real embedder; the LLM is a scripted fake. Expected values are
+computed by hand from the two pages."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import json
 import pytest
 import tenacity
 
-from prism.answering.derived.llm import OMITTED_NOTE
-from prism.answering.derived.plan import SOURCE
+from prism.answering.compare.grid import short_answer
 from prism.answering.llm import wrap_llms
+from prism.answering.programs.llm import OMITTED_NOTE
 from prism.service import PrismService
 from prism.types import IngestItem
 from tests.conftest import offline_service
@@ -25,6 +26,9 @@ PAGES = {
     "cascade.html": ("Cascade Freight selected data.", "300,500", "320,000"),
 }
 QUESTION = "What was the change in revenue from 2018 to 2019?"
+METRIC = "change in Revenue, 2018 to 2019"
+SOURCE = "the question"
+"""Where a program's formula comes from: the operation the question names (not a statement metric's reference)."""
 # Atlas: 512,000 − 480,000 = 32,000; Cascade: 300,500 − 320,000 = -19,500
 EXPECTED = {"atlas.html": "32,000", "cascade.html": "-19,500"}
 PERCENT = {"atlas.html": "6.67 %", "cascade.html": "-6.09 %"}  # 32,000 / 480,000; -19,500 / 320,000
@@ -53,29 +57,32 @@ def test_offline_cells_get_the_row_operation(svc):
     assert [c.status for c in cells] == ["found", "found"]
     for cell in cells:
         calc = cell.full["calculation"]
-        assert (calc["metric"], calc["result"], calc["source"]) == ("change in Revenue", EXPECTED[cell.document],
-                                                                    "the question")
-        assert f"change in Revenue, 2018 to 2019 = {EXPECTED[cell.document]}" in cell.answer
+        assert (calc["metric"], calc["result"], calc["source"]) == (METRIC, EXPECTED[cell.document], SOURCE)
+        assert cell.answer.startswith(f"Change in Revenue, 2018 to 2019: {EXPECTED[cell.document]} "
+                                      f"({PERCENT[cell.document]})")
+        assert f"= {EXPECTED[cell.document]};" in cell.answer
         assert [c.file for c in cell.citations] == [cell.document]
+        chat = svc.ask(QUESTION, "grid", sources=[cell.document], web=False)  # the same path as Chat
+        assert chat.calculation is not None and chat.calculation.result == calc["result"]
+        assert short_answer(chat.answer) == cell.answer
 
 
 def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
-    plan = json.dumps({"operation": "change", "row": "Revenue", "periods": ["2018", "2019"]})
-    fake = ScriptedLLM(respond=route(you_choose_the_arithmetic=plan, you_choose_the_formula="no formula",
-                                     document_context_blocks="Revenue moved with freight volumes [1]."))
+    plan = json.dumps({"operation": "change", "rows": ["Revenue"], "periods": ["2018", "2019"]})
+    fake = ScriptedLLM(respond=route(you_choose_the_calculation=plan, you_choose_the_formula="no formula",
+                                     default="Revenue moved with freight volumes [1]."))
     settings = svc.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
     llm_svc = PrismService(settings, embedder=embedder, llms=wrap_llms(fake, settings=settings,
                                                                        wait=tenacity.wait_none()))
     cells = list(llm_svc.compare(list(PAGES), [QUESTION], "grid", use_cache=False))
     sent = [c["messages"][-1].content for c in fake.calls if c["kind"] == "stream_chat"]
-    assert [f"Result: change in Revenue, 2018 to 2019 = {EXPECTED[name]}" in s for s, name in zip(sent, PAGES,
-                                                                                                  strict=True)] == [
-        True, True]
+    assert [f"Result: Change in Revenue, 2018 to 2019: {EXPECTED[name]} ({PERCENT[name]})" in s
+            for s, name in zip(sent, PAGES, strict=True)] == [True, True]
     for cell in cells:
         assert cell.status == "found" and cell.full["mode"] == "llm"
         calc = cell.full["calculation"]
         assert (calc["result"], calc["source"]) == (EXPECTED[cell.document], SOURCE)
         # the LLM's answer states no figure: the cell leads with the computed one
-        assert cell.answer.startswith("Computed in code from the cited table cells: change in Revenue, 2018 to "
-                                      f"2019 = {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")
+        assert cell.answer.startswith(f"Computed in code from the cited table cells: Change in Revenue, 2018 to "
+                                      f"2019: {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")
         assert cell.note == OMITTED_NOTE
