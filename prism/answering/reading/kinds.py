@@ -87,8 +87,10 @@ _MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|small
 _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
                       r"smallest|least)\b", re.IGNORECASE)
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
-_POLAR = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|must|may)\b"
-                    r"(?!\s+(?:the\s+)?(?:reason|cause)s?\b)", re.IGNORECASE)
+_EMBEDDED_POLAR = "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                           for w in sorted(question_words.EMBEDDED_POLAR, key=len, reverse=True))
+_POLAR = re.compile(rf"^\s*(?:please\s+)?(?:(?:{_EMBEDDED_POLAR})\b|(?:is|are|was|were|does|do|did|has|have|had|can"
+                    r"|could|should|will|would|must|may)\b(?!\s+(?:the\s+)?(?:reason|cause)s?\b))", re.IGNORECASE)
 
 
 def asks_reason(text: str) -> bool:
