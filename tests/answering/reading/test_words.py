@@ -34,3 +34,18 @@ def test_shorthand_symbols_and_imperative_division_are_written_out(question, tex
 ])
 def test_a_yes_no_question_may_be_asked_in_the_imperative(question, polar):
     assert kinds.polar(normalise(question)) is polar
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    ("YoY revenue growth % in 2024?", ["2023", "2024"]),
+    ("Net income up year-over-year in FY2024?", ["FY2023", "FY2024"]),
+    ("Meridian NIM YoY change in Q2 FY25?", ["Q2 FY2024", "Q2 FY25"]),  # the same quarter a year before
+    ("Did NIM fall QoQ in Q1 FY25?", ["Q4 FY2024", "Q1 FY25"]),  # the quarter before
+    ("Revenue growth YoY from 2022 to 2024", ["2022", "2022 … 2024", "2024"]),  # both named: nothing added
+    ("What was revenue in 2024?", ["2024"]),
+])
+def test_a_period_compared_with_the_one_before_adds_that_period(question, periods):
+    from prism.retrieval.periods import find_periods
+
+    text = normalise(question)
+    assert [p.text for p in kinds.with_prior_period(text, find_periods(text))] == periods
