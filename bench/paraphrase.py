@@ -8,7 +8,8 @@ wording *agrees* when it gets the same program (operation and operands) and the 
 canonical question.
 
 Prints a Markdown table of the agreement per operation and per wording kind, the overall figure, whether each
-canonical question got the operation its family names, and every disagreement (wording, expected program, program
+canonical question got the operation its family names, the share of paraphrases that got the family's operation
+(whatever the canonical got), and every disagreement (wording, expected program, program
 chosen). Exit status 0 always (a bench, not a gate). ``--home DIR`` keeps the workspaces between runs (ingested once);
 ``--json FILE`` writes every outcome; ``--only fixture|sample`` runs one set.
 
@@ -126,6 +127,9 @@ def report(rows: list[dict]) -> str:
         out.append(f"| {op} | " + " | ".join(cells) + f" | {_share(group)} |")
     out.append("| **all** | " + " | ".join(_share([r for r in paraphrases if r["kind"] == k]) for k in kinds)
                + f" | **{_share(paraphrases)}** |")
+    named = [dict(r, agrees=r["chosen_operation"] == r["operation"]) for r in paraphrases]
+    out.append("| *family's operation chosen* | " + " | ".join(_share([r for r in named if r["kind"] == k])
+                                                        for k in kinds) + f" | *{_share(named)}* |")
     for ws in sorted({r["workspace"] for r in rows}):
         out.append(f"\n{ws}: {_share([r for r in paraphrases if r['workspace'] == ws])} of paraphrases agree")
     canon = [r for r in rows if r["kind"] == "canonical"]
