@@ -27,20 +27,14 @@ FAMILIES = [f for f in load_families() if f.workspace == "fixture"]
 BY_ID = {f.id: f for f in FAMILIES}
 
 NOT_YET: dict[str, str] = {
-    "northwind-list / Break down total revenue for 2024 by segment":
-        "gets lookup(Total revenue FY2024)",
-    "northwind-list / In 2024, what made up total revenue?":
-        "gets lookup(Total revenue FY2024)",
-    "northwind-list / What was the breakdown of total revenue in 2024?":
-        "gets lookup(Total revenue FY2024)",
     "northwind-count / Count the years in which net income exceeded $100 million":
         "gets text",
     "northwind-count / How many years did net income top $100 million?":
         "gets text",
     "northwind-sum / Operating expenses 2023 + 2024":
-        "gets text",
+        "gets list(Operating expenses FY2023, Operating expenses FY2024)",
     "northwind-sum / What were operating expenses in 2023 and 2024 together?":
-        "gets text",
+        "gets list(Operating expenses FY2023, Operating expenses FY2024)",
     "northwind-change / How much higher was operating income in 2024 than in 2023?":
         "gets text",
     "northwind-percent_change / By how many percent did revenue grow from 2023 to 2024?":
@@ -48,7 +42,7 @@ NOT_YET: dict[str, str] = {
     "northwind-ratio / Gross profit to opex, FY24?":
         "gets lookup(Gross profit FY2024)",
     "northwind-ratio / How many times operating expenses was gross profit in 2024?":
-        "gets count(Revenue FY2024, Cost of revenue FY2024, Gross profit FY2024, Operating expenses FY2024…",
+        "gets text",
     "northwind-share / Services share of total revenue 2024":
         "gets share(Services FY2024, Total revenue FY2024)",
     "northwind-share / Services % of total rev FY24?":
@@ -58,12 +52,14 @@ NOT_YET: dict[str, str] = {
     "northwind-cagr / Revenue CAGR 2022 to 2024":
         "gets text",
     "northwind-cagr / Compound annual revenue growth 2022 to 2024":
-        "gets text",
+        "gets change(Revenue FY2022, Revenue FY2024)",
     "northwind-cagr / Calculate the CAGR of revenue from 2022 to 2024":
         "gets text",
     "northwind-cagr / What was the compounded annual growth of revenue between 2022 and 2024?":
-        "gets text",
+        "gets change(Revenue FY2022, Revenue FY2024)",
     "northwind-cagr / Rev CAGR FY22 to FY24?":
+        "gets text",
+    "northwind-cagr / Revenue CAGR %, 2022 -> 2024":
         "gets text",
     "northwind-margin / Operating margin 2024":
         "gets metric(operating margin)",
@@ -77,46 +73,47 @@ NOT_YET: dict[str, str] = {
         "gets metric(operating margin)",
     "northwind-margin / Operating margin % 2024":
         "gets metric(operating margin)",
-    "northwind-per_share / Net income per share 2024":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-per_share / Compute net income per share for 2024":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-per_share / Net income per shr FY24?":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-per_share / In 2024, what was net income per share?":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-per_share / Net income/share 2024":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-per_share / What was per-share net income in 2024?":
-        "gets lookup(Net income FY2024)",
-    "northwind-min / When did net income hit its low?":
+    "northwind-max / Name the year with the largest operating income":
+        "gets list(Operating income FY2024, Operating income FY2023, Operating income FY2022)",
+    "northwind-min / Year of lowest net income":
+        "gets min(Net income FY2024, Net income FY2023, Net income FY2022)",
+    "northwind-min / Identify the year with the smallest net income":
+        "gets text",
+    "northwind-min / Min net income yr?":
         "gets text",
     "northwind-yes_no / Net income up from 2023 to 2024?":
-        "gets text",
-    "northwind-yes_no / From 2023 to 2024, did net income rise?":
-        "gets change(Net income FY2023, Net income FY2024)",
+        "gets list(Net income FY2023, Net income FY2024)",
+    "northwind-yes_no / Did net income grow between 2023 and 2024?":
+        "gets yes_no(Net income FY2023, Net income FY2024)",
     "northwind-yes_no / Net income 2024 > 2023?":
-        "gets text",
+        "gets list(Net income FY2024, Net income FY2023)",
+    "northwind-yes_no / Was net income higher in 2024 than in 2023?":
+        "gets yes_no(Net income FY2023, Net income FY2024)",
     "northwind-yes_no / Net income up YoY in 2024?":
         "gets percent_change(Net income FY2023, Net income FY2024)",
+    "northwind-yes_no / Tell me whether net income increased from 2023 to 2024":
+        "gets text",
     "northwind-max-items / Products vs services revenue 2024: which is higher?":
-        "gets max(Products FY2024, Services FY2024)",
+        "gets lookup(Services FY2024)",
     "northwind-max-items / Which segment earned more revenue in 2024, products or services?":
         "gets text",
     "northwind-max-items / Higher revenue in 2024: products or services?":
-        "gets max(Products FY2024, Services FY2024)",
-    "northwind-max-items / Higher in FY24: products rev or services rev?":
-        "gets max(Products FY2024, Services FY2024)",
-    "northwind-max-items / Which brought in more in 2024, products or services?":
         "gets lookup(Services FY2024)",
+    "northwind-max-items / Higher in FY24: products rev or services rev?":
+        "gets lookup(Services FY2024)",
+    "northwind-max-items / Which brought in more in 2024, products or services?":
+        "gets text",
 }
 """``"family / wording"`` → what it gets instead, for the wordings that do not yet agree with their canonical
 (measured with ``bench/paraphrase.py``)."""
 
 CANONICAL_NOT_YET: dict[str, str] = {
+    "northwind-list": "gets lookup(Total revenue FY2024)",
     "northwind-cagr": "gets percent_change(Revenue FY2022, Revenue FY2024)",
     "northwind-margin": "gets text",
-    "northwind-per_share": "gets text",
+    "northwind-per_share": "gets lookup(Net income FY2024)",
+    "northwind-min": "gets list(Net income FY2024, Net income FY2023, Net income FY2022)",
+    "northwind-yes_no": "gets change(Net income FY2023, Net income FY2024)",
 }
 """Families whose canonical question does not yet get the operation it asks for → what it gets."""
 
