@@ -42,9 +42,33 @@ SYMBOLS: dict[str, str] = {
     "<=": "at most", ">=": "at least", "≤": "at most", "≥": "at least", "<": "less than", ">": "greater than",
     "÷": "divided by", "/": "divided by", "+": "plus", "×": "times", "=": "equals", "&": "and", "→": "to",
     "->": "to", "~": "about", "≈": "about", "Δ": "change", "%Δ": "percentage change", "% Δ": "percentage change",
+    "# of": "number of",
 }
 """Symbols written between words (a ``/`` only between words with a space or letter on each side; ``%`` is a unit
 the tokenizer reads, so it is kept)."""
+
+PER_UNIT_SLASH: frozenset[str] = frozenset("share shares unit units employee employees customer customers account "
+                                           "accounts user users".split())
+"""Words that make a slash before them read "per" ("net income/share" is net income per share, as "$/share" is
+written), not "divided by"."""
+
+DIVIDE_VERBS: tuple[str, ...] = ("divide",)
+"""Verbs of an imperative division written verb first: "divide A by B" reads "A divided by B"."""
+
+PRIOR_PERIOD_PHRASES: dict[str, str] = {
+    "year over year": "year", "year-over-year": "year", "from the prior year": "year", "over the prior year": "year",
+    "from the previous year": "year", "from last year": "year",
+    "quarter over quarter": "quarter", "quarter-over-quarter": "quarter", "sequentially": "quarter",
+}
+"""Phrases that compare a period with the one before it without naming it ("revenue growth YoY in 2024": 2023 to
+2024; "NIM QoQ in Q2 FY25": Q1 to Q2 FY25), and which period before: the same part of the year before (``year``) or
+the quarter before (``quarter``)."""
+
+EMBEDDED_POLAR: tuple[str, ...] = ("tell me whether", "tell me if", "say whether", "check whether", "check if",
+                                   "confirm whether", "confirm if", "find out whether", "find out if", "verify whether",
+                                   "verify if", "determine whether", "state whether", "whether")
+"""Openings that ask a yes/no question in the imperative ("Tell me whether net income rose", "Check if the fee is
+above ₹100")."""
 
 FRAME_WORDS: frozenset[str] = frozenset(
     """what which who whom whose when where why how much many is are was were be been being do does did doing done

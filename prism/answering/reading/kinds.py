@@ -32,7 +32,7 @@ from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_reason", "asks_table_subject", "comparison", "expected_unit",
-           "ordinal", "polar", "polarity"]
+           "ordinal", "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -87,8 +87,10 @@ _MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|small
 _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
                       r"smallest|least)\b", re.IGNORECASE)
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
-_POLAR = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|must|may)\b"
-                    r"(?!\s+(?:the\s+)?(?:reason|cause)s?\b)", re.IGNORECASE)
+_EMBEDDED_POLAR = "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                           for w in sorted(question_words.EMBEDDED_POLAR, key=len, reverse=True))
+_POLAR = re.compile(rf"^\s*(?:please\s+)?(?:(?:{_EMBEDDED_POLAR})\b|(?:is|are|was|were|does|do|did|has|have|had|can"
+                    r"|could|should|will|would|must|may)\b(?!\s+(?:the\s+)?(?:reason|cause)s?\b))", re.IGNORECASE)
 
 
 def asks_reason(text: str) -> bool:
@@ -206,6 +208,34 @@ def comparison(text: str) -> Comparison | None:
         "below" if re.match(_BELOW, cmp) or cmp in ("below", "under") else "above")
     return Comparison(relation, Decimal(value), None if percent else CANONICAL.get(unit), percent,  # type: ignore[arg-type]
                       m.group(0).strip())
+
+
+_PRIOR = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
+    question_words.PRIOR_PERIOD_PHRASES, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def with_prior_period(text: str, periods: Sequence[PeriodMention]) -> tuple[PeriodMention, ...]:
+    """``periods`` with the period before the one named, when the question names one fiscal year, year, quarter or
+    half and compares it with the period before without naming it ("YoY", "from the prior year", "QoQ":
+    :data:`prism.vocabulary.question_words.PRIOR_PERIOD_PHRASES`); the period before is written first and spans the
+    named one's text. Otherwise ``periods`` unchanged."""
+    m = _PRIOR.search(text)
+    if m is None or len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q", "H"):
+        return tuple(periods)
+    p = periods[0]
+    step = question_words.PRIOR_PERIOD_PHRASES[" ".join(m.group(0).lower().split())]
+    year, part = p.year - 1, p.part
+    if step == "quarter":
+        if p.kind != "Q" or p.part is None:
+            return tuple(periods)
+        year, part = (p.year, p.part - 1) if p.part > 1 else (p.year - 1, 4)
+    before = replace(p, text=_period_text(p.kind, year, part), year=year, part=part)
+    return (before, p)
+
+
+def _period_text(kind: str, year: int, part: int | None) -> str:
+    """A period written the way the reader shows it: ``"2023"``, ``"FY2023"``, ``"Q1 FY2025"``, ``"H1 FY2025"``."""
+    return {"year": f"{year}", "FY": f"FY{year}", "Q": f"Q{part} FY{year}", "H": f"H{part} FY{year}"}[kind]
 
 
 def polarity(text: str) -> str | None:

@@ -124,7 +124,7 @@ class Reader:
         training it)."""
         text = normalise(question)
         words = kinds.cue_words(words_of(text), text)
-        periods = find_periods(text)
+        periods = kinds.with_prior_period(text, find_periods(text))
         facts = (understand(text, catalog.known, periods=periods, exhibits=tuple(catalog.exhibits))
                  if catalog is not None else QuestionFacts(periods=periods))
         found = mentions(text, periods, [(e.start, e.end) for e in facts.entities])

@@ -3,7 +3,9 @@
 :func:`normalise` writes out an analyst's shorthand (:data:`prism.vocabulary.question_words.SHORTHAND`: "avg opex
 YoY" → "average operating expenses year over year") and the symbols between words
 (:data:`~prism.vocabulary.question_words.SYMBOLS`: "revenue > $5bn" → "revenue greater than $5bn", "opex/revenue" →
-"opex divided by revenue"), keeping every other character as typed. :func:`mentions` finds the runs of words that
+"opex divided by revenue", but "net income/share" → "net income per share":
+:data:`~prism.vocabulary.question_words.PER_UNIT_SLASH`) and an imperative division written verb first ("divide A by
+B" → "A divided by B"), keeping every other character as typed. :func:`mentions` finds the runs of words that
 name figures or items — neither frame words (:data:`~prism.vocabulary.question_words.FRAME_WORDS`), stop words,
 periods nor entities — and :func:`frame` writes the question with each mention as ``X`` and each period as ``P``, the
 shape of what is asked, compared with the operations' phrasings.
@@ -18,7 +20,7 @@ from prism.index.tokenizer import STOP_WORDS, tokenize
 from prism.types import PeriodMention
 from prism.types.reading import Mention
 from prism.vocabulary import titles
-from prism.vocabulary.question_words import FRAME_WORDS, SHORTHAND, SYMBOLS
+from prism.vocabulary.question_words import DIVIDE_VERBS, FRAME_WORDS, PER_UNIT_SLASH, SHORTHAND, SYMBOLS
 
 __all__ = ["frame", "mentions", "normalise", "own_pairs", "phrase_in", "title_tokens", "words_of"]
 
@@ -29,6 +31,8 @@ _SYMBOL = re.compile("|".join(re.escape(s) for s in sorted((k for k in SYMBOLS i
 _SHORT = re.compile(r"(?<![\w/&-])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
                     + r")(?![\w/&]|-\w)", re.IGNORECASE)
 _KEEP_SLASH = frozenset({"and/or", "n/a", "y/y", "q/q", "b/w"})
+_PER_UNIT = re.compile(r"\s*(?:" + "|".join(sorted(PER_UNIT_SLASH, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_DIVIDE = re.compile(r"\b(?:" + "|".join(DIVIDE_VERBS) + r")\s+(.+?)\s+by\b", re.IGNORECASE)
 
 
 def normalise(question: str) -> str:
@@ -38,9 +42,12 @@ def normalise(question: str) -> str:
 
     def slash(m: re.Match[str]) -> str:
         around = text[max(0, m.start() - 3):m.end() + 3].lower()
-        return m.group(0) if any(k in around for k in _KEEP_SLASH) else " divided by "
+        if any(k in around for k in _KEEP_SLASH):
+            return m.group(0)
+        return " per " if _PER_UNIT.match(text, m.end()) else " divided by "
 
     text = _SLASH.sub(slash, text)
+    text = _DIVIDE.sub(lambda m: f"{m.group(1)} divided by", text)
     text = _SHORT.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
     return " ".join(text.split())
 

@@ -1,0 +1,51 @@
+"""The reader's wording: shorthand, symbols and imperative forms written out before anything else is read, and the
+yes/no questions asked in the imperative ("Tell me whether …")."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.answering.reading import kinds
+from prism.answering.reading.words import normalise
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Net income/share 2024", "Net income per share 2024"),  # a slash before a unit of count reads "per"
+    ("Revenue/employee in FY24?", "Revenue per employee in FY24?"),
+    ("Opex/revenue in 2024", "operating expenses divided by revenue in 2024"),  # any other slash divides
+    ("Divide gross profit by operating expenses for 2024", "gross profit divided by operating expenses for 2024"),
+    ("# of years with net income > $100 million", "number of years with net income greater than $100 million"),
+    ("avg opex YoY", "average operating expenses year over year"),
+])
+def test_shorthand_symbols_and_imperative_division_are_written_out(question, text):
+    assert normalise(question) == text
+
+
+@pytest.mark.parametrize(("question", "polar"), [
+    ("Tell me whether net income increased from 2023 to 2024", True),
+    ("Check if the IMPS fee is above ₹5", True),
+    ("Please confirm whether the cap is ₹5,000", True),
+    ("Whether revenue rose in 2024", True),
+    ("Did revenue grow year over year?", True),
+    ("Is the reason for the decline stated?", False),  # asks for the reason's sentence
+    ("If revenue grew 10%, what would it be in 2025?", False),  # a conditional, not a yes/no question
+    ("Tell me the net income for 2024", False),
+    ("What was net income in 2024?", False),
+])
+def test_a_yes_no_question_may_be_asked_in_the_imperative(question, polar):
+    assert kinds.polar(normalise(question)) is polar
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    ("YoY revenue growth % in 2024?", ["2023", "2024"]),
+    ("Net income up year-over-year in FY2024?", ["FY2023", "FY2024"]),
+    ("Meridian NIM YoY change in Q2 FY25?", ["Q2 FY2024", "Q2 FY25"]),  # the same quarter a year before
+    ("Did NIM fall QoQ in Q1 FY25?", ["Q4 FY2024", "Q1 FY25"]),  # the quarter before
+    ("Revenue growth YoY from 2022 to 2024", ["2022", "2022 … 2024", "2024"]),  # both named: nothing added
+    ("What was revenue in 2024?", ["2024"]),
+])
+def test_a_period_compared_with_the_one_before_adds_that_period(question, periods):
+    from prism.retrieval.periods import find_periods
+
+    text = normalise(question)
+    assert [p.text for p in kinds.with_prior_period(text, find_periods(text))] == periods
