@@ -1,5 +1,5 @@
 """Grid cells get the computed figure the Chat answer computes (one decision,
-:func:`prism.answering.derived.computed.computed_figure`): "What was the change in revenue from 2018 to 2019?" asked of
+:mod:`prism.answering.programs.answer`): "What was the change in revenue from 2018 to 2019?" asked of
 two reports is the row operation per document (latest − earliest, not the growth rate), offline and with an LLM (then
 the LLM's answer call gets the work as a checked fact, and an answer that leaves the figure out leads with it). Real
 ingest, Chroma in a temp dir, the real embedder; the LLM is a scripted fake. Expected values are computed by hand from
@@ -12,9 +12,8 @@ import json
 import pytest
 import tenacity
 
-from prism.answering.derived.llm import OMITTED_NOTE
-from prism.answering.derived.plan import SOURCE
 from prism.answering.llm import wrap_llms
+from prism.answering.programs.llm import OMITTED_NOTE
 from prism.service import PrismService
 from prism.types import IngestItem
 from tests.conftest import offline_service
@@ -60,8 +59,8 @@ def test_offline_cells_get_the_row_operation(svc):
 
 
 def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
-    plan = json.dumps({"operation": "change", "row": "Revenue", "periods": ["2018", "2019"]})
-    fake = ScriptedLLM(respond=route(you_choose_the_arithmetic=plan, you_choose_the_formula="no formula",
+    program = json.dumps({"operation": "change", "rows": ["Revenue"], "periods": ["2018", "2019"]})
+    fake = ScriptedLLM(respond=route(you_choose_the_calculation=program, you_choose_the_formula="no formula",
                                      document_context_blocks="Revenue moved with freight volumes [1]."))
     settings = svc.settings.model_copy(update={"hyde_enabled": False, "multi_query_enabled": False})
     llm_svc = PrismService(settings, embedder=embedder, llms=wrap_llms(fake, settings=settings,
@@ -74,7 +73,7 @@ def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
     for cell in cells:
         assert cell.status == "found" and cell.full["mode"] == "llm"
         calc = cell.full["calculation"]
-        assert (calc["result"], calc["source"]) == (EXPECTED[cell.document], SOURCE)
+        assert (calc["result"], calc["source"]) == (EXPECTED[cell.document], "the question")
         # the LLM's answer states no figure: the cell leads with the computed one
         assert cell.answer.startswith("Computed in code from the cited table cells: change in Revenue, 2018 to "
                                       f"2019 = {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")

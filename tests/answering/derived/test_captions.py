@@ -6,8 +6,8 @@ the real pipeline: HTML report pages, real ingest, Chroma and the embedder."""
 from __future__ import annotations
 
 import pytest
-
 from prism.answering.derived.captions import asks_table_subject
+
 from prism.answering.evidence import asks_description
 from prism.types import IngestItem
 from tests.conftest import offline_service

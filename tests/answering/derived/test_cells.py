@@ -11,10 +11,10 @@ import json
 import re
 
 import pytest
+from prism.answering.derived.cells import CellQuote, cell_lines, format_quote, match_row
 
 from prism.answering.answerability import assess
 from prism.answering.conversation import condense_comparison, condense_heuristic
-from prism.answering.derived.cells import CellQuote, cell_lines, format_quote, match_row
 from prism.answering.programs.columns import column_periods, pick_columns
 from prism.config import Settings
 from prism.index.tokenizer import tokenize

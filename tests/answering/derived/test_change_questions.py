@@ -10,8 +10,8 @@ import re
 
 import pytest
 import tenacity
-
 from prism.answering.derived.operations import read_operation
+
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.types import IngestItem

@@ -8,7 +8,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-
 from prism.answering.derived.answer import accept_derived, derive, derived_answer
 from prism.answering.derived.calc import (
     Mean,
@@ -24,6 +23,7 @@ from prism.answering.derived.calc import (
 )
 from prism.answering.derived.formulas import parse_expression, plan_of
 from prism.answering.derived.inputs import FoundInput, cell_number, normalise_label
+
 from prism.index.statements import ITEMS
 from prism.types import RetrievedChunk
 

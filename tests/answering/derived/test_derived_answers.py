@@ -13,11 +13,11 @@ import json
 
 import pytest
 import tenacity
-
 from prism.answering.derived.answer import derive, sub_search
 from prism.answering.derived.formulas import plan_of
 from prism.answering.derived.inputs import find_inputs
 from prism.answering.derived.llm import plan_from_reply
+
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.types import IngestItem

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from prism.answering.derived.operations import read_operation
 from prism.answering.derived.pairs import read_pair
+
 from prism.types import IngestItem
 from tests.conftest import offline_service
 

@@ -6,8 +6,8 @@ whose row and period a table gives, whatever the question's other words ("What w
 from __future__ import annotations
 
 import pytest
-
 from prism.answering.derived.listing import Listing, read_listing
+
 from prism.types import IngestItem
 from tests.conftest import offline_service
 

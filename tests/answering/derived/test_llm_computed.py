@@ -13,10 +13,10 @@ import re
 
 import pytest
 import tenacity
-
 from prism.answering.derived.computed import block_numbered
 from prism.answering.derived.llm import OMITTED_NOTE
 from prism.answering.derived.plan import SOURCE, RowPlan, plan_from_json
+
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.types import Calculation, CalculationInput, Derived, IngestItem

@@ -6,8 +6,8 @@ embedder."""
 from __future__ import annotations
 
 import pytest
-
 from prism.answering.derived.operations import read_operation
+
 from prism.types import IngestItem
 from tests.conftest import offline_service
 

@@ -5,8 +5,8 @@ figure. Through the real pipeline: an HTML report page, real ingest, Chroma and 
 from __future__ import annotations
 
 import pytest
-
 from prism.answering.derived.pairs import read_pair
+
 from prism.types import IngestItem
 from tests.conftest import offline_service
 

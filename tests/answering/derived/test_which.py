@@ -7,9 +7,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from prism.answering.derived.which import read_which
 
 from prism.answering.programs.numbers import cell_number
-from prism.answering.derived.which import read_which
 from prism.types import IngestItem
 from tests.conftest import offline_service
 

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
+from prism.answering.reading.entities import find_doc_types, find_entities, understand
 from prism.ingestion import parsing
 from prism.ingestion.profiles.read import extract_profile
-from prism.answering.reading.entities import find_doc_types, find_entities, understand
 from prism.types import DocumentProfile
 from tests.conftest import REPO, require_data
 
