@@ -52,9 +52,9 @@ def test_offline_cells_get_the_row_operation(svc):
     assert [c.status for c in cells] == ["found", "found"]
     for cell in cells:
         calc = cell.full["calculation"]
-        assert (calc["metric"], calc["result"], calc["source"]) == ("change in Revenue", EXPECTED[cell.document],
-                                                                    "the question")
-        assert f"change in Revenue, 2018 to 2019 = {EXPECTED[cell.document]}" in cell.answer
+        assert (calc["metric"], calc["result"], calc["source"]) == ("change in Revenue, 2018 to 2019",
+                                                                    EXPECTED[cell.document], "the question")
+        assert f"Change in Revenue, 2018 to 2019: {EXPECTED[cell.document]}" in cell.answer
         assert [c.file for c in cell.citations] == [cell.document]
 
 
@@ -67,7 +67,7 @@ def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
                                                                        wait=tenacity.wait_none()))
     cells = list(llm_svc.compare(list(PAGES), [QUESTION], "grid", use_cache=False))
     sent = [c["messages"][-1].content for c in fake.calls if c["kind"] == "stream_chat"]
-    assert [f"Result: change in Revenue, 2018 to 2019 = {EXPECTED[name]}" in s for s, name in zip(sent, PAGES,
+    assert [f"Result: Change in Revenue, 2018 to 2019: {EXPECTED[name]}" in s for s, name in zip(sent, PAGES,
                                                                                                   strict=True)] == [
         True, True]
     for cell in cells:
@@ -75,6 +75,6 @@ def test_llm_cells_get_the_row_operation_as_a_checked_fact(svc, embedder):
         calc = cell.full["calculation"]
         assert (calc["result"], calc["source"]) == (EXPECTED[cell.document], "the question")
         # the LLM's answer states no figure: the cell leads with the computed one
-        assert cell.answer.startswith("Computed in code from the cited table cells: change in Revenue, 2018 to "
-                                      f"2019 = {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")
+        assert cell.answer.startswith("Computed in code from the cited table cells: Change in Revenue, 2018 to "
+                                      f"2019: {EXPECTED[cell.document]} ({PERCENT[cell.document]}) [1]")
         assert cell.note == OMITTED_NOTE
