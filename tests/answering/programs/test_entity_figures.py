@@ -5,8 +5,8 @@ fpdf2, the real embedder, Chroma and BM25, auto-scope)."""
 from __future__ import annotations
 
 import pytest
-from prism.answering.derived.entity_figures import entity_documents
 
+from prism.answering.programs.entities import entity_documents
 from prism.types import IngestItem, SearchScope
 from tests.builders import bolt_statement_pdf, statements_pdf
 from tests.conftest import offline_service
