@@ -58,3 +58,20 @@ def metric_plan(question: str) -> Any:
     :attr:`~prism.types.reading.Reading.plans`), or ``None`` when it names none."""
     plans = read(question).plans
     return plans[0][1] if plans else None
+
+
+_OPERATION_WORDS = ("percentage change in ", "change in ", "average in ", "total in ", "ratio of ")
+
+
+def heading_states(heading: str, expected: str) -> bool:
+    """Whether an answer's first line states the figure ``expected`` states, in any wording: ``expected`` is
+    written ``"<operation> <row>, <periods> = <result>"`` ("change in Net income, 2014 to 2015 = -$144,158
+    thousand (-54.03 %)"); the heading must end with the result (after ``": "`` or ``" = "``) and name the row."""
+    what, result = expected.rsplit(" = ", 1)
+    for words in _OPERATION_WORDS:
+        if what.lower().startswith(words):
+            what = what[len(words):]
+            break
+    row = what.split(", ")[0]
+    ends = heading.endswith(f": {result}") or heading.endswith(f" = {result}")
+    return ends and row.lower() in heading.lower()

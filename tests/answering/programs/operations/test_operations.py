@@ -9,7 +9,7 @@ import pytest
 
 from prism.types import IngestItem
 from tests.conftest import offline_service
-from tests.readings import read
+from tests.readings import heading_states, read
 
 PAGE = """<html><body>
 <p>The following table sets forth our non-GAAP measures (in thousands).</p>
@@ -38,7 +38,7 @@ PAGE = """<html><body>
     ("What is the average of Revenues from sale of services?", "average"),
 ])
 def test_the_operation_is_read_from_the_wording(question, kind):
-    assert read(question).operation == {"sum": "total"}.get(kind, kind)
+    assert read(question).operation == kind
 
 
 @pytest.mark.parametrize("question", [
@@ -91,7 +91,7 @@ def report(tmp_path_factory, embedder):
 def test_the_first_line_states_the_computed_result_and_the_cells_are_cited(report, question, first_line, work):
     answer = report.ask(question, "ops")
     heading, *rest = answer.answer.splitlines()
-    assert heading.endswith(first_line), heading
+    assert heading_states(heading, first_line), heading
     assert any(work in line for line in rest), rest
     assert answer.calculation is not None and answer.calculation.source == "the question"
     assert [c.page_start for c in answer.citations] and answer.unsupported_numbers == []
@@ -115,7 +115,7 @@ def test_the_first_line_states_the_computed_result_and_the_cells_are_cited(repor
 def test_dated_columns_sums_and_average_balances(report, question, first_line, work):
     answer = report.ask(question, "ops", sources=["balances.html"])
     heading, *rest = answer.answer.splitlines()
-    assert heading.endswith(first_line), heading
+    assert heading_states(heading, first_line), heading
     assert any(work in line for line in rest), rest
     assert answer.unsupported_numbers == [] and not answer.declined
 
@@ -123,7 +123,7 @@ def test_dated_columns_sums_and_average_balances(report, question, first_line, w
 def test_an_average_naming_no_period_is_over_every_period_of_the_row(report):
     answer = report.ask("What is the average dividend equivalent?", "ops", sources=["report.html"])
     heading, *rest = answer.answer.splitlines()
-    assert heading.endswith("average in Dividend equivalent, 2018 to 2019 = 1,071.5"), heading
+    assert heading_states(heading, "average in Dividend equivalent, 2018 to 2019 = 1,071.5"), heading
     assert answer.calculation is not None and answer.calculation.result.endswith("1,071.5")
     assert not answer.declined
 
