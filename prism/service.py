@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,28 +218,34 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
     # --- documents ------------------------------------------------------------------------------------------
     def ingest(self, items: Sequence[IngestItem], workspace: str | None = None,
                progress: ProgressCallback | None = None, *, contextual: bool | None = None,
-               briefing: bool | None = None, create: bool = True,
-               cancel: CancelToken | None = None, actor: str | None = None) -> list[IngestResult]:
+               briefing: bool | None = None, create: bool = True, cancel: CancelToken | None = None,
+               actor: str | None = None, following: IngestItem | None = None) -> list[IngestResult]:
         """Ingest files/bytes/URLs into a workspace; one result per item, never raising for a bad file (rules:
         :mod:`prism.ingestion.pipeline`; ``cancel`` stops the batch, committed documents stay). ``contextual``:
         contextual retrieval (default ``settings.contextual_retrieval``; off without an LLM, with a warning).
         ``briefing``: brief each new document (default ``settings.briefing_on_ingest``; progress ``"<file>: briefing"``;
         a failure is a warning). ``create``: create a missing workspace, else ``WorkspaceNotFoundError``. Each
-        document stored is recorded in the audit log as ``actor``'s (:meth:`~prism.index.audit.AuditFacade.record`)."""
+        document stored is recorded in the audit log as ``actor``'s (:meth:`~prism.index.audit.AuditFacade.record`).
+        ``following``: the file the next call brings, parsed ahead meanwhile (:meth:`Ingestor.ingest`)."""
         handle = self.open(workspace, create=create)
         hook, note = Contextualizer.for_batch(contextual, self.llms.cheap, self.settings)
-        results = handle.ingestor.ingest(items, progress, contextualize=hook, cancel=cancel)
+        results = handle.ingestor.ingest(items, progress, contextualize=hook, cancel=cancel, following=following)
         self.record_ingest(handle.workspace.info, results, actor)
         new = [r for r in results if r.status in ("ingested", "replaced")]
         brief = (self.settings.briefing_on_ingest if briefing is None else briefing)
         if new:
+            t0 = time.perf_counter()
             handle.retriever.refresh()  # rebuild BM25 now so the next query does not wait
+            bm25_s, chunks = time.perf_counter() - t0, sum(r.chunks for r in new) or 1
         for r in new:
             r.warnings.extend([note] if note else [])
+            r.stage_seconds["bm25"] = round(bm25_s * r.chunks / chunks, 3)  # its share of the batch's rebuild
             if brief and not (cancel and cancel.cancelled):
                 if progress is not None:
                     progress(1.0, f"{r.file}: briefing")
+                t0 = time.perf_counter()
                 self._brief_after_ingest(handle, r)
+                r.stage_seconds["briefing"] = round(time.perf_counter() - t0, 3)
         return results
 
     def ingest_texts(self, docs: Sequence[tuple[str, str]], workspace: str | None = None,

@@ -23,7 +23,7 @@ os.environ.setdefault("PRISM_MODELS_DIR", tempfile.mkdtemp(prefix="prism-test-mo
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 CASES = FIXTURES / "cases"
-DATA = REPO.parent / "shared" / "data"
+DATA = Path(os.environ.get("PRISM_SHARED_DATA") or REPO.parent / "shared" / "data")
 MISSING_DATA = f"needs the public data folder {DATA} (../shared/data beside the checkout), which is missing"
 
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=MISSING_DATA)

@@ -376,7 +376,8 @@ def test_the_vocabulary_check_sees_a_copy():
 _TRACKER_REFERENCE = re.compile(r"design\.md|\b[Ii]ssues?\s*#?\d+|\(issue\b|§\s*\d")
 """A pointer instead of a reason: the house style page (not in the repository), an issue number, or a bare section
 mark (§3 of what?)."""
-_STANDARD = re.compile(r"(?:ECMA-376(?: Part \d)?|RFC \d+|APPNOTE\.TXT|Manual of Style|Companies Act\s+\d{4}|Act,? "
+_STANDARD = re.compile(r"(?:ECMA-376(?: Part \d)?|RFC \d+|CSS \d(?:\.\d)?|HTML Living Standard|"
+                       r"APPNOTE\.TXT|Manual of Style|Companies Act\s+\d{4}|Act,? "
                        r"\d{4})[,\s]*$")
 """A section mark right after the standard it belongs to is a citation of that standard (ECMA-376 Part 2, §8.1.4)."""
 

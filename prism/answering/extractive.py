@@ -28,6 +28,7 @@ import numpy as np
 from prism.answering.citations import defuse_references
 from prism.answering.evidence import UnitTest, gives_reason
 from prism.answering.figures import with_digits
+from prism.answering.rules import lead_with_verdict
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
@@ -218,6 +219,9 @@ def extractive_lines(
     million"). A figure written in words is stated in digits first (:func:`~prism.answering.figures.with_digits`:
     "₹15 crore (fifteen crore rupees)").
 
+    A yes/no question about a rule is led by the Yes or No the rule's sentence gives
+    (:func:`~prism.answering.rules.lead_with_verdict`).
+
     Returns:
         ``[(sentence, n)]``, the best answering sentence first; empty when the chunks hold no
         sentence. The citation of each sentence is this structure, never re-read from the text: a "[2]" the
@@ -247,7 +251,7 @@ def extractive_lines(
         quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, blocks[s.n - 1]) if blocks
                                                                else s.text)))
         lines.append((_mark_fragment(quoted, chunks[s.n - 1].text), s.n))
-    return lines
+    return lead_with_verdict(reading.flags, lines)
 
 
 def quoted_line(text: str, n: int) -> str:

@@ -47,7 +47,8 @@ class Ingests(Protocol):
 
     def ingest(self, items: list[IngestItem], workspace: str | None = None,
                progress: ProgressCallback | None = None, *, create: bool = True,
-               cancel: CancelToken | None = None, actor: str | None = None) -> list[IngestResult]: ...
+               cancel: CancelToken | None = None, actor: str | None = None,
+               following: IngestItem | None = None) -> list[IngestResult]: ...
 
     def workspaces(self) -> list[WorkspaceInfo]: ...
 
@@ -290,8 +291,17 @@ class IngestJobs:
             return IngestResult(job.filename, "failed", error=(
                 f"{job.filename} was not added: workspace '{job.workspace}' was deleted before it could be added."))
         results = service.ingest([item], current.name, self._progress(job.id, job.filename), create=False,
-                                 cancel=token, actor=job.actor or None)
+                                 cancel=token, actor=job.actor or None, following=self._next_item(job))
         return results[0] if results else IngestResult(job.filename, "failed", error="Nothing was ingested.")
+
+    def _next_item(self, job: JobView) -> IngestItem | None:
+        """The item of the job queued next for the same workspace (not cancelled), parsed while this one is embedded
+        and briefed; ``None`` when there is none."""
+        with self._lock:
+            queued = sorted((j for j in self._jobs.values() if j.status == "queued" and not j.cancel_requested
+                             and j.workspace_id == job.workspace_id and j.id in self._items),
+                            key=lambda j: j.submitted_at)
+            return self._items[queued[0].id] if queued else None
 
     def _prune(self) -> None:
         """Drop the oldest finished jobs beyond :data:`MAX_FINISHED_JOBS` (call under the lock)."""

@@ -108,6 +108,7 @@ class Ingestor(BulkTexts):
         self.contextualize = contextualize
         self.timings = StageTimings()
         self._ahead = EmbedAhead(embedder, settings, self.timings)
+        self._carry: NextParse | None = None  # a parse started for the file the next call brings (``following``)
 
     def recover(self) -> int:
         """Undo or finish interrupted writes (see :meth:`prism.index.workspaces.Workspace.recover`)."""
@@ -124,17 +125,20 @@ class Ingestor(BulkTexts):
         progress: ProgressCallback | None = None,
         contextualize: ContextualizeHook | None = None,
         cancel: CancelToken | None = None,
+        following: IngestItem | None = None,
     ) -> list[IngestResult]:
         """Ingest a batch; one result per item, in order. Never raises for a bad file. ``contextualize`` overrides
         the ingestor's default hook for this batch; ``cancel`` stops the batch (see the module docstring). Items
-        that share a display name get distinct ones (``name (2).ext``; a warning on their results says so)."""
+        that share a display name get distinct ones (``name (2).ext``; a warning on their results says so).
+        ``following``: the file the next call will bring (the Upload page's next queued file): its parse starts once
+        the last item is parsed, and the next call takes it (:mod:`prism.ingestion.prefetch`)."""
         progress = progress or _noop
         results: list[IngestResult] = []
         n = max(1, len(items))
         names = distinct_names([item.display_name for item in items])
         renamed_items = [item if name == item.display_name else IngestItem(item.source, name)
                          for item, name in zip(items, names, strict=True)]
-        next_parse = NextParse(self.workspace, self.settings)
+        next_parse, self._carry = self._carry or NextParse(self.workspace, self.settings), None
         try:
             for i, (item, name) in enumerate(zip(renamed_items, names, strict=True)):
                 renamed = name != items[i].display_name
@@ -142,15 +146,18 @@ class Ingestor(BulkTexts):
                 def sub(fraction: float, message: str, _i: int = i, _name: str = name) -> None:
                     progress((_i + min(max(fraction, 0.0), 1.0)) / n, f"{_name}: {message}")
 
-                following = renamed_items[i + 1] if i + 1 < len(items) else None
-                result = self.ingest_one(item, sub, contextualize, cancel, next_parse=(next_parse, following))
+                after = renamed_items[i + 1] if i + 1 < len(items) else following
+                result = self.ingest_one(item, sub, contextualize, cancel, next_parse=(next_parse, after))
                 if renamed:
                     result.warnings.insert(0, f"Another file in this batch is also named '{items[i].display_name}'; "
                                               f"this one is kept as '{name}'.")
                 results.append(result)
         finally:
-            next_parse.cancel()
-            shutdown_workers()  # an idle parser keeps the memory of its largest PDF; batches start a fresh one
+            if following is not None and next_parse.pending and not (cancel and cancel.cancelled):
+                self._carry = next_parse  # the next call takes it; its parser keeps running
+            else:
+                next_parse.cancel()
+                shutdown_workers()  # an idle parser keeps the memory of its largest PDF; batches start a fresh one
         progress(1.0, f"done: {len(items)} file(s)")
         return results
 
@@ -264,8 +271,9 @@ class Ingestor(BulkTexts):
                 contextualize: ContextualizeHook | None, cancel: CancelToken | None,
                 corrections: dict[str, str | None],
                 next_parse: tuple[NextParse, IngestItem | None] | None = None) -> IngestResult:
+        stages: dict[str, float] = {}  # where this document's time goes (IngestResult.stage_seconds)
         loaded = self._load(item, name, progress, contextualize is None, corrections,
-                            next_parse[0] if next_parse else None)
+                            next_parse[0] if next_parse else None, stages)
         if next_parse is not None and next_parse[1] is not None:
             next_parse[0].start(next_parse[1], next_parse[1].display_name)
         if isinstance(loaded, IngestResult):
@@ -276,6 +284,7 @@ class Ingestor(BulkTexts):
         extracted, profile = read_profile(parsed, corrections)
         parsed, running = strip_running(parsed, self.settings)
         title = title_for(parsed.source, self.settings, profile)
+        stages["profile"] = time.perf_counter() - t2
         pdf = data if parsed.kind == "pdf" else None  # column headers the text lacks are read from the PDF
         chunks = chunk(parsed, doc_id, title, self.embedder, self.settings, profile.metadata(), pdf)
         t3 = time.perf_counter()
@@ -283,15 +292,18 @@ class Ingestor(BulkTexts):
         progress(STAGE_SHARE["parse"] + STAGE_SHARE["chunk"], f"{len(chunks)} chunks; embedding")
         texts, note = index_texts(chunks, parsed, contextualize, progress, title)
         rows = chunk_rows(chunks, texts, [tokenize(t) for t in texts])  # tokens kept: BM25 rebuilds never re-tokenise
+        stages["chunk"] = time.perf_counter() - t2 - stages["profile"]
 
         def embedded(done: int, total: int) -> None:
             self._checkpoint(name, cancel)
             share = STAGE_SHARE["parse"] + STAGE_SHARE["chunk"] + STAGE_SHARE["embed"] * done / max(1, total)
             progress(share, f"embedding {done}/{total} chunks")
 
+        t_embed = time.perf_counter()
         embeddings = self._ahead.embed(texts, ahead, embedded)
         t4 = time.perf_counter()
         self.timings.embed += t4 - t3
+        stages["embed"] = ahead.seconds + t4 - t_embed  # the part embedded while it was parsing included
         self.timings.chunks += len(chunks)
         progress(0.9, "storing")
         record = document_record(parsed, doc_id, len(chunks), len(data), note, self.embedder.model_name)
@@ -302,6 +314,7 @@ class Ingestor(BulkTexts):
                                                      if c.attributes.get("exhibit_entity")))
         outcome = self._commit([PreparedDocument(record, data, chunks, rows)], embeddings, name, cancel)
         self.timings.store += time.perf_counter() - t4
+        stages["store"] = time.perf_counter() - t4
         if doc_id in outcome.existing:  # another session added it meanwhile
             return duplicate_result(name, outcome.existing[doc_id])
         old = outcome.replaced.get(doc_id)
@@ -311,7 +324,7 @@ class Ingestor(BulkTexts):
         return IngestResult(file=parsed.source, status=status, doc_id=doc_id, pages=record.pages, chunks=len(chunks),
                             skipped_pages=record.skipped_pages, ocr_pages=record.ocr_pages, warnings=record.warnings,
                             replaced_added_at=old.ingested_at if old is not None else None,
-                            injections=record.injections)
+                            injections=record.injections, stage_seconds={k: round(v, 3) for k, v in stages.items()})
 
     def _checkpoint(self, name: str, cancel: CancelToken | None) -> None:
         """Stop here when the batch was cancelled or the workspace deleted (nothing of ``name`` is written yet).
@@ -325,10 +338,11 @@ class Ingestor(BulkTexts):
         self.workspace.check_alive()
 
     def _load(self, item: IngestItem, name: str, progress: ProgressCallback, embed_ahead: bool,
-              corrections: dict[str, str | None], next_parse: NextParse | None = None
-              ) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
+              corrections: dict[str, str | None], next_parse: NextParse | None = None,
+              stages: dict[str, float] | None = None) -> tuple[ParsedDocument, bytes, str, Ahead] | IngestResult:
         """Read and parse one item: ``(document, bytes, doc id, vectors embedded ahead)``, or the duplicate result
-        when its bytes are already in the workspace (checked before parsing, or after fetching a URL)."""
+        when its bytes are already in the workspace (checked before parsing, or after fetching a URL). ``stages``
+        gets the seconds spent waiting for the text layers (``parse``) and reading scans (``ocr``)."""
         t0 = time.perf_counter()
         progress(0.0, "reading")
         data = read_item(item, name)
@@ -349,7 +363,11 @@ class Ingestor(BulkTexts):
             self.timings.docs_parsed_ahead += job is not None
             parsed, ahead = self._ahead.parse(data, name, doc_id, progress, embed_ahead,
                                               lambda doc: self._title(doc, name, corrections), job)
-        self.timings.parse += time.perf_counter() - t1 - ahead.seconds
+        waited = time.perf_counter() - t1 - ahead.seconds
+        self.timings.parse += waited
+        if stages is not None:  # OCR ran in the parser: while this waited, or earlier when it was parsed ahead
+            stages.update(parse=max(0.0, waited - parsed.ocr_seconds), **({"ocr": parsed.ocr_seconds}
+                                                                         if parsed.ocr_seconds else {}))
         self.timings.pages += max(parsed.total_pages, 1)
         progress(STAGE_SHARE["parse"], f"parsed {parsed.total_pages or 1} page(s)")
         return parsed, data, doc_id, ahead

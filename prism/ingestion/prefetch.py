@@ -6,6 +6,10 @@ then embed and store the rest of document 1 (the parser idle), then parse docume
 for the whole batch. The next document's pages are then mostly read when its turn comes, and its own
 :class:`~prism.ingestion.ahead.EmbedAhead` step uses the job already running instead of starting one.
 
+The Upload page ingests one file per call, in submission order; a call told the file that follows
+(``following``, :meth:`prism.ingestion.pipeline.Ingestor.ingest`) starts that file's parse once its own is parsed and
+leaves it to the next call, so files of one upload overlap as a batch's do.
+
 What is stored does not change: the job is the same :class:`~prism.ingestion.parsing.worker.ParseJob` the document
 would have had (same bytes, name and settings); only its start moves earlier. A job whose document turns out to be a
 duplicate, or is never reached (a cancelled batch), is cancelled.
@@ -40,6 +44,11 @@ class NextParse:
         self.settings = settings
         self._doc_id: str | None = None
         self._job: ParseJob | None = None
+
+    @property
+    def pending(self) -> bool:
+        """True while a parse started ahead waits to be taken."""
+        return self._job is not None
 
     @property
     def enabled(self) -> bool:

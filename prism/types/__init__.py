@@ -1,7 +1,8 @@
 """Value types passed between Prism's layers, and the few words every layer shares: one home, ``prism.types``.
 
 Frozen dataclasses where nothing mutates them (a few records are filled in as they are built). By concern:
-:mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items and results, workspaces, upload types),
+:mod:`~prism.types.documents` (parsing, chunks, the registry, ingest items, workspaces, upload types),
+:mod:`~prism.types.ingest_result` (one file's ingest outcome and where its time went),
 :mod:`~prism.types.retrieval` (modes, retrieved chunks, the reranker's state), :mod:`~prism.types.answers`
 (citations, notes, turns, the answer), :mod:`~prism.types.calculations` (a derived figure and its inputs),
 :mod:`~prism.types.conversations` (saved chats), :mod:`~prism.types.audit` (the audit trail),
@@ -25,7 +26,7 @@ from prism.types.answers import (
     WebResult,
 )
 from prism.types.audit import AUDIT_ACTIONS, AccessDecision, AuditEntry, wait_phrase
-from prism.types.briefings import BriefingBullet, BulletCitation, briefing_points
+from prism.types.briefings import KIND_LABELS, BriefingBullet, BulletCitation, briefing_points
 from prism.types.calculations import Calculation, CalculationInput, Derived, Heading
 from prism.types.compare import EXPORT_FORMATS, CellCitation, CellStatus, CompareCell, CompareGrid, ExportFormat
 from prism.types.conversations import ChatTurn, ConversationInfo, SavedConversation
@@ -38,8 +39,6 @@ from prism.types.documents import (
     DocumentRecord,
     FileType,
     IngestItem,
-    IngestResult,
-    IngestStatus,
     Page,
     PageUnit,
     ParsedDocument,
@@ -52,6 +51,7 @@ from prism.types.documents import (
     page_label,
 )
 from prism.types.evaluation import MetricSpec
+from prism.types.ingest_result import INGEST_STAGES, IngestResult, IngestStatus
 from prism.types.profiles import (
     CORRECTED_SNIPPET,
     DOCUMENT_TYPE_LABELS,
@@ -95,6 +95,7 @@ __all__ = [
     "Answer",
     "BriefingBullet",
     "BulletCitation",
+    "KIND_LABELS",
     "briefing_points",
     "Calculation",
     "CellQuote",
@@ -120,6 +121,7 @@ __all__ = [
     "EntityMatch",
     "FileType",
     "IngestItem",
+    "INGEST_STAGES",
     "IngestResult",
     "IngestStatus",
     "MetricSpec",

@@ -31,6 +31,7 @@ class BriefingBullet:
         text: the point, one sentence (document text, or built from a table row or the profile).
         citations: where it was read, at least one for a bullet Prism builds; ordered by page.
         kind: what it says: ``identity`` (entity, type, period), ``figure`` (a key figure from a statement),
+            ``headline`` / ``guidance`` (an earnings release's headline figure, its guidance), ``rule`` /
             ``applies`` / ``effective`` / ``limit`` / ``penalty`` (circulars), ``sections`` (its headings) or
             ``point`` (a central sentence).
     """
@@ -50,6 +51,12 @@ class BriefingBullet:
             return ""
         return f" (p. {pages[0]})" if len(pages) == 1 else f" (pp. {', '.join(map(str, pages))})"
 
+    def label(self) -> str:
+        """What the point is, as a reader sees it before its text ("Applies to", "Effective date", "Penalty",
+        "Rule", "Guidance"; :data:`KIND_LABELS`), ``""`` for a kind whose text says it (a headline figure opens
+        with its name, a central sentence has none)."""
+        return KIND_LABELS.get(self.kind, "")
+
     def to_dict(self) -> dict[str, Any]:
         """``{"text", "citations": [{"page", "chunk_id"}], "kind"}``."""
         return {"text": self.text, "citations": [c.to_dict() for c in self.citations], "kind": self.kind}
@@ -63,6 +70,11 @@ class BriefingBullet:
                           for c in value.get("citations") or () if isinstance(c, dict))
             return cls(str(value.get("text") or ""), cites, str(value.get("kind") or "point"))
         return cls(str(value))
+
+
+KIND_LABELS: dict[str, str] = {"guidance": "Guidance", "rule": "Rule", "applies": "Applies to",
+                               "effective": "Effective date", "penalty": "Penalty", "limit": "Limit"}
+"""The label a briefing point of each kind is shown with (:meth:`BriefingBullet.label`)."""
 
 
 def briefing_points(briefing: dict[str, Any] | None) -> tuple[BriefingBullet | None, list[BriefingBullet]]:

@@ -19,7 +19,6 @@ from prism.types.profiles import DocumentProfile
 from prism.types.tables import ChunkTable, Table
 
 DocumentKind = Literal["pdf", "txt", "csv", "url", "docx", "xlsx", "pptx", "html"]
-IngestStatus = Literal["ingested", "duplicate", "replaced", "failed", "cancelled"]
 PageUnit = Literal["page", "slide", "sheet"]
 """What one :class:`Page` of a paged document is: a PDF page, a slide (PPTX) or a sheet (XLSX)."""
 PAGE_UNITS: dict[str, PageUnit] = {"pdf": "page", "pptx": "slide", "xlsx": "sheet"}
@@ -203,8 +202,7 @@ class ParsedDocument:
 
     Attributes:
         source: the display name (sanitised file name or URL).
-        kind: ``pdf``, ``pptx``, ``xlsx`` (paged: pages, slides, sheets), ``txt``, ``csv``, ``docx``, ``html``
-            or ``url`` (unpaged).
+        kind: ``pdf``, ``pptx``, ``xlsx`` (paged), ``txt``, ``csv``, ``docx``, ``html`` or ``url`` (unpaged).
         pages: pages with text, in order; for unpaged kinds exactly one page with ``number=None``.
         total_pages: pages (slides, sheets) in the original, or 0 for unpaged kinds.
         skipped_pages: pages without indexable text and why.
@@ -213,6 +211,7 @@ class ParsedDocument:
             tables), each with the 1-based ``page`` it is on (the single page of an unpaged document) and offsets
             into that page's text. PDF tables are found later, in the stored page text
             (:func:`prism.ingestion.tables.stored_text.find_tables`).
+        ocr_seconds: wall seconds the parser spent rendering and reading its pages without a text layer (0: none).
     """
 
     source: str
@@ -222,6 +221,7 @@ class ParsedDocument:
     skipped_pages: tuple[SkippedPage, ...] = ()
     warnings: tuple[str, ...] = ()
     tables: tuple[Table, ...] = ()
+    ocr_seconds: float = 0.0
 
     @property
     def paged(self) -> bool:
@@ -368,33 +368,3 @@ class DocumentRecord:
             return None
         base = DocumentProfile.from_dict(self.profile or {})
         return base.corrected(**self.profile_corrections) if self.profile_corrections else base
-
-
-@dataclass
-class IngestResult:
-    """The outcome for one file of an ingest batch; ``to_dict`` is the CLI's stable JSON shape.
-
-    ``status``: ``ingested``, ``replaced`` (a document of the same name was replaced; ``replaced_added_at`` is when
-    that version had been added, ISO-8601 UTC), ``duplicate``, ``failed`` (``error`` says why) or ``cancelled`` (the
-    batch was cancelled before this file was stored). ``injections`` as :attr:`DocumentRecord.injections`."""
-
-    file: str
-    status: IngestStatus
-    doc_id: str | None = None
-    pages: int | None = None
-    chunks: int = 0
-    skipped_pages: list[dict[str, Any]] = field(default_factory=list)
-    ocr_pages: list[int] = field(default_factory=list)
-    error: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    replaced_added_at: str | None = None
-    injections: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The CLI JSON object ``{"file", "status", "doc_id", "pages", "chunks", "skipped_pages", "ocr_pages",
-        "error", "warnings", "replaced_added_at", "injections"}``."""
-        return asdict(self)
-
-    def notes(self) -> list[str]:
-        """:attr:`warnings` as the CLI and the Upload page list them, without a warning's leading ``"<file>: "``."""
-        return [w.removeprefix(f"{self.file}: ") for w in self.warnings]

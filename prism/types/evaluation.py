@@ -21,6 +21,10 @@ class MetricSpec:
         answer_key: for answer metrics, the key of a question's answer record that holds its value.
         questions: for answer metrics, the questions it is averaged over: ``all``, ``positive`` (not negative) or
             ``negative``.
+        plain: the same in plain words for a reader who does not know the jargon (the Eval page shows it beside
+            the metric).
+        win: what a question that got better under this metric gained, as a clause around ``{n}`` ("answers {n}
+            right", with ``{n}`` = "41 more questions"), for the sentence that opens a comparison of two runs.
     """
 
     name: str
@@ -31,6 +35,8 @@ class MetricSpec:
     lower_is_better: bool = False
     answer_key: str | None = None
     questions: Literal["all", "positive", "negative"] = "all"
+    plain: str = ""
+    win: str = "scores higher on {n}"
 
     def value(self, question: Mapping[str, Any]) -> float | None:
         """One question's value in a run file: ``question["metrics"][name]``, else for an answer metric its answer

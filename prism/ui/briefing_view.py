@@ -40,7 +40,7 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
         if not bullets:
             st.caption("No briefing was written for this document.")
         else:
-            st.markdown("\n".join(f"- {literal(b.text)}{b.pages_note()}" for b in bullets))
+            st.markdown("\n".join(f"- {_labelled(b.label())}{literal(b.text)}{b.pages_note()}" for b in bullets))
             name = f"{record.source.rsplit('.', 1)[0]}_briefing.md"
             st.download_button("Download the briefing (Markdown)", briefing_markdown(record), file_name=name,
                                mime="text/markdown", key=f"briefing-md.{key}", icon=":material/download:",
@@ -52,3 +52,9 @@ def briefing_card(info: WorkspaceInfo, record: Any, name: str, key: str) -> None
                 if st.button(literal(q), key=f"brief.{key}.{j}", icon=":material/forum:", width="stretch"):
                     state.ask_in_chat(info.id, q)
                     st.switch_page("pages/chat_page.py")
+
+
+def _labelled(label: str) -> str:
+    """``"**Applies to:** "`` before a point of a labelled kind (:meth:`prism.types.BriefingBullet.label`), else
+    ``""``."""
+    return f"**{literal(label)}:** " if label else ""

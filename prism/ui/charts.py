@@ -57,6 +57,13 @@ def score_figure(scores: Scores, ranges: Mapping[str, tuple[float, float]]) -> g
 
 
 # --- evaluation charts ------------------------------------------------------------------------------------------
+BETTER = {False: "0 to 1, higher is better", True: "0 to 1, lower is better"}
+"""How an axis of scores says which way is better, by ``lower_is_better``."""
+SETUP_LEGEND = "Retrieval setup"
+"""The legend title of lines and bars that are a run's variant (``hybrid``, ``bm25``, ``+rerank`` …)."""
+PERCENTILES = {"p50": "p50: half the questions are faster", "p95": "p95: 1 in 20 is slower",
+               "p99": "p99: 1 in 100 is slower"}
+"""The latency chart's legend: each percentile in words."""
 EVAL_COLORS = ("#4F46E5", "#0EA5E9", "#F59E0B", "#10B981", "#EF4444", "#8B5CF6", "#64748B", "#EC4899")
 ANCHOR_COLOR = "#94A3B8"
 
@@ -78,6 +85,7 @@ def metric_trend_figure(
     anchors: Mapping[str, float] | None = None,
     anchor_note: str = "",
     explanation: str = "",
+    lower_is_better: bool = False,
 ) -> go.Figure:
     """One metric across runs, one line per variant, with optional published reference lines.
 
@@ -87,10 +95,13 @@ def metric_trend_figure(
         metric: e.g. ``ndcg@10``.
         anchors: ``{label: value}`` drawn as dashed horizontal lines, labelled ``label value`` + ``anchor_note``.
         anchor_note: e.g. ``" (published, test split)"``.
-        explanation: the metric's one-line explanation, shown on hover and under the title.
+        explanation: the metric's one-line explanation in plain words, shown on hover and under the title.
+        lower_is_better: the metric improves as it falls (the y axis title says which way is better).
 
     Returns:
-        A line chart: x = ``version · date`` of each run (in run order), y = the metric in [0, 1].
+        A line chart: x = ``version · date`` of each run (in run order, axis "Prism version · run date (UTC)"),
+        y = the metric in [0, 1] (axis: the metric and which way is better), one line per variant (legend
+        "Retrieval setup").
     """
     fig = go.Figure()
     xs_all: list[str] = []
@@ -115,8 +126,10 @@ def metric_trend_figure(
         fig.add_hline(y=value, line_dash="dash", line_color=ANCHOR_COLOR, line_width=1,
                       annotation_text=f"{label} {value:.3f}{anchor_note}", annotation_position="top left",
                       annotation_font={"size": 10, "color": "#475569"})
-    fig.update_xaxes(categoryorder="array", categoryarray=xs_all, type="category")
-    fig.update_yaxes(title=metric, rangemode="tozero")
+    fig.update_xaxes(categoryorder="array", categoryarray=xs_all, type="category",
+                     title="Prism version · run date (UTC)")
+    fig.update_yaxes(title=f"{metric} ({BETTER[lower_is_better]})", rangemode="tozero")
+    fig.update_layout(legend_title_text=SETUP_LEGEND)
     title = f"{metric}<br><sup>{explanation}</sup>" if explanation else metric
     return _eval_layout(fig, 340, title)
 
@@ -133,7 +146,9 @@ def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str],
         runs: run records or index entries with ``variant`` and ``metrics``.
         metrics: the metrics to show; one that no run has is left out (an older group predates it), one that
             some runs lack is drawn as 0 with no label for them.
-        explanations: metric name → one line on what it measures (:attr:`prism.types.MetricSpec.description`).
+        explanations: metric name → one line on what it measures (:attr:`prism.types.MetricSpec.plain`).
+
+    Axes and legend say what they show: "metric", "score (0 to 1, higher is better)", "Retrieval setup".
     """
     fig = go.Figure()
     held: list[Any] = [run.get("metrics") or {} for run in runs]
@@ -149,8 +164,10 @@ def ablation_figure(runs: list[Mapping[str, object]], metrics: list[str],
                              customdata=notes, marker_color=EVAL_COLORS[i % len(EVAL_COLORS)],
                              hovertemplate=f"{run.get('variant')}<br>%{{x}} %{{y:.4f}}<br>%{{customdata}}"
                                            "<extra></extra>"))
-    fig.update_layout(barmode="group", bargap=0.25, uniformtext={"minsize": 9, "mode": "hide"})
-    fig.update_yaxes(range=[0, top * 1.08], title="score")
+    fig.update_layout(barmode="group", bargap=0.25, uniformtext={"minsize": 9, "mode": "hide"},
+                      legend_title_text=SETUP_LEGEND)
+    fig.update_yaxes(range=[0, top * 1.08], title=f"score ({BETTER[False]})")
+    fig.update_xaxes(title="metric (hover a bar for what it measures)")
     return _eval_layout(fig, 380)
 
 
@@ -181,7 +198,8 @@ def duration_label(ms: float) -> str:
 
 def latency_figure(latency: Mapping[str, Mapping[str, Mapping[str, float]]]) -> go.Figure:
     """Latency percentiles per stage: x = ``part · stage`` (retrieval / answer), bars p50, p95, p99 on a log axis
-    whose ticks are labelled in ms and s (:func:`log_ticks`), so stages of 5 ms and 5 s both read.
+    whose ticks are labelled in ms and s (:func:`log_ticks`), so stages of 5 ms and 5 s both read; the legend says
+    each percentile in words (:data:`PERCENTILES`).
 
     Args:
         latency: a run's ``latency_ms``: ``{"retrieval": {stage: {"p50", "p95", "p99", "n"}}, "answer": {...}}``.
@@ -195,11 +213,11 @@ def latency_figure(latency: Mapping[str, Mapping[str, Mapping[str, float]]]) -> 
                 points[p].append(float(values.get(p, 0.0)))
     fig = go.Figure()
     for i, (p, ys) in enumerate(points.items()):
-        fig.add_trace(go.Bar(x=xs, y=ys, name=p, marker_color=EVAL_COLORS[i],
+        fig.add_trace(go.Bar(x=xs, y=ys, name=PERCENTILES[p], marker_color=EVAL_COLORS[i],
                              hovertemplate=f"%{{x}}<br>{p} %{{y:.1f}} ms<extra></extra>"))
-    fig.update_layout(barmode="group", bargap=0.2)
+    fig.update_layout(barmode="group", bargap=0.2, legend_title_text="Time per question")
     positive = [y for ys in points.values() for y in ys if y > 0]
     tickvals, ticktext = log_ticks(min(positive, default=1.0), max(positive, default=1.0))
-    fig.update_yaxes(type="log", title="latency (log scale)", tickvals=tickvals, ticktext=ticktext)
-    fig.update_xaxes(tickangle=-30)
+    fig.update_yaxes(type="log", title="time per question (log scale)", tickvals=tickvals, ticktext=ticktext)
+    fig.update_xaxes(tickangle=-30, title="part · stage of answering")
     return _eval_layout(fig, 380)

@@ -1,8 +1,13 @@
-"""Drawing a chat: messages, the streamed answer, and under each answer its citations, web results and timings."""
+"""Drawing a chat: messages, the streamed answer, and under each answer its citations, web results and timings.
+
+A rerun's work does not grow with the conversation: the turns saved before the page's last full run are drawn
+cheaply (each answer's sources built only when opened, :mod:`prism.ui.sources_view`, in a fragment of their own so
+opening one reruns that answer only), and the chat input with the turns asked since then is a fragment
+(:func:`live_turns`): pressing Enter reruns it alone, never the earlier turns.
+"""
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -11,23 +16,17 @@ from typing import Any
 import streamlit as st
 
 from prism.errors import ConversationNotFoundError, PrismError
-from prism.service import PrismService, document_title, find_retrieval_mode, query_terms
-from prism.types import Answer, ChatTurn, SavedConversation, WorkspaceInfo, count_phrase, locator_of
-from prism.ui import feedback_view, state
+from prism.service import PrismService, find_retrieval_mode
+from prism.types import Answer, ChatTurn, DocumentRecord, SavedConversation, WorkspaceInfo
+from prism.ui import conversations_view, feedback_view, sources_view, state, widgets
 from prism.ui.calculation_view import calculation_details
-from prism.ui.charts import score_figure
-from prism.ui.explain import (
-    highlight_html,
-    literal,
-    score_rows,
-    snippet,
-    stage_ranges,
-    timings_caption,
-    why_cited,
+from prism.ui.explain import literal, timings_caption
+from prism.ui.export import (  # noqa: F401  (SHOWN_ELSEWHERE: the chat's rule, kept here too)
+    SHOWN_ELSEWHERE,
+    conversation_markdown,
+    shown_notes,
 )
-from prism.ui.export import SHOWN_ELSEWHERE, shown_notes  # noqa: F401  (SHOWN_ELSEWHERE: the chat's rule, kept here too)
-from prism.ui.preview import passage_html
-from prism.ui.resources import page_preview
+from prism.ui.sources_view import DocIds
 
 logger = logging.getLogger(__name__)
 
@@ -62,9 +61,11 @@ def open_conversation(service: PrismService, info: WorkspaceInfo) -> SavedConver
 
 
 def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None, question: str,
-        options: Mapping[str, Any], sources: list[str]) -> SavedConversation | None:
+        options: Mapping[str, Any], sources: list[str], ids: DocIds | None = None) -> SavedConversation | None:
     """Ask ``question`` in the workspace with the open conversation as memory, stream the answer into an assistant
-    message, draw its sources and save the turn (a new chat is saved as a new conversation and opened).
+    message, save the turn (a new chat is saved as a new conversation and opened), then draw its sources. The turn
+    is saved before its sources and footer are drawn: a question typed as soon as the answer shows reruns the chat
+    and stops this run where it is, which must not lose the answer.
 
     Returns:
         The conversation as saved with the new turn, or ``None`` when it could not be saved (an error is shown).
@@ -92,11 +93,13 @@ def ask(service: PrismService, info: WorkspaceInfo, conversation: SavedConversat
             turn = replace(turn, answer=answer.to_dict())
             with placeholder.container():
                 show_answer_text(turn.answer)
-            answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}")
         except PrismError as e:
             turn = replace(turn, error=str(e))
             st.error(literal(str(e)))
-    return save_turn(service, info, conversation, turn)
+        saved = save_turn(service, info, conversation, turn)
+        if turn.answer is not None:
+            answer_details(service, info, turn, key=f"t{len(conversation.turns) if conversation else 0}", ids=ids)
+    return saved
 
 
 def save_turn(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation | None,
@@ -120,8 +123,58 @@ def save_turn(service: PrismService, info: WorkspaceInfo, conversation: SavedCon
 
 
 # --- drawing --------------------------------------------------------------------------------------------------
-def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, index: int) -> None:
-    """Draw one saved turn: the question, then the answer with its sources (or the error it got)."""
+def history(service: PrismService, info: WorkspaceInfo, turns: Sequence[ChatTurn], ids: DocIds) -> None:
+    """Draw the saved turns, oldest first, cheaply: each answer's sources are built only when opened, in a fragment
+    of their own (opening a citation reruns that answer, not the page)."""
+    for i, turn in enumerate(turns):
+        turn_messages(service, info, turn, i, ids, isolate=True)
+
+
+@st.fragment
+def live_turns(service: PrismService, info: WorkspaceInfo, docs: Sequence[DocumentRecord], chosen: list[str],
+               conversation_id: str | None, drawn: int) -> None:
+    """The chat input, pinned under the page, and everything asked since the page's last full run, as one
+    fragment: Enter reruns only this, so answering costs the same at turn 30 as at turn 1.
+
+    Draws the suggested questions (a chat with no turn yet), the turns after the first ``drawn`` of the open
+    conversation (asked in this fragment since the page last ran in full: the page drew the others), then asks the
+    typed or queued question (:func:`ask`). A new conversation reruns the whole page once, so the sidebar lists it.
+
+    Args:
+        docs: the workspace's documents; ``chosen``: the file names the analyst filtered to (empty: all).
+        conversation_id: the conversation the page drew (``None``: a new chat); ``drawn``: how many of its turns.
+    """
+    question, scoped = _question(st.bottom.chat_input(f"Ask about {info.name}…", key="chat.input"), info)
+    try:
+        conversation = open_conversation(service, info)
+    except PrismError as e:
+        st.error(literal(str(e)))
+        return
+    turns = conversation.turns if conversation else ()
+    if not turns and not question:
+        widgets.suggested_questions([d for d in docs if d.source in chosen] if chosen else list(docs), info)
+    ids = sources_view.ids_of(docs)
+    if conversation is not None and conversation.info.id == conversation_id:
+        for i in range(drawn, len(turns)):
+            turn_messages(service, info, turns[i], i, ids)
+    if question:
+        saved = ask(service, info, conversation, question, {**widgets.effective_options(), **scoped}, chosen, ids)
+        if saved is not None and (conversation is None or conversation.info.id != conversation_id):
+            st.rerun(scope="app")  # a new conversation: the sidebar lists it, the page draws it
+
+
+def _question(typed: str | None, info: WorkspaceInfo) -> tuple[str, dict[str, Any]]:
+    """The question to ask in this run: the one typed, else the one queued for the chat (a suggested question, a
+    scope chip removed), with the queued scope options; ``""`` for none."""
+    pending = None if typed else state.pop_pending_question(info.id)
+    question = (typed or (pending or {}).get("question") or "").strip()
+    return question, ({k: pending[k] for k in ("auto_scope", "scope_removed")} if pending else {})
+
+
+def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, index: int,
+                  ids: DocIds | None = None, isolate: bool = False) -> None:
+    """Draw one saved turn: the question, then the answer with its sources (or the error it got); ``isolate``
+    draws the sources in a fragment of their own (:func:`answer_details`)."""
     with st.chat_message("user", avatar=":material/person:"):
         st.markdown(literal(turn.question))
     with st.chat_message("assistant", avatar=":material/auto_awesome:"):
@@ -129,7 +182,7 @@ def turn_messages(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, in
             st.error(literal(turn.error or "No answer was saved for this question."))
             return
         show_answer_text(turn.answer)
-        answer_details(service, info, turn, key=f"t{index}")
+        answer_details(service, info, turn, key=f"t{index}", ids=ids, isolate=isolate)
 
 
 def is_declined(answer: Mapping[str, Any]) -> bool:
@@ -151,11 +204,16 @@ def _is_message_only(answer: Mapping[str, Any]) -> bool:
     return not answer.get("citations") and not answer.get("retrieved") and not answer.get("web")
 
 
-def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str) -> None:
-    """Everything under an answer: flags, the standalone query, citations, other passages, web results, timings."""
+def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str, ids: DocIds | None = None,
+                   isolate: bool = False) -> None:
+    """Everything under an answer: flags, notes, the scope chips, the calculation, the standalone query, then its
+    sources (:func:`sources`; in a fragment of their own with ``isolate``).
+
+    Args:
+        key: the turn's widget key stem (``"t3"``); ``ids``: :func:`prism.ui.sources_view.doc_ids`, read here when
+            ``None``.
+    """
     answer = turn.answer or {}
-    question = turn.question
-    sides = find_retrieval_mode(turn.retrieval_mode or service.settings.retrieval_mode).sides
     flagged = answer.get("unsupported_numbers") or []
     if flagged:
         st.warning("Check these figures — they were not found in the passages the answer cites: "
@@ -163,43 +221,58 @@ def answer_details(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, k
     notes = _notes(answer)
     if notes:
         st.caption(notes)
-    scope_chips(info, turn, key)
+    scope_chips(info, turn, key)  # outside the fragment: removing a chip asks again, a run of the whole page
     calculation_details(answer)
     condensed = (answer.get("condensed_query") or "").strip()
-    if condensed and condensed.casefold() != question.strip().casefold():
+    if condensed and condensed.casefold() != turn.question.strip().casefold():
         st.caption(f"Searched for: *{literal(condensed)}*")
     if _is_message_only(answer):
         return
+    ids = sources_view.doc_ids(service, info) if ids is None else ids
+    (_isolated_sources if isolate else sources)(service, info, turn, key, ids)
 
-    citations = answer.get("citations") or []
-    retrieved = answer.get("retrieved") or []
-    ranges = stage_ranges([c.get("scores") or {} for c in [*citations, *retrieved]])
-    doc_ids = _doc_ids(service, info)
-    query = condensed or question
-    if citations:
-        st.markdown(f"**Sources** · {count_phrase(len(citations), 'cited passage')}")
-        for c in citations:
-            _citation(service, info, c, query, sides, ranges, doc_ids, f"{key}-c{c['n']}")
-    if retrieved:
-        label = (f"Closest passages, which do not answer the question ({len(retrieved)})" if is_declined(answer)
-                 else f"Also retrieved, not cited ({len(retrieved)})")
-        with st.expander(label, icon=":material/manage_search:", expanded=is_declined(answer)):
-            for c in retrieved:
-                pages = locator_of(c)
-                st.markdown(f"**[{c['n']}] {literal(_title(c, doc_ids))}**" + (f" · {pages}" if pages else "")
-                            + (f" · {literal(c['profile'])}" if c.get("profile") else ""))
-                st.caption(why_cited(c, sides))
-                st.markdown(f"> {literal(snippet(c.get('text', ''), 240))}")
-    web = answer.get("web") or []
-    if web:
-        st.markdown("**From the web** · cited as [W1], [W2]…")
-        for w in web:
-            with st.container(border=True):
-                st.markdown(f"**[W{w['n']}] [{literal(w.get('title') or w['url'])}]({w['url']})**")
-                st.caption(literal(snippet(w.get("content", ""), 300)))
+
+def sources(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str, ids: DocIds) -> None:
+    """An answer's cited passages, the other passages retrieved, web results, the timings line and the feedback."""
+    answer = turn.answer or {}
+    sides = find_retrieval_mode(turn.retrieval_mode or service.settings.retrieval_mode).sides
+    query = (answer.get("condensed_query") or "").strip() or turn.question
+    sources_view.citations(service, info, answer, query, sides, ids, key)
+    sources_view.also_retrieved(answer, sides, ids, is_declined(answer), key)
+    sources_view.web_results(answer)
     timings = timings_caption(answer.get("timings_ms") or {})
     st.caption(f":material/timer: {footer_label(answer)} · {timings}" if timings else footer_label(answer))
     feedback_view.answer_feedback(service, info, turn, key)
+
+
+@st.fragment
+def _isolated_sources(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, key: str, ids: DocIds) -> None:
+    sources(service, info, turn, key, ids)
+
+
+def conversation_footer(service: PrismService, info: WorkspaceInfo, conversation: SavedConversation,
+                        titles: Mapping[str, str], doc_ids: Mapping[str, str]) -> None:
+    """Under the chat: "Export chat (Markdown)" (the file is written when clicked, with the turns asked since the
+    page was drawn, so a rerun does not rebuild it) and "New chat"; ``titles``: display title by file name;
+    ``doc_ids``: document id by file name (a cited source marked when it was deleted or replaced since)."""
+    name = f"prism-chat-{info.id}-{conversation.info.id}.md"
+
+    def export() -> str:  # runs on its own thread when clicked: no Streamlit calls
+        try:
+            saved = service.conversations(info.name).get(conversation.info.id)
+        except PrismError:
+            saved = conversation
+        return conversation_markdown(info.name, saved.turns, saved.info.title, titles=titles, doc_ids=doc_ids)
+
+    with st.container(horizontal=True):
+        st.download_button("Export chat (Markdown)", export, file_name=name, mime="text/markdown",
+                           icon=":material/download:", key="chat.export", on_click=state.record_export,
+                           args=(service, info.name, "conversation", name),
+                           help="What the chat shows: the questions, how each was searched, the answers with their "
+                                "notes and their sources (marked when no longer in the workspace).")
+        st.button("New chat", icon=":material/add_comment:", key="chat.clear", on_click=conversations_view.new_chat,
+                  args=(info.id,))
+    st.caption(conversations_view.SHARED_NOTE)
 
 
 AUTO_CHIP = "auto"
@@ -249,88 +322,3 @@ def _notes(answer: Mapping[str, Any]) -> str:
     """The answer's notes that are not shown elsewhere (:func:`prism.ui.export.shown_notes`: the export writes the
     same ones), as one escaped line."""
     return literal(" ".join(shown_notes(answer)))
-
-
-def _doc_ids(service: PrismService, info: WorkspaceInfo) -> dict[str, tuple[str | None, str]]:
-    """``{file name: (doc_id of a PDF or None, display title)}`` (:func:`prism.service.document_title`)."""
-    try:
-        return {d.source: (d.doc_id if d.kind == "pdf" else None, document_title(d))
-                for d in service.documents(info.name)}
-    except PrismError:
-        return {}
-
-
-def _title(c: Mapping[str, Any], doc_ids: Mapping[str, tuple[str | None, str]]) -> str:
-    """The display title of a citation's document (its file name when the document is gone)."""
-    return doc_ids.get(c["source"], (None, c["source"]))[1]
-
-
-def _citation(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any], query: str, sides: Sequence[str],
-              ranges: Mapping[str, tuple[float, float]], doc_ids: Mapping[str, tuple[str | None, str]],
-              key: str) -> None:
-    pages = locator_of(c)
-    profile = f" · {literal(c['profile'])}" if c.get("profile") else ""
-    title = _title(c, doc_ids)
-    label = f"[{c['n']}] {literal(title)}" + (f" · {pages}" if pages else "") + profile
-    label += f" — “{literal(snippet(c.get('text', ''), 70))}”"
-    scores = c.get("scores") or {}
-    with st.expander(label, icon=":material/format_quote:"):
-        if title != c["source"]:
-            st.caption(f":material/description: File: {literal(c['source'])}")
-        rank = f" (retrieved #{c['rank']})" if c.get("rank") and c.get("rank") != c["n"] else ""
-        st.markdown(f'<div class="prism-why">Why this passage{html.escape(rank)}: '
-                    f'{html.escape(why_cited(c, sides))}</div>', unsafe_allow_html=True)
-        st.html(f'<div class="prism-chunk">{highlight_html(c.get("text", ""), query, query_terms)}</div>')
-        _page_preview(service, info, c, doc_ids)
-        if c.get("read_beside"):
-            return  # not retrieved: no scores to show
-        left, right = st.columns([1, 1], gap="medium")
-        with left:
-            st.dataframe(score_rows(scores), hide_index=True, width="stretch",
-                         column_config={"Stage": st.column_config.TextColumn(width="small"),
-                                        "Score": st.column_config.TextColumn(width="small"),
-                                        "Rank": st.column_config.TextColumn(width="small"),
-                                        "Meaning": st.column_config.TextColumn(width="medium")})
-        with right:
-            st.plotly_chart(score_figure(scores, ranges), key=f"{key}-chart", config={"displayModeBar": False})
-
-
-def _page_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any],
-                  doc_ids: Mapping[str, tuple[str | None, str]]) -> None:
-    page = c.get("page_start")
-    doc_id = doc_ids.get(c["source"], (None, ""))[0]
-    if page is None or doc_id is None:  # no page image: the passage in the text of its slide, sheet or document
-        _passage_preview(service, info, c)
-        return
-    try:
-        path = service.original_path(info.name, c["source"])
-        mtime = path.stat().st_mtime_ns
-    except (PrismError, OSError, ValueError):
-        st.caption("No page preview: the original file is not available.")
-        return
-    preview = page_preview(str(path), int(page), c.get("text", ""), mtime)
-    if not preview.image:
-        st.caption(preview.message or "No page preview.")
-        return
-    where = locator_of(c) or f"page {page}"
-    if preview.crop:
-        st.image(preview.crop, caption=f"{_title(c, doc_ids)}, {where}: the passage, highlighted", width="content")
-        with st.popover(f"Whole page ({where})", icon=":material/description:"):
-            st.image(preview.image, width="stretch")
-    else:
-        with st.popover(f"Page ({where})", icon=":material/description:"):
-            st.image(preview.image, width="stretch")
-        if preview.message:
-            st.caption(preview.message)
-
-
-def _passage_preview(service: PrismService, info: WorkspaceInfo, c: Mapping[str, Any]) -> None:
-    try:
-        view = service.passage(c["source"], c.get("chunk_id", ""), info.name)
-    except PrismError:
-        view = None
-    if view is None:
-        st.caption("No preview: the document is no longer in the workspace.")
-        return
-    with st.popover(f"In context ({view.locator})" if view.locator else "In context", icon=":material/description:"):
-        st.html(passage_html(view))

@@ -107,15 +107,19 @@ def answer_feedback(service: PrismService, info: WorkspaceInfo, turn: ChatTurn, 
     stem = _key(turn, key)
     if message := st.session_state.pop("prism.fb.error", None):
         st.error(literal(message))
-    try:
-        titles = service.document_titles(info.name)
-    except PrismError:
-        titles = {}
     st.feedback("thumbs", key=f"{stem}.thumbs", on_change=_thumbs_changed,
                 args=(service, info, turn, f"{stem}.thumbs"))
     # an expander inside the message, not a popover: a popover floats over the page and covered the chat input
-    # at 1440×900; an expander opens in the flow of the answer
-    with st.expander("Mark passages · add to ground truth", icon=":material/rule:"):
+    # at 1440×900; an expander opens in the flow of the answer. Its widgets are built only while it
+    # is open (a rerun of a long conversation does not build them for every answer).
+    with st.expander("Mark passages · add to ground truth", icon=":material/rule:", key=f"{stem}.open",
+                     on_change="rerun") as box:
+        if not box.open:
+            return
+        try:
+            titles = service.document_titles(info.name)
+        except PrismError:
+            titles = {}
         for c in passages:
             where = locator_of(c)
             name = titles.get(c["source"], c["source"])

@@ -23,7 +23,7 @@ from prism.service import JobView, PrismService, upload_names
 from prism.types import WorkspaceInfo, count_phrase, page_label
 from prism.ui import state
 from prism.ui.briefing_view import briefing_card
-from prism.ui.explain import injection_flag, literal, shorten
+from prism.ui.explain import injection_flag, literal, shorten, stage_times
 from prism.ui.resources import ingest_jobs
 
 logger = logging.getLogger(__name__)
@@ -246,7 +246,8 @@ def progress_line(v: JobView, now: float | None = None) -> tuple[float, str]:
     "step 1 of 2" read as the first of two files); Markdown, names escaped."""
     name = literal(shorten(v.filename, 60))
     if v.done and v.result is not None:
-        return 1.0, f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}"
+        times = stage_times(v.result.stage_seconds, len(v.result.ocr_pages))
+        return 1.0, f"{name} — {STATUS_LABELS.get(v.result.status, v.result.status)}" + (f" · {times}" if times else "")
     if v.status == "queued":
         return 0.0, f"{name} — waiting for the previous file"
     if v.cancel_requested:
@@ -273,7 +274,8 @@ def _pages_text(pages: Sequence[dict[str, Any]]) -> str:
 
 def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One table row per file: ``File``, ``Result``, ``Pages``, ``Chunks`` (text: ``"—"`` where there is none, never
-    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``, ``Addressed to an AI`` (:func:`injection_flag`)."""
+    ``None``), ``Skipped pages``, ``OCR pages``, ``Details``, ``Addressed to an AI`` (:func:`injection_flag`), ``Time
+    per stage`` (:func:`~prism.ui.explain.stage_times`)."""
     rows = []
     for v in views:
         r = v.result
@@ -289,11 +291,13 @@ def result_rows(views: list[JobView], rejected: list[dict[str, str]]) -> list[di
             "OCR pages": ", ".join(str(p) for p in r.ocr_pages),
             "Details": r.error or "; ".join(r.notes()),
             "Addressed to an AI": injection_flag(r.injections),
+            "Time per stage": stage_times(r.stage_seconds, len(r.ocr_pages)),
         })
     for rej in rejected:
         result = STATUS_LABELS["same_in_batch" if rej.get("kind") == "duplicate" else "rejected"]
         rows.append({"File": rej["file"], "Result": result, "Pages": "—", "Chunks": "—",
-                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"], "Addressed to an AI": ""})
+                     "Skipped pages": "", "OCR pages": "", "Details": rej["reason"], "Addressed to an AI": "",
+                     "Time per stage": ""})
     return rows
 
 

@@ -72,10 +72,11 @@ def ensure_first_start(service: PrismService) -> None:
     """Build the sample workspace when the home needs it (the first start, or a build that stopped part-way:
     :meth:`PrismService.sample_build_needed`), with a status box while it runs. The build runs on a thread of its
     own (:class:`~prism.ui.resources.FirstStart`): closing this tab does not stop it."""
+    slot = st.container()  # always there: what pages draw after it keeps its place (and a fragment its id)
     build = first_start(str(service.settings.home)).start(service)
     if build is None or build.finished:
         return
-    with st.status("Setting up Prism for the first time…", expanded=True) as status:
+    with slot, st.status("Setting up Prism for the first time…", expanded=True) as status:
         st.write("Building the **Sample workspace** from four short Meridian Bank documents, so you can ask right "
                  "away. This takes a few seconds, once.")
         bar = st.progress(0.0, text="Starting")

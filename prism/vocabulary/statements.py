@@ -176,6 +176,25 @@ KEY_FIGURES: tuple[tuple[str, str], ...] = (("revenue", "revenue"), ("net income
 has a ``row`` pattern."""
 
 
+HEADLINE_FIGURES: tuple[tuple[str, str], ...] = (
+    ("revenue", ITEMS["revenue"].row),
+    ("operating income", r"^(?:total\s+)?(?:operating\s+(?:income|profit)|income\s+from\s+operations)"
+                         r"(?:\s+\(loss\))?$"),
+    ("net income", r"^net\s+(?:income|earnings|profit)(?:\s+\(loss\))?(?:\s+attributable\s+to\s+[\w .,'&-]+)?$"),
+    ("diluted EPS", r"^(?:diluted\s+(?:eps|earnings\s+per\s+(?:common\s+)?share|net\s+income\s+per\s+(?:common\s+)?"
+                    r"share)|(?:(?:net\s+)?(?:income|earnings)\s+per\s+(?:common\s+)?share|eps)[\s,–-]*\(?diluted\)?"
+                    r"|diluted)$"),
+)
+"""The headline figures of an earnings release, in briefing order: ``(the name a briefing gives it, the pattern a
+whole row label matches, lower case)``; wider than :data:`KEY_FIGURES` ("Operating profit", "Net profit", "Diluted
+EPS", "Earnings per share - diluted", a "Diluted" row under "Earnings per share")."""
+
+GUIDANCE_CUE = (r"\b(?:expects?|expected|outlook|guidance|forecasts?|projects?|anticipates?|"
+                r"reaffirm(?:s|ed)?|rais(?:es|ed)\s+(?:its\s+)?(?:full[- ]year\s+)?(?:guidance|outlook))\b")
+"""A sentence that states a company's guidance (with a figure): "Northwind expects revenue of $1,310 million to
+$1,350 million", "full-year guidance", "the outlook for fiscal 2026"."""
+
+
 FIGURE_CUES: dict[str, tuple[str, ...]] = {
     "cash_flow": (r"free cash flows?", r"fcf", r"capital (?:spending|spend|outlays?)", r"capex",
                   r"capital[- ]intensi\w*",

@@ -72,3 +72,25 @@ def test_a_batch_parsed_ahead_stores_what_one_parsed_document_by_document_stores
     np.testing.assert_allclose(vec1, vec2, atol=1e-5)
     assert worker.active_jobs() == 0 and worker.idle_workers() == 0
     assert isinstance(Settings().parse_next_document, bool) and Settings().parse_next_document
+
+
+def test_one_file_per_call_overlaps_when_each_call_names_the_next(service, tmp_path):
+    """The Upload page ingests one file per call: told the file that follows, a call starts its parse once its own
+    file is parsed, and the next call takes it; without a next file nothing is left running."""
+    first, second = long_circular(tmp_path / "first.pdf", 3, seed=2), long_circular(tmp_path / "second.pdf", 2, seed=4)
+    ingestor = service.open("w", create=True).ingestor
+    try:
+        before = ingestor.timings.docs_parsed_ahead
+        [a] = service.ingest([IngestItem(first)], "w", briefing=False, following=IngestItem(second))
+        [b] = service.ingest([IngestItem(second)], "w", briefing=False)
+        assert (a.status, b.status) == ("ingested", "ingested")
+        assert ingestor.timings.docs_parsed_ahead == before + 1  # the second call took the parse started for it
+        assert worker.active_jobs() == 0  # the last call named no next file: nothing left running
+        assert b.pages == parsing.load(second.read_bytes(), second.name, service.settings).total_pages
+        # a call that brings another file than the one named does not use (and stops) the parse started for it
+        service.ingest([IngestItem(CASES / "12_policy_v1.txt")], "w", briefing=False, following=IngestItem(UPI))
+        [c] = service.ingest([IngestItem(long_circular(tmp_path / "third.pdf", 1, seed=6))], "w", briefing=False)
+        assert c.status == "ingested" and ingestor.timings.docs_parsed_ahead == before + 1
+        assert worker.active_jobs() == 0
+    finally:
+        worker.shutdown_workers()

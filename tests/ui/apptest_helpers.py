@@ -3,6 +3,7 @@ nothing, clicking a button by its label, and rerunning until a background job sh
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -53,3 +54,14 @@ def run_until(at: AppTest, predicate: Callable[[AppTest], bool], timeout: float,
         if predicate(at) or time.monotonic() > deadline:
             return at
         time.sleep(interval)
+
+
+def open_sources(at: AppTest, turn: int = 0) -> AppTest:
+    """Open every citation of answer ``turn`` (0-based) and its "Also retrieved" list, as an analyst clicking them
+    would (their contents are built only while open), and run. Citations are counted over the page's answers, so
+    with several answers some keys may name citations the answer does not have (harmless)."""
+    cited = [e.label for e in at.expander if re.match(r"\[\d+\] ", e.label)]
+    for n in range(1, len(cited) + 1):
+        at.session_state[f"t{turn}-c{n}"] = True
+    at.session_state[f"t{turn}-more"] = True
+    return at.run()

@@ -452,6 +452,25 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def _open_details(d: WebDriver, wanted: dict[str, str]) -> WebElement:
+    """Open the last answer's expanders whose labels start with the keys of ``wanted`` (a citation's details, the
+    passages also retrieved, are built only when opened), each until the element its value selects (CSS) is drawn
+    in the answer; returns the answer."""
+    def last_answer(drv: WebDriver) -> WebElement:
+        return drv.find_elements(By.CSS_SELECTOR, '[data-testid="stChatMessage"]')[-1]
+
+    for label, drawn in wanted.items():
+        def summary(drv: WebDriver, label: str = label) -> WebElement | None:
+            found = [e for e in last_answer(drv).find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
+                     if e.text.strip().split("\n")[-1].startswith(label)]
+            return found[0] if found else None
+        _click(d, summary, f"the expander '{label}'", scroll=True)
+        _wait(d, lambda drv, css=drawn: last_answer(drv).find_elements(By.CSS_SELECTOR, css), 30,
+              f"the contents of '{label}'")
+        _idle(d)
+    return last_answer(d)
+
+
 def test_hostile_document_text_is_shown_as_written(app_url, driver, tmp_path):
     """Case 46 plus the hostile strings of test_literal_text (HTML, a script, a data
     URI, Markdown, LaTeX dollars, Streamlit directives) in a file and a workspace with hostile names: the briefing,
@@ -486,6 +505,7 @@ def test_hostile_document_text_is_shown_as_written(app_url, driver, tmp_path):
     assert "Credit cost is guided at 5~10 bps in FY25 and 20~30 bps in FY26. [1]" in shown, shown
     label = re.escape(f"[1] {notes.name}") + r"( · [^—“]+)? — “Earnings call remarks For the full year we expect"
     assert re.search(label, shown), shown  # the citation, its profile (if any) and the start of its passage
+    answer = _open_details(d, {"[1] ": ".prism-chunk", "Also retrieved, not cited": "blockquote"})  # built when opened
     # The cited passage (its paragraphs are blocks, so compare without white space).
     passages = ["".join(p.get_attribute("textContent").split())
                 for p in answer.find_elements(By.CSS_SELECTOR, ".prism-chunk")]

@@ -26,6 +26,9 @@ def test_mark_relevant_and_add_to_ground_truth_then_see_it_on_the_eval_page(with
     _no_exception(at)
     stem = _stem(at)
     at.get("feedback")[0].set_value(1).run()
+    assert not [w for w in at.get("button_group") if w.key.startswith(f"{stem}.m.")]  # built only when opened
+    at.session_state[f"{stem}.open"] = True  # the analyst opens "Mark passages · add to ground truth"
+    at.run()
     marks = [w for w in at.get("button_group") if w.key.startswith(f"{stem}.m.")]
     assert marks, "no relevant / not relevant control per passage"
     marks[0].set_value("relevant").run()

@@ -26,7 +26,7 @@ from tests.fakes_llm import ScriptedLLM
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click
 from tests.ui.apptest_helpers import no_exception as _no_exception
-from tests.ui.apptest_helpers import run_until
+from tests.ui.apptest_helpers import open_sources, run_until
 
 HOSTILE = [
     "Credit cost is guided at 5~10 bps in FY25 and 20~30 bps in FY26.",
@@ -118,6 +118,8 @@ def test_answers_citations_and_passages_show_document_text_as_written(hostile_do
     cited = [e.label for e in at.expander if e.label.startswith("[1] ")]
     assert cited and cited[0].startswith(f"[1] {literal(hostile_doc.name)}")
     assert_literal(cited[0], hostile_doc.name)
+    open_sources(at)
+    _no_exception(at)
     for m in [*at.main.markdown, *at.main.caption, *at.main.info, *at.main.warning]:  # passages included
         _no_document_markup(m.value)
     chunk_html = [h.value for h in at.get("html") if "prism-chunk" in h.value and "alert" in h.value]

@@ -125,6 +125,13 @@ def test_chat_extractive_answer_with_citations_scores_and_preview(with_sample, s
     assert any(f"{literal(UPI_TITLE)} · page 2" in lb for lb in cited)  # by title
     assert [lb.split("]", 1)[0] for lb in cited] == [f"[{n}" for n in range(1, len(cited) + 1)]  # first use order
     assert all(" · Meridian Bank Ltd · " in lb for lb in cited if literal(UPI_TITLE) in lb), cited
+    # A citation's details are built only when it is opened: closed, none; opened, its own.
+    assert "Why this passage: " not in text and not at.get("plotly_chart") and not at.dataframe
+    for n in range(1, len(cited) + 1):
+        at.session_state[f"t0-c{n}"] = True  # the analyst opens every citation
+    at.run()
+    _no_exception(at)
+    text = _texts(at)
     assert "Why this passage: " in text and re.search(r"BM25 #\d+, dense #\d+, fused #\d+|Dense #\d+, BM25 #\d+", text)
     table = at.dataframe[0].value
     assert list(table["Stage"]) == ["Dense", "BM25", "RRF", "Rerank"]
@@ -508,6 +515,7 @@ class _SlowService:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.following: list[str | None] = []
         self.release = threading.Event()
         self.infos = [WorkspaceInfo("w1", "WS", "c1", ""), WorkspaceInfo("w2", "Other WS", "c2", "")]
 
@@ -515,8 +523,10 @@ class _SlowService:
         return list(self.infos)
 
     def ingest(self, items: list[IngestItem], workspace: str | None = None, progress: Any = None, *,
-               create: bool = True, cancel: Any = None, actor: str | None = None) -> list[IngestResult]:
+               create: bool = True, cancel: Any = None, actor: str | None = None,
+               following: IngestItem | None = None) -> list[IngestResult]:
         self.calls += 1
+        self.following.append(following.display_name if following else None)
         if progress is not None:
             progress(0.5, f"{items[0].display_name}: embedding 32/64 chunks")
         self.release.wait(10)
@@ -549,7 +559,7 @@ def test_job_registry_dedupes_by_content_and_reports_progress():
         assert jobs.cancel([other]) == 1  # queued: it ends without starting
         svc.release.set()
         assert jobs.wait([ids[0], other], 10)
-        assert svc.calls == 1
+        assert svc.calls == 1 and svc.following == [None]  # nothing else was queued for "WS"
         view = jobs.get(ids[0])
         assert view.done and view.result.status == "ingested" and view.fraction == 1.0
         assert jobs.get(other).result.status == "cancelled" and "cancelled before it started" in \
@@ -563,6 +573,26 @@ def test_job_registry_dedupes_by_content_and_reports_progress():
         jobs.shutdown()
     assert content_key(b"abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert content_key(" https://x.org/a ") == "https://x.org/a"
+
+
+def test_each_job_names_the_file_queued_next_for_its_workspace():
+    """So its parse starts while this one is embedded (:meth:`prism.ingestion.pipeline.Ingestor.ingest`)."""
+    jobs = IngestJobs()
+    svc = _SlowService()
+    ws, other_ws = svc.infos
+    try:
+        ids = [jobs.submit(svc, other_ws, "x.pdf", b"x")]  # runs first, holding the worker until released
+        deadline = time.monotonic() + 5
+        while svc.calls == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        ids += [jobs.submit(svc, ws, "a.pdf", b"a"), jobs.submit(svc, ws, "b.pdf", b"b"),
+                jobs.submit(svc, ws, "c.pdf", b"c")]
+        jobs.cancel([ids[2]])  # b is cancelled: c comes next for "WS"
+        svc.release.set()
+        assert jobs.wait(ids, 10)
+        assert svc.following == [None, "c.pdf", None]  # x: none queued then; a → c; c is the last
+    finally:
+        jobs.shutdown()
 
 
 def test_the_footer_never_calls_a_decline_an_extractive_answer():

@@ -13,7 +13,7 @@ from prism.ui.explain import literal
 from tests.ingestion import office_files as files
 from tests.ui.apptest_helpers import app as _app
 from tests.ui.apptest_helpers import click as _click
-from tests.ui.apptest_helpers import no_exception, texts
+from tests.ui.apptest_helpers import no_exception, open_sources, texts
 from tests.ui.apptest_helpers import run_until as _run_until
 
 
@@ -44,6 +44,8 @@ def test_upload_page_accepts_office_files_and_citations_name_sheet_and_rows(pris
     no_exception(at)
     labels = [e.label for e in at.expander if e.label.startswith("[")]
     assert any(f"{literal('branches.xlsx')} · Sheet 'Q3' row" in label for label in labels), labels
+    at = open_sources(at)
+    no_exception(at)
     popovers = [p.proto.popover.label for p in at.get("popover")]
     assert any(label.startswith("In context (Sheet 'Q3' row") for label in popovers), popovers
     html = [h.value for h in at.get("html") if "prism-passage" in h.value]

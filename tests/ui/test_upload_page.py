@@ -92,6 +92,9 @@ def test_upload_a_pdf_to_result_table_and_briefing_then_ask(with_sample, service
     assert (row["File"], row["Result"], row["Pages"]) == (FEES.name, "Added", str(pages))
     assert row["Chunks"].isdigit() and int(row["Chunks"]) > 0
     assert "None" not in str(row.values())
+    # where the time went, per stage, in pipeline order (a text PDF: no OCR)
+    stages = [part.rsplit(" ", 2)[0] for part in row["Time per stage"].split(" · ")]
+    assert stages == ["parse", "profile", "chunk", "embed", "store", "BM25", "briefing"], row["Time per stage"]
     card = next(c.value for c in at.caption if "chunks" in c.value and "pages" in c.value)
     assert card.startswith(f"{pages} pages · {row['Chunks']} chunks")
     bullets = [m.value for m in at.markdown if m.value.startswith("- ")]
@@ -272,6 +275,10 @@ def test_progress_line_names_the_step_chunks_and_time_left():
         0.02, f"{name} — indexing: parsing")
     done = _view(status="done", result=IngestResult("minutes_2024.txt", "cancelled"))
     assert progress_line(done) == (1.0, f"{name} — Cancelled")
+    added = IngestResult("minutes_2024.txt", "ingested", ocr_pages=[1, 2], stage_seconds={"parse": 0.2, "ocr": 12.0,
+                                                                                          "embed": 1.5})
+    assert progress_line(_view(status="done", result=added)) == (
+        1.0, f"{name} — Added · parse 200 ms · OCR 12.0 s (2 pages, 10.0 pages/min) · embed 1.5 s")
     assert progress_line(_view(cancel_requested=True)) == (0.5, f"{name} — cancelling…")
 
 

@@ -2,7 +2,9 @@
 and three questions it answers.
 
 Offline (no LLM), the bullets are, in order (:mod:`prism.answering.briefing.facts`): the document's identity (its
-profile), the key figures of a filing's statements (table rows: label, latest period, unit), a circular's operative
+profile), an earnings release's headline figures (:mod:`prism.answering.briefing.headlines`: revenue, operating
+income, net income, diluted EPS, each with its period and change, then its guidance) or else the key figures of a
+filing's statements (table rows: label, latest period, unit), a circular's operative
 rules (:mod:`prism.answering.briefing.rules`: who must do what, with its figure or date, best first), its
 applicability, effective date, a key limit and a penalty (the last two left out first when there are more than
 :data:`MAX_BULLETS` facts), its section headings, and then, up to
@@ -36,15 +38,24 @@ import numpy as np
 from prism.answering.briefing.facts import (
     DocumentText,
     Fact,
+    agrees,
     circular_facts,
     document_text,
     identity_fact,
     key_figures,
 )
+from prism.answering.briefing.headlines import headline_facts
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences
 from prism.answering.briefing.sections import section_headings, sections_fact
-from prism.answering.briefing.topics import REFERENCE_ENTRY, document_subject, key_terms, term_phrase, topic
+from prism.answering.briefing.topics import (
+    REFERENCE_ENTRY,
+    document_subject,
+    key_terms,
+    subject_topic,
+    term_phrase,
+    topic,
+)
 from prism.answering.citations import data_messages
 from prism.answering.llm import LLMClient
 from prism.config import Settings
@@ -103,6 +114,10 @@ class Briefing:
                    [str(q) for q in data.get("questions") or ()], str(data.get("mode") or "extractive"),
                    data.get("model"), data.get("note"), [list(p) for p in data.get("question_pages") or ()])
 
+ALWAYS_KEPT = frozenset({"identity", "headline", "guidance"})
+"""Bullet kinds never dropped as near-duplicates: each states a different figure in the same words ("Operating
+income (Q2 FY2025): …" and "Net income (Q2 FY2025): …" embed alike)."""
+
 
 # --- well-formed questions and distinct bullets -----------------------------------------------------------------
 _QUESTION_RE = re.compile(r"^(?:What|Who|Whom|When|Which|How|Where|Why|Is|Are|Does|Do|Did|Can|To)\b[^?]*\?$")
@@ -119,15 +134,15 @@ def well_formed(suggestion: str) -> bool:
 def distinct_bullets(bullets: Sequence[BriefingBullet], embedder: PrismEmbedding,
                      threshold: float = DUPLICATE_COSINE, vectors: np.ndarray | None = None) -> list[BriefingBullet]:
     """``bullets`` in order without any whose embedding cosine to an earlier kept one is ``threshold`` or more
-    (the earlier one is kept). ``vectors``: the bullets' L2-normalised embeddings, float32 ``(len(bullets), dim)``,
-    when already computed."""
+    (the earlier one is kept); a bullet of a kind in :data:`ALWAYS_KEPT` is always kept. ``vectors``: the bullets'
+    L2-normalised embeddings, float32 ``(len(bullets), dim)``, when already computed."""
     if len(bullets) < 2:
         return list(bullets)
     if vectors is None:
         vectors = embedder.embed([b.text for b in bullets])
     kept: list[int] = []
     for i in range(len(bullets)):
-        if not kept or float(np.max(vectors[kept] @ vectors[i])) < threshold:
+        if bullets[i].kind in ALWAYS_KEPT or not kept or float(np.max(vectors[kept] @ vectors[i])) < threshold:
             kept.append(i)
     return [bullets[i] for i in kept]
 
@@ -214,14 +229,16 @@ def suggested_questions(facts: Sequence[Fact], headings: Sequence[tuple[str, Bul
     applicability and effective date), then one per heading spread over the document ("What does the {subject} say
     about {heading}?"), then one per key phrase (``terms``, for a document without headings; none made only of words
     of the subject or of ``entity``, the document's entity, nor one that repeats a word)."""
-    candidates = [(q, f.bullet.pages()) for f in facts for q in f.questions]
+    candidates = [(q, f.bullet.pages() if f.question_pages is None else list(f.question_pages))
+                  for f in facts for q in f.questions]
     if len(headings) > n:
         idx = np.linspace(0, len(headings) - 1, n).round().astype(int)
         headings = [headings[i] for i in sorted(set(idx.tolist()))]
-    candidates += [(f"What does the {subject} say about {topic(_unbracketed(h))}?", _page_list(c))
+    does = agrees(subject)
+    candidates += [(f"What {does} the {subject} say about {topic(_unbracketed(h))}?", _page_list(c))
                    for h, c in headings]
     words = set(subject.lower().split()) | set(entity.lower().replace(",", " ").split())
-    candidates += [(f"What does the {subject} say about {term_phrase(t)}?", _page_list(c)) for t, c in terms
+    candidates += [(f"What {does} the {subject} say about {term_phrase(t)}?", _page_list(c)) for t, c in terms
                    if not set(t.lower().split()) <= words and len(set(t.lower().split())) == len(t.split())]
     out: dict[str, list[int]] = {}
     seen: set[tuple[str, ...]] = set()
@@ -266,19 +283,27 @@ def briefing_facts(rows: Sequence[dict[str, Any]], profile: DocumentProfile | No
     subject = document_subject(doc.text, profile)
     found = section_headings(doc, profile)
     rules = rule_facts(doc, profile)
+    about = subject_topic(doc.text) if rules else None
+    if rules and about:  # the circular's rules asked for through its subject line's topic, answered from that line
+        page = doc.citation(about[1]).page
+        rules[0] = Fact(rules[0].bullet, (f"What {agrees(subject)} the {subject} say about {about[0]}?",),
+                        (page,) if page is not None else ())
     said = {f.bullet.text for f in rules}
     circular = [f for f in circular_facts(doc, profile, subject) if f.bullet.text not in said
                 and not any(f.bullet.text.endswith(r.bullet.text.rstrip(" …")) for r in rules)]
-    facts = [f for f in (identity_fact(profile), *key_figures(rows, profile), *rules, *circular, sections_fact(found))
-             if f is not None]
-    while len(facts) > MAX_BULLETS and any(f.bullet.kind in _SPARE_KINDS for f in facts):
-        spare = max(i for i, f in enumerate(facts) if f.bullet.kind in _SPARE_KINDS)
-        facts.pop(spare)  # a circular's limit or penalty, which its rule points say better
+    headlines = headline_facts(rows, doc, profile)
+    figures = headlines or key_figures(rows, profile)
+    facts = [f for f in (identity_fact(profile), *figures, *rules, *circular, sections_fact(found)) if f is not None]
+    for kind in _SPARE_KINDS:
+        while len(facts) > MAX_BULLETS and any(f.bullet.kind == kind for f in facts):
+            # a circular's limit, which its rule points say better, then its headings
+            facts.pop(max(i for i, f in enumerate(facts) if f.bullet.kind == kind))
     return facts, doc, subject, found
 
 
-_SPARE_KINDS = ("penalty", "limit")
-"""The circular facts left out first when a circular's facts are more than :data:`MAX_BULLETS`."""
+_SPARE_KINDS = ("limit", "sections")
+"""The facts left out first when a circular's facts are more than :data:`MAX_BULLETS` (its rule, applicability,
+effective date and penalty are kept)."""
 
 
 def make_briefing(source: str, rows: Sequence[dict[str, Any]], profile: DocumentProfile | None, *,
@@ -355,7 +380,8 @@ def briefing_markdown(record: DocumentRecord, title: str | None = None) -> str:
     if not record.briefing:
         return "\n".join([*lines, "No briefing was written for this document.", ""])
     brief = Briefing.from_dict(record.briefing)
-    lines += ["## Key points", ""] + [f"- {_escape(b.text)}{b.pages_note()}" for b in brief.bullets]
+    lines += ["## Key points", ""] + [f"- {f'**{b.label()}:** ' if b.label() else ''}{_escape(b.text)}"
+                                      f"{b.pages_note()}" for b in brief.bullets]
     if brief.questions:
         lines += ["", "## Questions to ask", ""] + [f"- {_escape(q)}" for q in brief.questions]
     source = f"written by {brief.model}" if brief.mode == "llm" and brief.model else "built without an LLM"

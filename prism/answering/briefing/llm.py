@@ -98,12 +98,13 @@ def parse_briefing(text: str, max_bullets: int, max_questions: int) -> tuple[lis
 
 
 def briefing_prompt(source: str, facts: Sequence[BriefingBullet], excerpt: str) -> str:
-    """The prompt: the numbered facts with their pages (a circular's rule points marked "Rule:", so that the LLM
+    """The prompt: the numbered facts with their pages (each labelled by its kind: "Rule:", "Applies to:",
+    "Effective date:", "Penalty:", "Guidance:", :meth:`prism.types.BriefingBullet.label`, so that the LLM
     leads with them), then the document's excerpt, fenced as data."""
     lines = []
     for i, fact in enumerate(facts, 1):
         pages = ", ".join(str(p) for p in fact.pages()) or "-"
-        lines.append(f"[{i}] (pages {pages}) {'Rule: ' if fact.kind == 'rule' else ''}{fact.text}")
+        lines.append(f"[{i}] (pages {pages}) {f'{fact.label()}: ' if fact.label() else ''}{fact.text}")
     return BRIEFING_PROMPT.format(source=source, facts=fence("\n".join(lines), "facts"),
                                   document=fence(excerpt, "document"))
 

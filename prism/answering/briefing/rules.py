@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prism.answering.briefing.facts import NOT_CIRCULAR_TYPES, DocumentText, Fact
+from prism.answering.briefing.facts import DATE_RE, NOT_CIRCULAR_TYPES, DocumentText, Fact
 from prism.index.sentences import split_sentences
 from prism.types import BriefingBullet, DocumentProfile
 from prism.vocabulary import months, number_words, units
@@ -39,7 +39,7 @@ DEONTIC = re.compile(
     r"\b(?:shall|must|should|ought\s+to)\b"
     r"|\b(?:is|are|will\s+be|shall\s+be)\s+(?:required|expected|obliged|directed|advised|instructed|mandated|"
     r"prohibited|not\s+permitted|not\s+allowed|permitted|allowed|liable|entitled|eligible)\b"
-    r"|\b(?:is|are)\s+(?:mandatory|compulsory)\b"
+    r"|\b(?:is|are)\s+(?:mandatory|compulsory)\b|\b(?:is|are)\s+(?:hereby\s+)?(?:requested|advised)\s+to\b"
     r"|\bwill\s+(?:have\s+to|attract|be\s+(?:paid|charged|levied|imposed|credited|payable|treated|reckoned|"
     r"classified|deducted|refunded))\b"
     r"|\b(?:may|can)\s+not\b|\bcannot\b|\bnot\s+later\s+than\b|\bno\s+later\s+than\b",
@@ -83,8 +83,7 @@ _AMOUNT = re.compile(
     rf"|\b(?:₹|Rs\.?\s*)?{_NUMBER_WORDS}\s+{_UNIT}(?![a-z])",
     re.IGNORECASE)
 _MONTH = rf"(?:{months.ANY_RE})\.?"
-_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+"
-                   r"(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d\d\b", re.IGNORECASE)
+_DATE = DATE_RE
 _REFERENCE_DATE = re.compile(r"\b(?:dated|issued\s+on|of|till|up\s*to|since)\s*$", re.IGNORECASE)
 """What precedes a date that names a document or a past span, not a deadline."""
 _ENUMERATOR = re.compile(r"^\s*(?:\(?[ivxlc]{1,5}\)|\(?[a-z]\)|\(?\d{1,3}(?:\.\d{1,3})*\)?\.?)\s+", re.IGNORECASE)

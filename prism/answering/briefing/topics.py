@@ -95,18 +95,26 @@ _NOT_TOPICS = frozenset({
 })
 
 
+_NOUN_END = re.compile(r"(?:tion|sion|ment|ance|ence|ity|ure|age|ship|ness|ism|ist|ers?|ors?|ings?|[^s]s)$")
+"""How a lower-case word that is a noun usually ends (a plural, "-tion", "-ment", "-ance" …): a single key word
+a question may name as its topic."""
+
+
 def key_terms(text: str, k: int) -> list[str]:
-    """The ``k`` most frequent key phrases: two-word phrases of content words seen at least twice first, then
-    single content words; stop words, numbers and unit words (crore, lakh, per cent, section …) are ignored."""
-    words = re.findall(r"[A-Za-z][A-Za-z-]{2,}", text)
+    """The ``k`` most frequent key phrases: two-word phrases of content words side by side seen at least twice
+    first, then single content words that read as nouns (an acronym, or a noun's ending: :data:`_NOUN_END`); stop
+    words, numbers and unit words (crore, lakh, per cent, section …) are ignored."""
+    found = list(re.finditer(r"[A-Za-z][A-Za-z-]{2,}", text))
+    words = [m.group() for m in found]
 
     def content(w: str) -> bool:
         return w.lower() not in STOP_WORDS and w.lower() not in _NOT_TOPICS and len(w) > 3
 
     pairs: Counter[str] = Counter()
     pair_forms: dict[str, Counter[str]] = {}
-    for a, b in zip(words, words[1:], strict=False):
-        if content(a) and content(b):
+    for ma, mb in zip(found, found[1:], strict=False):
+        a, b = ma.group(), mb.group()
+        if content(a) and content(b) and not text[ma.end():mb.start()].strip():  # side by side in the text
             key = f"{a.lower()} {b.lower()}"
             pairs[key] += 1
             pair_forms.setdefault(key, Counter())[f"{a} {b}"] += 1
@@ -125,6 +133,29 @@ def key_terms(text: str, k: int) -> list[str]:
         if len(out) >= k:
             break
         word = forms.most_common(1)[0][0]
+        if not (word.isupper() or _NOUN_END.search(word.lower())):
+            continue  # a verb or adjective ("enable") is no topic; an OCR misreading ("NPCl") neither
         if not any(word.lower() in phrase.lower().split() for phrase in out):
             out.append(word)
     return out[:k]
+
+
+_SUBJECT_LINE = re.compile(r"^[ \t]*Sub(?:ject)?[ \t]*[:.–-][ \t]*(?P<t>[^\n]{4,200})", re.MULTILINE | re.IGNORECASE)
+_TOPIC_END = re.compile(r"\s*[(\"“]|\s+(?:of|at|for|in|on|to|from|with|through|under)\s+(?:Rs\.?|₹|INR|\d)"
+                        r"|\s+(?:for|in|on|under|through|with)\s+|[.;:,]\s|[.;:]$", re.IGNORECASE)
+
+
+def subject_topic(text: str) -> tuple[str, int] | None:
+    """What a circular's subject line is about, as a phrase inside a question ("Subject: Minimum Net Debit Cap (NDC)
+    of Rs. 2.5 lakhs for Sub-member banks" → "minimum net debit cap"): the line cut before a bracket, a figure, or
+    a preposition that opens a qualifier ("for …", "in …"), 2 to 8 words, with the line's offset in ``text``;
+    ``None`` when the first 3,000 characters have no subject line or it is shorter."""
+    m = _SUBJECT_LINE.search(text[:3000])
+    if m is None:
+        return None
+    words = _TOPIC_END.split(m.group("t"), maxsplit=1)[0].split()
+    while words and words[-1].lower() in STOP_WORDS:
+        words.pop()
+    if 2 <= len(words) <= 8 and all(re.match(r"[A-Za-z]", w) for w in words):
+        return topic(" ".join(words)), m.start("t")
+    return None

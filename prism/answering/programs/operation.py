@@ -31,6 +31,10 @@ the table's scale), a bare ``number``; a result may also be a ``period`` or a ``
 ``yes_no`` answer."""
 
 
+NAME_WORDS = 8
+"""How many words each side of a figure in a sentence name it (:attr:`Operand.name`)."""
+
+
 @dataclass(frozen=True)
 class Operand:
     """One figure a program reads: a table cell, or a figure stated in a sentence.
@@ -79,6 +83,22 @@ class Operand:
     rank: int = 1
     chunk: RetrievedChunk | None = field(default=None, compare=False, repr=False)
     ambiguous: bool = False
+
+    @property
+    def name(self) -> str:
+        """What the figure is, in a few words: the row's label for a cell; for a figure in a sentence, the clause
+        holding it (between the punctuation marks around it, at most :data:`NAME_WORDS` words each side: "P2M
+        transactions were 61% of volume but 34% of value" → "61% of volume but 34% of value")."""
+        if self.source != "sentence":
+            return self.label
+        at = self.label.find(self.printed.strip())
+        if at < 0:
+            return " ".join(self.label.split()[:2 * NAME_WORDS])
+        start = max(self.label.rfind(mark, 0, at) for mark in ";:,(")
+        ends = [e for e in (self.label.find(mark, at + len(self.printed.strip())) for mark in ";,)") if e >= 0]
+        before = self.label[start + 1:at].split()[-NAME_WORDS:]
+        after = self.label[at:min(ends) if ends else len(self.label)].rstrip(" .").split()[:NAME_WORDS + 1]
+        return " ".join(before + after)
 
     @property
     def series(self) -> tuple[str, int]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from prism.answering.programs.evidence import Evidence, Row
-from prism.answering.programs.operation import Program, Result
+from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in, words_of
 from prism.index.tokenizer import tokenize
@@ -45,7 +45,7 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
             "unasked_total", "asked_total", "period_cover", "period_extra", "periods_match", "latest", "chronological",
             "question_order", "item_order", "same_row", "operands", "sentence", "retrieval", "beside", "unit_match",
             "unit_clash", "mixed_kinds", "label_named", "column_named", "magnitude", "percent_difference",
-            "percent_relative", "year_before", "distinct_periods",
+            "percent_relative", "year_before", "distinct_periods", "figure_words",
             *(f"op_{name}" for name in OPERATIONS), "render_cosine")
 """The candidate features, in the weights' order."""
 
@@ -72,6 +72,25 @@ def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Se
     if tokens:
         return len(tokens & reading.tokens) / len(tokens)
     return 1.0 if label and phrase_in(label.lower(), words) else 0.0
+
+
+_NEXT_FIGURE = re.compile(r"[;,.(]\s|\d")
+
+
+def _figure_words(operand: Operand, reading: Reading) -> float:
+    """For a figure stated in a sentence, the share of the words right after it (up to the next figure or
+    punctuation mark: "61% of volume but 34% of value" gives "of volume but" and "of value") that the question
+    names: which of a sentence's figures is asked. 0.0 for a table cell or when no word follows."""
+    if operand.source != "sentence":
+        return 0.0
+    figure = operand.printed.strip()
+    at = operand.label.find(figure)
+    if at < 0:
+        return 0.0
+    after = operand.label[at + len(figure):]
+    stop = _NEXT_FIGURE.search(after)
+    tokens = frozenset(tokenize(after[:stop.start()] if stop else after))
+    return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
 
 
 def _position(tokens: frozenset[str], reading: Reading) -> int:
@@ -151,6 +170,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         1.0 if len(asked) == 1 and len(operands) == 2 and len(series) == 1
         and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
         1.0 if len({o.when for o in operands}) == len(operands) else 0.0,
+        float(np.mean([_figure_words(o, reading) for o in operands])),
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])
 
@@ -199,7 +219,7 @@ def _magnitude(program: Program) -> Program | None:
 
 
 _DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0.3, 0.3, 0.2, 0.0, -0.3, 0.5, -0.2, 0.5,
-            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, *([0.0] * len(OPERATIONS)))
+            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, *([0.0] * len(OPERATIONS)))
 """Hand-set weights before training, one per feature but the meaning one."""
 
 

@@ -56,9 +56,10 @@ def cell_quote(label: str, column: str, printed: str, unit: str | None, currency
 
 
 def quote(operand: Operand) -> str:
-    """``"<label>, <column>: <figure> (<title>)"`` for a cell; the sentence itself for a sentence's figure."""
+    """``"<label>, <column>: <figure> (<title>)"`` for a cell; ``"<figure>: <sentence>"`` for a sentence's figure
+    (the figure first: the sentence may state several)."""
     if operand.source == "sentence":
-        return operand.label
+        return f"{_figure(operand)}: {operand.label}"
     title = f" ({operand.title})" if operand.title else ""
     column = f", {operand.column}" if operand.column else ""
     flag = f" {AMBIGUOUS_NOTE}" if operand.ambiguous else ""

@@ -221,9 +221,72 @@ def ordinal(text: str) -> int:
     return _ORDINALS[m.group(1).lower()] if m else 1
 
 
+_PROHIBITION = re.compile(r"\b(?:prohibited|barred|forbidden|not\s+(?:allowed|permitted)|disallowed|banned)\b", re.I)
+_OBLIGATION = re.compile(r"\b(?:required|requirement|mandatory|compulsory|obliged|obligated|must|need\s+to|needs\s+to|"
+                         r"have\s+to|has\s+to|necessary|should)\b", re.IGNORECASE)
+_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|permissible|eligible|entitled|able\s+to|"
+                         r"free\s+to|authori[sz]ed)\b", re.IGNORECASE)
+
+
+def modality(text: str) -> str | None:
+    """What a yes/no question about a rule asks: ``prohibition`` ("Is cash withdrawal prohibited …?"),
+    ``obligation`` ("Is a bank required to …?", "Must the PSP …?"), ``permission`` ("Can a merchant …?", "Is a
+    bank allowed to …?") or, for any other yes/no question, ``fact`` ("Does the cap apply to P2M payments?": a rule
+    that says it shall is a Yes, one that says it shall not a No); ``None`` for a question that is not yes/no.
+    The rule's sentence then decides Yes or No
+    (:mod:`prism.answering.rules`)."""
+    if not polar(text):
+        return None
+    if _PROHIBITION.search(text):
+        return "prohibition"
+    if _OBLIGATION.search(text):
+        return "obligation"
+    if _PERMISSION.search(text):
+        return "permission"
+    return "fact"
+
+
 def polar(text: str) -> bool:
     """Whether the question is a yes/no question ("Is …", "Did revenue grow …", "Does the direction apply …")."""
     return _POLAR.match(text) is not None
+
+
+_NAMED_RATIO = re.compile(r"\b(?!(?:the|a|an|what|which|is|was|of|to|and|in)\b)[a-z][a-z0-9-]*\s+ratios?\b"
+                          r"(?!\s+(?:of|between|for\s+\S+\s+(?:to|and))\b)", re.IGNORECASE)
+"""A ratio the question names as a metric ("the capital adequacy ratio", "CET1 ratio", "the current ratio"): a word
+before "ratio" and no "of A to B" after it. Such a ratio is read (a lookup), not computed from two figures."""
+_OPERATION_RATIO = re.compile(r"\bratios?\s+(?:of|between)\b|\bdivided\s+by\b|\bto\s+\S+(?:\s+\S+)?\s+ratio\b|"
+                              r"\btimes\b", re.IGNORECASE)
+_BOUND = re.compile(r"\b(?:minimum|maximum|max|min)\b.*\b(?:required|requirements?|permitted|permissible|allowed|"
+                    r"prescribed|mandated|mandatory|stipulated|limits?|caps?|ceiling|floor|regulatory|norms?)\b|"
+                    r"\b(?:required|permitted|permissible|allowed|prescribed|mandated|regulatory)\s+"
+                    r"(?:minimum|maximum)\b", re.IGNORECASE)
+"""A bound a rule sets ("the minimum capital adequacy ratio required", "the maximum permissible limit"): the
+figure the rule states, not the least or greatest of a series."""
+
+
+def names_ratio(text: str) -> bool:
+    """Whether the question names a ratio as a metric ("What is the minimum capital adequacy ratio required?") and
+    asks no division of two figures ("the ratio of A to B", "A divided by B", "A to B ratio")."""
+    return bool(_NAMED_RATIO.search(text)) and not _OPERATION_RATIO.search(text)
+
+
+def names_bound(text: str) -> bool:
+    """Whether "minimum"/"maximum" name a bound a rule sets ("the maximum permissible limit", "the minimum CRAR
+    required") rather than the least or greatest figure of a series."""
+    return bool(_BOUND.search(text))
+
+
+_RATIO_WORDS = frozenset({"ratio", "ratios"})
+_BOUND_WORDS = frozenset({"minimum", "maximum", "min", "max"})
+
+
+def cue_words(words: Sequence[str], text: str) -> list[str]:
+    """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
+    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`). The operation model reads
+    these; mentions and retrieval keep every word."""
+    drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
+    return [w for w in words if w not in drop]
 
 
 def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
@@ -242,7 +305,7 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"
                                  r"\bmargin\b|\bgrowth\s+rate\b", text, re.IGNORECASE):
         return "percent"
-    if re.search(r"\bratio\b|\btimes\b|\bdivided\s+by\b", text, re.IGNORECASE):
+    if re.search(r"\bratio\b|\btimes\b|\bdivided\s+by\b", text, re.IGNORECASE) and not names_ratio(text):
         return "ratio"
     if "per share" in joined:
         return "per_share"

@@ -61,6 +61,9 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "bps": unit == "bps", "respectively": "respectively" in words,
     }
     out |= {name for name, holds in checks.items() if holds}
+    asks = kinds.modality(text)
+    if asks is not None:
+        out.add(asks)
     if checks["polar"]:
         out |= {"rise"} if RISE_WORDS & set(words) else {"fall"} if FALL_WORDS & set(words) else set()
     return out
@@ -120,7 +123,7 @@ class Reader:
         """:meth:`read`, and the :class:`~prism.answering.reading.model.Signals` the operation model read (for
         training it)."""
         text = normalise(question)
-        words = words_of(text)
+        words = kinds.cue_words(words_of(text), text)
         periods = find_periods(text)
         facts = (understand(text, catalog.known, periods=periods, exhibits=tuple(catalog.exhibits))
                  if catalog is not None else QuestionFacts(periods=periods))
@@ -147,7 +150,8 @@ class Reader:
             facts=facts, statement_kinds=frozenset(statement_kinds(text) or figure_kinds(text)),
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
-                                     "table_subject"}),
+                                     "table_subject", "permission", "obligation", "prohibition",
+                                     "fact"}),
             salient=salient_words(question, self._in_vocabulary), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog),

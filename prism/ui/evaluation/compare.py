@@ -18,8 +18,9 @@ import streamlit as st
 
 from prism.service import PrismService
 from prism.service import metrics as metric_specs
-from prism.types import SCORE_STAGES, csv_bytes, locator_of
+from prism.types import SCORE_STAGES, MetricSpec, csv_bytes, locator_of
 from prism.ui import state
+from prism.ui.evaluation.summary import comparison_sentence, opening_metric
 from prism.ui.evaluation.tables import compare_frame, display_order, load_run
 from prism.ui.explain import literal
 
@@ -91,8 +92,16 @@ def compare(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None
     if not metrics:
         st.info("These runs share no metric.")
         return
-    metric = st.selectbox("Metric", metrics, key="prism.eval.compare_metric")
-    frame = compare_frame(run_a, run_b, specs.get(metric, metric))
+    opening = st.container()  # the sentence opens the comparison; it follows the metric picked under it
+    metric = st.selectbox("Metric", metrics, key="prism.eval.compare_metric",
+                          **picker_default("prism.eval.compare_metric", metrics,
+                                           metrics.index(opening_metric(metrics) or metrics[0])))
+    spec = specs.get(metric) or MetricSpec(metric, "")
+    with opening:
+        st.markdown(f"**{literal(comparison_sentence(run_a, run_b, spec))}**")
+    if spec.plain:
+        st.caption(f"{literal(metric)}: {literal(spec.plain)}")
+    frame = compare_frame(run_a, run_b, spec)
     if frame.empty:
         st.info("The runs have no question in common.")
         return

@@ -28,6 +28,7 @@ from prism.service import metrics as metric_specs
 from prism.types import MetricSpec
 from prism.ui import charts, state
 from prism.ui.evaluation.compare import apply_link, compare, picker_default
+from prism.ui.evaluation.summary import glossary
 from prism.ui.evaluation.tables import display_order, load_run
 from prism.ui.explain import literal
 
@@ -170,12 +171,19 @@ def _job_progress() -> None:
 
 # --- views ------------------------------------------------------------------------------------------------------
 def runs_table(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> None:
-    """All runs, newest first, with the headline metrics."""
-    shown = headline(metric_specs())
+    """All runs, newest first, with the headline metrics; each metric's plain words on its column's help and in
+    "What these numbers mean" under the table."""
+    specs = metric_specs()
+    shown = headline(specs)
     frame = runs_frame(entries, shown)
     metric_cols = [c for c in frame.columns if c in shown]
+    plain = {m.name: m.plain or m.description for m in specs}
     st.dataframe(frame, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in metric_cols})
+                 column_config={c: st.column_config.NumberColumn(c, format="%.4f", help=plain.get(c))
+                                for c in metric_cols})
+    with st.expander("What these numbers mean", icon=":material/help:"):
+        for row in glossary(specs, metric_cols):
+            st.markdown(f"**{literal(row['metric'])}** · {literal(row['in plain words'])}")
 
 
 def trends(service: PrismService, chosen: Sequence[Mapping[str, Any]], dataset: str) -> None:
@@ -185,6 +193,7 @@ def trends(service: PrismService, chosen: Sequence[Mapping[str, Any]], dataset: 
     available = display_order({m for e in chosen for m in (e.get("metrics") or {})}, order)
     default = [m for m in headline(metric_specs()) if m in available][:TREND_DEFAULTS] or available[:1]
     metrics = st.multiselect("Metrics", available, default=default, key=f"prism.eval.trend_metrics.{dataset}")
+    specs = {m.name: m for m in metric_specs()}
     split, published = published_anchors(dataset)
     if published:
         splits = sorted({str(e.get("split") or "?") for e in chosen})
@@ -193,9 +202,11 @@ def trends(service: PrismService, chosen: Sequence[Mapping[str, Any]], dataset: 
                    "not decimals.")
     for metric in metrics:
         anchors = published.get(metric, {})
+        spec = specs.get(metric)
         fig = charts.metric_trend_figure(list(chosen), metric, anchors,
                                          f" (published, {split} split)" if anchors else "",
-                                         {m.name: m.description for m in metric_specs()}.get(metric, ""))
+                                         spec.plain or spec.description if spec else "",
+                                         bool(spec and spec.lower_is_better))
         st.plotly_chart(fig, width="stretch", key=f"prism.eval.trend.{dataset}.{metric}")
 
 
@@ -214,7 +225,8 @@ def ablation(service: PrismService, entries: Sequence[Mapping[str, Any]]) -> Non
                          format_func=lambda g: f"{g} · {multi[g][0].get('dataset')} · {len(multi[g])} variants")
     runs = multi[group]
     metrics = [m for m in headline(metric_specs()) if any(m in (r.get("metrics") or {}) for r in runs)]
-    st.plotly_chart(charts.ablation_figure(list(runs), metrics, {m.name: m.description for m in metric_specs()}),
+    st.plotly_chart(charts.ablation_figure(list(runs), metrics, {m.name: m.plain or m.description
+                                                                 for m in metric_specs()}),
                     width="stretch",
                     key=f"prism.eval.ablation.{group}")
     first = load_run(service, str(runs[0]["id"]))

@@ -64,7 +64,7 @@ def test_every_bullet_cites_a_page_of_its_document(sample):
     upi = briefs[UPI_PDF.name]
     assert upi.bullets[0].kind == "identity" and upi.bullets[0].text.startswith("Meridian Bank Ltd — ")
     effective = next(b for b in upi.bullets if b.kind == "effective")
-    assert (effective.text, effective.pages()) == ("10.1 This circular is effective from 1 July 2025.", [5])
+    assert (effective.text, effective.pages()) == ("1 July 2025", [1])  # "… comes into force on 1 July 2025."
     sections = next(b for b in upi.bullets if b.kind == "sections")
     assert "Dispute Resolution and Chargebacks" in sections.text and "Purpose and Scope" not in sections.text
 
@@ -229,14 +229,14 @@ def test_llm_rewrites_bullets_but_keeps_citations_and_well_formed_questions(samp
     brief = make_briefing(UPI_PDF.name, rows, record.effective_profile(), embedder=embedder,
                           llm=LLMClient(fake, "m", wait=tenacity.wait_none()))
     assert (brief.mode, brief.model) == ("llm", "m")
-    assert brief.bullets[0].pages() == [5]  # the fact it names
+    assert brief.bullets[0].pages() == [1]  # the fact it names
     applies = next(b for b in offline.bullets if b.kind == "applies")
     assert brief.bullets[1].citations == applies.citations  # the closest fact's citations
     assert all(b.pages() for b in brief.bullets)
     assert brief.questions[0] == "When does Meridian's UPI circular take effect?"  # the malformed one is dropped
     assert brief.questions[1:] == offline.questions[:2] and brief.question_pages[0] == []
     prompt = fake.calls[0]["text"]
-    assert f"[{effective}] (pages 5) 10.1 This circular is effective from 1 July 2025." in prompt
+    assert f"[{effective}] (pages 1) Effective date: 1 July 2025" in prompt
 
     bad = make_briefing("x.pdf", rows, None, embedder=embedder,
                         llm=LLMClient(ScriptedLLM(script=["I cannot do that."]), "m", wait=tenacity.wait_none()))
@@ -252,7 +252,7 @@ def test_markdown_export(sample):
     md = briefing_markdown(record)
     brief = briefs[UPI_PDF.name]
     assert md.startswith(f"# Briefing: {UPI_PDF.name.replace('_', chr(92) + '_')}\n")
-    assert "- 10.1 This circular is effective from 1 July 2025. (p. 5)\n" in md
+    assert "- **Effective date:** 1 July 2025 (p. 1)\n" in md
     assert md.count("\n- ") == len(brief.bullets) + len(brief.questions)
     assert "## Questions to ask" in md and "_Briefing built without an LLM" in md
     hostile = Briefing([BriefingBullet("Cost 5~10 bps *draft* <b>x</b>", (BulletCitation(2),))], ["Why?"])
@@ -275,7 +275,7 @@ def test_docs_json_shows_the_briefing(sample, monkeypatch, capsys):
         assert len(briefing["questions"]) == 3
     assert main(["brief", UPI_PDF.name, "--workspace", "s"]) == EXIT_OK  # the Markdown export
     out = capsys.readouterr().out
-    assert out.startswith("# Briefing: ") and "(p. 5)" in out and "## Questions to ask" in out
+    assert out.startswith("# Briefing: ") and "1 July 2025 (p. 1)" in out and "## Questions to ask" in out
     assert main(["brief", "nope.pdf", "--workspace", "s", "--json"]) != EXIT_OK
     assert "No document named 'nope.pdf'" in json.loads(capsys.readouterr().out)["error"]
 

@@ -133,7 +133,14 @@ def test_eval_page_with_two_runs(page_env):
     assert [tuple(t["y"]) for t in trend["data"]] == [(0.5, 2 / 3)]
     # ablation: two single runs form no group
     assert "No ablation group yet" in text
-    # compare: B (newest) against A, per question
+    # compare: B (newest) against A, per question; it opens on the answers (answer F1), here the same in both
+    assert literal("Run B and run A are even on answer_f1: no question changed (0 better, 0 worse, 3 unchanged).") \
+        in text
+    at.selectbox(key="prism.eval.compare_metric").set_value("ndcg@10").run()
+    _no_exception(at)
+    text = _texts(at)
+    assert literal("Run B and run A are even on ndcg@10: as many questions got better as got worse (1 better, 1 worse, "
+                   "1 unchanged).") in text
     assert "**1 improved**, **1 regressed**, 1 unchanged" in text
     per_question = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
     assert list(per_question["verdict"]) == ["same", "improved", "regressed"]

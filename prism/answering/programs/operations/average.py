@@ -46,8 +46,8 @@ class Average(Operation):
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         if len({o.series for o in program.operands}) == 1:
-            return f"average {first.label}, {' and '.join(o.column for o in program.operands)}"
-        return f"average of {', '.join(o.label for o in program.operands)}" + (
+            return f"average {first.name}, {' and '.join(o.column for o in program.operands)}"
+        return f"average of {', '.join(o.name for o in program.operands)}" + (
             f", {first.column}" if first.column else "")
 
 

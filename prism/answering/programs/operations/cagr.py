@@ -47,7 +47,7 @@ class Cagr(Operation):
 
     def subject(self, program: Program) -> str:
         first, last = program.operands
-        return f"compound annual growth rate of {first.label}, {first.column} to {last.column}"
+        return f"compound annual growth rate of {first.name}, {first.column} to {last.column}"
 
 
 OPERATION = Cagr()

@@ -66,8 +66,8 @@ class Change(Operation):
     def subject(self, program: Program) -> str:
         a, b = program.operands
         if a.series == b.series:
-            return f"change in {a.label}, {a.column} to {b.column}"
-        return f"difference, {b.label} − {a.label}" + (f", {a.column}" if a.column else "")
+            return f"change in {a.name}, {a.column} to {b.column}"
+        return f"difference, {b.name} − {a.name}" + (f", {a.column}" if a.column else "")
 
 
 OPERATION = Change()

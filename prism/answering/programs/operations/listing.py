@@ -67,11 +67,11 @@ class Listing(Operation):
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         if program.option("of") == "values":
-            return first.label
+            return first.name
         if program.option("of") == "periods":
-            return f"periods of {first.label}"
+            return f"periods of {first.name}"
         if program.option("of") == "coverage":
-            return f"periods the table gives {first.label} for"
+            return f"periods the table gives {first.name} for"
         return str(program.option("group", "items"))
 
 

@@ -32,7 +32,7 @@ class Lookup(Operation):
 
     def subject(self, program: Program) -> str:
         figure = program.operands[0]
-        return f"{figure.label}, {figure.column}" if figure.column and figure.source == "cell" else figure.label
+        return f"{figure.name}, {figure.column}" if figure.column and figure.source == "cell" else figure.name
 
 
 OPERATION = Lookup()

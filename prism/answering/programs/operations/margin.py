@@ -58,7 +58,7 @@ class Margin(Operation):
 
     def subject(self, program: Program) -> str:
         profit, revenue = program.operands
-        return f"{profit.label} margin (over {revenue.label})" + (f", {profit.column}" if profit.column else "")
+        return f"{profit.name} margin (over {revenue.name})" + (f", {profit.column}" if profit.column else "")
 
 
 OPERATION = Margin()

@@ -32,7 +32,7 @@ class Maximum(Operation):
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         if program.option("over") == "periods":
-            return f"highest {first.label}"
+            return f"highest {first.name}"
         return "highest" + (f", {first.column}" if first.column else "")
 
 

@@ -32,7 +32,7 @@ class Minimum(Operation):
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         if program.option("over") == "periods":
-            return f"lowest {first.label}"
+            return f"lowest {first.name}"
         return "lowest" + (f", {first.column}" if first.column else "")
 
 

@@ -48,7 +48,7 @@ class PerShare(Operation):
 
     def subject(self, program: Program) -> str:
         amount = program.operands[0]
-        return f"{amount.label} per share" + (f", {amount.column}" if amount.column else "")
+        return f"{amount.name} per share" + (f", {amount.column}" if amount.column else "")
 
 
 OPERATION = PerShare()

@@ -49,8 +49,8 @@ class PercentChange(Operation):
     def subject(self, program: Program) -> str:
         a, b = program.operands
         if a.series == b.series:
-            return f"percentage change in {a.label}, {a.column} to {b.column}"
-        return f"{b.label} relative to {a.label}, percentage difference" + (f", {a.column}" if a.column else "")
+            return f"percentage change in {a.name}, {a.column} to {b.column}"
+        return f"{b.name} relative to {a.name}, percentage difference" + (f", {a.column}" if a.column else "")
 
 
 OPERATION = PercentChange()

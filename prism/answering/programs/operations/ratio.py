@@ -43,8 +43,8 @@ class Ratio(Operation):
     def subject(self, program: Program) -> str:
         a, b = program.operands
         if a.series == b.series:
-            return f"{a.label}, {a.column} / {b.column}"
-        return f"ratio of {a.label} to {b.label}" + (f", {a.column}" if a.column else "")
+            return f"{a.name}, {a.column} / {b.column}"
+        return f"ratio of {a.name} to {b.name}" + (f", {a.column}" if a.column else "")
 
 
 OPERATION = Ratio()

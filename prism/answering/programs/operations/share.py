@@ -47,8 +47,8 @@ class Share(Operation):
     def subject(self, program: Program) -> str:
         a, b = program.operands
         if a.series == b.series:
-            return f"{a.label}, {a.column} as a percentage of {b.column}"
-        return f"{a.label} as a percentage of {b.label}" + (f", {a.column}" if a.column else "")
+            return f"{a.name}, {a.column} as a percentage of {b.column}"
+        return f"{a.name} as a percentage of {b.name}" + (f", {a.column}" if a.column else "")
 
 
 OPERATION = Share()

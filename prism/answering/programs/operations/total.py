@@ -46,8 +46,8 @@ class Total(Operation):
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         if len({o.series for o in program.operands}) == 1:
-            return f"total {first.label}, {' and '.join(o.column for o in program.operands)}"
-        return f"sum of {', '.join(o.label for o in program.operands)}" + (f", {first.column}" if first.column else "")
+            return f"total {first.name}, {' and '.join(o.column for o in program.operands)}"
+        return f"sum of {', '.join(o.name for o in program.operands)}" + (f", {first.column}" if first.column else "")
 
 
 OPERATION = Total()

@@ -49,7 +49,7 @@ class YesNo(Operation):
             shown = written(figure.value, figure.kind, figure)
             relation = reading.comparison.text
             return Result(None, None, "yes_no", "Yes" if yes else "No",
-                          f"({figure.label}: {shown}; asked: {relation})", work=f"{figure.printed} vs {relation}")
+                          f"({shown}; asked: {relation})", work=f"{figure.printed} vs {relation}")
         a, b = program.operands
         rose = b.value > a.value
         yes = rose if test == "rise" else b.value < a.value
@@ -60,7 +60,7 @@ class YesNo(Operation):
 
     def subject(self, program: Program) -> str:
         first = program.operands[0]
-        return f"{first.label}: " + ("threshold" if program.option("test") == "threshold" else "direction")
+        return first.name
 
 
 OPERATION = YesNo()

@@ -19,6 +19,8 @@ logger = logging.getLogger(__name__)
 
 MAX_RENDER_PIXELS = 4000
 """Longest side of a rendered page in pixels; the scale is lowered for oversized pages to bound memory."""
+MIN_OCR_DPI = 150
+"""The lowest resolution a page is read at: a scan coarser than this is still rendered at it (small print)."""
 
 _engine: Any = None
 _engine_error: str | None = None
@@ -35,12 +37,43 @@ class OcrPage:
         text: recognised text, lines in reading order joined with ``\\n`` (``""`` when nothing was read or on error).
         error: plain-words reason when the page could not be rendered or read, else ``None``.
         seconds: wall time spent on the page (render + recognition), seconds.
+        dpi: the resolution the page was rendered at (:func:`page_dpi`); 0 when it was not rendered.
     """
 
     number: int
     text: str
     error: str | None = None
     seconds: float = 0.0
+    dpi: int = 0
+
+
+def native_dpi(page: Any) -> float | None:
+    """The resolution of a page's scan: pixels per inch of its largest image as placed on the page (a rotated
+    image is measured along its long side), or ``None`` for a page without images (pypdfium2 ``PdfPage``)."""
+    import pypdfium2.raw as pdfium_c
+
+    best: tuple[float, float] | None = None  # (placed area, dpi)
+    for image in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
+        left, bottom, right, top = image.get_bounds()
+        width_px, height_px = image.get_px_size()
+        placed = max(right - left, top - bottom)
+        if placed <= 0 or min(width_px, height_px) <= 1:
+            continue
+        area = (right - left) * (top - bottom)
+        if best is None or area > best[0]:
+            best = (area, max(width_px, height_px) * 72.0 / placed)
+    return best[1] if best else None
+
+
+def page_dpi(page: Any, dpi: int) -> int:
+    """The resolution to render a page at for OCR: its scan's own (:func:`native_dpi`; rendering finer adds
+    pixels, not detail, and the recogniser's time grows with them), between :data:`MIN_OCR_DPI` and ``dpi`` (the
+    setting, the finest allowed); ``dpi`` for a page without images (vector text without a text layer); lowered so
+    no side exceeds :data:`MAX_RENDER_PIXELS` pixels."""
+    native = native_dpi(page)
+    chosen = dpi if native is None else min(dpi, max(MIN_OCR_DPI, round(native)))
+    width, height = page.get_size()  # points
+    return int(min(chosen, MAX_RENDER_PIXELS * 72.0 / max(width, height, 1.0)))
 
 
 def _get_engine() -> Any:
@@ -106,8 +139,8 @@ def ocr_pdf_pages(data: bytes, numbers: Sequence[int], dpi: int, name: str) -> I
     Args:
         data: the PDF's bytes.
         numbers: 1-based page numbers to read, in the order wanted.
-        dpi: render resolution in dots per inch (72–600); lowered per page so no side exceeds
-            :data:`MAX_RENDER_PIXELS` pixels.
+        dpi: the finest render resolution in dots per inch (72–600); each page is read at its scan's own
+            resolution within that (:func:`page_dpi`).
         name: the file's display name (for messages).
 
     Yields:
@@ -141,9 +174,8 @@ def _ocr_one(pdf: Any, engine: Any, number: int, dpi: int, name: str) -> OcrPage
     t0 = time.perf_counter()
     try:
         page = pdf[number - 1]
-        width, height = page.get_size()  # points
-        scale = min(dpi / 72.0, MAX_RENDER_PIXELS / max(width, height, 1.0))
-        image = page.render(scale=scale).to_numpy()
+        chosen = page_dpi(page, dpi)
+        image = page.render(scale=chosen / 72.0).to_numpy()
         page.close()
     except (pdfium.PdfiumError, IndexError, ValueError, MemoryError) as exc:
         logger.warning("%s page %d: could not render for OCR: %s", name, number, exc)
@@ -155,5 +187,5 @@ def _ocr_one(pdf: Any, engine: Any, number: int, dpi: int, name: str) -> OcrPage
         return OcrPage(number, "", f"OCR failed ({type(exc).__name__}: {exc})", time.perf_counter() - t0)
     lines = _lines_in_reading_order(result or [])
     seconds = time.perf_counter() - t0
-    logger.info("%s page %d: OCR read %d lines in %.2f s", name, number, len(lines), seconds)
-    return OcrPage(number, "\n".join(lines), None, seconds)
+    logger.info("%s page %d: OCR read %d lines at %d dpi in %.2f s", name, number, len(lines), chosen, seconds)
+    return OcrPage(number, "\n".join(lines), None, seconds, chosen)

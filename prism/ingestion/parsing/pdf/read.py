@@ -229,7 +229,8 @@ def load_pdf(data: bytes, name: str, settings: Settings, on_page: PageCallback |
     logger.info("%s: %d pages, %d with text (%d by OCR), %d skipped in %.2f s", name, total, len(ordered),
                 sum(p.ocr for p in ordered), len(scan.skipped), seconds)
     return ParsedDocument(source=name, kind="pdf", pages=ordered, total_pages=total,
-                          skipped_pages=tuple(scan.skipped[n] for n in sorted(scan.skipped)), warnings=tuple(warnings))
+                          skipped_pages=tuple(scan.skipped[n] for n in sorted(scan.skipped)), warnings=tuple(warnings),
+                          ocr_seconds=scan.ocr_seconds)
 
 
 def _page_labels(reader: PdfReader, name: str, total: int) -> list[str | None]:
@@ -271,6 +272,7 @@ class _Scan:
     unread: dict[int, str] = field(default_factory=dict)
     labels: list[str | None] = field(default_factory=list)
     streamed_vocab: Counter[str] = field(default_factory=Counter)
+    ocr_seconds: float = 0.0
 
     def label(self, number: int) -> str | None:
         """The printed label of 1-based page ``number``, or ``None``."""
@@ -374,6 +376,7 @@ def _ocr_pages(data: bytes, name: str, settings: Settings, scan: _Scan, warnings
         return
     for result in ocr.ocr_pdf_pages(data, todo, settings.ocr_dpi, name):
         n = result.number
+        scan.ocr_seconds += result.seconds
         if result.error is not None:
             if result.error.startswith("OCR unavailable"):
                 unavailable = result.error
