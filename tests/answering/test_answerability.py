@@ -14,6 +14,7 @@ from prism.answering.answerability import assess, decline_message
 from prism.answering.engine import AnswerEngine
 from prism.answering.extractive import relevance
 from prism.answering.llm import wrap_llms
+from prism.retrieval.scope import catalog_of
 from prism.service import PrismService
 from prism.types import IngestItem, SearchScope
 from tests.conftest import REPO, offline_service
@@ -34,10 +35,11 @@ def sample(tmp_path_factory, embedder):
 
 def _verdict(svc: PrismService, question: str):
     retriever = svc.open("sample").retriever
-    found = retriever.search(question).results
-    rel = relevance(question, found, svc.embedder, svc.settings.extractive_lexical_weight)
-    return assess(question, found, rel, retriever.idf, lambda w: svc.embedder.count_tokens(w) == 3,
-                  min_relevance=svc.settings.answer_min_relevance, min_salient_idf=svc.settings.gate_min_salient_idf)
+    reading = svc.reader.read(question, catalog_of(retriever.workspace.snapshot(), retriever.workspace.name))
+    found = retriever.search(question, reading=reading).results
+    rel = relevance(reading, found, svc.embedder, svc.settings.extractive_lexical_weight)
+    return assess(reading, found, rel, retriever.idf, min_relevance=svc.settings.answer_min_relevance,
+                  min_salient_idf=svc.settings.gate_min_salient_idf)
 
 
 def test_idf_through_the_retriever(sample):

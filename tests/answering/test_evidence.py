@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.evidence import answer_target, evidence_units, holds_evidence
+from prism.answering.evidence import evidence_units, holds_evidence
 from prism.types import RetrievedChunk
+from tests.readings import target_of
 
 
 @pytest.mark.parametrize(("question", "answer_type", "focus", "periods"), [
@@ -29,7 +30,7 @@ from prism.types import RetrievedChunk
     ("What was Netflix's net income in 2016?", "quantity", ("net", "income"), ("2016",)),
 ])
 def test_answer_type_and_focus(question, answer_type, focus, periods):
-    target = answer_target(question)
+    target = target_of(question)
     assert target is not None
     assert (target.answer_type, target.focus, tuple(p.text for p in target.periods)) == (answer_type, focus, periods)
 
@@ -44,7 +45,7 @@ def test_answer_type_and_focus(question, answer_type, focus, periods):
     "When was Meridian Bank's Q2 FY25 earnings call held?",
 ])
 def test_questions_without_a_typed_answer(question):
-    assert answer_target(question) is None
+    assert target_of(question) is None
 
 
 def _chunk(text: str, **metadata: str) -> RetrievedChunk:
@@ -72,14 +73,14 @@ def test_units_are_rows_with_their_headers_and_sentences():
 
 
 def test_a_count_needs_the_number_before_its_noun():
-    target = answer_target("How many ATMs does Meridian Bank operate?")
+    target = target_of("How many ATMs does Meridian Bank operate?")
     assert not holds_evidence(target, [_chunk(FEE_TABLE)])  # "ATMs 5": free transactions, not ATMs
     assert holds_evidence(target, [_chunk("The Bank operates 1,240 ATMs and 410 branches.")])
     assert holds_evidence(target, [_chunk("Branches 410 398\nATMs 1,240 1,180")])  # a row labelled with the noun
 
 
 def test_a_quantity_needs_its_focus_and_a_value_in_one_unit():
-    target = answer_target("What minimum credit score does Meridian Bank require for a personal loan?")
+    target = target_of("What minimum credit score does Meridian Bank require for a personal loan?")
     split = "Personal loans need a good credit history. A score is reported monthly; fees are ₹500."
     assert not holds_evidence(target, [_chunk(split)])
     assert holds_evidence(target, [_chunk("Personal loans need a minimum credit score of 720.")])
@@ -87,18 +88,18 @@ def test_a_quantity_needs_its_focus_and_a_value_in_one_unit():
 
 
 def test_a_named_period_must_hold_for_the_figure():
-    target = answer_target("What was Meridian Bank's net profit in Q3 FY25?")
+    target = target_of("What was Meridian Bank's net profit in Q3 FY25?")
     said = "Net profit for the quarter was ₹2,146 crore."
     assert not holds_evidence(target, [_chunk(said, period="Q2 FY2025")])
     assert holds_evidence(target, [_chunk(said, period="Q3 FY2025")])
     assert holds_evidence(target, [_chunk("Net profit in Q3 FY25 was ₹2,210 crore.", period="Q2 FY2025")])
-    full_year = answer_target("What was Meridian Bank's net profit for the full year FY2024?")
+    full_year = target_of("What was Meridian Bank's net profit for the full year FY2024?")
     assert not holds_evidence(full_year, [_chunk("Net profit was ₹1,955 crore in Q2 FY24.")])  # a quarter of it
     assert holds_evidence(full_year, [_chunk("Net profit (PAT) 7,910 7,015", table_columns="FY2024 | FY2023")])
 
 
 def test_a_person_or_firm_needs_a_name_beside_the_focus():
-    target = answer_target("Which firm is Meridian Bank's statutory auditor?")
+    target = target_of("Which firm is Meridian Bank's statutory auditor?")
     assert not holds_evidence(target, [_chunk("Payment systems undergo an annual audit by a CERT-In empanelled "
                                               "auditor.")])
     assert not holds_evidence(target, [_chunk("The statutory auditor reviewed the accounts.")])
@@ -110,10 +111,10 @@ def test_a_line_item_is_found_by_its_statement_labels():
     # a 10-K says "Total net sales" and "Net income" where the analyst says revenue and net profit
     rows = _chunk("Total net sales 232,887 280,522\nOperating income 12,421 14,541", table_columns="2018 | 2019",
                   period="FY2019")
-    revenue = answer_target("What was total revenue in FY2019? Answer in USD millions.")
+    revenue = target_of("What was total revenue in FY2019? Answer in USD millions.")
     assert revenue is not None and revenue.focus == ("total", "revenue")  # the instructions after "?" are not read
     assert holds_evidence(revenue, [rows])
-    assert not holds_evidence(answer_target("What was net profit in FY2019?"), [rows])  # no net income row
+    assert not holds_evidence(target_of("What was net profit in FY2019?"), [rows])  # no net income row
     assert not holds_evidence(revenue, [_chunk("Total net sales 177,866 232,887", table_columns="2017 | 2018",
                                                period="FY2018")])  # FY2019 is named nowhere
 
@@ -121,23 +122,23 @@ def test_a_line_item_is_found_by_its_statement_labels():
 def test_a_bare_year_is_the_period_asked():
     # a FY2015 10-K's table holds 2015, 2014 and 2013: it does not answer for 2016 (the figure would be another year's)
     rows = _chunk("Net income $ 122,641 $ 266,799 $ 112,403", table_columns="2015 | 2014 | 2013", period="FY2015")
-    assert not holds_evidence(answer_target("What was Netflix's net income in 2016?"), [rows])
-    assert holds_evidence(answer_target("What was Netflix's net income in 2014?"), [rows])
-    assert holds_evidence(answer_target("What was net income in 2014 and 2015?"), [rows])
-    assert not holds_evidence(answer_target("What was net income in 2015 and 2016?"), [rows])
+    assert not holds_evidence(target_of("What was Netflix's net income in 2016?"), [rows])
+    assert holds_evidence(target_of("What was Netflix's net income in 2014?"), [rows])
+    assert holds_evidence(target_of("What was net income in 2014 and 2015?"), [rows])
+    assert not holds_evidence(target_of("What was net income in 2015 and 2016?"), [rows])
 
 
 def test_generic_adjectives_and_value_nouns_need_not_be_repeated():
-    target = answer_target("What are the key transaction limits?")  # Compare's circular template
+    target = target_of("What are the key transaction limits?")  # Compare's circular template
     assert target is not None and target.focus == ("key", "transaction", "limits")
     assert holds_evidence(target, [_chunk("A customer may make transactions up to ₹1,00,000 a day.")])
     assert not holds_evidence(target, [_chunk("Transactions are settled by the switch each day.")])  # no value
 
 
 def test_only_a_copular_who_asks_for_a_name():
-    assert answer_target("Who does this circular apply to?") is None  # Compare's template: a description
-    assert answer_target("Which bank has the highest UPI share?") is None
-    target = answer_target("Who was the statutory auditor of Meridian Bank in FY2024?")
+    assert target_of("Who does this circular apply to?") is None  # Compare's template: a description
+    assert target_of("Which bank has the highest UPI share?") is None
+    target = target_of("Who was the statutory auditor of Meridian Bank in FY2024?")
     # the "of" complement joins the focus; holds_evidence does not require the passages' entity words
     assert target is not None and (target.answer_type, target.focus) == (
         "person_or_org", ("statutory", "auditor", "Meridian", "Bank"))

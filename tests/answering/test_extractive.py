@@ -8,10 +8,11 @@ import re
 
 import pytest
 
-from prism.answering.evidence import UnitTest, answer_target
+from prism.answering.evidence import UnitTest
 from prism.types import IngestItem
 from tests.builders import text_pdf
 from tests.conftest import offline_service
+from tests.readings import target_of
 
 FILING = [
     "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nFor the fiscal year ended December 31, 2015\n"
@@ -83,7 +84,7 @@ def test_a_sentence_adding_to_the_one_before_does_not_lead_it(svc):
 
 
 def test_a_title_is_required_whole():
-    test = UnitTest(answer_target("Who is Netflix's CEO?"), {"netflix", "inc"})
+    test = UnitTest(target_of("Who is Netflix's CEO?"), {"netflix", "inc"})
     assert test.answers("Reed Hastings, Chief Executive Officer", "netflix 2015 10k")
     assert not test.answers("David Wells, Chief Financial Officer", "netflix 2015 10k")
     assert not test.answers("The Chief Executive Officer signs the report", "netflix 2015 10k")  # no name

@@ -7,16 +7,21 @@ circular ingested into a temporary workspace (../shared/data; skipped without it
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from prism.answering import acronyms
 from prism.answering.answerability import assess, decline_message
-from prism.answering.derived.cells import match_row
-from prism.answering.evidence import answer_target, holds_evidence
+from prism.answering.evidence import holds_evidence
+from prism.answering.programs import binding
+from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.operation import Operand
 from prism.index.tokenizer import tokenize
-from prism.types import IngestItem, RetrievedChunk, TableRow
+from prism.types import IngestItem, RetrievedChunk
 from prism.vocabulary import abbreviations, titles
 from tests.conftest import offline_service, require_data
+from tests.readings import read, target_of
 
 AMC_PASSAGE = "An asset management company shall have a net worth of not less than ₹50 crore."
 
@@ -28,11 +33,11 @@ def _rare(terms):
 
 def _verdict(question: str, *texts: str):
     chunks = [RetrievedChunk(f"c-{i}", "d" * 64, "circular.pdf", text) for i, text in enumerate(texts)]
-    return assess(question, chunks, 1.0, _rare, lambda w: True, min_relevance=0.3, min_salient_idf=0.8)
+    return assess(read(question), chunks, 1.0, _rare, min_relevance=0.3, min_salient_idf=0.8)
 
 
 def _evidence(question: str, text: str) -> bool:
-    target = answer_target(question)
+    target = target_of(question)
     assert target is not None
     return holds_evidence(target, [RetrievedChunk("c-1", "d" * 64, "circular.pdf", text)])
 
@@ -129,20 +134,33 @@ def test_the_focus_is_named_by_an_abbreviation_or_its_words(question, unit, held
 
 
 # --- table rows -----------------------------------------------------------------------------------------------------
-def _row(label: str, *cells: str) -> TableRow:
-    return TableRow(label, cells, tuple((0, 0) for _ in cells), 0, 0)
+def _table(*labels: str) -> Evidence:
+    """One table of one figure per row (FY24, ₹ crore), as :func:`prism.answering.programs.evidence.gather` reads it."""
+    rows = []
+    for i, (label, cell) in enumerate(zip(labels, ("1,612", "1,204", "4,210"), strict=True)):
+        figure = Operand(label, "FY24", "FY2024", (2024, 0), cell, Decimal(cell.replace(",", "")), "crore", "INR",
+                         "amount", 1, table="t", row=i, col=0)
+        rows.append(Row(("t", i), label, frozenset(tokenize(label)), (figure,)))
+    return Evidence(rows=rows)
+
+
+def _named(question: str, evidence: Evidence) -> str | None:
+    """The label of the row a program binds ``question`` to first, or ``None``."""
+    named = binding.rows(read(question), evidence)
+    return named[0].label if named else None
 
 
 def test_a_row_is_named_by_an_abbreviation_or_its_words():
-    rows = [_row("Profit before tax", "1,612"), _row("Profit after tax", "1,204"), _row("Net interest income", "4,210")]
-    for question, expected in [("What was the PAT in FY24?", rows[1]), ("What was the NII in FY24?", rows[2]),
-                               ("What was the profit before tax?", rows[0])]:
-        assert match_row(set(tokenize(question)), rows, question) == (expected, len(tokenize(expected.label)))
-    short = [_row("PBT", "1,612"), _row("PAT", "1,204"), _row("NII", "4,210")]
-    for question, expected in [("What was the profit after tax in FY24?", short[1]),
-                               ("What was the net interest income?", short[2]), ("What was the net profit?", short[1])]:
-        assert match_row(set(tokenize(question)), short, question) == (expected, 1)
-    assert match_row(set(tokenize("What was the refund period?")), short, "What was the refund period?") is None
+    spelled = _table("Profit before tax", "Profit after tax", "Net interest income")
+    for question, expected in [("What was the PAT in FY24?", "Profit after tax"),
+                               ("What was the NII in FY24?", "Net interest income"),
+                               ("What was the profit before tax?", "Profit before tax")]:
+        assert _named(question, spelled) == expected, question
+    short = _table("PBT", "PAT", "NII")
+    for question, expected in [("What was the profit after tax in FY24?", "PAT"),
+                               ("What was the net interest income?", "NII"), ("What was the net profit?", "PAT")]:
+        assert _named(question, short) == expected, question
+    assert _named("What was the refund period?", short) is None
 
 
 # --- a real RBI master circular ---------------------------------------------------------------------------------------

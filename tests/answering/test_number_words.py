@@ -9,13 +9,14 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.programs.numbers import cell_number, read_number_words
-from prism.answering.evidence import answer_target, holds_evidence
+from prism.answering.evidence import holds_evidence
 from prism.answering.figures import extract_figures, supported, unsupported_numbers, with_digits
+from prism.answering.programs.numbers import cell_number, read_number_words
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem, RetrievedChunk
 from prism.vocabulary.number_words import find_number_phrases
+from tests.readings import target_of
 
 
 @pytest.mark.parametrize(("phrase", "value"), [
@@ -135,18 +136,18 @@ def _chunk(text: str) -> RetrievedChunk:
 
 
 def test_a_value_in_words_is_a_quantity():
-    target = answer_target("What is the maximum penalty for a delay?")
+    target = target_of("What is the maximum penalty for a delay?")
     assert target is not None and target.answer_type == "quantity"
     assert holds_evidence(target, [_chunk("The penalty for a delay shall not exceed fifteen crore rupees.")])
     assert not holds_evidence(target, [_chunk("The penalty for a delay is one of the measures the bank applies.")])
     assert not holds_evidence(target, [_chunk("The penalty for a delay is set by the board.")])
-    refund = answer_target("What is the time limit for a refund?")
+    refund = target_of("What is the time limit for a refund?")
     assert holds_evidence(refund, [_chunk("The time limit for a refund is thirty days from the complaint.")])
     assert not holds_evidence(refund, [_chunk("The time limit for a refund is set by the board.")])
 
 
 def test_a_count_in_words_is_a_count():
-    target = answer_target("How many ATMs does Meridian Bank operate?")
+    target = target_of("How many ATMs does Meridian Bank operate?")
     assert holds_evidence(target, [_chunk("The Bank operates twelve ATMs and four branches.")])
     assert not holds_evidence(target, [_chunk("The Bank operates ATMs in every town.")])
 

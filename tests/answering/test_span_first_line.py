@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.evidence import asks_description
 from prism.types import IngestItem
 from tests.conftest import offline_service
+from tests.readings import read
 
 PAGE = """<html><body>
 <table>
@@ -98,20 +98,20 @@ def test_what_something_consists_of_is_a_sentence_not_a_cell(report):
     ("What is the total revenue?", False),
 ])
 def test_a_description_question_is_told_from_a_figure_question(question, asks):
-    assert asks_description(question) is asks
+    assert ("description" in read(question).flags) is asks
 
 
-@pytest.mark.parametrize(("question", "heading_end", "checked"), [
-    ("In which year was the amount for Ireland larger?", "Ireland highest in 2018", "2018: 0.5 ✓"),
-    ("In which year was the amount for deferred charges smaller?", "Deferred charges lowest in 2018", "2018: 1.9 ✓"),
-    ("In which year were revenues less than 600,000?", "Revenues less than 600,000 in 2018", "2018: 598,100 ✓"),
+@pytest.mark.parametrize(("question", "heading_words", "checked"), [
+    ("In which year was the amount for Ireland larger?", ("Ireland", "2018"), "2018: 0.5"),
+    ("In which year was the amount for deferred charges smaller?", ("Deferred charges", "2018"), "2018: 1.9"),
+    ("In which year were revenues less than 600,000?", ("Revenues", "600,000", "2018"), "2018: 598,100"),
 ])
-def test_which_year_names_the_year_first_with_the_row_read(report, question, heading_end, checked):
-    # the period comparison in code (derived/which.py) answers before the year lines
+def test_which_year_names_the_year_first_with_the_row_read(report, question, heading_words, checked):
+    # the period comparison in code (a program over the row's years) answers before the year lines
     answer = report.ask(question, "span", sources=["taxes.html"])
     heading, *rest = answer.answer.splitlines()
     assert not answer.declined and answer.calculation is not None and answer.calculation.result == "2018"
-    assert heading.endswith(heading_end), answer.answer
+    assert all(word in heading for word in heading_words), answer.answer
     assert any(checked in line for line in rest), answer.answer
 
 
@@ -121,19 +121,20 @@ def test_which_year_names_the_year_first_with_the_row_read(report, question, hea
 ])
 def test_which_years_a_table_gives_lists_its_column_years(report, question):
     answer = report.ask(question, "span", sources=["taxes.html"])
-    assert _first(answer).startswith("- 2019 and 2018: the years the table gives"), answer.answer
+    first = _first(answer)
+    assert "2019" in first and "2018" in first and "consisted" not in first, answer.answer
 
 
-@pytest.mark.parametrize(("question", "first_line"), [
-    ("Which country had the highest total external revenue in 2019?",
-     "- United States: 2019 $: 1,155,463 (highest of 4 rows) [1]"),
-    ("Which country had the second highest total external revenue in 2018?",
-     "- Rest of World: 2018 $: 129,468 (second highest of 4 rows) [1]"),
-    ("Which country had the lowest total external revenue in 2019?",
-     "- Canada: 2019 $: 96,168 (lowest of 4 rows) [1]"),
+@pytest.mark.parametrize(("question", "row", "figure"), [
+    ("Which country had the highest total external revenue in 2019?", "United States", "1,155,463"),
+    ("Which country had the second highest total external revenue in 2018?", "Rest of World", "129,468"),
+    ("Which country had the lowest total external revenue in 2019?", "Canada", "96,168"),
 ])
-def test_which_row_ranks_first_names_the_row_and_its_figure(report, question, first_line):
-    """The total row is not a country: it is left out of the ranking."""
+def test_which_row_ranks_first_names_the_row_and_its_figure(report, question, row, figure):
+    """The total row is not a country: it is left out of the ranking. The answer's first line names the row and its
+    figure (and no other country)."""
     answer = report.ask(question, "span", sources=["revenue.html"])
-    assert not answer.declined and answer.calculation is None
-    assert _first(answer) == first_line, answer.answer
+    first = answer.answer.splitlines()[0]
+    others = {"United Kingdom", "United States", "Canada", "Rest of World", "Total"} - {row}
+    assert not answer.declined and row in first and figure in first, answer.answer
+    assert not [name for name in others if name in first], answer.answer

@@ -14,10 +14,9 @@ import tenacity
 
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.answering.reading import entities as query_module
 from prism.index.sentences import split_sentences
 from prism.retrieval import periods as periods_module
-from prism.answering.reading import entities as query_module
-from prism.retrieval.understanding import Understanding
 from prism.types import IngestItem
 from tests.builders import statements_pdf
 from tests.conftest import offline_service
@@ -101,16 +100,3 @@ def test_with_expansions_the_query_is_still_parsed_and_embedded_once(acme, count
     assert counted["periods"][question] == 1
     assert counted["entities"][question] == 1
     assert counted["embedded"][question] == 1
-
-
-def test_understanding_reads_each_part_once(monkeypatch):
-    understood = Understanding("What was Acme's revenue in FY2023 and FY2022?")
-    calls = Counter()
-    original = periods_module.find_periods
-    monkeypatch.setattr("prism.retrieval.understanding.find_periods",
-                        lambda text: calls.update([text]) or original(text))
-    assert [p.year for p in understood.periods] == [2023, 2022]
-    assert [p.year for p in understood.periods] == [2023, 2022]
-    assert calls[understood.text] == 1
-    assert Understanding.of(understood) is understood
-    assert understood.memo("k", lambda: 1) == 1 and understood.memo("k", lambda: 2) == 1

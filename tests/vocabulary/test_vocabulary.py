@@ -7,7 +7,7 @@ import re
 from decimal import Decimal
 
 from prism.answering.briefing.sections import _COMPANY_RE
-from prism.answering.derived.calc import present
+from prism.answering.metrics.calc import present
 from prism.evaluation.answers import asked_scale, numeric_match
 from prism.index.sentences import split_sentences
 from prism.ingestion.profiles.read import short_name

@@ -1,7 +1,8 @@
-"""Question understanding against document profiles (prism.answering.reading.entities): a table of questions with the entity,
-document type and unknown names each must give, and the false-match measurement the module docstring reports: every
-one of the 20 FinanceBench dev questions against all 16 dev filings' profiles (data/ground_truth/profiles.json) and
-every one of the sample set's 72 questions against the sample PDFs' profiles as ingestion reads them."""
+"""Question understanding against document profiles (prism.answering.reading.entities): a table of questions with the
+entity, document type and unknown names each must give, and the false-match measurement the module docstring
+reports: every one of the 20 FinanceBench dev questions against all 16 dev filings' profiles
+(data/ground_truth/profiles.json) and every one of the sample set's 72 questions against the sample PDFs' profiles
+as ingestion reads them."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import json
 
 import pytest
 
+from prism.answering.reading.entities import find_doc_types, find_entities, understand
 from prism.ingestion import parsing
 from prism.ingestion.profiles.read import extract_profile
-from prism.answering.reading.entities import find_doc_types, find_entities, understand
 from prism.types import DocumentProfile
 from tests.conftest import REPO, require_data
 

@@ -16,18 +16,25 @@ from pathlib import Path
 
 import pytest
 
+from prism.answering.reading.entities import find_doc_types
+from prism.answering.reading.reader import Reader
 from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.profiles.periods import named_period
 from prism.ingestion.profiles.read import extract_profile
-from prism.retrieval.query import find_doc_types
-from prism.retrieval.scope import plan_scope
+from prism.retrieval.scope import ScopePlan, catalog_of, plan_scope
 from prism.service import document_title
 from prism.types import DOCUMENT_TYPE_LABELS, DOCUMENT_TYPES, DocumentProfile, DocumentRecord, IngestItem
 from tests.builders import unicode_pdf
 from tests.conftest import FIXTURES, require_data
 
 SETTINGS = Settings(ocr_enabled=False)
+
+
+def _plan(question: str, docs: list[DocumentRecord]) -> ScopePlan:
+    """The scope of ``question`` over ``docs``, read by the question reader against their catalog."""
+    reading = Reader().read(question, catalog_of(docs, "w"))
+    return plan_scope(reading, docs, workspace="w")
 
 ACME_RELEASE = """Acme Corp Reports Second Quarter Fiscal 2025 Results
 Revenue up 8% to $2.41 billion; diluted EPS of $1.12; full-year outlook raised
@@ -271,12 +278,12 @@ def test_releases_scope_questions_to_their_company(tmp_path):
     docs = [DocumentRecord(doc_id=name.ljust(64, "0"), source=f"{name}.pdf", kind="pdf", pages=2, chunks=1,
                            profile=_profile(tmp_path, f"{name}.pdf", pages).to_dict())
             for name, pages in releases.items()]
-    walmart = plan_scope("What was Walmart's revenue?", docs, workspace="w")
+    walmart = _plan("What was Walmart's revenue?", docs)
     assert walmart.decline is not None and "Walmart" in walmart.decline
     for question in ("What was Acme's revenue in Q2 FY2025?", "What was ACME revenue growth?"):
-        plan = plan_scope(question, docs, workspace="w")
+        plan = _plan(question, docs)
         assert plan.decline is None and plan.allowed == {docs[0].doc_id}, question
-    assert plan_scope("LUMD net income", docs, workspace="w").allowed == {docs[1].doc_id}
+    assert _plan("LUMD net income", docs).allowed == {docs[1].doc_id}
 
 
 def test_real_eight_k_with_a_leadership_release_stays_an_eight_k():

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.derived.cells import AMBIGUOUS_NOTE
 from prism.ingestion.tables.finders import with_document_numbers
 from prism.ingestion.tables.stored_text import find_tables
 from prism.types import ChunkTable, IngestItem
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
 from tests.builders import text_pdf
 from tests.conftest import CASES, offline_service
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.derived.captions import asks_table_subject
-from prism.answering.evidence import asks_description
 from prism.types import IngestItem
 from tests.conftest import offline_service
+from tests.readings import read
 
 EMOLUMENTS = """<html><body>
 <table>
@@ -61,7 +60,7 @@ def _first_line(text: str) -> str:
     ("What does the company show in its segment note?", False),
 ])
 def test_a_question_about_the_table_itself_is_told_from_a_figure_question(question, asks):
-    assert asks_table_subject(question) is asks
+    assert (read(question).intent == "table_subject") is asks
 
 
 @pytest.mark.parametrize(("source", "sentence"), [
@@ -85,7 +84,7 @@ def test_what_the_table_shows_is_the_sentence_introducing_it(service, source, se
     ("What is fee for locker rent?", False), ("What is Total Revenue in 2019?", False),
 ])
 def test_a_named_term_asks_for_its_definition(question, term):
-    assert asks_description(question) is term
+    assert ("description" in read(question).flags) is term
 
 
 def test_a_definition_is_the_sentence_not_the_table_row_naming_the_term(service):

@@ -9,9 +9,9 @@ from decimal import Decimal
 import pytest
 
 from prism.answering.programs.numbers import cell_number
-from prism.answering.derived.which import read_which
 from prism.types import IngestItem
 from tests.conftest import offline_service
+from tests.readings import read
 
 PAGE = """<html><body>
 <p>Operating expenses and segment figures (in thousands).</p>
@@ -60,14 +60,21 @@ def test_a_cell_is_read_as_a_number_with_its_sign_and_without_its_currency(cell,
     ("Which years does the table provide information for net sales?", "coverage", True, None),
 ])
 def test_the_comparison_is_read_from_the_wording(question, kind, above, threshold):
-    which = read_which(question)
-    assert which is not None and (which.kind, which.above, which.threshold) == (kind, above, threshold)
+    reading = read(question)
+    if kind == "threshold":
+        c = reading.comparison
+        assert c is not None and (c.relation in ("above", "at_least")) is above, c
+        assert c.value == threshold, c
+    elif kind == "extreme":
+        assert reading.comparison is None and reading.polarity == ("max" if above else "min"), reading.polarity
+    else:  # the years a table covers
+        assert reading.expected_unit == "period" and reading.comparison is None and reading.polarity is None
 
 
 @pytest.mark.parametrize("question", ["What was revenue in 2019?", "Which segment had the highest revenue?",
                                       "What was the change in revenue from 2018 to 2019?"])
 def test_questions_that_compare_no_periods_are_not_read(question):
-    assert read_which(question) is None
+    assert read(question).expected_unit != "period"
 
 
 @pytest.mark.parametrize(("question", "heading_end", "checked"), [

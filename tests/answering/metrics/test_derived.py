@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.derived.answer import accept_derived, derive, derived_answer
-from prism.answering.derived.calc import (
+from prism.answering.metrics.answer import derive, metric_answer
+from prism.answering.metrics.calc import (
     Mean,
     Op,
     Plan,
@@ -22,10 +22,12 @@ from prism.answering.derived.calc import (
     render,
     shift_period,
 )
-from prism.answering.derived.formulas import parse_expression, plan_of
-from prism.answering.derived.inputs import FoundInput, cell_number, normalise_label
+from prism.answering.metrics.inputs import FoundInput, cell_number, normalise_label
+from prism.answering.numbercheck import accept_derived
+from prism.answering.reading.formulas import parse_expression
 from prism.index.statements import ITEMS
 from prism.types import RetrievedChunk
+from tests.readings import metric_plan, read
 
 NAMES = {k: v.name for k, v in ITEMS.items()}
 D = Decimal
@@ -91,16 +93,16 @@ def test_definition_in_words_with_periods_and_an_average():
      "bps", 0),
 ])
 def test_plan_of_reads_metric_formula_periods_and_rounding(question, metric, formula, periods, how, kind, decimals):
-    plan = plan_of(question)
+    plan = metric_plan(question)
     assert plan is not None
     assert (plan.metric, render(plan.expr, NAMES), plan.periods, plan.how, plan.kind, plan.decimals) == (
         metric, formula, periods, how, kind, decimals)
 
 
 def test_questions_without_a_derived_figure_give_no_plan():
-    assert plan_of("What is Netflix's revenue in FY2015?") is None
-    assert plan_of("What drove operating margin change as of FY2022 for 3M?") is None  # asks for reasons
-    assert plan_of("What is the P2P limit for UPI?") is None
+    assert metric_plan("What is Netflix's revenue in FY2015?") is None
+    assert metric_plan("What drove operating margin change as of FY2022 for 3M?") is None  # asks for reasons
+    assert metric_plan("What is the P2P limit for UPI?") is None
 
 
 def test_cells_and_labels():
@@ -156,7 +158,7 @@ def _found(item: str, period: str, cell: str, n: int = 1) -> FoundInput:
 
 
 def test_change_in_basis_points_is_shown_and_checked_within_its_rounding():
-    plan = plan_of("What was Netflix's operating margin change in basis points in FY2015?")
+    plan = metric_plan("What was Netflix's operating margin change in basis points in FY2015?")
     found = [_found("operating_income", "FY2015", "305,826"), _found("revenue", "FY2015", "6,779,511"),
              _found("operating_income", "FY2014", "402,648"), _found("revenue", "FY2014", "5,504,656")]
     derived = derive(plan, found, [], [_chunk(1)])
@@ -166,7 +168,7 @@ def test_change_in_basis_points_is_shown_and_checked_within_its_rounding():
 
 
 def test_cagr_shows_first_and_last_value():
-    plan = plan_of("What is Nike's revenue CAGR from FY2016 to FY2018?")
+    plan = metric_plan("What is Nike's revenue CAGR from FY2016 to FY2018?")
     found = [_found("revenue", "FY2016", "32,376"), _found("revenue", "FY2017", "34,350"),
              _found("revenue", "FY2018", "36,397")]
     derived = derive(plan, found, [], [_chunk(1)])
@@ -178,4 +180,4 @@ def test_cagr_shows_first_and_last_value():
 def test_no_input_in_any_table_leaves_the_question_to_the_passages():
     prose = RetrievedChunk("p1", "d", "circular.pdf", "Net profit grew 12 % in FY2024 to ₹812 crore.", 0, 1, 1,
                            metadata={"period": "FY2024"})
-    assert derived_answer("What was the growth in net income in FY2024?", [prose], lambda _doc: [], None) is None
+    assert metric_answer(read("What was the growth in net income in FY2024?"), [prose], lambda _doc: [], None) is None

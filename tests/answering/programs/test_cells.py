@@ -13,15 +13,18 @@ import re
 import pytest
 
 from prism.answering.answerability import assess
-from prism.answering.conversation import condense_comparison, condense_heuristic
-from prism.answering.derived.cells import CellQuote, cell_lines, format_quote, match_row
+from prism.answering.programs.answer import choose
 from prism.answering.programs.columns import column_periods, pick_columns
+from prism.answering.programs.step import figure_lines
+from prism.answering.programs.writing import cell_quote
+from prism.answering.reading.followups import condense_comparison, condense_heuristic
 from prism.config import Settings
 from prism.index.tokenizer import tokenize
 from prism.service import PrismService
 from prism.types import ChunkTable, IngestItem, RetrievedChunk, TableRow, Turn
 from tests.builders import STATEMENT_ROWS, statement_pdf
 from tests.conftest import require_data
+from tests.readings import read, row_named, table_evidence
 
 NETFLIX_Q = "What was Netflix's net income in 2015?"
 FOLLOW_UP = "And how did that compare with the prior year?"
@@ -31,27 +34,35 @@ def _row(label: str, *cells: str) -> TableRow:
     return TableRow(label, cells, tuple((0, 0) for _ in cells), 0, 0)
 
 
+def _cell_lines(question: str, chunks: list[RetrievedChunk], rows_of) -> tuple[list[tuple[str, int]], list]:
+    """The figure lines the answer gives ``question`` over ``chunks`` (the programs' choice, written), and the
+    chunks it appends as sources."""
+    reading = read(question)
+    _, lines, extra = figure_lines(reading, choose(reading, chunks, rows_of), rows_of)
+    return lines, extra
+
+
 # --- pure ---------------------------------------------------------------------------------------------------------
 def test_row_label_words_must_all_be_in_the_question():
-    rows = [_row("Current assets:"), _row("Total", "9"), _row("Net income per share", "0.29"),
-            _row("Net income", "122,641"), _row("Property, plant and equipment, net", "12,645"),
-            _row("Operating income", "305,826")]
-    q = set(tokenize("What was Netflix's net income in 2015?"))
-    assert match_row(q, rows) == (rows[3], 2)  # "per share" is not asked; a section label has no cells
-    q = set(tokenize("what is Boeing's year end FY2018 net property, plant, and equipment (in USD millions)?"))
-    assert match_row(q, rows) == (rows[4], 4)
-    assert match_row(set(tokenize("What is the refund period?")), rows) is None
-    assert match_row(set(tokenize("What was the total in 2015?")), rows) is None  # "Total" names no line item
+    rows = table_evidence(("Current assets:", ""), ("Total", "9"), ("Net income per share", "0.29"),
+                          ("Net income", "122,641"), ("Property, plant and equipment, net", "12,645"),
+                          ("Operating income", "305,826"))
+    # "per share" is not asked; a section label has no cells
+    assert row_named("What was Netflix's net income in 2015?", rows) == "Net income"
+    assert row_named("what is Boeing's year end FY2018 net property, plant, and equipment (in USD millions)?",
+                     rows) == "Property, plant and equipment, net"
+    assert row_named("What is the refund period?", rows) is None
+    assert row_named("What was the total in 2015?", rows) is None  # "Total" names no line item
 
 
 def test_a_bracketed_abbreviation_need_not_be_asked_but_other_brackets_must():
-    rows = [_row("Other income (expense), net", "203"), _row("Operating profit", "3,571"),
-            _row("Net profit (PAT)", "2,146"), _row("Net income (loss)", "11,588")]
-    assert match_row(set(tokenize("What was Meridian Bank's net profit in Q2 FY25?")), rows) == (rows[2], 2)
-    assert match_row(set(tokenize("What was the net profit (PAT) in Q2 FY25?")), rows) == (rows[2], 3)
+    rows = table_evidence(("Other income (expense), net", "203"), ("Operating profit", "3,571"),
+                          ("Net profit (PAT)", "2,146"), ("Net income (loss)", "11,588"))
+    assert row_named("What was Meridian Bank's net profit in Q2 FY25?", rows) == "Net profit (PAT)"
+    assert row_named("What was the net profit (PAT) in Q2 FY25?", rows) == "Net profit (PAT)"
     # "other" is a stop word: "(expense)" keeps "Other income (expense), net" from answering "net income"
-    assert match_row(set(tokenize("What was Amazon's net income in 2019?")), rows) is None
-    assert match_row(set(tokenize("What was Amazon's net income (loss) in 2019?")), rows) == (rows[3], 3)
+    assert row_named("What was Amazon's net income in 2019?", rows) != "Other income (expense), net"
+    assert row_named("What was Amazon's net income (loss) in 2019?", rows) == "Net income (loss)"
 
 
 def test_columns_are_named_with_the_document_fiscal_year_end():
@@ -87,23 +98,22 @@ def test_pick_columns_of_a_two_level_header_takes_the_measure_the_question_names
     assert pick_columns(named, ["FY2023"]) == [1]  # without headers: the first, as before
 
 
-def test_format_quote_names_row_column_and_unit():
-    quote = CellQuote(1, "Net income", "122,641", "2015", "FY2015", "thousands", "USD",
-                      "CONSOLIDATED STATEMENTS OF OPERATIONS")
-    assert format_quote(quote) == "Net income, 2015: $122,641 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS)"
-    loss = CellQuote(2, "Operating income (loss)", "(1,837)", "December 31, 2018", None, "crore", "INR", None)
-    assert format_quote(loss) == "Operating income (loss), December 31, 2018: -₹1,837 crore"
-    margin = CellQuote(1, "Gross margin", "41.2%", "2023", "FY2023", "millions", "USD", None)
-    assert format_quote(margin) == "Gross margin, 2023: 41.2%"
-    per_member = CellQuote(1, "Global streaming average monthly revenue per paying membership", "8.15", "2015",
-                           "FY2015", "thousands", "USD", None)  # "(in thousands, except per share data)"
-    assert format_quote(per_member) == "Global streaming average monthly revenue per paying membership, 2015: $8.15"
-    eps = CellQuote(1, "Diluted EPS", "0.28", "2015", "FY2015", "thousands", "USD", None)
-    assert format_quote(eps) == "Diluted EPS, 2015: $0.28"
-    ratio = CellQuote(1, "Gross NPA per cent", "2.1", "FY2025", "FY2025", "crore", "INR", None)
-    assert format_quote(ratio) == "Gross NPA per cent, FY2025: 2.1%"  # a percentage row's bare cell gets its %
-    leaders = CellQuote(1, "Total revenue............ $", "4,795,511", "2015", "FY2015", "thousands", "USD", None)
-    assert format_quote(leaders) == "Total revenue, 2015: $4,795,511 thousand"  # a 10-K's dot leaders are not read
+def test_a_quoted_cell_names_row_column_and_unit():
+    quote = ("Net income", "2015", "122,641", "thousands", "USD", "CONSOLIDATED STATEMENTS OF OPERATIONS")
+    assert cell_quote(*quote) == "Net income, 2015: $122,641 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS)"
+    loss = ("Operating income (loss)", "December 31, 2018", "(1,837)", "crore", "INR", None)
+    assert cell_quote(*loss) == "Operating income (loss), December 31, 2018: -₹1,837 crore"
+    margin = ("Gross margin", "2023", "41.2%", "millions", "USD", None)
+    assert cell_quote(*margin) == "Gross margin, 2023: 41.2%"
+    per_member = ("Global streaming average monthly revenue per paying membership", "2015", "8.15", "thousands", "USD",
+                  None)  # "(in thousands, except per share data)"
+    assert cell_quote(*per_member) == "Global streaming average monthly revenue per paying membership, 2015: $8.15"
+    eps = ("Diluted EPS", "2015", "0.28", "thousands", "USD", None)
+    assert cell_quote(*eps) == "Diluted EPS, 2015: $0.28"
+    ratio = ("Gross NPA per cent", "FY2025", "2.1", "crore", "INR", None)
+    assert cell_quote(*ratio) == "Gross NPA per cent, FY2025: 2.1%"  # a percentage row's bare cell gets its %
+    leaders = ("Total revenue............ $", "2015", "4,795,511", "thousands", "USD", None)
+    assert cell_quote(*leaders) == "Total revenue, 2015: $4,795,511 thousand"  # a 10-K's dot leaders are not read
 
 
 @pytest.mark.parametrize(("follow_up", "previous", "expected"), [
@@ -137,12 +147,12 @@ def test_a_row_in_another_chunk_of_a_retrieved_table_is_read_there_and_cited():
               row("c-2", 2, (_row("TOTAL ASSETS", "59,268", "55,556"), _row("Current liabilities:")))]
     retrieved = [RetrievedChunk("c-1", "c", "costco.pdf", "…", 1, 38, 38,
                                 metadata={"table_id": "p38-t1", "fiscal_year_end": "2021-08-29"})]
-    lines, extra = cell_lines("How much total assets did Costco have at the end of FY2021?", retrieved,
-                              lambda doc_id: stored if doc_id == "c" else [])
+    lines, extra = _cell_lines("How much total assets did Costco have at the end of FY2021?", retrieved,
+                               lambda doc_id: stored if doc_id == "c" else [])
     assert lines == [("TOTAL ASSETS, August 29, 2021: $59,268 million (CONSOLIDATED BALANCE SHEETS)", 2)]
     assert [(c.chunk_id, c.page_start, c.metadata["table_id"]) for c in extra] == [("c-2", 38, "p38-t1")]
-    lines, extra = cell_lines("What were total current assets at the end of FY2020?", retrieved,
-                              lambda doc_id: stored)
+    lines, extra = _cell_lines("What were total current assets at the end of FY2020?", retrieved,
+                               lambda doc_id: stored)
     assert lines == [("Total current assets, August 30, 2020: $28,120 million (CONSOLIDATED BALANCE SHEETS)", 1)]
     assert extra == []
 

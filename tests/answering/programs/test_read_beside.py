@@ -4,7 +4,7 @@ beside, in the UI's words and in the CLI's source line."""
 
 from __future__ import annotations
 
-from prism.answering.derived.cells import sibling_chunk
+from prism.answering.programs.tables import sibling_chunk
 from prism.cli.answer import format_answer
 from prism.types import Answer, Citation, RetrievedChunk
 from prism.ui.explain import why_cited

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.derived.entity_figures import entity_documents
+from prism.answering.programs.entities import entity_documents
 from prism.types import IngestItem, SearchScope
 from tests.builders import bolt_statement_pdf, statements_pdf
 from tests.conftest import offline_service

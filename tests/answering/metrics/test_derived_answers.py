@@ -14,16 +14,16 @@ import json
 import pytest
 import tenacity
 
-from prism.answering.derived.answer import derive, sub_search
-from prism.answering.derived.formulas import plan_of
-from prism.answering.derived.inputs import find_inputs
-from prism.answering.derived.llm import plan_from_reply
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.answering.metrics.answer import derive, sub_search
+from prism.answering.metrics.inputs import find_inputs
+from prism.answering.metrics.llm import plan_from_reply
 from prism.types import IngestItem
 from tests.builders import statements_pdf
 from tests.conftest import offline_service, require_data
 from tests.fakes_llm import ScriptedLLM, route
+from tests.readings import metric_plan
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +124,7 @@ def test_an_input_the_retrieved_chunks_lack_comes_from_the_sub_retrieval_and_is_
         ("Revenues", "812,400", 812400, 2), ("Capital expenditures", "(48,740)", 48740, 4),  # an outflow's size
         ("Inventories", "58", 58, 3)]
     assert found[1].chunk.chunk_id in returned and found[2].chunk.chunk_id in returned
-    derived = derive(plan_of("What is Acme's FY2023 capex as a % of revenue?"), found[:2], [], [income])
+    derived = derive(metric_plan("What is Acme's FY2023 capex as a % of revenue?"), found[:2], [], [income])
     assert [c.page_start for c in derived.extra] == [4]  # the chunk holding capex becomes a source: block [2]
     assert derived.lines[1] == ("Capital expenditures, FY2023: -48,740 thousand (CONSOLIDATED STATEMENTS OF CASH "
                                 "FLOWS)", 2)
@@ -162,7 +162,7 @@ def test_llm_figure_that_disagrees_with_the_computed_one_is_flagged(acme):
 
 
 def test_unreadable_formula_reply_falls_back_to_the_question():
-    fallback = plan_of("What is Acme's FY2023 operating margin?")
+    fallback = metric_plan("What is Acme's FY2023 operating margin?")
     assert fallback is not None
     assert plan_from_reply("I think it is about 12%", fallback) is None
     assert plan_from_reply('{"formula": "widgets / gadgets"}', fallback) is None
