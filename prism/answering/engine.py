@@ -90,16 +90,8 @@ class AnswerEngine:
         ranker: the program ranker (default: the trained weights).
     """
 
-    def __init__(
-        self,
-        retriever: Retriever,
-        embedder: PrismEmbedding,
-        settings: Settings,
-        llms: LLMs | None = None,
-        web: WebSearcher | None = None,
-        reader: Reader | None = None,
-        ranker: Ranker | None = None,
-    ):
+    def __init__(self, retriever: Retriever, embedder: PrismEmbedding, settings: Settings, llms: LLMs | None = None,
+                 web: WebSearcher | None = None, reader: Reader | None = None, ranker: Ranker | None = None):
         self.retriever = retriever
         self.embedder = embedder
         self.settings = settings
@@ -244,8 +236,8 @@ class AnswerEngine:
 
     def _assess(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`). A question whose
-        figures a program over the retrieved tables reads passes it: its words ("ratio", "highest") are the
-        question's, not the table's. The program choice is kept for the answer when its chunks are the answer's."""
+        figures a program reads passes it unless no top passage names its period: its words ("ratio", "highest")
+        are the question's, not the table's. The choice is kept for the answer when its chunks are the answer's."""
         best = relevance(run.reading, chunks, self.embedder, self.settings.extractive_lexical_weight,
                          stored=self.retriever.vectors([c.chunk_id for c in chunks]))
         verdict = assess(run.reading, chunks, best, self.retriever.idf,
@@ -253,8 +245,9 @@ class AnswerEngine:
                          min_salient_idf=self.settings.gate_min_salient_idf)
         if verdict.answerable or not chunks:
             return verdict
-        if self.figure_step.answers(run, chunks):
-            return replace(verdict, answerable=True)
+        if not {w.lower() for w, why in run.reading.salient if why == "period"} & {w.lower() for w in verdict.missing} \
+                and self.figure_step.answers(run, chunks):
+            return replace(verdict, answerable=True)  # a program reads the question's words, never a missing period
         return verdict
 
     def _record_search(self, run: AnswerRun, result: SearchResult) -> None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from prism.answering.programs.evidence import Evidence, gather
-from prism.answering.programs.ranker import FEATURES, Candidate, Ranker, candidates
+from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, Candidate, Ranker, candidates
 from prism.answering.programs.tables import RowsOf
 from prism.answering.programs.writing import write
 from prism.types import Derived, RetrievedChunk
@@ -39,13 +39,6 @@ CLEAR_MARGIN = 0.75
 _LABEL = FEATURES.index("label_share")
 _LEAST = FEATURES.index("label_least")
 _SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
-ACCEPT_FEATURES = ("bias", "op_log_probability", "text_probability", "label_share", "label_least", "label_phrase",
-                   "label_named", "column_named", "period_cover", "unit_match", "unit_clash", "render_cosine",
-                   "margin", "lookup", "sentence", "unasked_total")
-"""What decides whether the best program answers, or the sentences do (:meth:`Choice.accept_features`): a logistic
-model over these, trained on whether the best program's result was right (:mod:`prism.evaluation.training`)."""
-
-
 @dataclass
 class Choice:
     """The ranked programs of one question over one set of chunks.

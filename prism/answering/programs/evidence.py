@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from prism.answering.programs.columns import column_periods
 from prism.answering.programs.numbers import cell_number
-from prism.answering.programs.operation import Kind, Operand
+from prism.answering.programs.operation import Evidence, Kind, Operand, Row
 from prism.answering.programs.tables import RowsOf, table_parts
 from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
 from prism.index.sentences import split_sentences
@@ -48,50 +48,6 @@ _PROSE_NUMBER = re.compile(
     re.IGNORECASE)
 _NOT_A_FIGURE_BEFORE = re.compile(r"(?:note|notes|section|item|clause|para(?:graph)?|rule|page|table|chapter|"
                                   r"annexure|schedule|exhibit|no\.?|part|level)\s*$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Row:
-    """One row of figures: a table row, or the figures of one sentence.
-
-    Attributes:
-        key: ``(table, row)`` (:attr:`Operand.series`).
-        label: the label as printed (for a sentence, the sentence).
-        tokens: the label's index tokens.
-        figures: its figures, left to right.
-        heading, title: the section heading over it and its table's title (``""`` when none).
-        total: a total or subtotal row.
-        context: index tokens of its heading, title and column headers (words that qualify every figure).
-    """
-
-    key: tuple[str, int]
-    label: str
-    tokens: frozenset[str]
-    figures: tuple[Operand, ...]
-    heading: str = ""
-    title: str = ""
-    total: bool = False
-    context: frozenset[str] = frozenset()
-
-
-@dataclass
-class Evidence:
-    """What the retrieved chunks give a program.
-
-    Attributes:
-        rows: every row of figures (table rows first, in retrieval then document order; then sentences).
-        tables: each table's rows in document order, section rows (no figures) included as ``(label, None)``.
-        chunks: the retrieved chunks (block ``n`` is ``chunks[n - 1]``).
-    """
-
-    rows: list[Row] = field(default_factory=list)
-    tables: dict[str, list[tuple[str, Row | None]]] = field(default_factory=dict)
-    chunks: Sequence[RetrievedChunk] = ()
-
-    @property
-    def empty(self) -> bool:
-        """No figure at all."""
-        return not self.rows
 
 
 def when_of(text: str, period: str | None) -> tuple[int, int]:

@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from prism.types import RetrievedChunk
 from prism.types.reading import Intent, Reading
-
-if TYPE_CHECKING:
-    from prism.answering.programs.evidence import Evidence
 
 Kind = Literal["amount", "percent", "points", "bps", "ratio", "count", "per_unit", "number", "period", "label",
                "yes_no"]
@@ -104,6 +101,50 @@ class Operand:
     def series(self) -> tuple[str, int]:
         """The row it belongs to: ``(table, row)`` (a sentence's figures are one row, ``row`` -1)."""
         return self.table, self.row
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of figures: a table row, or the figures of one sentence.
+
+    Attributes:
+        key: ``(table, row)`` (:attr:`Operand.series`).
+        label: the label as printed (for a sentence, the sentence).
+        tokens: the label's index tokens.
+        figures: its figures, left to right.
+        heading, title: the section heading over it and its table's title (``""`` when none).
+        total: a total or subtotal row.
+        context: index tokens of its heading, title and column headers (words that qualify every figure).
+    """
+
+    key: tuple[str, int]
+    label: str
+    tokens: frozenset[str]
+    figures: tuple[Operand, ...]
+    heading: str = ""
+    title: str = ""
+    total: bool = False
+    context: frozenset[str] = frozenset()
+
+
+@dataclass
+class Evidence:
+    """What the retrieved chunks give a program.
+
+    Attributes:
+        rows: every row of figures (table rows first, in retrieval then document order; then sentences).
+        tables: each table's rows in document order, section rows (no figures) included as ``(label, None)``.
+        chunks: the retrieved chunks (block ``n`` is ``chunks[n - 1]``).
+    """
+
+    rows: list[Row] = field(default_factory=list)
+    tables: dict[str, list[tuple[str, Row | None]]] = field(default_factory=dict)
+    chunks: Sequence[RetrievedChunk] = ()
+
+    @property
+    def empty(self) -> bool:
+        """No figure at all."""
+        return not self.rows
 
 
 @dataclass(frozen=True)

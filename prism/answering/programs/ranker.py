@@ -49,6 +49,13 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
             *(f"op_{name}" for name in OPERATIONS), "render_cosine")
 """The candidate features, in the weights' order."""
 
+ACCEPT_FEATURES = ("bias", "op_log_probability", "text_probability", "label_share", "label_least", "label_phrase",
+                   "label_named", "column_named", "period_cover", "unit_match", "unit_clash", "render_cosine",
+                   "margin", "lookup", "sentence", "unasked_total")
+"""What decides whether the best program answers, or the sentences do
+(:meth:`prism.answering.programs.answer.Choice.accept_features`): a logistic model over these, trained on whether
+the best program's result was right (:mod:`prism.evaluation.training`)."""
+
 RERANK = 8
 """How many of the best candidates (by the other features) are also compared with the question by meaning."""
 
@@ -66,21 +73,28 @@ class Candidate:
     score: float = 0.0
 
 
+_PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2,4}|(?:fy|q[1-4]|h[12])")
+"""An index token naming a period ("fy2023", "2019", "q1fy2024", "q3"): it names when, not what."""
+
+
 def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Sequence[str]) -> float:
-    """The share of a label's tokens the question names; a label of generic words only ("Other", "Total") counts
-    when the question writes it whole."""
-    if tokens:
-        return len(tokens & reading.tokens) / len(tokens)
-    return 1.0 if label and phrase_in(label.lower(), words) else 0.0
+    """The share of a label's tokens, less those naming a period, the question names; a label of generic words only
+    ("Other", "Total") counts when the question writes it whole; a label that names only a period ("FY2023") names no
+    figure and counts 0."""
+    named = frozenset(t for t in tokens if not _PERIOD_TOKEN.fullmatch(t))
+    if named:
+        return len(named & reading.tokens) / len(named)
+    return 1.0 if not tokens and label and phrase_in(label.lower(), words) else 0.0  # a period names no figure
 
 
 _NEXT_FIGURE = re.compile(r"[;,.(]\s|\d")
 
 
 def _figure_words(operand: Operand, reading: Reading) -> float:
-    """For a figure stated in a sentence, the share of the words right after it (up to the next figure or
-    punctuation mark: "61% of volume but 34% of value" gives "of volume but" and "of value") that the question
-    names: which of a sentence's figures is asked. 0.0 for a table cell or when no word follows."""
+    """For a figure stated in a sentence, the share of the words naming it that the question names: which of a
+    sentence's figures is asked. The words naming it follow it when they start with "of" ("61% of volume but 34% of
+    value": "of volume but", "of value"), else they precede it back to the last figure or punctuation mark ("return
+    on assets was 1.52% and return on equity 15.1%": "and return on equity" names 15.1%). 0.0 for a table cell."""
     if operand.source != "sentence":
         return 0.0
     figure = operand.printed.strip()
@@ -89,7 +103,12 @@ def _figure_words(operand: Operand, reading: Reading) -> float:
         return 0.0
     after = operand.label[at + len(figure):]
     stop = _NEXT_FIGURE.search(after)
-    tokens = frozenset(tokenize(after[:stop.start()] if stop else after))
+    after = after[:stop.start()] if stop else after
+    if not after.lstrip().lower().startswith("of "):  # "return on equity 15.1%": the name comes before the figure
+        before = operand.label[:at]
+        last = max((m.end() for m in _NEXT_FIGURE.finditer(before)), default=0)
+        after = before[last:]
+    tokens = frozenset(tokenize(after))
     return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
 
 
@@ -227,7 +246,7 @@ _DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0
 class Ranker:
     """The candidate scorer in two stages: ``first`` weights rank every candidate (its meaning weight is 0, the
     cosine not yet computed); ``second`` weights rank the best :data:`RERANK` again with their cosine. ``accept``
-    weighs whether the best answers at all (:data:`prism.answering.programs.answer.ACCEPT_FEATURES`), ``None``
+    weighs whether the best answers at all (:data:`ACCEPT_FEATURES`), ``None``
     untrained."""
 
     first: list[float] = field(default_factory=lambda: [*_DEFAULT, 0.0])
@@ -249,7 +268,6 @@ class Ranker:
 
     def to_json(self, report: dict[str, object] | None = None) -> dict[str, object]:
         """``{"features", "first": {feature: weight}, "second": {…}, "report"}``, for ``ranker.json``."""
-        from prism.answering.programs.answer import ACCEPT_FEATURES
 
         accept = dict(zip(ACCEPT_FEATURES, self.accept, strict=True)) if self.accept is not None else None
         return {"features": list(FEATURES), "first": dict(zip(FEATURES, self.first, strict=True)),

@@ -24,10 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from prism.answering.programs.answer import ACCEPT_FEATURES
 from prism.answering.programs.answer import Choice as ProgramChoice
 from prism.answering.programs.evidence import gather
-from prism.answering.programs.ranker import FEATURES, RERANK, Candidate, Ranker, candidates
+from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, RERANK, Candidate, Ranker, candidates
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.programs.tables import RowsOf
 from prism.answering.reading.model import (
