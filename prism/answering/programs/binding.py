@@ -140,7 +140,8 @@ def _families(figures: Sequence[Operand]) -> list[list[Operand]]:
 def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
     """Two figures of one row: in the periods asked (two or more), else each adjacent pair and the first and last
     of every period; oldest first, then the reverse order. A row whose columns name no time gives its figures
-    in column order (two columns the question names: "domestic" and "international")."""
+    in column order (two columns the question names: "domestic" and "international"). Two figures of one sentence
+    given the same period are no pair: the sentence dates them as a whole, not each."""
     for row in rows(reading, evidence, figures=2):
         figures = asked(reading, row)
         families = _families(figures)
@@ -154,6 +155,8 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
         if not families:
             chosen = list(combinations(figures, 2))
         for a, b in chosen:
+            if a.source == "sentence" and a.period is not None and a.period == b.period:
+                continue  # a sentence's figures of one period are not a movement over time ("38.4%, against 39.1%")
             yield a, b
             yield b, a
 
