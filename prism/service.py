@@ -50,10 +50,9 @@ from prism.index.workspaces import Workspace
 from prism.ingestion.jobs import IngestJobs, JobView
 from prism.ingestion.parsing import file_types
 from prism.ingestion.pipeline import Ingestor
-from prism.ingestion.prepare import profile_title
+from prism.ingestion.prepare import document_title
 from prism.ingestion.rebuild import ReindexFacade
 from prism.ingestion.sample import SampleBuild, SampleFacade
-from prism.ingestion.titles import display_title
 from prism.retrieval.fusion import MODES, retrieval_mode
 from prism.retrieval.models_facade import ModelsFacade
 from prism.retrieval.rerank import Reranker
@@ -72,8 +71,8 @@ from prism.types import (
 )
 
 __all__ = ["IngestJobs", "JobView", "PrismService", "SampleBuild", "WorkspaceHandle", "dataset_formats",
-           "find_retrieval_mode", "install_seed", "metrics", "published_anchors", "query_terms", "retrieval_modes",
-           "supported_file_types", "upload_names"]
+           "document_title", "find_retrieval_mode", "install_seed", "metrics", "published_anchors", "query_terms",
+           "retrieval_modes", "supported_file_types", "upload_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -387,13 +386,6 @@ def briefing_markdown(record: DocumentRecord) -> str:
     """A document's briefing as Markdown to download: its name, profile, points with their pages and questions
     (:func:`prism.answering.briefing.compose.briefing_markdown`)."""
     return _briefing_markdown(record, document_title(record))
-
-
-def document_title(record: DocumentRecord) -> str:
-    """The name a document is shown by everywhere (pages, CLI, exports): its profile's title, falling back to the
-    file name (:func:`prism.ingestion.titles.display_title`; a title that is only a hash or number is no title)."""
-    profile = record.effective_profile()
-    return display_title(record.source, profile.title if profile else None, profile_title(profile))
 
 
 def query_terms(text: str) -> list[str]:

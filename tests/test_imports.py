@@ -20,8 +20,9 @@ MODULES = _modules()
 
 
 def test_the_walk_sees_the_subpackages():
-    for name in ("prism.answering.briefing", "prism.answering.compare", "prism.answering.derived",
-                 "prism.ingestion.profiles", "prism.ingestion.tables", "prism.ingestion.parsing.pdf",
+    for name in ("prism.answering.briefing", "prism.answering.compare", "prism.answering.programs",
+                 "prism.answering.reading", "prism.ingestion.profiles", "prism.ingestion.tables",
+                 "prism.ingestion.parsing.pdf",
                  "prism.ui.evaluation", "prism.background"):
         assert name in MODULES, name
     assert len(MODULES) > 150

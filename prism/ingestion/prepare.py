@@ -20,7 +20,7 @@ from prism.ingestion.chunking import chunk_document, document_text
 from prism.ingestion.parsing.running import RunningLines, strip_running_lines
 from prism.ingestion.profiles.read import extract_profile
 from prism.ingestion.tables.headers import PdfTableHeaders
-from prism.ingestion.titles import title_from_name, with_title
+from prism.ingestion.titles import display_title, title_from_name, with_title
 from prism.types import (
     Chunk,
     DocumentProfile,
@@ -68,6 +68,13 @@ def profile_title(profile: DocumentProfile | None) -> str | None:
     if profile.reference and profile.reference not in line:
         line = f"{line} {profile.reference}".strip()
     return line or None
+
+
+def document_title(record: DocumentRecord) -> str:
+    """The name a document is shown by everywhere (pages, CLI, exports): its profile's title, falling back to the
+    file name (:func:`prism.ingestion.titles.display_title`; a title that is only a hash or number is no title)."""
+    profile = record.effective_profile()
+    return display_title(record.source, profile.title if profile else None, profile_title(profile))
 
 
 def title_for(name: str, settings: Settings, profile: DocumentProfile | None = None) -> str | None:

@@ -4,7 +4,7 @@
 :meth:`HybridRetriever.search` composes stage methods in the shape of LlamaIndex's ``QueryFusionRetriever``:
 :meth:`~HybridRetriever._dense` and :meth:`~HybridRetriever._sparse` (one ranking per side, several query strings
 pooled by best rank), :meth:`~HybridRetriever._fuse` (the mode's combination, :func:`prism.retrieval.fusion.combine`),
-:meth:`~HybridRetriever._hydrate` (texts and per-stage scores) and :meth:`~HybridRetriever._rerank`.
+:func:`prism.retrieval.candidates.hydrate` (texts and per-stage scores) and :meth:`~HybridRetriever._rerank`.
 
 One retriever per workspace is shared by all sessions (thread-safe). It reads a consistent snapshot of the
 workspace on every query: documents are visible once committed in the registry, dense hits of documents still
@@ -30,12 +30,12 @@ from prism.index.statements import statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.index.vector_store import VectorIndex
 from prism.index.workspaces import Workspace
+from prism.retrieval.candidates import arrange, hydrate, prefer, ranked
 from prism.retrieval.fusion import Ranking, combine, fusion_method, pool_best_rank, retrieval_mode
-from prism.retrieval.pages import rank_pages
 from prism.retrieval.rerank import Reranker
-from prism.retrieval.scope import DocumentCatalog, catalog_of, plan_scope, split_foreign_exhibits
+from prism.retrieval.scope import DocumentCatalog, catalog_of, plan_scope
 from prism.retrieval.search_state import ScopeState, SearchResult, SearchRun
-from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk, locator_of
+from prism.types import DocumentRecord, RetrievalMode, RetrievedChunk
 from prism.types.reading import Reading
 
 logger = logging.getLogger(__name__)
@@ -155,8 +155,8 @@ class HybridRetriever(BaseRetriever):
             ``fusion_top_k``, which the cross-encoder reorders to ``top_k``. A question naming a statement ("within
             the balance sheet") or a line item read from one ("revenue": :mod:`prism.index.statements`) gets a third
             ranking (:meth:`_statement`), one looking for a kind of section a section ranking. The preferred
-            documents' chunks (a named period) come first, then pages are ranked and other entities' exhibits go
-            last (:meth:`_arrange`). ``scope``: what the search was restricted to. An empty workspace: a message.
+            documents' chunks (a named period) first, pages ranked, other entities' exhibits last (:mod:`~.candidates`).
+            ``scope``: what the search was restricted to. An empty workspace: a message.
 
         Raises:
             DocumentNotFoundError: a name in ``sources`` is not in the workspace.
@@ -180,14 +180,10 @@ class HybridRetriever(BaseRetriever):
         rankings = self._rankings(spec, scope, run, list(dense_queries or [query]), list(sparse_queries or [query]),
                                   set(reading.statement_kinds))
         depth = max(self.settings.fusion_top_k, top_k) if use_rerank else top_k
-        pages = sum(d.pages or 0 for d in docs if d.doc_id in scope.doc_ids)
-        candidates = self._arrange(_prefer(self._fuse(spec, rankings, run), scope.plan.preferred), run, pages)[:depth]
-        results = self._hydrate(spec, candidates, rankings, run)
+        results = self._candidates(spec, rankings, scope, run, docs, depth)
         if use_rerank and results:
             results = self._rerank(rerank_query or query, results, run)
-        results = results[:top_k]
-        for i, r in enumerate(results, start=1):
-            r.rank = i
+        results = ranked(results[:top_k])
         run.timed("total", t_start)
         return SearchResult(query, spec.name, state, results, run.message, run.timings, scope.plan.scope,
                             scope.plan.decline)
@@ -316,69 +312,14 @@ class HybridRetriever(BaseRetriever):
         run.timed("fuse", t)
         return fused
 
-    def _arrange(self, fused: list[tuple[str, float]], run: SearchRun, pages_in_scope: int = 0,
-                 ) -> list[tuple[str, float]]:
-        """Another entity's exhibit set apart and last (:func:`prism.retrieval.scope.split_foreign_exhibits`), the best
-        ``page_window`` of the other fused chunks in page order (:func:`prism.retrieval.pages.rank_pages`,
-        ``page_decay``; when ``page_ranking`` is on and the scope's documents hold ``page_ranking_min_pages`` pages:
-        the best chunk of each page first, by page score; score and rank kept for :meth:`_hydrate`; below the window,
-        fused order).
-        Metadata the dense side did not return is read from the store. A chunk without pages (a Word or HTML file, a
-        BEIR abstract) is a unit of its own: a whole document is no page, and summing its chunks would favour long
-        documents. A scope of a few short documents keeps fused order: there the top page's neighbours are context."""
-        if not fused:
-            return fused
-        t = time.perf_counter()
-        missing = [c for c, _ in fused if c not in run.texts]
-        if missing:
-            run.texts.update(self.store.get(missing))
-
-        def meta(cid: str) -> dict[str, Any]:
-            return run.texts[cid][1] if cid in run.texts else {}
-
-        ours, theirs = split_foreign_exhibits(fused, lambda c: meta(c).get("exhibit_entity"),
-                                              run.reading.facts.exhibits)
-        if self.settings.page_ranking and pages_in_scope >= self.settings.page_ranking_min_pages:
-            window = self.settings.page_window
-            ranked = rank_pages(ours[:window], lambda c: (c.split("-", 1)[0], meta(c).get("page_start", c)),
-                                self.settings.page_decay, self.settings.page_keep)
-            run.pages = {p.chunk_id: (p.page_score, p.page_rank) for p in ranked}
-            ours = [(p.chunk_id, p.score) for p in ranked] + ours[window:]
-        run.timed("pages", t)
-        return ours + theirs
-
-    def _hydrate(self, spec: RetrievalMode, candidates: Sequence[tuple[str, float]], rankings: dict[str, Ranking],
-                 run: SearchRun) -> list[RetrievedChunk]:
-        """The candidates as :class:`~prism.types.RetrievedChunk` with their text, metadata and every side's score
-        and 1-based rank (the fused score and rank only for a fused mode). Texts the dense side did not return are
-        read from the store; a chunk purged since the snapshot is dropped."""
-        missing = [c for c, _ in candidates if c not in run.texts]
-        if missing:
-            run.texts.update(self.store.get(missing))
-        positions = {side: {cid: (score, i) for i, (cid, score) in enumerate(ranking, start=1)}
-                     for side, ranking in rankings.items()}
-        results: list[RetrievedChunk] = []
-        for pos, (cid, score) in enumerate(candidates, start=1):
-            if cid not in run.texts:
-                continue
-            text, meta = run.texts[cid]
-            d = positions.get("dense", {}).get(cid)
-            s = positions.get("bm25", {}).get(cid)
-            st = positions.get("statement", {}).get(cid)
-            se = positions.get("section", {}).get(cid)
-            results.append(RetrievedChunk(
-                chunk_id=cid, doc_id=str(meta.get("doc_id", "")), source=str(meta.get("source", "")), text=text,
-                chunk_index=int(meta.get("chunk_index", 0)), page_start=meta.get("page_start"),
-                page_end=meta.get("page_end"), locator=locator_of(meta),
-                dense_score=d[0] if d else None, dense_rank=d[1] if d else None,
-                bm25_score=s[0] if s else None, bm25_rank=s[1] if s else None,
-                rrf_score=score if spec.fused else None, rrf_rank=pos if spec.fused else None, metadata=dict(meta),
-                statement_score=st[0] if st else None, statement_rank=st[1] if st else None,
-                section_score=se[0] if se else None, section_rank=se[1] if se else None,
-                page_score=run.pages[cid][0] if cid in run.pages else None,
-                page_rank=run.pages[cid][1] if cid in run.pages else None,
-            ))
-        return results
+    def _candidates(self, spec: RetrievalMode, rankings: dict[str, Ranking], scope: ScopeState, run: SearchRun,
+                    docs: Sequence[DocumentRecord], depth: int) -> list[RetrievedChunk]:
+        """The mode's fused ranking, the preferred documents' chunks first, arranged (pages ranked over the scope's
+        pages, other entities' exhibits last: :func:`prism.retrieval.candidates.arrange`), cut to ``depth`` and
+        hydrated (:func:`prism.retrieval.candidates.hydrate`)."""
+        pages = sum(d.pages or 0 for d in docs if d.doc_id in scope.doc_ids)
+        fused = prefer(self._fuse(spec, rankings, run), scope.plan.preferred)
+        return hydrate(spec, arrange(fused, run, self.store, self.settings, pages)[:depth], rankings, run, self.store)
 
     def _rerank(self, query: str, results: list[RetrievedChunk], run: SearchRun) -> list[RetrievedChunk]:
         """``results`` re-ordered by the cross-encoder's score against ``query`` (stable: ties keep the fused
@@ -392,15 +333,6 @@ class HybridRetriever(BaseRetriever):
             r.rerank_rank = i
         run.timed("rerank", t)
         return results
-
-
-def _prefer(candidates: list[tuple[str, float]], preferred: frozenset[str]) -> list[tuple[str, float]]:
-    """``candidates`` with the chunks of the ``preferred`` documents first, each group in its fused order (a
-    stable partition; nothing dropped). Chunk ids start with their document id's first 16 characters."""
-    if not preferred:
-        return candidates
-    prefixes = {d[:16] for d in preferred}
-    return sorted(candidates, key=lambda c: c[0].split("-", 1)[0] not in prefixes)
 
 
 def plain_reading(question: str) -> Reading:

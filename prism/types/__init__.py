@@ -98,7 +98,6 @@ __all__ = [
     "KIND_LABELS",
     "briefing_points",
     "Calculation",
-    "CellQuote",
     "Derived",
     "Heading",
     "CalculationInput",

@@ -1,5 +1,4 @@
-"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result; and
-one figure quoted from a table cell (:class:`CellQuote`)."""
+"""A derived figure with its work: the metric, the formula, the inputs read from cited table cells, the result."""
 
 from __future__ import annotations
 

@@ -35,15 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from prism.answering.briefing.facts import (
-    DocumentText,
-    Fact,
-    agrees,
-    circular_facts,
-    document_text,
-    identity_fact,
-    key_figures,
-)
+from prism.answering.briefing.circulars import agrees, circular_facts
+from prism.answering.briefing.facts import DocumentText, Fact, document_text, identity_fact, key_figures
 from prism.answering.briefing.headlines import headline_facts
 from prism.answering.briefing.llm import BRIEFING_TASK, briefing_prompt, cite_bullets, parse_briefing
 from prism.answering.briefing.rules import is_boilerplate, is_circular, locate, rule_facts, rule_sentences

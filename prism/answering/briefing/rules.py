@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prism.answering.briefing.facts import DATE_RE, NOT_CIRCULAR_TYPES, DocumentText, Fact
+from prism.answering.briefing.circulars import DATE_RE
+from prism.answering.briefing.facts import NOT_CIRCULAR_TYPES, DocumentText, Fact
 from prism.index.sentences import split_sentences
 from prism.types import BriefingBullet, DocumentProfile
 from prism.vocabulary import months, number_words, units
@@ -197,7 +198,7 @@ def is_boilerplate(sentence: str) -> bool:
 
 def is_circular(profile: DocumentProfile | None) -> bool:
     """True for a document read as a circular (every type but a filing's or a call's, and a document without a
-    profile), as :func:`prism.answering.briefing.facts.circular_facts` reads them."""
+    profile), as :func:`prism.answering.briefing.circulars.circular_facts` reads them."""
     return profile is None or profile.type not in NOT_CIRCULAR_TYPES
 
 

@@ -128,6 +128,31 @@ def _period_position(program: Program, reading: Reading) -> list[int]:
     return [next((i for i, p in enumerate(periods) if matches_period(p, o)), -1) for o in program.operands]
 
 
+def _chronology(whens: list[tuple[int, int]]) -> float:
+    """For two operands of different, known periods: 1.0 when the first is the earlier, -1.0 when the later, else
+    0.0."""
+    if len(whens) == 2 and whens[0] != whens[1] and (0, 0) not in whens:
+        return 1.0 if whens[0] < whens[1] else -1.0
+    return 0.0
+
+
+def _period_order(in_asked: list[int], n_operands: int) -> float:
+    """For two operands in two different asked periods (``in_asked``: their positions among the asked periods): 1.0
+    when they are in the order the question names the periods, -1.0 when reversed; else 0.0."""
+    if len(in_asked) == 2 and n_operands == 2 and in_asked[0] != in_asked[1]:
+        return 1.0 if in_asked[0] < in_asked[1] else -1.0
+    return 0.0
+
+
+def _item_order(members: list[Row], reading: Reading) -> float:
+    """For two line items both named by the question at different positions: 1.0 when in the order the question
+    names them, -1.0 when reversed; else 0.0."""
+    if len(members) != 2:
+        return 0.0
+    a, b = (_position(m.tokens, reading) for m in members)
+    return 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
+
+
 def describe(program: Program, result: Result, reading: Reading, rows: dict[tuple[str, int], Row],
              words: Sequence[str], log_probability: float) -> np.ndarray:
     """The features of one candidate (:data:`FEATURES`, the last, ``render_cosine``, left 0)."""
@@ -144,17 +169,9 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     asked = asked_periods(reading)
     positions = _period_position(program, reading)
     in_asked = [p for p in positions if p >= 0]
-    whens = [o.when for o in operands]
-    chrono = 0.0
-    if len(operands) == 2 and whens[0] != whens[1] and (0, 0) not in whens:
-        chrono = 1.0 if whens[0] < whens[1] else -1.0
-    order = 0.0
-    if len(in_asked) == 2 and len(operands) == 2 and in_asked[0] != in_asked[1]:
-        order = 1.0 if in_asked[0] < in_asked[1] else -1.0
-    item_order = 0.0
-    if len(members) == 2:
-        a, b = (_position(m.tokens, reading) for m in members)
-        item_order = 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
+    chrono = _chronology([o.when for o in operands])
+    order = _period_order(in_asked, len(operands))
+    item_order = _item_order(members, reading)
     latest = 0.0
     if not asked and members:
         newest = max((f.when for r in members for f in r.figures), default=(0, 0))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from prism.answering.briefing.circulars import agrees
 from prism.answering.briefing.compose import Briefing, briefing_facts, briefing_markdown, well_formed
-from prism.answering.briefing.facts import agrees
 from prism.config import Settings
 from prism.service import PrismService
 from prism.types import IngestItem
