@@ -15,7 +15,9 @@ from prism.types.reading import Reading
 
 
 class Share(Operation):
-    """A / B × 100: the part A of the whole B, in one period (or one period's figure as a share of another's)."""
+    """A / B × 100: the part A of the whole B, in one period (or one period's figure as a share of another's). Of two
+    rows, the part is never the larger positive figure nor the total: "what share of revenue went to R&D" is R&D over
+    revenue, never revenue over R&D."""
 
     name = "share"
     roles = ("part", "whole")
@@ -30,6 +32,9 @@ class Share(Operation):
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):
+            (va, vb), _ = common_scale((a, b))
+            if va > vb > 0 or (a.total and not b.total):
+                continue  # a part is not larger than its whole, and a total is no part of an item
             yield Program(self.name, (a, b))
         for a, b in series_pairs(reading, evidence):
             yield Program(self.name, (a, b))
