@@ -47,7 +47,7 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
             if len(figures) >= 2:
                 yield Program(name, figures, (("over", "items"),))
     for a, b in item_pairs(reading, evidence):
-        if a.row < b.row:
+        if a.row < b.row and not (a.total or b.total):  # a total is no item to compare with its own parts
             yield Program(name, (a, b), (("over", "items"),))
 
 

@@ -27,6 +27,10 @@ FAMILIES = [f for f in load_families() if f.workspace == "fixture"]
 BY_ID = {f.id: f for f in FAMILIES}
 
 NOT_YET: dict[str, str] = {
+    "northwind-count / # of years with net income > $100 million":
+        "gets text",
+    "northwind-max-items / In 2024, was products revenue or services revenue higher?":
+        "gets text (its canonical compares the Revenue row with Services)",
     "northwind-count / Count the years in which net income exceeded $100 million":
         "gets text",
     "northwind-count / How many years did net income top $100 million?":
@@ -43,12 +47,6 @@ NOT_YET: dict[str, str] = {
         "gets lookup(Gross profit FY2024)",
     "northwind-ratio / How many times operating expenses was gross profit in 2024?":
         "gets text",
-    "northwind-share / Services share of total revenue 2024":
-        "gets share(Services FY2024, Total revenue FY2024)",
-    "northwind-share / Services % of total rev FY24?":
-        "gets share(Services FY2024, Total revenue FY2024)",
-    "northwind-share / In 2024, services made up what share of total revenue?":
-        "gets share(Services FY2024, Total revenue FY2024)",
     "northwind-cagr / Revenue CAGR 2022 to 2024":
         "gets text",
     "northwind-cagr / Compound annual revenue growth 2022 to 2024":
@@ -61,18 +59,8 @@ NOT_YET: dict[str, str] = {
         "gets text",
     "northwind-cagr / Revenue CAGR %, 2022 -> 2024":
         "gets text",
-    "northwind-margin / Operating margin 2024":
-        "gets metric(operating margin)",
-    "northwind-margin / Compute the operating margin for 2024":
-        "gets metric(operating margin)",
     "northwind-margin / What was operating income as a percentage of revenue in 2024?":
         "gets share(Operating income FY2024, Revenue FY2024)",
-    "northwind-margin / Op margin FY24?":
-        "gets text",
-    "northwind-margin / In 2024, what was the operating margin?":
-        "gets metric(operating margin)",
-    "northwind-margin / Operating margin % 2024":
-        "gets metric(operating margin)",
     "northwind-max / Name the year with the largest operating income":
         "gets list(Operating income FY2024, Operating income FY2023, Operating income FY2022)",
     "northwind-min / Year of lowest net income":
@@ -108,6 +96,10 @@ NOT_YET: dict[str, str] = {
 (measured with ``bench/paraphrase.py``)."""
 
 CANONICAL_NOT_YET: dict[str, str] = {
+    "northwind-count / # of years with net income > $100 million":
+        "gets text",
+    "northwind-max-items / In 2024, was products revenue or services revenue higher?":
+        "gets text (its canonical compares the Revenue row with Services)",
     "northwind-list": "gets lookup(Total revenue FY2024)",
     "northwind-cagr": "gets percent_change(Revenue FY2022, Revenue FY2024)",
     "northwind-margin": "gets text",
