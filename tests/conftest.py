@@ -98,9 +98,10 @@ SLOW_TESTS = frozenset({
 
 
 KNOWN_FAILURES = Path(__file__).with_name("known_failures.txt")
-"""The answers the question reader does not yet give as the rule modules it replaced did, one test id per line with
-what it gets instead (``<node id> | <what happens>``). Each is a strict expected failure: it fails the run as soon as
-it passes, so a fix takes its line out; the closing note of the reader's change lists them by kind."""
+"""The quarantine: tests that failed when the question reader replaced the rule modules and are not yet fixed or
+re-expressed, one per line with what it got (``<node id> | <what happens>``). Each still runs and is reported as an
+expected failure (``xfail``, not strict: it is reported as XPASS once it passes, and its line is then taken out). The
+file's header lists them by kind."""
 
 
 def _known_failures() -> dict[str, str]:
@@ -118,11 +119,11 @@ def pytest_collection_modifyitems(config, items):
     """The fast lane (``pytest -m "not slow"``, README): besides the tests marked ``slow`` by hand, every test of a
     :data:`SLOW_FILES` module, every test of :data:`SLOW_TESTS` and every test that reads the public data in
     ``../shared/data`` (``needs_data``, or ``require_data`` in the test or a fixture it uses: big filings, SciFact) is
-    marked ``slow``. A test listed in :data:`KNOWN_FAILURES` is a strict expected failure."""
+    marked ``slow``. A test listed in :data:`KNOWN_FAILURES` is an expected failure (quarantined)."""
     known = _known_failures()
     for item in items:
         if item.nodeid in known:
-            item.add_marker(pytest.mark.xfail(strict=True, reason=known[item.nodeid]))
+            item.add_marker(pytest.mark.xfail(strict=False, reason=f"quarantined: {known[item.nodeid]}"))
         if item.get_closest_marker("slow"):
             continue
         functions = [getattr(item, "function", None)]
