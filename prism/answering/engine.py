@@ -236,8 +236,9 @@ class AnswerEngine:
 
     def _assess(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`). A question whose
-        figures a program reads passes it unless no top passage names its period: its words ("ratio", "highest")
-        are the question's, not the table's. The choice is kept for the answer when its chunks are the answer's."""
+        figures a program reads passes it, its words ("ratio", "highest") being the question's, not the table's; when
+        no top passage writes its period as asked, only if the program's figures are of that period ("31.03.2025").
+        The choice is kept for the answer when its chunks are the answer's."""
         best = relevance(run.reading, chunks, self.embedder, self.settings.extractive_lexical_weight,
                          stored=self.retriever.vectors([c.chunk_id for c in chunks]))
         verdict = assess(run.reading, chunks, best, self.retriever.idf,
@@ -245,9 +246,10 @@ class AnswerEngine:
                          min_salient_idf=self.settings.gate_min_salient_idf)
         if verdict.answerable or not chunks:
             return verdict
-        if not {w.lower() for w, why in run.reading.salient if why == "period"} & {w.lower() for w in verdict.missing} \
-                and self.figure_step.answers(run, chunks):
-            return replace(verdict, answerable=True)  # a program reads the question's words, never a missing period
+        asked = {w.lower() for w, why in run.reading.salient if why == "period"}
+        unnamed = asked & {m.lower() for m in verdict.missing}
+        if self.figure_step.answers(run, chunks) and (not unnamed or self.figure_step.reads_period(run, chunks)):
+            return replace(verdict, answerable=True)
         return verdict
 
     def _record_search(self, run: AnswerRun, result: SearchResult) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from prism.answering.metrics.answer import metric_answer, sub_search
 from prism.answering.programs.answer import Choice, choose
 from prism.answering.programs.entities import entity_documents, entity_figures, missing_note
-from prism.answering.programs.ranker import Ranker
+from prism.answering.programs.ranker import FEATURES, Ranker
 from prism.answering.programs.step import figure_lines
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun
@@ -30,6 +30,9 @@ __all__ = ["FigureStep"]
 
 SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
 """Intents whose answer is a sentence, never a figure."""
+
+
+_PERIOD_COVER = FEATURES.index("period_cover")
 
 
 class FigureStep:
@@ -67,6 +70,12 @@ class FigureStep:
         run.choice_key = key
         run.add_time("program", (time.perf_counter() - t) * 1000)
         return run.choice
+
+    def reads_period(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
+        """Whether the best program over ``chunks`` reads a figure of a period the question asks ("31.03.2025" is
+        FY2025 though no passage writes "2025" as a word)."""
+        best = self.choose(run, chunks).best
+        return best is not None and best.features[_PERIOD_COVER] > 0.0
 
     def answers(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
         """Whether a program over ``chunks`` answers the question, the statement metric it names ("operating
