@@ -16,7 +16,7 @@ from decimal import Decimal
 from prism.answering.programs.binding import asked, asked_periods, item_pairs, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, written
-from prism.answering.programs.operation import Operand, Program, Result
+from prism.answering.programs.operation import Operand, Operation, Program, Result
 from prism.types.reading import Reading
 
 __all__ = ["compared_sets", "extreme_result", "period_name"]
@@ -65,3 +65,23 @@ def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:
     ranked = f" {relation} ".join(o.printed for o in (program.operands[i] for i in order))
     return Result(Decimal(values[order[k]]), None, "period" if over_periods else "label", name, f"({figure})",
                   f"{cells}: {ranked}", picked=(order[k],))
+
+
+class Extreme(Operation):
+    """The shared body of ``max`` and ``min``: the sets a question may compare (:func:`compared_sets`), the result
+    (:func:`extreme_result`) and the subject; a subclass sets :attr:`largest` and :attr:`word`."""
+
+    largest: bool = True
+    word: str = "highest"
+
+    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        yield from compared_sets(self.name, reading, evidence)
+
+    def run(self, program: Program, reading: Reading) -> Result:
+        return extreme_result(program, reading, largest=self.largest)
+
+    def subject(self, program: Program) -> str:
+        first = program.operands[0]
+        if program.option("over") == "periods":
+            return f"{self.word} {first.name}"
+        return self.word + (f", {first.column}" if first.column else "")

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.extremes import compared_sets, extreme_result
-from prism.answering.programs.operation import Operation, Program, Result
-from prism.types.reading import Reading
+from prism.answering.programs.extremes import Extreme
 
 
-class Maximum(Operation):
+class Maximum(Extreme):
     """argmax over one row's periods, one column's items, or two named items."""
 
     name = "max"
@@ -23,17 +18,8 @@ class Maximum(Operation):
     formula = "the largest value"
     intent = "which"
 
-    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-        yield from compared_sets(self.name, reading, evidence)
-
-    def run(self, program: Program, reading: Reading) -> Result:
-        return extreme_result(program, reading, largest=True)
-
-    def subject(self, program: Program) -> str:
-        first = program.operands[0]
-        if program.option("over") == "periods":
-            return f"highest {first.name}"
-        return "highest" + (f", {first.column}" if first.column else "")
+    largest = True
+    word = "highest"
 
 
 OPERATION = Maximum()

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.extremes import compared_sets, extreme_result
-from prism.answering.programs.operation import Operation, Program, Result
-from prism.types.reading import Reading
+from prism.answering.programs.extremes import Extreme
 
 
-class Minimum(Operation):
+class Minimum(Extreme):
     """argmin over one row's periods, one column's items, or two named items."""
 
     name = "min"
@@ -23,17 +18,8 @@ class Minimum(Operation):
     formula = "the smallest value"
     intent = "which"
 
-    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-        yield from compared_sets(self.name, reading, evidence)
-
-    def run(self, program: Program, reading: Reading) -> Result:
-        return extreme_result(program, reading, largest=False)
-
-    def subject(self, program: Program) -> str:
-        first = program.operands[0]
-        if program.option("over") == "periods":
-            return f"lowest {first.name}"
-        return "lowest" + (f", {first.column}" if first.column else "")
+    largest = False
+    word = "lowest"
 
 
 OPERATION = Minimum()
