@@ -159,17 +159,26 @@ def holds_evidence(target: AnswerTarget, chunks: Sequence[RetrievedChunk], entit
             among them are not required ("Meridian" in "a Meridian Bank current account"). An officer's
             abbreviation in the focus ("CEO") is looked for spelled out (:mod:`prism.vocabulary.titles`).
 
+    Several periods may be held by several units (one update's "Q2 FY24" margin, another's "Q3 FY24"): each period
+    needs one unit that holds the focus with a value in it.
+
     Returns:
-        ``True`` at the first unit that holds it; ``False`` when none does (also for no chunks).
+        ``True`` once the units read hold every period (at the first that holds the focus when none is named);
+        ``False`` when they do not (also for no chunks).
     """
     entity = entity_words if entity_words is not None else _entity_words(chunks)
     test = UnitTest(target, entity)
+    wanted = set(range(len(target.periods)))
+    held: set[int] = set()
     for chunk in chunks:
         period_texts = [str(chunk.metadata.get(k) or "") for k in ("period", "table_columns")]
         fye = chunk.metadata.get("fiscal_year_end") or None
         for unit, context, row in evidence_units(chunk):
-            if test.answers(unit, context, row, period_texts, fye):
-                return True
+            found = test.periods_held(unit, context, row, period_texts, fye)
+            if found is not None:
+                held |= found
+                if held >= wanted:
+                    return True
     return False
 
 
@@ -219,6 +228,13 @@ class UnitTest:
         """True when ``unit`` (read with ``context``: its document name, table title, headers) holds the focus, a
         value of the answer type (a table row when ``row``), and every period of the target (in the unit, its
         context or ``period_texts``, with the document's fiscal year end ``fye``)."""
+        held = self.periods_held(unit, context, row, period_texts, fye)
+        return held is not None and len(held) == len(self.target.periods)
+
+    def periods_held(self, unit: str, context: str = "", row: bool = False, period_texts: Sequence[str] = (),
+                     fye: str | None = None) -> set[int] | None:
+        """The positions in the target's periods of those ``unit`` names (as :meth:`answers` reads them), or
+        ``None`` when it does not hold the focus with a value of the answer type."""
         text = f"{unit} {context}"
         tokens = set(tokenize(text))
         tokens |= self._equivalents(text, tokens)
@@ -227,10 +243,10 @@ class UnitTest:
         named = len(self.required & tokens) >= self.needed and not (
             head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens
         if not named and not (self.labels and self.labels.search(f"{unit} {context}".lower())):
-            return False
+            return None
         if not _has_value(self.target, unit, row, self.own):
-            return False
-        return all(_names_period(p, [unit, context, *period_texts], fye) for p in self.target.periods)
+            return None
+        return {i for i, p in enumerate(self.target.periods) if _names_period(p, [unit, context, *period_texts], fye)}
 
 
 def _line_item_labels(target: AnswerTarget) -> re.Pattern[str] | None:

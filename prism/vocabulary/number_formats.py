@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-__all__ = ["AMBIGUOUS_NOTE", "DECIMAL_COMMA", "DECIMAL_POINT", "NumberConvention", "decide", "evidence", "house_marks",
-           "read_number"]
+__all__ = ["AMBIGUOUS_NOTE", "DECIMAL_COMMA", "DECIMAL_POINT", "NOT_COMPUTED_NOTE", "NumberConvention", "decide",
+           "evidence", "house_marks", "read_number"]
 
 DECIMAL_POINT = "."
 """``1,234.5`` and Indian ``1,23,456.50``."""
@@ -31,6 +31,9 @@ DECIMAL_COMMA = ","
 
 AMBIGUOUS_NOTE = "(number format unclear in the document: a point or comma may be a decimal mark; check the original)"
 """What a figure read with an ambiguous convention says after its value."""
+NOT_COMPUTED_NOTE = ("Nothing is computed from these figures: the document's number format is unclear, so each could "
+                     "be a thousand times off.")
+"""What an answer says in place of a computation over figures read with an ambiguous convention."""
 
 _NUMBER = re.compile(r"\d(?:[\d.,]*\d)?")
 """A run of digits with the marks between them ("1.234,5", "612,8", "1,23,456.50")."""

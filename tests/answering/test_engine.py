@@ -18,6 +18,7 @@ from prism.service import PrismService
 from prism.types import TIMING_STAGES, IngestItem, Turn
 from tests.conftest import CASES, DATA, REPO, require_data
 from tests.fakes_llm import ScriptedLLM, auth_error, route, server_error
+from tests.readings import read
 
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 MASTER_PDF = REPO / "data" / "sample" / "rbi_style_master_circular_digital_payments.pdf"
@@ -65,7 +66,7 @@ def test_seed_question_extractive_answer_contains_the_figure(docs):
     # the figure is read from the annexure's table, in the column the question names, in its own unit (a count of
     # transactions, not the table's ₹ crore)
     line = next(li for li in answer.answer.splitlines() if li.startswith("- "))
-    assert line.startswith("- FY2024, Volume (crore transactions): 612 "), line
+    assert line.startswith("- Volume (crore transactions), FY2024: 612 "), line
     n = int(line.rsplit("[", 1)[1].rstrip("]"))
     cited = {c.n: c for c in answer.citations}
     assert cited[n].source == UPI and cited[n].page_start == 5 and "612" in cited[n].text
@@ -93,7 +94,7 @@ def test_extractive_answers_on_real_rbi_text(rbi_docs, question, expected):
 
 def test_extractive_leads_with_the_best_then_keeps_reading_order_and_markers(docs, embedder):
     chunks = docs.open("docs").retriever.search(SEED, sources=[UPI]).results
-    text, cited = extractive_answer(SEED, chunks, embedder, max_sentences=3)
+    text, cited = extractive_answer(read(SEED), chunks, embedder, max_sentences=3)
     lines = text.splitlines()[2:]
     assert len(lines) <= 3 and cited
     ns = [int(li.rsplit("[", 1)[1].rstrip("]")) for li in lines]
@@ -101,7 +102,7 @@ def test_extractive_leads_with_the_best_then_keeps_reading_order_and_markers(doc
     for li, n in zip(lines, ns, strict=True):
         sentence = li[2 : li.rindex(" [")].strip("…")  # "…" marks where the chunk cut a sentence
         assert " ".join(sentence.split()) in " ".join(chunks[n - 1].text.split())
-    assert extractive_answer(SEED, [], embedder) == ("", [])
+    assert extractive_answer(read(SEED), [], embedder) == ("", [])
 
 
 def test_extractive_marks_sentences_cut_by_a_chunk_boundary(embedder):
@@ -109,7 +110,7 @@ def test_extractive_marks_sentences_cut_by_a_chunk_boundary(embedder):
 
     chunk = RetrievedChunk("c-1", "d" * 64, "x.txt", "lakh per day for P2P transfers. The UPI limit for P2M is "
                            "₹2,00,000 per day. Collect requests above ₹2,000 are declined by the")
-    text, cited = extractive_answer("What is the UPI limit and what happens to collect requests?", [chunk],
+    text, cited = extractive_answer(read("What is the UPI limit and what happens to collect requests?"), [chunk],
                                     embedder, max_sentences=3)
     assert cited == [1]
     assert "- The UPI limit for P2M is ₹2,00,000 per day. [1]" in text
@@ -123,11 +124,12 @@ def test_extractive_leaves_out_headings_and_call_logistics(embedder):
     call = RetrievedChunk("c-1", "d" * 64, "call.pdf", "4. Transaction Limits\n\nThe UPI limit per day is ₹1,00,000 "
                           "for P2P transfers.\nModerator: On behalf of Meridian Bank Ltd, that concludes this "
                           "conference on transaction limits.")
-    text, cited = extractive_answer("What are the UPI transaction limits per day?", [call], embedder, max_sentences=4)
+    text, cited = extractive_answer(read("What are the UPI transaction limits per day?"), [call], embedder,
+                                    max_sentences=4)
     assert text.splitlines()[2:] == ["- The UPI limit per day is ₹1,00,000 for P2P transfers. [1]"], text
     # a passage of headings only still answers with what it has
     heading = RetrievedChunk("c-2", "e" * 64, "c.pdf", "4. Transaction Limits")
-    assert extractive_answer("transaction limits", [heading], embedder)[1] == [1]
+    assert extractive_answer(read("transaction limits"), [heading], embedder)[1] == [1]
 
 
 def test_split_sentences_respects_abbreviations_and_clauses():
@@ -176,10 +178,11 @@ def test_degenerate_queries_ask_to_rephrase_without_llm_call(docs):
 def test_relevance_separates_answerable_from_off_topic(docs, embedder):
     retriever = docs.open("docs").retriever
     threshold = docs.settings.answer_min_relevance
-    on = relevance(SEED, retriever.search(SEED, rerank=False).results, embedder)
-    off = relevance("Who painted the Mona Lisa?", retriever.search("Who painted the Mona Lisa?").results, embedder)
+    on = relevance(read(SEED), retriever.search(SEED, rerank=False).results, embedder)
+    mona = "Who painted the Mona Lisa?"
+    off = relevance(read(mona), retriever.search(mona).results, embedder)
     assert off < threshold < on
-    assert relevance(SEED, [], embedder) == -1.0
+    assert relevance(read(SEED), [], embedder) == -1.0
 
 
 # --- LLM path ---------------------------------------------------------------------------------------------------
@@ -243,7 +246,7 @@ def test_llm_failure_before_first_token_falls_back_to_extractive(docs):
     fake = ScriptedLLM(script=[server_error()] * 4)
     answer = engine(docs, fake, hyde_enabled=False, multi_query_enabled=False, llm_max_attempts=2).ask(SEED)
     assert answer.mode == "extractive" and answer.answer.startswith("Extractive answer (the LLM call failed)")
-    assert "FY2024, Volume (crore transactions): 612" in answer.answer and "HTTP 500" in answer.message
+    assert "Volume (crore transactions), FY2024: 612" in answer.answer and "HTTP 500" in answer.message
     assert len(fake.calls) == 2
 
 
@@ -372,7 +375,7 @@ def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
     import prism.answering.engine as engine_module
 
     monkeypatch.setattr(engine_module, "extractive_lines", lambda *args, **kwargs: [])
-    monkeypatch.setattr(engine_module, "figure_lines", lambda *args, **kwargs: (None, [], []))
+    monkeypatch.setattr(engine_module.FigureStep, "figures", lambda *args, **kwargs: (None, [], []))
     answer = docs.ask(SEED, "docs")
     assert answer.answer == NOT_RELEVANT and answer.mode == "extractive" and answer.declined
     assert answer.to_dict()["declined"] is True

@@ -59,7 +59,8 @@ the best program's result was right (:mod:`prism.evaluation.training`)."""
 RERANK = 8
 """How many of the best candidates (by the other features) are also compared with the question by meaning."""
 
-_COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps", "points"}, "count": {"count"},
+_COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps", "points"},
+               "count": {"count", "number"},  # "How many employees": a plain number row ("Employees 3,412") counts
                "ratio": {"ratio"}, "period": {"period"}, "label": {"label"}, "per_share": {"per_unit"}}
 
 

@@ -19,6 +19,7 @@ from prism.answering.programs.tables import RowsOf
 from prism.answering.programs.writing import blocks_of, quote
 from prism.types import Derived, RetrievedChunk
 from prism.types.reading import Reading
+from prism.vocabulary.number_formats import NOT_COMPUTED_NOTE
 
 __all__ = ["figure_lines"]
 
@@ -55,7 +56,10 @@ def figure_lines(reading: Reading, choice: Choice, rows_of: RowsOf | None, metri
     derived = program_answer(reading, choice)
     best = choice.best
     if derived is None or best is None:
-        return (metric, metric.lines, metric.extra) if metric is not None else (None, [], [])
+        if metric is not None:
+            return metric, metric.lines, metric.extra
+        lines, extra = unsettled_lines(reading, choice)
+        return None, lines, [*choice.added, *extra] if lines else []
     if best.program.operation == "lookup":
         blocks, extra = blocks_of(best.program.operands, chunks)
         lines = [(quote(o), n) for o, n in zip(best.program.operands, blocks, strict=True)]
@@ -63,3 +67,35 @@ def figure_lines(reading: Reading, choice: Choice, rows_of: RowsOf | None, metri
             lines.append((derived.understood, blocks[0]))
         return None, lines, [*choice.added, *extra]
     return derived, derived.lines, [*choice.added, *derived.extra]
+
+
+_COMPUTED_ELSEWHERE = frozenset({"lookup", "list", "text"})
+
+
+def unsettled_lines(reading: Reading, choice: Choice) -> tuple[list[tuple[str, int]], list[RetrievedChunk]]:
+    """For a question asking for a computation over figures whose table's number convention is unsettled ("1.246":
+    1,246 or 1.246; :data:`~prism.vocabulary.number_formats.AMBIGUOUS_NOTE`), which no program computes from
+    (:func:`~prism.answering.programs.ranker.candidates`): the figures of the row the question names, in time order,
+    each quoted with the note, then :data:`~prism.vocabulary.number_formats.NOT_COMPUTED_NOTE`. ``([], [])`` for any
+    other question, or when the best candidate's row shares no word with the question.
+
+    Returns:
+        ``(lines, chunks to append)``: lines of ``(text, block number)``.
+    """
+    best = choice.best
+    if (best is None or reading.operation in _COMPUTED_ELSEWHERE or best.program.operation != "lookup"
+            or not best.program.operands[0].ambiguous or best.features[_LEAST] <= 0.0):
+        return [], []
+    series = best.program.operands[0].series
+    seen: set[tuple[str, int, int]] = set()
+    figures = []
+    for candidate in choice.ranked:
+        operand = candidate.program.operands[0]
+        key = (operand.table, operand.row, operand.col)
+        if candidate.program.operation == "lookup" and operand.series == series and key not in seen:
+            seen.add(key)
+            figures.append(operand)
+    figures.sort(key=lambda o: o.when)
+    blocks, extra = blocks_of(figures, choice.chunks)
+    lines = [(quote(o), n) for o, n in zip(figures, blocks, strict=True)]
+    return [*lines, (NOT_COMPUTED_NOTE, blocks[0])], extra

@@ -15,7 +15,7 @@ import pytest
 from prism.ingestion.tables.finders import with_document_numbers
 from prism.ingestion.tables.stored_text import find_tables
 from prism.types import ChunkTable, IngestItem
-from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE, NOT_COMPUTED_NOTE
 from tests.builders import text_pdf
 from tests.conftest import CASES, offline_service
 
@@ -107,4 +107,6 @@ def test_an_ambiguous_figure_says_so_and_nothing_is_computed_from_it(ambiguous):
     change = ambiguous.ask("What was the change in active merchants from 2023 to 2024?", "ops")
     assert change.calculation is None
     assert "omputed in code" not in change.answer
-    assert AMBIGUOUS_NOTE in change.answer
+    assert f"Active merchants (thousand), 2023: 1.088 {AMBIGUOUS_NOTE}" in change.answer
+    assert f"Active merchants (thousand), 2024: 1.246 {AMBIGUOUS_NOTE}" in change.answer
+    assert NOT_COMPUTED_NOTE in change.answer
