@@ -89,8 +89,12 @@ _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|larg
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _EMBEDDED_POLAR = "|".join(re.escape(w).replace(r"\ ", r"\s+")
                            for w in sorted(question_words.EMBEDDED_POLAR, key=len, reverse=True))
-_POLAR = re.compile(rf"^\s*(?:please\s+)?(?:(?:{_EMBEDDED_POLAR})\b|(?:is|are|was|were|does|do|did|has|have|had|can"
-                    r"|could|should|will|would|must|may)\b(?!\s+(?:the\s+)?(?:reason|cause)s?\b))", re.IGNORECASE)
+_FRONTED = r"(?:(?!\s*(?:what|which|who|whom|whose|when|where|why|how)\b)[^,?]{1,60},\s*)?"
+"""An adverbial fronted before the question proper, up to a comma ("From 2023 to 2024, did net income rise?", "In
+Q2 FY25, was the NIM above 3.5%?"); not one opened by a wh-word."""
+_POLAR = re.compile(rf"^\s*{_FRONTED}(?:please\s+)?(?:(?:{_EMBEDDED_POLAR})\b|(?:is|are|was|were|does|do|did|has|have"
+                    r"|had|can|could|should|will|would|must|may)\b(?!\s+(?:the\s+)?(?:reason|cause)s?\b))",
+                    re.IGNORECASE)
 
 
 def asks_reason(text: str) -> bool:

@@ -6,7 +6,8 @@ no program), is an alternative. Each gets
 * **shared features**, one weight each for all alternatives: the cosine of the question's *frame* (its mentions
   written ``X``, its periods ``P``) with the alternative's nearest canonical phrasing, and of the question itself,
   with the packaged paraphrase embedder (semantic parsing via paraphrasing: Berant & Liang, "Semantic Parsing via
-  Paraphrasing", ACL 2014); whether the question holds one of its cue words, how many, and how long the longest;
+  Paraphrasing", ACL 2014); whether the question holds one of its cue words, how many, and how long the longest
+  (a cue inside a longer cue of another alternative does not count: :func:`cue_hits`);
 * **question features** weighted per alternative: how many periods it names, a threshold, a yes/no lead, the
   rule-based readings of :mod:`prism.answering.reading.kinds` (reason, description, expected unit, answer type) —
   proposals the model weighs, never decisions on their own.
@@ -31,13 +32,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.reading.words import phrase_in
+from prism.answering.reading.words import phrase_spans
 
 if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
 
 __all__ = ["ALTERNATIVES", "MODEL_FILE", "PRIOR_SHARED", "QUESTION_FEATURES", "SHARED_FEATURES", "OperationModel",
-           "Signals", "TEXT_CUES", "TEXT_PHRASINGS", "own_names", "prior_per"]
+           "Signals", "TEXT_CUES", "TEXT_PHRASINGS", "cue_hits", "own_names", "prior_per"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ SHARED_FEATURES = ("frame_cosine", "question_cosine", "cue", "cues", "cue_length
 QUESTION_FEATURES = ("bias", "no_period", "one_period", "periods", "threshold", "polar", "reason", "description",
                      "table_subject", "target_count", "target_quantity", "target_person", "which_or_when",
                      "how_many", "two_mentions", "unit_percent", "unit_count", "unit_period", "unit_ratio",
-                     "unit_points", "polarity", "each", "own_frame_cosine", "own_cue")
+                     "unit_points", "polarity", "each", "direction", "own_frame_cosine", "own_cue")
 """The question's features, weighted per alternative; the last two are the alternative's own frame cosine and cue
 (its weight on them beside the shared one: a cue reliable for one operation counts more for it)."""
 
@@ -81,6 +82,20 @@ class Signals:
     question: Any = None
     frame: Any = None
     flags: frozenset[str] = frozenset()
+
+
+def cue_hits(words: Sequence[str]) -> dict[str, set[str]]:
+    """Each alternative's cues that ``words`` hold, longest match first: a cue whose every occurrence overlaps a
+    longer cue of another alternative does not count ("growth rate" inside "compound annual growth rate" is the
+    CAGR's, "change" inside "percentage change" the percentage change's), as a tokenizer takes the longest token
+    (maximal munch). Cues of the same length that overlap all count."""
+    found = [(alt, cue, span) for alt in ALTERNATIVES for cue in _cues(alt) for span in phrase_spans(cue, words)]
+    out: dict[str, set[str]] = {alt: set() for alt in ALTERNATIVES}
+    for alt, cue, (start, end) in found:
+        if not any(other != alt and e - s > end - start and start < e and s < end
+                   for other, _, (s, e) in found):
+            out[alt].add(cue)
+    return out
 
 
 def _cues(name: str) -> tuple[str, ...]:
@@ -105,12 +120,12 @@ _PRIORS: dict[str, dict[str, float]] = {
     "per_share": {"bias": -1.0},
     "max": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0},
     "min": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0},
-    "yes_no": {"bias": -3.0, "polar": 5.0, "threshold": 1.0},
+    "yes_no": {"bias": -3.0, "polar": 5.0, "threshold": 1.0, "direction": 2.0},
     "text": {"reason": 4.0, "description": 4.0, "table_subject": 4.0, "target_person": 2.0},
 }
 """What the model assumes before it sees data: the rule-based readings as soft evidence (a yes/no lead suggests
-``yes_no``, "how many" ``count``, a cause ``text``). Training pulls the weights from here, so an operation with few
-examples keeps these."""
+``yes_no``, the more so when it asks for a direction, "did … increase"; "how many" ``count``; a cause ``text``).
+Training pulls the weights from here, so an operation with few examples keeps these."""
 PRIOR_SHARED = (4.0, 1.0, 1.5, 0.5, 0.5)
 """The shared features' weights before training."""
 
@@ -181,12 +196,13 @@ class OperationModel:
         alternative's own features in :func:`own_names` order."""
         flags = [1.0 if f == "bias" or f in signals.flags else 0.0 for f in QUESTION_FEATURES[:-2]]
         shared, own = [], []
+        held = cue_hits(signals.words)
         for alt in ALTERNATIVES:
             frame_cos = question_cos = 0.0
             if vectors is not None and signals.frame is not None:
                 frame_cos = float(np.max(vectors[alt] @ signals.frame))
                 question_cos = float(np.max(vectors[alt] @ signals.question))
-            cues = [1.0 if phrase_in(c, signals.words) else 0.0 for c in _cues(alt)]
+            cues = [1.0 if c in held[alt] else 0.0 for c in _cues(alt)]
             hits = [c for c, on in zip(_cues(alt), cues, strict=True) if on]
             longest = max((len(c.split()) for c in hits), default=0)
             cue = 1.0 if hits else 0.0

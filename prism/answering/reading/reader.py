@@ -66,6 +66,8 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         out.add(asks)
     if checks["polar"]:
         out |= {"rise"} if RISE_WORDS & set(words) else {"fall"} if FALL_WORDS & set(words) else set()
+        if out & {"rise", "fall"}:
+            out.add("direction")  # "Did revenue increase …?": a direction tested, yes or no
     return out
 
 

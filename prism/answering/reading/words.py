@@ -59,6 +59,14 @@ def phrase_in(phrase: str, words: Sequence[str]) -> bool:
     return n > 0 and any(list(words[i:i + n]) == parts for i in range(len(words) - n + 1))
 
 
+def phrase_spans(phrase: str, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Every ``(start, end)`` (word positions, end exclusive) where ``phrase`` occurs in ``words``
+    (:func:`phrase_in`)."""
+    parts = phrase.lower().replace("%", " % ").split()
+    n = len(parts)
+    return [(i, i + n) for i in range(len(words) - n + 1) if n > 0 and list(words[i:i + n]) == parts]
+
+
 def words_of(text: str) -> list[str]:
     """The lower-case words of ``text`` (``%`` a word of its own), for :func:`phrase_in`."""
     return [w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:[.'’][A-Za-z0-9]+)*|%", text)]

@@ -27,6 +27,9 @@ def test_shorthand_symbols_and_imperative_division_are_written_out(question, tex
     ("Please confirm whether the cap is ₹5,000", True),
     ("Whether revenue rose in 2024", True),
     ("Did revenue grow year over year?", True),
+    ("From 2023 to 2024, did net income rise?", True),  # an adverbial fronted before the question
+    ("In Q2 FY25, was the NIM above 3.5%?", True),
+    ("In 2024, what was revenue?", False),
     ("Is the reason for the decline stated?", False),  # asks for the reason's sentence
     ("If revenue grew 10%, what would it be in 2025?", False),  # a conditional, not a yes/no question
     ("Tell me the net income for 2024", False),
