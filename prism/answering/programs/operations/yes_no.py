@@ -54,13 +54,22 @@ class YesNo(Operation):
         rose = b.value > a.value
         yes = rose if test == "rise" else b.value < a.value
         moved = "rose" if rose else "fell" if b.value < a.value else "was unchanged"
-        aside = (f"({a.label} {moved} from {written(a.value, a.kind, a)} in {a.column} to "
+        aside = (f"({moved} from {written(a.value, a.kind, a)} in {a.column} to "
                  f"{written(b.value, b.kind, b)} in {b.column})")
         return Result(None, None, "yes_no", "Yes" if yes else "No", aside, work=f"{b.printed} vs {a.printed}")
 
     def subject(self, program: Program) -> str:
         first = program.operands[0]
         return first.name
+
+    def render(self, program: Program) -> str:
+        """A direction's test as the question that asks it ("did Net income increase from 2023 to 2024"); a
+        threshold's as the first phrasing."""
+        test = program.option("test")
+        if test not in ("rise", "fall"):
+            return super().render(program)
+        a, b = program.operands
+        return f"did {a.label} {'increase' if test == 'rise' else 'decrease'} from {a.column} to {b.column}"
 
 
 OPERATION = YesNo()
