@@ -43,7 +43,8 @@ def _stack(choices: Sequence[Choice]) -> _Stacked:
     return _Stacked(np.vstack([c.features for c in choices]), right, starts, lengths)
 
 
-def _objective(w: np.ndarray, data: _Stacked, prior: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+def _objective(w: np.ndarray, data: _Stacked, prior: np.ndarray, l2: float | np.ndarray
+               ) -> tuple[float, np.ndarray]:
     """Negative penalised mean log-likelihood and its gradient."""
     n = len(data.starts)
     s = data.x @ w
@@ -55,17 +56,18 @@ def _objective(w: np.ndarray, data: _Stacked, prior: np.ndarray, l2: float) -> t
     p = e / np.repeat(total, data.lengths)
     q = e * data.right / np.repeat(np.maximum(mass, 1e-300), data.lengths)
     grad = -(data.x.T @ (q - p)) / n
-    return loss + l2 * float((w - prior) @ (w - prior)), grad + 2 * l2 * (w - prior)
+    return loss + float(np.sum(l2 * (w - prior) ** 2)), grad + 2 * l2 * (w - prior)
 
 
-def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: float = 0.01, max_iter: int = 1000
-        ) -> np.ndarray:
+def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: float | Sequence[float] = 0.01,
+        max_iter: int = 1000) -> np.ndarray:
     """The weights maximising the penalised log-likelihood of ``choices`` (module docstring).
 
     Args:
         choices: the examples (each with at least one right alternative).
         prior: the weights the penalty pulls towards (also the starting point), one per feature.
-        l2: the penalty's strength.
+        l2: the penalty's strength, one for every weight or one per feature (a feature few examples inform can be
+            held nearer its prior).
 
     Raises:
         ValueError: no examples, or an example without a right alternative.
@@ -76,7 +78,8 @@ def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: floa
         raise ValueError("an example has no right alternative")
     start = np.asarray(prior, dtype=float)
     data = _stack(choices)
-    result = minimize(_objective, start, args=(data, start, l2), jac=True, method="L-BFGS-B",
+    strength = np.broadcast_to(np.asarray(l2, dtype=float), start.shape)
+    result = minimize(_objective, start, args=(data, start, strength), jac=True, method="L-BFGS-B",
                       options={"maxiter": max_iter})
     logger.info("conditional logit: %d examples, loss %.4f, %s", len(choices), result.fun, result.message)
     return np.asarray(result.x)

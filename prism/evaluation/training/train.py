@@ -49,6 +49,17 @@ __all__ = ["Prepared", "Trained", "prepare", "train"]
 logger = logging.getLogger(__name__)
 _OP = FEATURES.index("op_log_probability")
 _RENDER = FEATURES.index("render_cosine")
+INDICATOR_L2 = 50.0
+"""How much harder the ranker's per-operation indicators (``op_lookup`` …) are held at their prior than the other
+weights: which operation is asked is the reader's (``op_log_probability``); an indicator learnt from a few examples
+of a rare operation (a "lowest" question) would otherwise outweigh it, and one learnt from a frequent operation only
+keeps what many examples support (ridge regression's shrinkage, per feature)."""
+
+
+def _ranker_l2(l2: float) -> np.ndarray:
+    """The ranker's penalty per feature: ``l2``, times :data:`INDICATOR_L2` for the operation indicators."""
+    return np.array([l2 * INDICATOR_L2 if f.startswith("op_") and f != "op_log_probability" else l2
+                     for f in FEATURES])
 
 
 @dataclass
@@ -239,12 +250,12 @@ def train(prepared: list[Prepared], embedder: PrismEmbedding, *, folds: int = 5,
     prior = Ranker()
     first_prior = np.asarray(prior.first)
     say("fitting the ranker, first stage")
-    first = fit(_ranker_choices(prepared, None), first_prior, l2)
+    first = fit(_ranker_choices(prepared, None), first_prior, _ranker_l2(l2))
     first[_RENDER] = 0.0
     say("embedding the best candidates of each example as questions")
     _render_cosines(prepared, first, embedder)
     say("fitting the ranker, second stage")
-    second = fit(_ranker_choices(prepared, first), np.asarray(prior.second), l2)
+    second = fit(_ranker_choices(prepared, first), np.asarray(prior.second), _ranker_l2(l2))
     ranker = Ranker(first=list(first), second=list(second))
     say("fitting the accept model")
     ranker.accept = _fit_accept(prepared, ranker, l2) or None
