@@ -59,7 +59,7 @@ def _objective(w: np.ndarray, data: _Stacked, prior: np.ndarray, l2: float | np.
     return loss + float(np.sum(l2 * (w - prior) ** 2)), grad + 2 * l2 * (w - prior)
 
 
-def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: float | Sequence[float] = 0.01,
+def fit(choices: Sequence[Choice], prior: Sequence[float] | np.ndarray, l2: float | Sequence[float] | np.ndarray = 0.01,
         max_iter: int = 1000) -> np.ndarray:
     """The weights maximising the penalised log-likelihood of ``choices`` (module docstring).
 
