@@ -15,7 +15,8 @@ from tests.conftest import REPO, offline_service
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
-               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation", "understood"}
+               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation",
+               "understood"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile",
               "read_beside", "title"}
 
