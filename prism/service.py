@@ -132,8 +132,9 @@ class PrismService(EvaluationFacade, CompareFacade, FeedbackFacade, ModelsFacade
 
     @property
     def reader(self) -> Reader:
-        """The question reader (built once, over the embedder: :class:`prism.answering.reading.Reader`)."""
-        return self._once("_reader", lambda: Reader(self.embedder))
+        """The question reader (built once, over the embedder, a question embedded on ``query_threads``:
+        :class:`prism.answering.reading.Reader`)."""
+        return self._once("_reader", lambda: Reader(self.embedder, threads=self.settings.query_threads))
 
     @property
     def ranker(self) -> Ranker:

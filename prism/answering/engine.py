@@ -97,7 +97,7 @@ class AnswerEngine:
         self.settings = settings
         self.llms = llms or NO_LLMS
         self.web = web
-        self.reader = reader or Reader(embedder)
+        self.reader = reader or Reader(embedder, threads=settings.query_threads)
         self.figure_step = FigureStep(retriever, embedder, ranker or Ranker.load())
 
     # --- public ---------------------------------------------------------------------------------------------

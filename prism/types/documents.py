@@ -211,7 +211,8 @@ class ParsedDocument:
             tables), each with the 1-based ``page`` it is on (the single page of an unpaged document) and offsets
             into that page's text. PDF tables are found later, in the stored page text
             (:func:`prism.ingestion.tables.stored_text.find_tables`).
-        ocr_seconds: wall seconds the parser spent rendering and reading its pages without a text layer (0: none).
+        ocr_seconds: wall seconds the parser spent rendering and reading its pages without a text layer (0: none);
+            a measurement, not part of what was parsed, so two parses of one file compare equal whatever it took.
     """
 
     source: str
@@ -221,7 +222,7 @@ class ParsedDocument:
     skipped_pages: tuple[SkippedPage, ...] = ()
     warnings: tuple[str, ...] = ()
     tables: tuple[Table, ...] = ()
-    ocr_seconds: float = 0.0
+    ocr_seconds: float = field(default=0.0, compare=False)
 
     @property
     def paged(self) -> bool:

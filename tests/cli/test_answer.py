@@ -15,7 +15,8 @@ from tests.conftest import REPO, offline_service
 UPI_PDF = REPO / "data" / "sample" / "meridian_bank_upi_operating_circular.pdf"
 SEED = "What was the total UPI transaction volume in FY2024?"
 ANSWER_KEYS = {"answer", "mode", "declined", "citations", "retrieved", "web", "condensed_query",
-               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation"}
+               "unsupported_numbers", "timings_ms", "notes", "message", "scope", "embedder", "calculation",
+               "understood"}
 BLOCK_KEYS = {"n", "chunk_id", "source", "page_start", "page_end", "text", "scores", "rank", "locator", "profile",
               "read_beside", "title"}
 
@@ -47,13 +48,19 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK
     assert set(out) == ANSWER_KEYS
-    assert out["mode"] == "extractive" and "612 crore" in out["answer"] and out["declined"] is False
+    # the figure is quoted from the annexure's table cell, its unit in the row label
+    assert out["mode"] == "extractive" and out["declined"] is False
+    assert out["answer"] == ("Extractive answer (no LLM configured):\n\n- Volume (crore transactions), FY2024: 612 "
+                             "(Annexure A – UPI Volumes Processed by Meridian Bank) [1]")
     assert out["citations"] and all(set(c) == BLOCK_KEYS for c in out["citations"] + out["retrieved"])
-    assert set(out["timings_ms"]) == {"condense", "expand", "retrieve", "rerank", "web", "first_token", "total"}
+    assert set(out["timings_ms"]) == {"condense", "read", "expand", "retrieve", "rerank", "program", "web",
+                                      "first_token", "total"}
     backend = Settings().embed_backend  # the session's embedder is on the configured backend
     assert out["embedder"] == {"backend": backend, "configured": backend, "reason": "", "loaded": True}
     assert out["condensed_query"] == SEED and out["web"] == [] and out["unsupported_numbers"] == []
     assert out["calculation"] is None  # a figure read as stated, not derived
+    # what the reader understood: this question, the period it names
+    assert out["understood"]["question"] == SEED and out["understood"]["periods"] == ["FY2024"]
     assert out["notes"][0] == {"kind": "extractive", "text": "extractive answer (no LLM configured)."}
     assert out["message"] == " ".join(n["text"] for n in out["notes"])
     assert cli_service[0]["hyde"] is None and cli_service[0]["multi_query"] is None and cli_service[0]["web"] is None

@@ -23,6 +23,7 @@ def test_retriever_embeds_queries_with_the_configured_threads(service, monkeypat
 
     service.ingest([IngestItem(b"Escrow accounts are reconciled monthly.", filename="escrow.txt")], "q",
                    briefing=False)
+    service.reader.model.phrasing_vectors(embedder)  # the operations' phrasings, embedded once per embedder
     seen: list[int | None] = []
     real = type(embedder).embed
 
@@ -33,7 +34,8 @@ def test_retriever_embeds_queries_with_the_configured_threads(service, monkeypat
     monkeypatch.setattr(type(embedder), "embed", spy)
     found = service.search("escrow reconciliation", "q", mode="dense")
     assert found.results[0].source == "escrow.txt"
-    assert service.settings.query_threads == 1 and seen == [1]  # the query on one thread, whatever the backend
+    # the query (read once: its vector serves the dense side) on one thread, whatever the backend
+    assert service.settings.query_threads == 1 and seen == [1]
 
 
 def test_a_per_call_torch_thread_count_is_restored():

@@ -464,9 +464,22 @@ def _open_details(d: WebDriver, wanted: dict[str, str]) -> WebElement:
             found = [e for e in last_answer(drv).find_elements(By.CSS_SELECTOR, '[data-testid="stExpander"] summary')
                      if e.text.strip().split("\n")[-1].startswith(label)]
             return found[0] if found else None
+
+        def opened(drv: WebDriver, css: str = drawn, summary=summary) -> bool:
+            """The contents are drawn; else the expander is opened again when closed (a run of the whole page,
+            e.g. the one listing a new chat in the sidebar, can redraw the answer with it closed)."""
+            if last_answer(drv).find_elements(By.CSS_SELECTOR, css):
+                return True
+            el = summary(drv)
+            if el is not None and el.find_element(By.XPATH, "..").get_attribute("open") is None:
+                drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
+                try:
+                    el.click()
+                except ElementClickInterceptedException:  # still moving: the next poll clicks again
+                    pass
+            return False
         _click(d, summary, f"the expander '{label}'", scroll=True)
-        _wait(d, lambda drv, css=drawn: last_answer(drv).find_elements(By.CSS_SELECTOR, css), 30,
-              f"the contents of '{label}'")
+        _wait(d, opened, 60, f"the contents of '{label}'")
         _idle(d)
     return last_answer(d)
 

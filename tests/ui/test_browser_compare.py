@@ -179,9 +179,9 @@ def test_compare_page_fills_the_grid_and_exports_it_without_placeholders(compare
     assert body.count(f"operating margin FY2015: {MARGIN}") == 2, body
 
     _click_button(d, "Export CSV")
-    path = _wait(d, lambda drv: _first([p for p in downloads.glob("*.csv") if p.stat().st_size > 0]), 30,
-                 "the CSV download")
-    time.sleep(0.5)  # let the browser finish writing the file
+    # Chromium writes a download as <name>.crdownload and renames it when complete: a .csv with no partial file left
+    path = _wait(d, lambda drv: not list(downloads.glob("*.crdownload"))
+                 and _first([p for p in downloads.glob("*.csv") if p.stat().st_size > 0]), 30, "the CSV download")
     text = path.read_text(encoding="utf-8-sig")
     assert unfilled(text) == [], unfilled(text)
     rows = {row[0]: row[1:] for row in csv.reader(io.StringIO(text))}

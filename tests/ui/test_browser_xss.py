@@ -19,6 +19,7 @@ from tests.ui.test_browser import (  # noqa: F401  (app_url and driver are the m
     _nav,
     _no_exception,
     _open_app,
+    _open_details,
     _shot,
     _text,
     _upload,
@@ -65,6 +66,8 @@ def test_html_and_script_in_a_document_and_a_sheet_name_are_shown_as_text(app_ur
     _wait_text(d, f"Answers from {workspace} · 2 documents")
     answer = _ask(d, "When may wallet holders close the wallet and how is the balance refunded?")
     _shot(d, "c63_02_script_answer")
+    _untouched(d)
+    answer = _open_details(d, {"[1] ": ".prism-chunk"})  # a citation's passage is built when it is opened
     _untouched(d)
     passages = [_flat(p.get_attribute("textContent")) for p in answer.find_elements(By.CSS_SELECTOR, ".prism-chunk")]
     assert any(SCRIPT in p for p in passages), passages  # the passage shows the script as written

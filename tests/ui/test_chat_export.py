@@ -33,7 +33,16 @@ CUT = "<CUT>"
 
 class BreakingLLM(ScriptedLLM):
     """A scripted model whose streamed reply ending in ``<CUT>`` breaks after the words before it (the connection
-    reset mid-answer)."""
+    reset mid-answer). The script is the streamed answers, in order; any other call (the program call the answer step
+    makes when the reader is unsure which calculation a question asks for) is recorded and proposes nothing, so the
+    reader's choice stands."""
+
+    def _reply(self, kind: str, text: str, messages=None) -> str:
+        if kind == "stream_chat":
+            return super()._reply(kind, text, messages)
+        with self._lock:
+            self.calls.append({"kind": kind, "text": text, "messages": list(messages or [])})
+        return ""
 
     def stream_chat(self, messages, **kwargs: Any):
         text = self._reply("stream_chat", "\n\n".join(str(m.content) for m in messages), messages)

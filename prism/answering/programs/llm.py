@@ -1,7 +1,8 @@
 """Computed figures with an LLM: the LLM may choose the program; code executes it, and the answer must state it.
 
 The figure is the one the offline answer computes (:mod:`prism.answering.programs.answer`). When the reader is not
-sure which operation the question asks for (its probability below :data:`PROPOSE_BELOW`) or no program fits, the
+sure which operation the question asks for (its probability below :data:`PROPOSE_BELOW`) or no program fits the
+calculation it reads (a question it is sure asks for a sentence, not a calculation, takes no program call), the
 small LLM is shown the question and the rows the evidence gives (fenced as document text) and proposes a program as
 one JSON object (:data:`PROGRAM_PROMPT`)::
 
@@ -106,9 +107,11 @@ def _rows_text(choice: Choice, limit: int = 40) -> str:
 
 
 def _llm_choice(run: AnswerRun, llm: Any, choice: Choice) -> Candidate | None:
-    """The LLM's proposal when the reader is unsure or no program fits, else the ranker's best."""
-    best = choice.best if choice.fits(run.reading) else None
-    if best is not None and run.reading.confidence >= PROPOSE_BELOW:
+    """The LLM's proposal when the reader is unsure or no program fits the calculation it reads, else the ranker's
+    best (``None`` when none fits: a question the reader is sure asks for a sentence makes no program call)."""
+    reading = run.reading
+    best = choice.best if choice.fits(reading) else None
+    if reading.confidence >= PROPOSE_BELOW and (best is not None or reading.operation == "text"):
         return best
     operations = ", ".join(OPERATIONS)
     prompt = PROGRAM_PROMPT.format(operations=operations, rows=fence(_rows_text(choice), "rows"),

@@ -105,11 +105,16 @@ class Reader:
         embedder: the packaged paraphrase embedder, for the question's vector and the phrasings' comparison; without
             one the reader decides by its other features only.
         model: the operation model (default: the trained weights of ``model.json``).
+        threads: CPU threads for embedding a question (``Settings.query_threads``: a question is a query, a few
+            short texts); ``None``: as the embedder is configured. The phrasings, embedded once per embedder, take
+            the embedder's own count.
     """
 
-    def __init__(self, embedder: PrismEmbedding | None = None, model: OperationModel | None = None):
+    def __init__(self, embedder: PrismEmbedding | None = None, model: OperationModel | None = None,
+                 threads: int | None = None):
         self.embedder = embedder
         self.model = model or OperationModel.load()
+        self.threads = threads
 
     def read(self, question: str, catalog: DocumentCatalog | None = None) -> Reading:
         """The :class:`~prism.types.reading.Reading` of ``question`` (the standalone question of a follow-up).
@@ -139,7 +144,7 @@ class Reader:
         flags = _flags(text, words, readings)
         vector = frame_vector = None
         if self.embedder is not None:
-            vector, frame_vector = self.embedder.embed([question, shape or text])
+            vector, frame_vector = self.embedder.embed([question, shape or text], threads=self.threads)
         signals = Signals(tuple(words), vector, frame_vector, flags_of(sorted(flags)))
         operations = self.model.probabilities(signals, self.embedder if vector is not None else None)
         reading = Reading(

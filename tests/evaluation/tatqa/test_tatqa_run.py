@@ -54,7 +54,7 @@ def test_bad_contexts_are_refused_by_name(tmp_path) -> None:
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(PrismError, match="tatqa_dataset_bad.json is not valid JSON"):
         load_tatqa(bad, tmp_path / "html")
-    with pytest.raises(PrismError, match="--sample applies to TAT-QA datasets only"):
+    with pytest.raises(PrismError, match=r"^--sample and --half apply to TAT-QA datasets only, not to 'prism'\.$"):
         load_dataset(REPO / "data" / "ground_truth" / "eval_pairs.json", sample=3)
 
 
@@ -118,4 +118,5 @@ def test_cli_eval_run_tatqa_sample(embedder, prism_home, tmp_path, monkeypatch, 
     assert run["metrics"]["tatqa_first_line"] == pytest.approx(len(matched & set(ids)) / 3) == pytest.approx(1.0)
     assert sorted(p.name for p in (tmp_path / "html").iterdir()) == sorted({q["source"] for q in stored["queries"]})
     code = main(["eval", "run", str(REPO / "data" / "ground_truth" / "eval_pairs.json"), "--sample", "2", "--json"])
-    assert code == 1 and "--sample applies to TAT-QA" in json.loads(capsys.readouterr().out)["error"]
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert code == 1 and error == "--sample and --half apply to TAT-QA datasets only, not to 'prism'."
