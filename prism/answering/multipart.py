@@ -22,7 +22,7 @@ from prism.answering.reading.parts import resolve_part, split_question
 from prism.answering.stream import AnswerStream
 from prism.types import Answer, Citation, RetrievedChunk, WebResult
 
-__all__ = ["MultiPartStream", "ask_parts", "join_answers"]
+__all__ = ["MultiPartStream", "ask_parts", "join_answers", "part_heading"]
 
 Ask = Callable[..., Any]
 """``AnswerEngine.ask``: ``(question, *, history, stream, **options) -> Answer | AnswerStream``."""
@@ -53,8 +53,14 @@ def _number_once(items: Sequence[Any], key: Callable[[Any], str], number_of: dic
     return numbers
 
 
+def part_heading(i: int, n: int, part: str) -> str:
+    """The line opening part ``i`` (1-based) of ``n``: "Part 1 of 2: <part>", plain text (the chat shows an answer
+    as written, so no Markdown)."""
+    return f"Part {i} of {n}: {part}"
+
+
 def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
-    """One answer with a section per part: ``**<part>**`` then that part's answer, its markers and citations
+    """One answer with a section per part: its :func:`part_heading` then that part's answer, its markers and citations
     renumbered after the previous parts' (cited ones first, then the uncited retrieved ones, both in part order).
 
     A chunk cited by several parts keeps the number it got first (so does a web result, by URL), and a retrieved
@@ -73,7 +79,7 @@ def join_answers(parts: Sequence[str], answers: Sequence[Answer]) -> Answer:
     for i, (part, answer) in enumerate(zip(parts, answers, strict=True), start=1):
         numbers = _number_once(answer.citations, lambda c: c.chunk_id, number_of, cited)
         web_numbers = _number_once(answer.web, lambda w: w.url, web_number_of, web)
-        sections.append(f"**{part}**\n\n{_renumber(answer.answer, numbers, web_numbers)}")
+        sections.append(f"{part_heading(i, len(parts), part)}\n\n{_renumber(answer.answer, numbers, web_numbers)}")
         notes += [replace(n, text=f"Part {i}: {n.text}") for n in answer.notes]
     retrieved: list[Citation] = []
     for c in (c for answer in answers for c in answer.retrieved):
@@ -108,7 +114,7 @@ class MultiPartStream:
 
     def _run(self) -> Iterator[str]:
         for i, part in enumerate(self.parts):
-            yield f"{'' if i == 0 else chr(10) * 2}**{part}**\n\n"
+            yield f"{'' if i == 0 else chr(10) * 2}{part_heading(i + 1, len(self.parts), part)}\n\n"
             self._current = self._ask_one(part)
             yield from self._current
             self._done.append(self._current.result())

@@ -60,7 +60,7 @@ def _pages(answer: Answer) -> set[tuple[str, int | None]]:
 
 
 def _sections(text: str) -> list[str]:
-    return [s for s in re.split(r"\*\*[^*]+\*\*", text) if s.strip()]
+    return [s for s in re.split(r"(?m)^Part \d+ of \d+: .*$", text) if s.strip()]
 
 
 def test_a_question_with_its_own_subject_is_not_a_follow_up():
@@ -114,7 +114,8 @@ def test_conversation_switches_from_circulars_to_filings_and_back(svc):
     streamed = "".join(stream)
     answer = stream.answer
     assert answer is not None and not answer.declined
-    assert "**What was Netflix's total debt-to-equity ratio?**" in streamed and "**Who is Netflix's CEO?**" in streamed
+    assert "Part 1 of 2: What was Netflix's total debt-to-equity ratio?\n\n" in streamed
+    assert "\n\nPart 2 of 2: Who is Netflix's CEO?\n\n" in streamed
     assert "NBFC" not in answer.condensed_query and "exposure" not in answer.condensed_query
     assert answer.condensed_query == "What was Netflix's total debt-to-equity ratio? | Who is Netflix's CEO?"
     ratio, ceo = _sections(answer.answer)
