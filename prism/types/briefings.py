@@ -73,7 +73,8 @@ class BriefingBullet:
 
 
 KIND_LABELS: dict[str, str] = {"guidance": "Guidance", "rule": "Rule", "applies": "Applies to",
-                               "effective": "Effective date", "penalty": "Penalty", "limit": "Limit"}
+                               "effective": "Effective date", "deadline": "Deadline", "penalty": "Penalty",
+                               "limit": "Limit"}
 """The label a briefing point of each kind is shown with (:meth:`BriefingBullet.label`)."""
 
 

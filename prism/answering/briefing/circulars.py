@@ -112,8 +112,12 @@ def circular_facts(doc: DocumentText, profile: DocumentProfile | None, subject: 
         for kind, pattern in CIRCULAR_FACTS:
             if kind not in found and pattern.search(sentence):
                 text = " ".join(sentence.split())
-                found[kind] = Fact(BriefingBullet(_effective_date(text) if kind == "effective" else text,
-                                                  (doc.citation(cursor),), kind), _question(kind, subject, text))
+                if kind == "effective" and _DEADLINE.search(text):  # a deadline: who must do what by when
+                    bullet = BriefingBullet(text, (doc.citation(cursor),), "deadline")
+                else:
+                    bullet = BriefingBullet(_effective_date(text) if kind == "effective" else text,
+                                            (doc.citation(cursor),), kind)
+                found[kind] = Fact(bullet, _question(kind, subject, text))
                 break
         if len(found) == len(CIRCULAR_FACTS):
             break

@@ -128,3 +128,20 @@ def test_the_markdown_labels_a_circulars_points(circular):
                                            ("master directions on KYC", "do")])
 def test_question_templates_agree_with_the_documents_name(subject, verb):
     assert agrees(subject) == verb
+
+
+def test_a_deadline_is_labelled_as_a_deadline_with_whom_and_what_not_as_an_effective_date():
+    """A filing deadline ("… latest by October 31 of the year concerned") is not the date the circular takes effect:
+    it is quoted whole (who must do what by when) under "Deadline", and asked as the deadline."""
+    from prism.answering.briefing.circulars import circular_facts
+    from prism.answering.briefing.facts import DocumentText
+    from prism.types import BriefingBullet
+
+    text = ("Reserve Bank of India\n\nAll Authorised Persons\n\nMaster Direction on authorised persons.\n\n"
+            "22. All FFMCs shall submit their annual audited balance sheet to the Regional Office of the Reserve "
+            "Bank, latest by October 31 of the year concerned.\n")
+    facts = circular_facts(DocumentText(text, (0,), ((2, "c-0"),)), None, "master direction")
+    [deadline] = [f for f in facts if f.bullet.kind == "deadline"]
+    assert deadline.bullet.text.startswith("22. All FFMCs shall submit") and deadline.bullet.label() == "Deadline"
+    assert deadline.questions == ("What is the deadline under the master direction?",)
+    assert BriefingBullet("1 July 2025", (), "effective").label() == "Effective date"
