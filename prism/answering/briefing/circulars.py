@@ -61,6 +61,7 @@ def agrees(subject: str) -> str:
     opens a qualifier ("on", "of", "for" …), else the last word; a word ending in "s" but not "ss", "us" or "is"
     is plural."""
     head = re.split(r"\s+(?:on|of|for|under|to|in|with|about|regarding)\s+", subject, maxsplit=1)[0]
+    head = re.sub(r",?\s+(?:19|20)\d\d$", "", head)  # "… Regulations, 2026": the head noun is before its year
     last = head.split()[-1].lower() if head.split() else ""
     return "do" if last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.isalpha() else "does"
 

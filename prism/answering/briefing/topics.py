@@ -65,9 +65,15 @@ REFERENCE_ENTRY = re.compile(r"^[ \t]*(?:(?:References|Bibliography|Endnotes)[ \
 splitter glued it on, case 40a): a document the text cites, never the document itself nor one of its points."""
 
 
+_ACT_OF = re.compile(r"^(?:Issuance|Issue|Notification|Publication|Amendments?|Review|Implementation|Introduction)\s+"
+                     r"(?:of|to)\s+(?=[A-Z])")
+"""The act a circular's title line names before the instrument it issues ("Issuance of … Regulations, 2026")."""
+
+
 def document_subject(text: str, profile: DocumentProfile | None) -> str:
     """How a question names the document: the title a circular gives itself in its first 3,000 characters
-    ("master circular on SHG-Bank linkage programme", "UPI operating circular"), else the entity's short name and
+    ("master circular on SHG-Bank linkage programme", "UPI operating circular"; a named instrument as written, "Foreign
+    Exchange Management (Authorised Persons) Regulations, 2026"), else the entity's short name and
     document type ("Netflix 10-K"), else "document"; at most 9 words, cut at a comma or dash. A title in a reference
     list (:data:`REFERENCE_ENTRY`) names another document and is passed over."""
     head = REFERENCE_ENTRY.sub("", text[:3000])
@@ -78,6 +84,8 @@ def document_subject(text: str, profile: DocumentProfile | None) -> str:
         while words and words[-1].lower() in STOP_WORDS:
             words.pop()
         if len(words) >= 2 or (words and i > 0):
+            if i == 1:  # a named instrument ("Foreign Exchange Management (Authorised Persons) Regulations, 2026")
+                return _ACT_OF.sub("", " ".join(words))
             phrase = topic(" ".join(words))
             return f"master {m.group('kind').lower()} on {phrase}" if i == 0 else phrase
     kind = DOCUMENT_TYPE_LABELS.get(profile.type or "", "document") if profile and profile.type != "other" \

@@ -145,3 +145,17 @@ def test_a_deadline_is_labelled_as_a_deadline_with_whom_and_what_not_as_an_effec
     assert deadline.bullet.text.startswith("22. All FFMCs shall submit") and deadline.bullet.label() == "Deadline"
     assert deadline.questions == ("What is the deadline under the master direction?",)
     assert BriefingBullet("1 July 2025", (), "effective").label() == "Effective date"
+
+
+def test_a_named_instrument_is_the_circulars_subject_as_written():
+    """Questions name a circular issuing regulations by the regulations' own name, capitals and year kept, and agree
+    with its plural ("Who do the … Regulations, 2026 apply to?")."""
+    from prism.answering.briefing.circulars import _question
+    from prism.answering.briefing.topics import document_subject
+
+    head = ("RESERVE BANK OF INDIA\nForeign Exchange Department\nRBI/2026-27/78\n"
+            "Issuance of Foreign Exchange Management (Authorised Persons) Regulations, 2026\nThe Reserve Bank has …")
+    subject = document_subject(head, None)
+    assert subject == "Foreign Exchange Management (Authorised Persons) Regulations, 2026"
+    assert _question("applies", subject, "") == (
+        "Who do the Foreign Exchange Management (Authorised Persons) Regulations, 2026 apply to?",)
