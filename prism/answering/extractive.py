@@ -87,6 +87,22 @@ behalf of Meridian Bank Ltd, that concludes this conference."). Left out of the 
 there."""
 
 
+_SMALL_WORDS = frozenset({"of", "and", "the", "for", "on", "in", "to", "a", "an", "by", "at", "with", "under", "or"})
+
+
+def title_line(sentence: str) -> bool:
+    """Whether ``sentence`` is a title or heading line, not a statement: three words or more, at most fifteen, in
+    title case (every word but the small ones, "of", "and" …, capitalised), no number but a year, and no closing
+    stop ("Issuance of Foreign Exchange Management (Authorised Persons) Regulations, 2026"). A table row ("Revenue
+    1,234 1,102") has figures, so it is never one."""
+    text = sentence.rstrip("…").strip()
+    if not text or text[-1] in ".!?:;" or re.search(r"\d", re.sub(r"\b(?:19|20)\d\d\b", "", text)):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", text)
+    content = [w for w in words if w.lower() not in _SMALL_WORDS]
+    return 3 <= len(words) <= 15 and bool(content) and all(w[0].isupper() for w in content)
+
+
 _ADDS_TO_BEFORE = re.compile(r"(?:In addition|Additionally|Also|Further(?:more)?|Moreover|Besides|Similarly|Likewise)\b"
                              r"\s*,?", re.IGNORECASE)
 """A sentence that opens by adding to the one before it ("In addition, we had approximately 11,000 employees at MGM
@@ -116,7 +132,8 @@ def score_sentences(
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
         (chunks overlap) is kept only at its first occurrence; headings and a call's logistics
-        (:data:`_NOT_AN_ANSWER`) and, for a question asking for a cause or a description, the lines of a table
+        (:data:`_NOT_AN_ANSWER`), title lines (:func:`title_line`; not when a person or body is asked for) and,
+        for a question asking for a cause or a description, the lines of a table
         chunk only when no other sentence is there; a sentence addressed to an AI assistant
         (:func:`prism.index.injection.find_injections`, OWASP LLM01:2025) never.
     """
@@ -130,7 +147,9 @@ def score_sentences(
                 continue
             seen.add(key)
             candidates.append((n, pos, s))
-    candidates = [c for c in candidates if not _NOT_AN_ANSWER.match(c[2])] or candidates
+    person = reading.target is not None and reading.target.answer_type == "person_or_org"  # "Vikram Nair, CEO"
+    candidates = [c for c in candidates
+                  if not _NOT_AN_ANSWER.match(c[2]) and (person or not title_line(c[2]))] or candidates
     if not candidates:
         return []
     reason = "reason" in reading.flags

@@ -104,3 +104,20 @@ def test_a_line_about_another_quarter_does_not_follow_the_answer(tmp_path, embed
     assert "18.2%" in bullets[0] and not any("17.1%" in b for b in bullets), bullets
     both = _bullets(service.ask("What was the EBITDA margin in Q2 FY24 and Q3 FY24?", "updates").answer)
     assert any("18.2%" in b for b in both) and any("17.1%" in b for b in both), both
+
+
+def test_a_title_line_is_not_quoted_as_an_answer_but_a_name_line_is(embedder):
+    """A circular's title line shares every word of a question naming the circular, and answers nothing; a
+    signatory's name line answers who signed it."""
+    from prism.answering.extractive import extractive_answer
+    from prism.types import RetrievedChunk
+    from tests.readings import read
+
+    chunk = RetrievedChunk("c-1", "d" * 64, "fema.pdf", "Issuance of Foreign Exchange Management (Authorised Persons) "
+                           "Regulations, 2026\n\nThese regulations apply to all authorised persons and their "
+                           "agents.\n\nRajiv Ranjan Executive Director")
+    text, _ = extractive_answer(read("Who do the Foreign Exchange Management (Authorised Persons) Regulations, 2026 "
+                                     "apply to?"), [chunk], embedder, max_sentences=1)
+    assert text.splitlines()[2:] == ["- These regulations apply to all authorised persons and their agents. [1]"]
+    signed, _ = extractive_answer(read("Who is the Executive Director?"), [chunk], embedder, max_sentences=1)
+    assert "Rajiv Ranjan Executive Director" in signed
