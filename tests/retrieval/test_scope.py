@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from prism.index.catalog import WorkspaceCatalog
+from prism.index.tokenizer import tokenize
 from prism.index.workspaces import Workspace
 from prism.retrieval.scope import catalog_of, covered_periods, plan_scope
 from prism.types import DocumentProfile, DocumentRecord
@@ -115,6 +116,30 @@ def test_unknown_company_is_declined_with_the_entities_held():
         "The workspace holds: Amazon.com, Inc., American Water Works Company, Inc. Add Tesla's documents, or ask "
         "about one of these.")
     assert _plan("Tesla's revenue vs Amazon's", FILINGS[2:4], workspace="fb").decline is None
+
+
+def test_an_unknown_name_is_not_declined_when_a_document_without_an_entity_holds_its_words():
+    """A document nobody profiled (no entity) may be about Tesla: the question is declined only when Tesla's words
+    are not in it, and not at all when the documents' tokens cannot be looked up."""
+    docs = [*FILINGS[2:4], _record("release.pdf", None)]
+    release = docs[-1].doc_id
+    question = "What was Tesla's revenue in 2019?"
+
+    def holding(text: str):
+        tokens = set(tokenize(text))
+        return lambda token: {release} if token in tokens else set()
+
+    about = _plan(question, docs, workspace="fb", words_of=tokenize,
+                  docs_with_token=holding("Tesla, Inc. reported total revenues of $24,578 million for 2019."))
+    assert about.decline is None and about.facts.unknown_entities == ()
+    other = _plan(question, docs, workspace="fb", words_of=tokenize,
+                  docs_with_token=holding("Acme Widgets reported total revenues of $24,578 million for 2019."))
+    assert other.facts.unknown_entities == ("Tesla",)
+    assert other.decline == (
+        "No document in workspace 'fb' is about Tesla, so Prism does not answer with another company's figures. "
+        "The workspace holds: Amazon.com, Inc., American Water Works Company, Inc. Add Tesla's documents, or ask "
+        "about one of these.")
+    assert _plan(question, docs, workspace="fb").decline is None  # no token lookup: nothing to judge it by
 
 
 def test_an_entity_whose_statements_a_filing_carries_as_an_exhibit_is_that_filings():
