@@ -12,6 +12,7 @@ from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Operand
 from prism.answering.reading.reader import Reader
 from prism.index.tokenizer import tokenize
+from prism.retrieval.scope import DocumentCatalog
 from prism.types.questions import AnswerTarget
 from prism.types.reading import Reading
 
@@ -22,9 +23,11 @@ def _reader() -> Reader:
     return Reader()
 
 
-def read(question: str) -> Reading:
-    """The reading of ``question`` with no workspace catalog (no entities are read against profiles)."""
-    return _reader().read(question)
+def read(question: str, catalog: DocumentCatalog | None = None) -> Reading:
+    """The reading of ``question``, its entities read against ``catalog``'s profiles
+    (:func:`prism.retrieval.scope.catalog_of`, as the engine reads a question in a workspace); with no catalog, no
+    entities are read."""
+    return _reader().read(question, catalog)
 
 
 def target_of(question: str) -> AnswerTarget | None:

@@ -292,7 +292,8 @@ class AnswerEngine:
         run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
         if self.llms.available:
             work = llm_derived(run, self.llms.cheap, self.figure_step.choose(run, run.chunks), self._workspace,
-                               sub_search(self.retriever, run.reading))
+                               sub_search(self.retriever, run.reading), self.figure_step.entities(run),
+                               lambda pool: self.figure_step.choose_pool(run.reading, pool))
             run.messages = [system_message(), *history_messages(history_turns(history, self.settings.memory_turns)),
                             ChatMessage(role=MessageRole.USER,
                                         content=user_message(run.question, run.condensed, run.chunks, run.web) + work)]

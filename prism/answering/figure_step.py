@@ -22,6 +22,7 @@ from prism.answering.programs.step import figure_lines
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun
 from prism.types import Derived, RetrievedChunk
+from prism.types.reading import Reading
 
 if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
@@ -71,6 +72,18 @@ class FigureStep:
         run.add_time("program", (time.perf_counter() - t) * 1000)
         return run.choice
 
+    def choose_pool(self, reading: Reading, pool: Sequence[RetrievedChunk]) -> Choice:
+        """The ranked programs over one company's pool of chunks (not kept on the run)."""
+        return choose(reading, pool, self._workspace.read_chunks, embedder=self.embedder, ranker=self.ranker)
+
+    def entities(self, run: AnswerRun) -> list[tuple[str, list[str]]]:
+        """``[(entity, its documents' file names)]`` to compute one figure each for: the companies a scope naming
+        two or more names (:func:`prism.answering.programs.entities.entity_documents`); ``[]`` for fewer, or for a
+        question a sentence answers."""
+        if run.reading.intent in SENTENCE_INTENTS:
+            return []
+        return entity_documents(run.scope, self._workspace)
+
     def reads_period(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
         """Whether the best program over ``chunks`` reads a figure of a period the question asks ("31.03.2025" is
         FY2025 though no passage writes "2025" as a word)."""
@@ -95,11 +108,10 @@ class FigureStep:
         search = sub_search(self.retriever, run.reading)
         reading = run.reading
         metric_over = (lambda pool: metric_answer(reading, pool, rows_of, search)) if reading.plans else None
-        entities = [] if reading.intent in SENTENCE_INTENTS else entity_documents(run.scope, self._workspace)
+        entities = self.entities(run)
         if entities:
             joined = entity_figures(
-                reading, run.chunks, entities, rows_of,
-                lambda pool: choose(reading, pool, rows_of, embedder=self.embedder, ranker=self.ranker),
+                reading, run.chunks, entities, rows_of, lambda pool: self.choose_pool(reading, pool),
                 lambda sources: search(run.condensed, sources), metric_over)
             if joined is not None:
                 run.note("no_match", missing_note(joined.missing) if joined.missing else None)

@@ -95,6 +95,9 @@ class Reading:
         facts: the workspace entities, unknown entities and document types it names (against the profiles the
             reader was given; empty without them).
         statement_kinds: the financial statements it names or whose line items it asks about.
+        items: the statement line items it names, keys of :data:`prism.index.statements.ITEMS` in their order
+            ("research and development expense" → ``("rd",)``): a row holding one under the company's own name
+            ("Technology and development" at Netflix) is the row it names.
         sections: the filing sections it asks about (risks, drivers, policies: :mod:`prism.index.sections`).
         flags: readings that change how an answer is written: ``bps`` (asks basis points), ``respectively``
             (several figures, one per period), ``each`` (a figure per period), ``polar`` (a yes/no question),
@@ -133,6 +136,7 @@ class Reading:
     polarity: Literal["max", "min"] | None = None
     facts: QuestionFacts = field(default_factory=QuestionFacts)
     statement_kinds: frozenset[str] = frozenset()
+    items: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
     flags: frozenset[str] = frozenset()
     salient: tuple[tuple[str, str], ...] = ()

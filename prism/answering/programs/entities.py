@@ -22,7 +22,7 @@ from prism.answering.seams import WorkspaceReader
 from prism.types import Derived, Heading, RetrievedChunk, SearchScope
 from prism.types.reading import Reading
 
-__all__ = ["EntityFigures", "entity_documents", "entity_figures", "missing_note"]
+__all__ = ["EntityFigures", "entity_documents", "entity_figures", "join_figures", "missing_note"]
 
 ChooseOver = Callable[[Sequence[RetrievedChunk]], Choice]
 """The program choice over a pool of chunks (the engine's, with its reader, ranker and table search)."""
@@ -73,36 +73,63 @@ def _renumber(text: str, mapping: dict[int, int]) -> str:
     return out.replace("[@", "[")
 
 
-def _join(parts: Sequence[tuple[str, Derived | None, list[tuple[str, int]], list[RetrievedChunk]]],
-          chunks: Sequence[RetrievedChunk]) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
-    """The companies' figures as one answer (module docstring)."""
+def join_figures(parts: Sequence[tuple[str, Derived | None, list[tuple[str, int]], list[RetrievedChunk]]],
+                 chunks: Sequence[RetrievedChunk], *, renumber: bool = True
+                 ) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
+    """The companies' figures as one answer (module docstring).
+
+    Args:
+        parts: per company, ``(entity, its computed figure or None, its lines, its pool)``: the lines as
+            ``(text, block)``, block ``k`` being ``pool[k - 1]`` (the pool ends with the chunks its answer added).
+        chunks: the retrieved chunks (global block ``n`` = position + 1, then the chunks returned to append).
+        renumber: ``True`` when each company's inline markers count its blocks by first use (an extractive answer):
+            the joined markers and inputs' citations count the answer's blocks by first use; ``False`` when they are
+            pool block numbers (an LLM's context): they become global block numbers.
+
+    Returns:
+        ``(derived, lines, extra)``: the joined computed figure (``None`` when no company computed one; its
+        calculation is the first company's, its metric named after it), the lines with block numbers, the chunks to
+        append to ``chunks``.
+    """
     ids = [c.chunk_id for c in chunks]
     extra: list[RetrievedChunk] = []
     lines: list[tuple[str, int]] = []
     results: list[str] = []
+    cites: list[dict[int, int]] = []
     for name, derived, own_lines, pool in parts:
         for chunk in pool:
             if chunk.chunk_id not in ids:
                 ids.append(chunk.chunk_id)
                 extra.append(chunk)
         to_global = {k: ids.index(c.chunk_id) + 1 for k, c in enumerate(pool, start=1)}
-        order = list(dict.fromkeys(to_global[n] for _, n in own_lines))
-        first_use = {i: n for i, n in enumerate(order, start=1)}
+        if renumber:
+            order = list(dict.fromkeys(to_global[n] for _, n in own_lines))
+            markers = {i: n for i, n in enumerate(order, start=1)}
+        else:
+            markers = to_global
+        cites.append(markers)
         short = short_entity(name)
-        lines += [(f"{short}: {_renumber(text, first_use)}", to_global[n]) for text, n in own_lines]
+        lines += [(f"{short}: {_renumber(text, markers)}", to_global[n]) for text, n in own_lines]
         if derived is not None:
             results.append(f"{short}: {derived.heading.result}" + (f" {derived.heading.aside}"
                                                                     if derived.heading.aside else ""))
-    numbers = {n: i for i, n in enumerate(dict.fromkeys(n for _, n in lines), start=1)}
-    lines = [(_renumber(text, numbers), n) for text, n in lines]  # inline markers as the answer numbers its blocks
-    first = next((d for _, d, _, _ in parts if d is not None), None)
-    if first is None:
+    numbers = {n: n for _, n in lines}
+    if renumber:
+        numbers = {n: i for i, n in enumerate(dict.fromkeys(n for _, n in lines), start=1)}
+        lines = [(_renumber(text, numbers), n) for text, n in lines]  # inline markers as the answer numbers its blocks
+    first_at = next((i for i, (_, d, _, _) in enumerate(parts) if d is not None), None)
+    if first_at is None:
         return None, lines, extra
+    first = parts[first_at][1]
+    assert first is not None
     heading = Heading(first.heading.subject, "; ".join(results), lead=first.heading.lead)
     values = tuple(d.raw for _, d, _, _ in parts if d is not None and d.raw is not None)
     per_period = values + tuple(v for _, d, _, _ in parts if d is not None for v in d.per_period)
-    name = short_entity(parts[0][0])
-    calc = replace(first.calculation, metric=f"{name}: {first.calculation.metric}")
+    name = short_entity(parts[first_at][0])
+    cite = cites[first_at]
+    inputs = tuple(replace(i, citation=numbers.get(cite[i.citation], cite[i.citation])) if i.citation in cite else i
+                   for i in first.calculation.inputs)
+    calc = replace(first.calculation, metric=f"{name}: {first.calculation.metric}", inputs=inputs)
     joined = Derived(heading, lines, extra, calc, per_period, first.raw, first.kind,
                      tuple(p for _, d, _, _ in parts if d is not None for p in d.percents))
     return joined, lines, extra
@@ -129,5 +156,5 @@ def entity_figures(reading: Reading, chunks: Sequence[RetrievedChunk], entities:
         parts.append((name, derived, lines, [*pool, *extra]))
     if not parts:
         return None
-    derived, lines, extra = _join(parts, chunks)
+    derived, lines, extra = join_figures(parts, chunks)
     return EntityFigures(derived, lines, extra, missing)

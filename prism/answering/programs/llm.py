@@ -32,6 +32,7 @@ from prism.answering.metrics.inputs import Search
 from prism.answering.metrics.llm import llm_plan
 from prism.answering.numbercheck import accept_derived
 from prism.answering.programs.answer import Choice
+from prism.answering.programs.entities import ChooseOver, join_figures, missing_note
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.ranker import Candidate
 from prism.answering.programs.registry import OPERATIONS
@@ -42,7 +43,7 @@ from prism.answering.stream import AnswerRun
 from prism.answering.units import blocks_of_chunks
 from prism.errors import LLMError
 from prism.index.tokenizer import tokenize
-from prism.types import Calculation, Derived
+from prism.types import Calculation, Derived, RetrievedChunk
 
 logger = logging.getLogger(__name__)
 
@@ -127,35 +128,90 @@ def _llm_choice(run: AnswerRun, llm: Any, choice: Choice) -> Candidate | None:
     return picked or best
 
 
-def _metric(run: AnswerRun, llm: Any, workspace: WorkspaceReader, search: Search | None) -> Derived | None:
-    """The statement metric the question names, its formula the LLM's (:func:`prism.answering.metrics.llm.
-    llm_plan`), block-numbered; ``None`` without one."""
+def _metric(run: AnswerRun, llm: Any, workspace: WorkspaceReader, search: Search | None,
+            chunks: Sequence[RetrievedChunk]) -> Derived | None:
+    """The statement metric the question names over ``chunks``, its formula the LLM's (:func:`prism.answering.
+    metrics.llm.llm_plan`), block-numbered; ``None`` without one."""
     if not run.reading.plans:
         return None
-    return metric_answer(run.reading, run.chunks, workspace.read_chunks, search,
+    return metric_answer(run.reading, chunks, workspace.read_chunks, search,
                          choose=lambda plan, fye: llm_plan(run, llm, plan, fye), renumber=False)
 
 
+def _computed(run: AnswerRun, llm: Any, choice: Choice, workspace: WorkspaceReader, search: Search | None,
+              chunks: Sequence[RetrievedChunk]) -> tuple[Derived, list[RetrievedChunk]] | None:
+    """The computed figure over ``chunks`` (``choice`` ranks the programs over them) and the chunks it adds after
+    them, block-numbered (block ``k`` = ``[*chunks, *added][k - 1]``): a statement metric computed first, its formula
+    the LLM's; else a program other than a lookup; ``None`` when nothing is computed."""
+    metric = _metric(run, llm, workspace, search, chunks)
+    if metric is not None and metric_first(metric, choice):
+        return metric, list(metric.extra)
+    picked = _llm_choice(run, llm, choice) if choice.ranked else None
+    if picked is None or picked.program.operation == "lookup":
+        return (metric, list(metric.extra)) if metric is not None else None
+    derived = write(picked.program, picked.result, choice.chunks, run.reading, renumber=False)
+    return derived, [*choice.added, *derived.extra]
+
+
+def _entity_computed(run: AnswerRun, llm: Any, workspace: WorkspaceReader, search: Search | None,
+                     entities: Sequence[tuple[str, Sequence[str]]], choose_over: ChooseOver
+                     ) -> tuple[Derived, list[RetrievedChunk]] | None:
+    """One computed figure per company the scope names, each over its own documents' chunks (the retrieved ones and
+    a focused search in them) and its own program decision, joined as the extractive answer joins them
+    (:func:`prism.answering.programs.entities.join_figures`, block numbers kept); ``None`` when no company's
+    documents give one. A company none is computed for is noted (``no_match``)."""
+    parts: list[tuple[str, Derived | None, list[tuple[str, int]], list[RetrievedChunk]]] = []
+    missing: list[str] = []
+    for name, sources in entities:
+        own = [c for c in run.chunks if c.source in sources]
+        seen = {c.chunk_id for c in own}
+        found = search(run.condensed, sources) if search is not None else []
+        pool = own + [c for c in found if c.chunk_id not in seen]
+        computed = _computed(run, llm, choose_over(pool), workspace, search, pool) if pool else None
+        if computed is None or computed[0].raw is None:
+            missing.append(name)
+            continue
+        derived, added = computed
+        parts.append((name, derived, list(derived.lines), [*pool, *added]))
+    if not parts:
+        return None
+    if missing:
+        run.note("no_match", missing_note(missing))
+    joined, _, extra = join_figures(parts, run.chunks, renumber=False)
+    return (joined, extra) if joined is not None else None
+
+
 def llm_derived(run: AnswerRun, llm: Any, choice: Choice, workspace: WorkspaceReader | None,
-                search: Search | None = None) -> str:
+                search: Search | None = None, entities: Sequence[tuple[str, Sequence[str]]] = (),
+                choose_over: ChooseOver | None = None) -> str:
     """Work out the computed figure for an LLM answer: sets ``run.derived`` (a statement metric computed first, its
-    formula the LLM's; else a program other than a lookup, written with block numbers), appends the chunks holding
-    its figures to ``run.chunks`` / ``run.blocks`` and returns the text to add to the answer call's user message
-    (:data:`CHECKED` and the fenced work; "" when nothing is computed, there is no LLM or no workspace)."""
+    formula the LLM's; else a program other than a lookup, written with block numbers; for a scope naming several
+    companies, one per company over its own documents, joined: each line names its company), appends the chunks
+    holding its figures to ``run.chunks`` / ``run.blocks`` and returns the text to add to the answer call's user
+    message (:data:`CHECKED` and the fenced work; "" when nothing is computed, there is no LLM or no workspace).
+
+    Args:
+        run: the answer run (its reading, scope and retrieved chunks).
+        llm: the cheap LLM (it may choose the program and the metric's formula), or ``None``.
+        choice: the programs ranked over the retrieved chunks.
+        workspace: the workspace's reader (table rows, documents' profiles), or ``None``.
+        search: the focused search within given documents, or ``None``.
+        entities: ``[(entity, its documents' file names)]`` when the scope names two or more companies
+            (:func:`prism.answering.programs.entities.entity_documents`), else empty: one figure over the retrieved
+            chunks.
+        choose_over: the program choice over a pool of chunks (one company's); without it, one figure over the
+            retrieved chunks.
+    """
     if llm is None or workspace is None or not run.chunks:
         return ""
-    metric = _metric(run, llm, workspace, search)
-    if metric is not None and metric_first(metric, choice):
-        derived, extra = metric, list(metric.extra)
-    else:
-        picked = _llm_choice(run, llm, choice) if choice.ranked else None
-        if picked is None or picked.program.operation == "lookup":
-            if metric is None:
-                return ""
-            derived, extra = metric, list(metric.extra)
-        else:
-            derived = write(picked.program, picked.result, choice.chunks, run.reading, renumber=False)
-            extra = [*choice.added, *derived.extra]
+    computed = None
+    if entities and choose_over is not None:
+        computed = _entity_computed(run, llm, workspace, search, entities, choose_over)
+    if computed is None:
+        computed = _computed(run, llm, choice, workspace, search, run.chunks)
+    if computed is None:
+        return ""
+    derived, extra = computed
     run.derived = derived
     run.chunks, run.blocks = run.chunks + extra, run.blocks + blocks_of_chunks(extra)
     work = "\n".join([f"Result: {derived.heading.text}", *(f"- {text} [{n}]" for text, n in derived.lines)])

@@ -13,6 +13,7 @@ logit over one question's candidates, McFadden 1973), trained on Prism's own que
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -24,10 +25,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from prism.answering.metrics.inputs import normalise_label
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in, words_of
+from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
@@ -76,6 +79,28 @@ class Candidate:
 
 _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2,4}|(?:fy|q[1-4]|h[12])")
 """An index token naming a period ("fy2023", "2019", "q1fy2024", "q3"): it names when, not what."""
+
+
+@functools.cache
+def _item_tokens(label: str, items: tuple[str, ...]) -> frozenset[str] | None:
+    """The index tokens of the name of the line item among ``items`` a row label holds under one of its labels
+    (:attr:`~prism.vocabulary.statements.LineItem.labels`: "Technology and development" is Netflix's "research and
+    development"), or ``None`` when it holds none of them."""
+    name = normalise_label(label)
+    for key in items:
+        if name in ITEMS[key].labels:
+            return frozenset(tokenize(ITEMS[key].name))
+    return None
+
+
+def _row_tokens(row: Row, reading: Reading) -> frozenset[str]:
+    """The tokens by which the question can name a row: its label's, and, for a row holding a line item the
+    question names under the company's own name (:attr:`~prism.types.reading.Reading.items`), that item's name
+    in place of the label's words the question does not write."""
+    if not reading.items:
+        return row.tokens
+    item = _item_tokens(row.label, reading.items)
+    return row.tokens if item is None else item | (row.tokens & reading.tokens)
 
 
 def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Sequence[str]) -> float:
@@ -162,8 +187,9 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     operands = program.operands
     series = list(dict.fromkeys(o.series for o in operands))
     members = [rows[s] for s in series if s in rows]
-    shares = [_label_share(r.tokens, r.label, reading, words) for r in members] or [0.0]
-    labels = set().union(*(r.tokens for r in members)) if members else set()
+    naming = [_row_tokens(r, reading) for r in members]
+    shares = [_label_share(tokens, r.label, reading, words) for tokens, r in zip(naming, members, strict=True)] or [0.0]
+    labels = set().union(*naming) if members else set()
     context = set().union(*(r.context for r in members)) if members else set()
     mention_tokens = {t for m in reading.mentions for t in m.tokens}
     coverage = len(mention_tokens & (labels | context)) / len(mention_tokens) if mention_tokens else 0.0

@@ -32,7 +32,7 @@ from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_reason", "asks_table_subject", "comparison", "expected_unit",
-           "ordinal", "polar", "polarity", "with_prior_period"]
+           "line_items", "ordinal", "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -151,6 +151,16 @@ def _item(focus: Sequence[str]) -> str | None:
         if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
             return key
     return None
+
+
+_ITEM_WORDS = {key: re.compile(r"\b(?:" + "|".join(item.words) + r")\b", re.IGNORECASE) for key, item in ITEMS.items()}
+
+
+def line_items(text: str) -> tuple[str, ...]:
+    """The statement line items ``text`` names anywhere (by :attr:`~prism.vocabulary.statements.LineItem.words`),
+    keys of :data:`prism.index.statements.ITEMS` in their order: "research and development expense in FY2015" →
+    ``("rd",)``; ``()`` when it names none."""
+    return tuple(key for key, pattern in _ITEM_WORDS.items() if pattern.search(text))
 
 
 def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]

@@ -155,6 +155,7 @@ class Reader:
             target=readings["target"], comparison=readings["comparison"],  # type: ignore[arg-type]
             ordinal=kinds.ordinal(text), polarity=readings["polarity"],  # type: ignore[arg-type]
             facts=facts, statement_kinds=frozenset(statement_kinds(text) or figure_kinds(text)),
+            items=kinds.line_items(text),
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
