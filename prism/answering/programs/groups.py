@@ -11,12 +11,13 @@ from decimal import Decimal
 
 from prism.answering.programs.binding import asked, rows
 from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.extremes import period_name
 from prism.answering.programs.operation import Operand
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE
 
-__all__ = ["item_groups", "meets", "threshold_in"]
+__all__ = ["item_groups", "meets", "period_list", "threshold_checked", "threshold_in", "threshold_words"]
 
 
 def _sections(table: list[tuple[str, Row | None]]) -> Iterator[tuple[str, list[Row]]]:
@@ -80,3 +81,26 @@ def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Opera
         figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
         if len(figures) >= 2:
             yield figures
+
+
+def threshold_checked(comparison: Comparison, figures: tuple[Operand, ...]) -> tuple[tuple[int, ...], str]:
+    """The positions of the figures meeting the threshold, and the work line: each period's figure as printed,
+    those meeting it marked ✓ ("2019: $16,684; 2018: $8,078 ✓; 2017: $9,512 ✓")."""
+    picked = tuple(i for i, f in enumerate(figures) if meets(comparison, f))
+    work = "; ".join(f"{period_name(f)}: {f.printed.strip()}" + (" ✓" if i in picked else "")
+                     for i, f in enumerate(figures))
+    return picked, work
+
+
+def period_list(figures: list[Operand]) -> str:
+    """The periods of ``figures`` as an analyst lists them, each once, in the table's order ("2019, 2018 and 2017");
+    ``"none"`` for no figure."""
+    names = list(dict.fromkeys(period_name(f) for f in figures))
+    if not names:
+        return "none"
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+
+
+def threshold_words(reading: Reading) -> str:
+    """The question's threshold in an answer's words ("less than 10,000 thousand"), or ``""`` without one."""
+    return reading.comparison.stated if reading.comparison is not None else ""

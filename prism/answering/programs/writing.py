@@ -129,7 +129,7 @@ def write(program: Program, result: Result, chunks: Sequence[RetrievedChunk], re
     number = (lambda n: order.index(n) + 1) if renumber else (lambda n: n)  # noqa: E731
     marks = " ".join(f"[{number(n)}]" for n in order[:-1])
     if result.work:
-        lines.append((f"{subject} = {result.work} {marks}".rstrip(), order[-1]))
+        lines.append((f"{op.work_subject(program)} = {result.work} {marks}".rstrip(), order[-1]))
     inputs = tuple(CalculationInput(o.label, o.label, o.period or o.column, o.printed, o.unit, o.currency, number(n))
                    for o, n in zip(operands, blocks, strict=True))
     periods = tuple(dict.fromkeys(o.period or o.column for o in operands if o.period or o.column))

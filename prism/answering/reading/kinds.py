@@ -207,7 +207,7 @@ def comparison(text: str) -> Comparison | None:
     relation = "at_least" if cmp == "at least" else "at_most" if cmp == "at most" else (
         "below" if re.match(_BELOW, cmp) or cmp in ("below", "under") else "above")
     return Comparison(relation, Decimal(value), None if percent else CANONICAL.get(unit), percent,  # type: ignore[arg-type]
-                      m.group(0).strip())
+                      m.group(0).strip(), text[m.start("num"):m.end()].strip())
 
 
 _PRIOR = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
