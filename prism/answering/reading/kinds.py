@@ -307,15 +307,28 @@ def names_bound(text: str) -> bool:
     return bool(_BOUND.search(text))
 
 
+_PRINTED_AVERAGE = re.compile(r"\bweighted[\s-]+average\b|\baverage\s+(?:daily|monthly|balance|price|rate|cost|age|"
+                              r"life|term|number|remaining|exercise|grant)\b", re.IGNORECASE)
+
+
+def names_printed_average(text: str) -> bool:
+    """Whether "average" names an average a table prints as its own row ("the weighted average exercise price",
+    "the average remaining life of the leases") rather than asking for the mean of several figures."""
+    return bool(_PRINTED_AVERAGE.search(text))
+
+
 _RATIO_WORDS = frozenset({"ratio", "ratios"})
 _BOUND_WORDS = frozenset({"minimum", "maximum", "min", "max"})
+_AVERAGE_WORDS = frozenset({"average", "mean"})
 
 
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
-    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`). The operation model reads
-    these; mentions and retrieval keep every word."""
+    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "average" of an average a
+    table prints (:func:`names_printed_average`). The operation model reads these; mentions and retrieval keep every
+    word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
+    drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
     return [w for w in words if w not in drop]
 
 
