@@ -40,6 +40,8 @@ class Listing(Operation):
             yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
         if reading.comparison is not None or reading.polarity is not None:
             return  # a threshold or an extreme asks which periods meet it, not which the table gives
+        if reading.expected_unit != "period" and reading.intent != "list":
+            return  # "What was operating income?" asks for a figure, not the periods the table gives it for
         for row in rows(reading, evidence, limit=2, figures=2):
             dated = tuple(f for f in row.figures if f.when != (0, 0))
             if len({f.when for f in dated}) >= 2:
