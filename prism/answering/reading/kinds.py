@@ -341,7 +341,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "points"
     if re.search(r"\bhow\s+many\b|\bnumber\s+of\b", text, re.IGNORECASE):
         return "count"
-    if re.search(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|^\s*when\b", text, re.I):
+    if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
+                 r"^\s*when\b", text, re.I):
         return "period"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"

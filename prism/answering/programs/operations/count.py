@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.groups import item_groups, period_list, threshold_checked, threshold_rows, threshold_words
+from prism.answering.programs.groups import (
+    item_groups,
+    item_name,
+    period_list,
+    threshold_checked,
+    threshold_rows,
+    threshold_words,
+)
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -40,7 +47,7 @@ class Count(Operation):
             return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", work, picked=picked)
         picked = tuple(range(len(operands)))
         n = Decimal(len(picked))
-        listed = "; ".join(operands[i].label for i in picked)
+        listed = "; ".join(item_name(operands[i].label) for i in picked)
         return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", picked=picked)
 
     def subject(self, program: Program) -> str:

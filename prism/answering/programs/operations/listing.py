@@ -9,7 +9,14 @@ from collections.abc import Iterator
 from prism.answering.programs.binding import asked, asked_periods, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
-from prism.answering.programs.groups import item_groups, period_list, threshold_checked, threshold_rows, threshold_words
+from prism.answering.programs.groups import (
+    item_groups,
+    item_name,
+    period_list,
+    threshold_checked,
+    threshold_rows,
+    threshold_words,
+)
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -40,7 +47,7 @@ class Listing(Operation):
             yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
         if reading.comparison is not None or reading.polarity is not None:
             return  # a threshold or an extreme asks which periods meet it, not which the table gives
-        if reading.expected_unit != "period" and reading.intent != "list":
+        if reading.expected_unit != "period":
             return  # "What was operating income?" asks for a figure, not the periods the table gives it for
         for row in rows(reading, evidence, limit=2, figures=2):
             dated = tuple(f for f in row.figures if f.when != (0, 0))
@@ -61,7 +68,7 @@ class Listing(Operation):
         if of == "values":
             text = "; ".join(f"{f.column}: {written(f.value, f.kind, f)}" for f in operands)
             return Result(None, None, "label", text, picked=tuple(range(len(operands))))
-        text = "; ".join(f.label for f in operands)
+        text = "; ".join(item_name(f.label) for f in operands)
         return Result(None, None, "label", text, picked=tuple(range(len(operands))))
 
     def subject(self, program: Program) -> str:
