@@ -69,6 +69,25 @@ def label_share(row: Row, reading: Reading) -> float:
     return len(named_tokens(row, reading)) / len(row.tokens)
 
 
+_GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
+"""Label words that name no line item on their own."""
+
+
+def _run(label: str, words: Sequence[str]) -> int:
+    """The most consecutive words of ``label`` the question writes in a row ("Net income (loss)" and "… net income
+    in 2019": 2; "Other income (expense), net": 1): of two labels named alike, the one written as the question
+    writes it."""
+    parts = re.findall(r"[a-z0-9]+", label.lower())
+    best = 0
+    for i in range(len(parts)):
+        for j in range(len(words)):
+            k = 0
+            while i + k < len(parts) and j + k < len(words) and parts[i + k] == words[j + k]:
+                k += 1
+            best = max(best, k)
+    return best
+
+
 def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: int = 1) -> list[Row]:
     """The rows with at least ``figures`` figures that share a word with the question (label, or heading and title
     for a total), best first: the share of their label named, then the number of label words named, then evidence
@@ -82,10 +101,12 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
         context = len(row.context & reading.tokens)
         if not row.tokens and row.label and phrase_in(row.label.lower(), words):
             named = 1  # a label of common words only ("Other"), written whole in the question
+        if row.tokens <= _GENERIC and len(row.label.split()) == 1:
+            named = 0  # "Total" alone names no line item: "the total" of a question is no row's name
         if not named and not (row.total and context):
             continue
-        scored.append((-label_share(row, reading), -named, -context, i, row))
-    scored.sort(key=lambda t: t[:4])
+        scored.append((-label_share(row, reading), -_run(row.label, words), -named, -context, i, row))
+    scored.sort(key=lambda t: t[:5])
     return [t[-1] for t in scored[:limit]]
 
 

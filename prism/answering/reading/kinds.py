@@ -81,9 +81,9 @@ _THRESHOLD = re.compile(
     rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",
     re.IGNORECASE)
 _MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak(?:ed)?|higher|larger|greater|bigger|"
-                  r"top|record\s+high)\b", re.IGNORECASE)
-_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low)\b",
-                  re.IGNORECASE)
+                  r"top|record\s+high|(?:its|a|an\s+all[\s-]time)\s+high)\b", re.IGNORECASE)
+_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low|"
+                  r"(?:its|a|an\s+all[\s-]time)\s+low)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
                       r"smallest|least)\b", re.IGNORECASE)
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
