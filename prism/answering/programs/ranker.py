@@ -163,9 +163,10 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     series = list(dict.fromkeys(o.series for o in operands))
     members = [rows[s] for s in series if s in rows]
     group = program.option("group")
-    if program.option("of") == "items" and group and group != GROUP_OF_TABLE:
+    if "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE:
         # the items under a heading or a total: the question names the group ("components of deferred tax
-        # assets"), not each item, so the group's name is the label it is matched with
+        # assets", "which country had the highest total external revenue"), not each item, so the group's name
+        # is the label it is matched with
         members = [Row(members[0].key, group, frozenset(tokenize(group)), members[0].figures, members[0].heading,
                        members[0].title, False, frozenset().union(*(r.context for r in members)))] if members else []
     shares = [_label_share(r.tokens, r.label, reading, words) for r in members] or [0.0]

@@ -23,6 +23,8 @@ class Lookup(Operation):
     formula = "the figure as stated"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        if reading.expected_unit == "label":
+            return  # "Which country had the lowest revenue?" asks for an item, which no figure alone names
         for row in rows(reading, evidence, limit=10):
             for figure in named_columns(reading, asked(reading, row)):
                 yield Program(self.name, (figure,))
