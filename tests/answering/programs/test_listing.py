@@ -175,6 +175,7 @@ def test_a_year_the_table_does_not_name_is_not_read_from_it(report):
 def test_a_header_naming_levels_heads_its_columns_and_an_unlabelled_sum_is_the_total(report):
     greatest = report.ask("Which component is the greatest in the total fair value?", "listing",
                           sources=["fair_value.html"])
-    assert _first(greatest).startswith("- Corporate debt securities: Total Fair Value: 181,079 (greatest of 3 rows)")
+    assert greatest.answer.splitlines()[0] == "Highest, Total Fair Value: Corporate debt securities (181,079)", \
+        greatest.answer  # of the 3 rows: the unlabelled sum below them is their total, not a component
     total = report.ask("What is the total fair value?", "listing", sources=["fair_value.html"])
     assert _first(total).startswith("- Total, Total Fair Value: 299,924"), _first(total)
