@@ -18,8 +18,8 @@ from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE
 
-__all__ = ["GROUP_OF_TABLE", "adds_up", "item_groups", "item_name", "meets", "period_list", "threshold_checked",
-           "threshold_in", "threshold_words"]
+__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "item_groups", "item_name", "meets", "named_share",
+           "period_list", "threshold_checked", "threshold_in", "threshold_words"]
 
 
 def adds_up(row: Row, above: list[Row]) -> bool:
@@ -34,6 +34,10 @@ def adds_up(row: Row, above: list[Row]) -> bool:
     total = next(f.value for f in row.figures if f.col == col)
     return sum((next(g.value for g in r.figures if g.col == col) for r in above), Decimal(0)) == total
 
+
+NAMED_GROUP = 0.5
+"""The share of a heading's or total's words a question must name for its rows to be the items asked ("How many
+ATMs …" does not ask for the rows under "Free ATM transactions a month – Meridian ATMs")."""
 
 GROUP_OF_TABLE = "the table's items"
 """The name of the group of every row of a table but its totals (no heading or total the question names)."""
@@ -69,18 +73,19 @@ def item_groups(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, lis
     """``(what the group is, its rows)`` for every group the question may mean (module docstring)."""
     for table in list(evidence.tables.values())[:3]:
         members = [r for _, r in table if r is not None]
-        sections = [(name, group, _named_share(name, reading)) for name, group in _sections(table) if len(group) >= 2]
+        sections = [(name, group, named_share(name, reading)) for name, group in _sections(table) if len(group) >= 2]
         best = max((share for _, _, share in sections), default=0.0)
-        if best > 0.0:  # the question names a heading or a total: its rows (of the one it names best), not the table's
+        if best >= NAMED_GROUP:  # the question names a heading or a total: the rows of the one it names best
             yield from ((item_name(name), group) for name, group, share in sections if share == best)
             continue
+        yield from ((item_name(name), group) for name, group, share in sections if share > 0.0)  # named in part
         plain = [r for r in members if not r.total]
         context = set().union(*(r.context for r in members)) if members else set()
         if len(plain) >= 2 and (context & reading.tokens or not reading.mentions):
             yield GROUP_OF_TABLE, plain
 
 
-def _named_share(name: str, reading: Reading) -> float:
+def named_share(name: str, reading: Reading) -> float:
     """The share of a heading's or total's index tokens the question names."""
     tokens = set(tokenize(name))
     return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from prism.answering.programs.evidence import Evidence, Row
-from prism.answering.programs.groups import GROUP_OF_TABLE
+from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
 from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in, words_of
@@ -163,7 +163,8 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     series = list(dict.fromkeys(o.series for o in operands))
     members = [rows[s] for s in series if s in rows]
     group = program.option("group")
-    if "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE:
+    if "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE \
+            and named_share(group, reading) >= NAMED_GROUP:
         # the items under a heading or a total: the question names the group ("components of deferred tax
         # assets", "which country had the highest total external revenue"), not each item, so the group's name
         # is the label it is matched with
