@@ -59,6 +59,8 @@ class Comparison:
         scale: its scale word (``thousand``, ``million``, ``billion``, ``lakh``, ``crore``) or ``None``.
         percent: the threshold is a percentage.
         text: the words as written ("less than 600,000").
+        amount: the threshold's figure as written, without the words relating to it ("600,000", "$1,800
+            thousand", "2.0%"); ``""`` for a sign ("negative").
     """
 
     relation: Literal["above", "below", "at_least", "at_most"]
@@ -66,6 +68,16 @@ class Comparison:
     scale: str | None
     percent: bool
     text: str
+    amount: str = ""
+
+    @property
+    def stated(self) -> str:
+        """The threshold in an answer's words, one wording per relation ("less than 600,000", "more than $1,800
+        thousand", "at least 2.0%"); the words as written when it has no figure ("negative")."""
+        if not self.amount:
+            return self.text
+        words = {"above": "more than", "below": "less than", "at_least": "at least", "at_most": "at most"}
+        return f"{words[self.relation]} {self.amount}"
 
 
 @dataclass(frozen=True)

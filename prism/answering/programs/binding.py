@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations, permutations
 
+from prism.answering import acronyms
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand
 from prism.answering.reading.words import phrase_in, words_of
+from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import period_label
 from prism.types import PeriodMention
 from prism.types.reading import Reading
-from prism.vocabulary import months
+from prism.vocabulary import abbreviations, months
 
 __all__ = ["ROWS", "asked", "asked_periods", "item_pairs", "item_sets", "matches_period", "rows", "series_pairs",
            "series_sets"]
@@ -34,12 +37,55 @@ ROWS = 6
 _MONTH_WORDS = frozenset(months.NUMBER)
 
 
+@lru_cache(maxsize=2048)
+def _equivalents(label: str, question_words: tuple[str, ...], abbreviated: tuple[str, ...]) -> frozenset[str]:
+    """The index tokens of a row ``label`` the question states in another form: the label's words an abbreviation
+    of the question stands for ("PAT" → "Profit after tax"; ``abbreviated``: the reader's acronyms of the question),
+    and the label's abbreviation when the question writes its words ("net interest income" → "NII"). Empty when
+    none (:mod:`prism.answering.acronyms`)."""
+    found: set[str] = set()
+    words = re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*|&", label)
+    for name in abbreviated:
+        found |= {t for run in acronyms.spelled_phrases(name, words) for t in tokenize(run)}
+    for name in acronyms.abbreviations_in(label):
+        if acronyms.spelled_phrases(name, question_words):
+            found |= set(tokenize(name))
+    return frozenset(found)
+
+
+def named_tokens(row: Row, reading: Reading) -> frozenset[str]:
+    """The row label's index tokens the question names, as written or through an abbreviation
+    (:func:`_equivalents`)."""
+    abbreviated = tuple(abbreviations.base(w) for w, kind in reading.salient if kind == "acronym")
+    equivalents = _equivalents(row.label, tuple(words_of(reading.text)), abbreviated) if row.label else frozenset()
+    return row.tokens & (reading.tokens | equivalents)
+
+
 def label_share(row: Row, reading: Reading) -> float:
-    """The share of a row label's index tokens the question names, in [0, 1]; a label of common words only
-    ("Other") 1 when the question writes it whole, else 0."""
+    """The share of a row label's index tokens the question names (:func:`named_tokens`), in [0, 1]; a label of
+    common words only ("Other") 1 when the question writes it whole, else 0."""
     if not row.tokens:
         return 1.0 if row.label and phrase_in(row.label.lower(), words_of(reading.text)) else 0.0
-    return len(row.tokens & reading.tokens) / len(row.tokens)
+    return len(named_tokens(row, reading)) / len(row.tokens)
+
+
+_GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"))
+"""Label words that name no line item on their own."""
+
+
+def _run(label: str, words: Sequence[str]) -> int:
+    """The most consecutive words of ``label`` the question writes in a row ("Net income (loss)" and "… net income
+    in 2019": 2; "Other income (expense), net": 1): of two labels named alike, the one written as the question
+    writes it."""
+    parts = re.findall(r"[a-z0-9]+", label.lower())
+    best = 0
+    for i in range(len(parts)):
+        for j in range(len(words)):
+            k = 0
+            while i + k < len(parts) and j + k < len(words) and parts[i + k] == words[j + k]:
+                k += 1
+            best = max(best, k)
+    return best
 
 
 def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: int = 1) -> list[Row]:
@@ -51,14 +97,16 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
     for i, row in enumerate(evidence.rows):
         if len(row.figures) < figures:
             continue
-        named = len(row.tokens & reading.tokens)
+        named = len(named_tokens(row, reading))
         context = len(row.context & reading.tokens)
         if not row.tokens and row.label and phrase_in(row.label.lower(), words):
             named = 1  # a label of common words only ("Other"), written whole in the question
+        if row.tokens <= _GENERIC and len(row.label.split()) == 1:
+            named = 0  # "Total" alone names no line item: "the total" of a question is no row's name
         if not named and not (row.total and context):
             continue
-        scored.append((-label_share(row, reading), -named, -context, i, row))
-    scored.sort(key=lambda t: t[:4])
+        scored.append((-label_share(row, reading), -_run(row.label, words), -named, -context, i, row))
+    scored.sort(key=lambda t: t[:5])
     return [t[-1] for t in scored[:limit]]
 
 

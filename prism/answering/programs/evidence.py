@@ -130,7 +130,30 @@ def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Ret
                 rows.append(row)
                 ordered.append((chunk_index, i, label, row))
     ordered.sort(key=lambda t: (t[0], t[1]))
-    return rows, [(label, row) for _, _, label, row in ordered]
+    dated = _roll_forward(rows)
+    return dated, [(label, dated[rows.index(row)] if row is not None else None) for _, _, label, row in ordered]
+
+
+def _roll_forward(rows: list[Row]) -> list[Row]:
+    """``rows`` with the movements of a roll-forward dated: in a table whose columns name no period, a row between
+    an opening balance dated by its label ("Non-vested at December 31, 2018") and the closing one ("… at December
+    31, 2019") — "Granted", "Forfeited" — moves the balance during the closing row's period and takes it."""
+    out = list(rows)
+    for i, row in enumerate(rows):
+        if not row.figures or row.figures[0].period is not None or any(f.when != (0, 0) for f in row.figures):
+            continue
+        before = [r for r in rows[:i] if r.figures and r.figures[0].period is not None]
+        after = [r for r in rows[i + 1:] if r.figures and r.figures[0].period is not None]
+        if not before or not after or before[-1].figures[0].table != row.figures[0].table \
+                or after[0].figures[0].table != row.figures[0].table:
+            continue
+        closing = after[0].figures[0]
+        if before[-1].figures[0].when >= closing.when or not (find_periods(before[-1].label)
+                                                               and find_periods(after[0].label)):
+            continue  # dated by their labels, the opening balance before the closing one
+        out[i] = replace(row, figures=tuple(replace(f, period=closing.period, when=closing.when)
+                                            for f in row.figures))
+    return out
 
 
 def _transposed(rows: list[Row]) -> list[Row]:

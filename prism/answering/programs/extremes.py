@@ -34,25 +34,30 @@ def period_name(figure: Operand) -> str:
 def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[Program]:
     """The programs of operation ``name`` (``max`` or ``min``) over every set of figures a question may compare."""
     periods = asked_periods(reading)
+    rank = (("rank", reading.ordinal),) if reading.ordinal > 1 else ()
     for row in rows(reading, evidence, figures=2):
         figures = tuple(asked(reading, row)) if len(periods) >= 2 else tuple(f for f in row.figures
                                                                               if f.when != (0, 0))
         if len({f.when for f in figures}) >= 2:
-            yield Program(name, figures, (("over", "periods"),))
+            yield Program(name, figures, (("over", "periods"), *rank))
     for table in list(evidence.tables.values())[:2]:
         members = [r for _, r in table if r is not None and not r.total]
+        totals = [r.label for _, r in table if r is not None and r.total]
+        group = (("group", totals[-1]),) if totals else ()  # the total they add up to names what is compared
         columns = sorted({f.col for r in members for f in asked(reading, r)})
         for col in columns:
             figures = tuple(f for r in members for f in r.figures if f.col == col)
             if len(figures) >= 2:
-                yield Program(name, figures, (("over", "items"),))
+                yield Program(name, figures, (("over", "items"), *group, *rank))
     for a, b in item_pairs(reading, evidence):
         if a.row < b.row and not (a.total or b.total):  # a total is no item to compare with its own parts
             yield Program(name, (a, b), (("over", "items"),))
 
 
 def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:
-    """The winner of ``program`` (the ``reading.ordinal``-th largest or smallest), named and with its figure."""
+    """The winner of ``program`` (the ``reading.ordinal``-th largest or smallest), named and with its figure; the
+    work quotes every figure compared, the winner's marked ✓, then their order ("2019: $16,684 ✓; 2018: $8,078
+    ($16,684 > $8,078)")."""
     values, unit = common_scale(program.operands)
     order = sorted(range(len(values)), key=lambda i: values[i], reverse=largest)
     k = min(max(reading.ordinal, 1), len(order)) - 1
@@ -60,11 +65,12 @@ def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:
     over_periods = program.option("over") == "periods"
     name = period_name(winner) if over_periods else winner.label
     figure = written(winner.value, winner.kind, winner)
-    cells = "; ".join(f"{period_name(o) if over_periods else o.label}: {o.printed}" for o in program.operands)
+    cells = "; ".join(f"{period_name(o) if over_periods else o.label}: {o.printed.strip()}"
+                      + (" ✓" if i == order[k] else "") for i, o in enumerate(program.operands))
     relation = ">" if largest else "<"
-    ranked = f" {relation} ".join(o.printed for o in (program.operands[i] for i in order))
+    ranked = f" {relation} ".join(o.printed.strip() for o in (program.operands[i] for i in order))
     return Result(Decimal(values[order[k]]), None, "period" if over_periods else "label", name, f"({figure})",
-                  f"{cells}: {ranked}", picked=(order[k],))
+                  f"{cells} ({ranked})", picked=(order[k],))
 
 
 class Extreme(Operation):
@@ -82,6 +88,11 @@ class Extreme(Operation):
 
     def subject(self, program: Program) -> str:
         first = program.operands[0]
+        rank = program.option("rank", 1)
+        word = f"{_ORDINAL_WORDS.get(rank, f'#{rank}')} {self.word}" if rank > 1 else self.word
         if program.option("over") == "periods":
-            return f"{self.word} {first.name}"
-        return self.word + (f", {first.column}" if first.column else "")
+            return f"{word} {first.name}"
+        return word + (f", {first.column}" if first.column else "")
+
+
+_ORDINAL_WORDS = {2: "second", 3: "third", 4: "fourth"}

@@ -6,21 +6,47 @@ whole table, any word of its title or columns; and the periods of one row that m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 
 from prism.answering.programs.binding import asked, rows
 from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.extremes import period_name
 from prism.answering.programs.operation import Operand
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE
 
-__all__ = ["item_groups", "meets", "threshold_in"]
+__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "item_groups", "item_name", "meets", "named_share",
+           "period_list", "threshold_checked", "threshold_in", "threshold_words"]
+
+
+def adds_up(row: Row, above: list[Row]) -> bool:
+    """Whether ``row``'s figures are the sums of the rows ``above`` (two or more) in the first column they all give:
+    a subtotal whatever its label ("Gross deferred tax assets" under the rows it adds up; a restated earlier column
+    need not add up)."""
+    if len(above) < 2:
+        return False
+    col = next((f.col for f in row.figures if all(any(g.col == f.col for g in r.figures) for r in above)), None)
+    if col is None:
+        return False
+    total = next(f.value for f in row.figures if f.col == col)
+    return sum((next(g.value for g in r.figures if g.col == col) for r in above), Decimal(0)) == total
+
+
+NAMED_GROUP = 0.5
+"""The share of a heading's or total's words a question must name for its rows to be the items asked ("How many
+ATMs …" does not ask for the rows under "Free ATM transactions a month – Meridian ATMs")."""
+
+GROUP_OF_TABLE = "the table's items"
+"""The name of the group of every row of a table but its totals (no heading or total the question names)."""
 
 
 def _sections(table: list[tuple[str, Row | None]]) -> Iterator[tuple[str, list[Row]]]:
-    """``(heading, rows)`` under each heading, and ``(total label, rows)`` for the rows each total adds up."""
+    """``(heading, rows)`` under each heading, and ``(total label, rows)`` for the rows each total adds up (a row
+    labelled as a total, or one whose figures are the sums of the rows since the last heading or total:
+    :func:`adds_up`)."""
     heading = ""
     under: list[Row] = []
     since_total: list[Row] = []
@@ -30,7 +56,7 @@ def _sections(table: list[tuple[str, Row | None]]) -> Iterator[tuple[str, list[R
                 yield heading, under
             heading, under, since_total = label, [], []
             continue
-        if row.total:
+        if row.total or adds_up(row, since_total):
             if since_total:
                 yield row.label, since_total
             if heading and under:
@@ -47,13 +73,31 @@ def item_groups(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, lis
     """``(what the group is, its rows)`` for every group the question may mean (module docstring)."""
     for table in list(evidence.tables.values())[:3]:
         members = [r for _, r in table if r is not None]
-        for name, group in _sections(table):
-            if len(group) >= 2 and set(tokenize(name)) & reading.tokens:
-                yield name, group
+        sections = [(name, group, named_share(name, reading)) for name, group in _sections(table) if len(group) >= 2]
+        best = max((share for _, _, share in sections), default=0.0)
+        if best >= NAMED_GROUP:  # the question names a heading or a total: the rows of the one it names best
+            yield from ((item_name(name), group) for name, group, share in sections if share == best)
+            continue
+        yield from ((item_name(name), group) for name, group, share in sections if share > 0.0)  # named in part
         plain = [r for r in members if not r.total]
         context = set().union(*(r.context for r in members)) if members else set()
         if len(plain) >= 2 and (context & reading.tokens or not reading.mentions):
-            yield "the table's items", plain
+            yield GROUP_OF_TABLE, plain
+
+
+def named_share(name: str, reading: Reading) -> float:
+    """The share of a heading's or total's index tokens the question names."""
+    tokens = set(tokenize(name))
+    return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
+
+
+_FOOTNOTE = re.compile(r"(?<=[a-z])[1-9]$")
+
+
+def item_name(label: str) -> str:
+    """A row label as an item is listed: without a footnote mark written against its last word ("Other employee
+    benefits2" → "Other employee benefits")."""
+    return _FOOTNOTE.sub("", label.strip())
 
 
 def threshold_in(comparison: Comparison, figure: Operand) -> Decimal:
@@ -80,3 +124,26 @@ def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Opera
         figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
         if len(figures) >= 2:
             yield figures
+
+
+def threshold_checked(comparison: Comparison, figures: tuple[Operand, ...]) -> tuple[tuple[int, ...], str]:
+    """The positions of the figures meeting the threshold, and the work line: each period's figure as printed,
+    those meeting it marked ✓ ("2019: $16,684; 2018: $8,078 ✓; 2017: $9,512 ✓")."""
+    picked = tuple(i for i, f in enumerate(figures) if meets(comparison, f))
+    work = "; ".join(f"{period_name(f)}: {f.printed.strip()}" + (" ✓" if i in picked else "")
+                     for i, f in enumerate(figures))
+    return picked, work
+
+
+def period_list(figures: list[Operand]) -> str:
+    """The periods of ``figures`` as an analyst lists them, each once, in the table's order ("2019, 2018 and 2017");
+    ``"none"`` for no figure."""
+    names = list(dict.fromkeys(period_name(f) for f in figures))
+    if not names:
+        return "none"
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+
+
+def threshold_words(reading: Reading) -> str:
+    """The question's threshold in an answer's words ("less than 10,000 thousand"), or ``""`` without one."""
+    return reading.comparison.stated if reading.comparison is not None else ""

@@ -229,6 +229,12 @@ class Operation:
         """What the result is, in words ("percentage change in Other, 2018 to 2019")."""
         raise NotImplementedError
 
+    def work_subject(self, program: Program) -> str:
+        """What the work line states the work of: the :meth:`subject`, unless the subject quotes a figure of the
+        question rather than of the documents (a threshold), which the work line, checked against its sources,
+        leaves out."""
+        return self.subject(program)
+
     def render(self, program: Program) -> str:
         """The program as a canonical question (its first phrasing with the items and periods written in), compared
         with the question by meaning."""

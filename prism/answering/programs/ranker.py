@@ -27,6 +27,7 @@ import numpy as np
 
 from prism.answering.metrics.inputs import normalise_label
 from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
 from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in, words_of
@@ -187,6 +188,14 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     operands = program.operands
     series = list(dict.fromkeys(o.series for o in operands))
     members = [rows[s] for s in series if s in rows]
+    group = program.option("group")
+    if "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE \
+            and named_share(group, reading) >= NAMED_GROUP:
+        # the items under a heading or a total: the question names the group ("components of deferred tax
+        # assets", "which country had the highest total external revenue"), not each item, so the group's name
+        # is the label it is matched with
+        members = [Row(members[0].key, group, frozenset(tokenize(group)), members[0].figures, members[0].heading,
+                       members[0].title, False, frozenset().union(*(r.context for r in members)))] if members else []
     naming = [_row_tokens(r, reading) for r in members]
     shares = [_label_share(tokens, r.label, reading, words) for tokens, r in zip(naming, members, strict=True)] or [0.0]
     labels = set().union(*naming) if members else set()

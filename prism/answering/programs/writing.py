@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from prism.answering.programs.numbers import cell_number
-from prism.answering.programs.operation import Operand, Program, Result
+from prism.answering.programs.operation import Kind, Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.units import printed_label
+from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
 from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.currencies import SYMBOL
@@ -46,12 +46,14 @@ def _figure(operand: Operand) -> str:
 def cell_quote(label: str, column: str, printed: str, unit: str | None, currency: str | None,
                title: str | None = None) -> str:
     """A cell quoted as :func:`quote` quotes an amount: ``"Operating income, FY2015: $305,826 thousand (…)"``; a
-    percentage as printed."""
+    percentage as printed (a bare cell of a percentage row with its %); a per-unit figure ("… per share",
+    "… per paying membership") in its currency without the table's scale."""
     value = cell_number(printed)
     if value is None or printed.strip().endswith("%"):
         figure = printed.strip()
     else:
-        figure = _figure(Operand(label, column, None, (0, 0), printed, value, unit, currency, "amount", 0))
+        kind: Kind = "percent" if PERCENT_LABEL.search(label) else "per_unit" if per_unit_label(label) else "amount"
+        figure = _figure(Operand(label, column, None, (0, 0), printed, value, unit, currency, kind, 0))
     return f"{printed_label(label)}, {column}: {figure}" + (f" ({title})" if title else "")
 
 
@@ -129,7 +131,7 @@ def write(program: Program, result: Result, chunks: Sequence[RetrievedChunk], re
     number = (lambda n: order.index(n) + 1) if renumber else (lambda n: n)  # noqa: E731
     marks = " ".join(f"[{number(n)}]" for n in order[:-1])
     if result.work:
-        lines.append((f"{subject} = {result.work} {marks}".rstrip(), order[-1]))
+        lines.append((f"{op.work_subject(program)} = {result.work} {marks}".rstrip(), order[-1]))
     inputs = tuple(CalculationInput(o.label, o.label, o.period or o.column, o.printed, o.unit, o.currency, number(n))
                    for o, n in zip(operands, blocks, strict=True))
     periods = tuple(dict.fromkeys(o.period or o.column for o in operands if o.period or o.column))

@@ -81,9 +81,9 @@ _THRESHOLD = re.compile(
     rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",
     re.IGNORECASE)
 _MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak(?:ed)?|higher|larger|greater|bigger|"
-                  r"top|record\s+high)\b", re.IGNORECASE)
-_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low)\b",
-                  re.IGNORECASE)
+                  r"top|record\s+high|(?:its|a|an\s+all[\s-]time)\s+high)\b", re.IGNORECASE)
+_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low|"
+                  r"(?:its|a|an\s+all[\s-]time)\s+low)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
                       r"smallest|least)\b", re.IGNORECASE)
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
@@ -221,7 +221,7 @@ def comparison(text: str) -> Comparison | None:
     relation = "at_least" if cmp == "at least" else "at_most" if cmp == "at most" else (
         "below" if re.match(_BELOW, cmp) or cmp in ("below", "under") else "above")
     return Comparison(relation, Decimal(value), None if percent else CANONICAL.get(unit), percent,  # type: ignore[arg-type]
-                      m.group(0).strip())
+                      m.group(0).strip(), text[m.start("num"):m.end()].strip())
 
 
 _PRIOR = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
@@ -321,15 +321,28 @@ def names_bound(text: str) -> bool:
     return bool(_BOUND.search(text))
 
 
+_PRINTED_AVERAGE = re.compile(r"\bweighted[\s-]+average\b|\baverage\s+(?:daily|monthly|balance|price|rate|cost|age|"
+                              r"life|term|number|remaining|exercise|grant)\b", re.IGNORECASE)
+
+
+def names_printed_average(text: str) -> bool:
+    """Whether "average" names an average a table prints as its own row ("the weighted average exercise price",
+    "the average remaining life of the leases") rather than asking for the mean of several figures."""
+    return bool(_PRINTED_AVERAGE.search(text))
+
+
 _RATIO_WORDS = frozenset({"ratio", "ratios"})
 _BOUND_WORDS = frozenset({"minimum", "maximum", "min", "max"})
+_AVERAGE_WORDS = frozenset({"average", "mean"})
 
 
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
-    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`). The operation model reads
-    these; mentions and retrieval keep every word."""
+    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "average" of an average a
+    table prints (:func:`names_printed_average`). The operation model reads these; mentions and retrieval keep every
+    word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
+    drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
     return [w for w in words if w not in drop]
 
 
@@ -342,7 +355,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "points"
     if re.search(r"\bhow\s+many\b|\bnumber\s+of\b", text, re.IGNORECASE):
         return "count"
-    if re.search(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|^\s*when\b", text, re.I):
+    if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
+                 r"^\s*when\b", text, re.I):
         return "period"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"

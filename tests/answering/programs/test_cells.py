@@ -169,7 +169,7 @@ def test_a_currency_code_asking_for_the_unit_is_found_in_amounts_in_that_currenc
         return {t: 5.0 for t in terms}, 5.0
 
     def verdict(chunk):
-        return assess(question, [chunk], 1.0, rare, lambda w: True, min_relevance=0.3, min_salient_idf=0.8)
+        return assess(read(question), [chunk], 1.0, rare, min_relevance=0.3, min_salient_idf=0.8)
     assert verdict(dollars).missing == () and verdict(by_metadata).missing == ()
     assert verdict(rupees).missing == ("USD",)
 

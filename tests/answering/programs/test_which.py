@@ -79,43 +79,46 @@ def test_questions_that_compare_no_periods_are_not_read(question):
 
 @pytest.mark.parametrize(("question", "heading_end", "checked"), [
     ("In which year was Products and licensing costs less than 10,000 thousand?",
-     "Products and licensing costs less than 10,000 thousand in 2018 and 2017", "2018: $8,078 ✓"),
+     "Periods with Products and licensing costs less than 10,000 thousand: 2018 and 2017", "2018: $8,078 ✓"),
     ("In which year was Amortization of acquired intangibles lower than 2,000 thousands?",
-     "lower than 2,000 thousands in 2018 and 2017".replace("lower", "less"), "2017: $1,720 ✓"),
+     "lower than 2,000 thousands: 2018 and 2017".replace("lower", "less"), "2017: $1,720 ✓"),
     ("In which year was Total other income (expense), net less than -3,000 thousands?",
-     "Total other income (expense), net less than -3,000 thousands in 2019", "2019: $ (3,781) ✓"),
+     "Periods with Total other income (expense), net less than -3,000 thousands: 2019", "2019: $ (3,781) ✓"),
     ("In which year was Risk-free interest rate greater than 2.0%?",
-     "Risk-free interest rate more than 2.0% in 2019 and 2018", "2018: 2.1% ✓"),
+     "Periods with Risk-free interest rate more than 2.0%: 2019 and 2018", "2018: 2.1% ✓"),
     ("In which year was the amount of Products and licensing costs the largest?",
-     "Products and licensing costs highest in 2019", "2019: $16,684 ✓"),
-    ("In which year was Risk-free interest rate the lowest?", "Risk-free interest rate lowest in 2017", "2017: 1.9% ✓"),
+     "Highest Products and licensing costs: 2019 ($16,684)", "2019: $16,684 ✓"),
+    ("In which year was Risk-free interest rate the lowest?", "Lowest Risk-free interest rate: 2017 (1.9 %)",
+     "2017: 1.9% ✓"),
     ("Between 2018 and 2019, which year had higher Amortization of acquired intangibles?",
-     "Amortization of acquired intangibles highest in 2019", "2019: $2,410 ✓"),
+     "Highest Amortization of acquired intangibles: 2019 ($2,410)", "2019: $2,410 ✓"),
 ])
 def test_the_first_line_names_the_periods_compared_in_code(report, question, heading_end, checked):
     answer = report.ask(question, "which")
     heading, *rest = answer.answer.splitlines()
     assert heading.endswith(heading_end), heading
     assert any(checked in line for line in rest), rest
-    assert answer.calculation is not None and answer.calculation.result == heading_end.rsplit(" in ", 1)[1]
+    periods = heading_end.rsplit(": ", 1)[1].split(" (")[0]  # the periods named, without the figure beside them
+    assert answer.calculation is not None and answer.calculation.result == periods
     assert answer.unsupported_numbers == [] and not answer.declined and answer.citations
 
 
 def test_every_period_the_table_gives_is_listed(report):
     answer = report.ask("Which years does the table provide information for Total Other?", "which")
-    assert answer.answer.splitlines()[0].endswith("Total Other given for 2019, 2018 and 2017"), answer.answer
+    assert answer.answer.splitlines()[0].endswith("Periods the table gives Total Other for: 2019, 2018 and 2017"), \
+        answer.answer
 
 
 def test_a_generic_label_named_as_written_is_its_row(report):
     answer = report.ask("What was the percentage change in Total Other in 2018 from 2017?", "which")
-    assert answer.answer.splitlines()[0].endswith("percentage change in Total Other, Years ended December 31, 2017 "
-                                                  "to Years ended December 31, 2018 = 15.85 %"), answer.answer
+    assert answer.answer.splitlines()[0].endswith("Percentage change in Total Other, Years ended December 31, 2017 "
+                                                  "to Years ended December 31, 2018: 15.85 %"), answer.answer
 
 
 def test_a_currency_printed_cell_is_computed_with_its_sign(report):
     answer = report.ask("What was the change in Total other income (expense), net from 2018 to 2019?", "which")
     heading, *rest = answer.answer.splitlines()
-    assert heading.endswith("= -1,054"), heading
+    assert heading.endswith(": -$1,054"), heading
     assert any("Total other income (expense), net, Years ended December 31, 2018: -$2,727" in li
                for li in rest), rest
 
@@ -130,7 +133,7 @@ def test_a_description_question_is_answered_by_its_sentence_not_a_cell(report):
 def test_how_many_periods_are_counted_in_code(report):
     answer = report.ask("How many years did Amortization of acquired intangibles exceed $1,800 thousand?", "which")
     heading = answer.answer.splitlines()[0]
-    assert heading.endswith("2 years — Amortization of acquired intangibles more than $1,800 thousand in 2019 and "
-                            "2018"), heading
+    assert heading.endswith("Number of periods with Amortization of acquired intangibles more than $1,800 thousand: "
+                            "2 (2019 and 2018)"), heading
     assert answer.calculation is not None and answer.calculation.value == 2.0
     assert answer.unsupported_numbers == [] and not answer.declined

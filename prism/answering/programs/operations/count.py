@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.groups import item_groups, meets, threshold_rows
+from prism.answering.programs.groups import (
+    item_groups,
+    item_name,
+    period_list,
+    threshold_checked,
+    threshold_rows,
+    threshold_words,
+)
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -27,25 +34,33 @@ class Count(Operation):
         for name, group in item_groups(reading, evidence):
             yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
         for figures in threshold_rows(reading, evidence):
-            yield Program(self.name, figures, (("of", "periods"),))
+            yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
 
     def run(self, program: Program, reading: Reading) -> Result:
         operands = program.operands
         if program.option("of") == "periods":
             if reading.comparison is None:
                 raise ArithmeticError("no threshold")
-            picked = tuple(i for i, f in enumerate(operands) if meets(reading.comparison, f))
-        else:
-            picked = tuple(range(len(operands)))
+            picked, work = threshold_checked(reading.comparison, operands)
+            n = Decimal(len(picked))
+            listed = period_list([operands[i] for i in picked]) if picked else ""
+            return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", work, picked=picked)
+        picked = tuple(range(len(operands)))
         n = Decimal(len(picked))
-        listed = "; ".join(operands[i].label if program.option("of") != "periods" else operands[i].column
-                           for i in picked)
+        listed = "; ".join(item_name(operands[i].label) for i in picked)
         return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", picked=picked)
 
     def subject(self, program: Program) -> str:
         if program.option("of") == "periods":
-            return f"number of periods of {program.operands[0].label}"
+            return f"number of periods with {program.operands[0].label} {program.option('threshold', '')}".rstrip()
         return f"number of {program.option('group', 'items')}"
+
+    def work_subject(self, program: Program) -> str:
+        """The subject without the question's threshold (the work line's figures are checked against the table).
+        """
+        if program.option("of") == "periods":
+            return f"{program.operands[0].name} against the threshold (✓ met)"
+        return self.subject(program)
 
 
 OPERATION = Count()

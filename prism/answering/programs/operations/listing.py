@@ -8,9 +8,15 @@ from collections.abc import Iterator
 
 from prism.answering.programs.binding import asked, asked_periods, rows
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.extremes import period_name
 from prism.answering.programs.formatting import written
-from prism.answering.programs.groups import item_groups, meets, threshold_rows
+from prism.answering.programs.groups import (
+    item_groups,
+    item_name,
+    period_list,
+    threshold_checked,
+    threshold_rows,
+    threshold_words,
+)
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -38,7 +44,11 @@ class Listing(Operation):
                 if len(figures) >= 2:
                     yield Program(self.name, figures, (("of", "values"),))
         for figures in threshold_rows(reading, evidence):
-            yield Program(self.name, figures, (("of", "periods"),))
+            yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
+        if reading.comparison is not None or reading.polarity is not None:
+            return  # a threshold or an extreme asks which periods meet it, not which the table gives
+        if reading.expected_unit != "period":
+            return  # "What was operating income?" asks for a figure, not the periods the table gives it for
         for row in rows(reading, evidence, limit=2, figures=2):
             dated = tuple(f for f in row.figures if f.when != (0, 0))
             if len({f.when for f in dated}) >= 2:
@@ -50,18 +60,15 @@ class Listing(Operation):
         if of == "periods":
             if reading.comparison is None:
                 raise ArithmeticError("no threshold")
-            picked = tuple(i for i, f in enumerate(operands) if meets(reading.comparison, f))
-            text = ", ".join(period_name(operands[i]) for i in picked) or "none"
-            return Result(None, None, "period", text, work="; ".join(f"{period_name(f)}: {f.printed}"
-                                                                        for f in operands), picked=picked)
+            picked, work = threshold_checked(reading.comparison, operands)
+            return Result(None, None, "period", period_list([operands[i] for i in picked]), work=work,
+                          picked=picked)
         if of == "coverage":
-            names = list(dict.fromkeys(period_name(f) for f in operands))
-            text = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-            return Result(None, None, "period", text, picked=tuple(range(len(operands))))
+            return Result(None, None, "period", period_list(list(operands)), picked=tuple(range(len(operands))))
         if of == "values":
             text = "; ".join(f"{f.column}: {written(f.value, f.kind, f)}" for f in operands)
             return Result(None, None, "label", text, picked=tuple(range(len(operands))))
-        text = "; ".join(f.label for f in operands)
+        text = "; ".join(item_name(f.label) for f in operands)
         return Result(None, None, "label", text, picked=tuple(range(len(operands))))
 
     def subject(self, program: Program) -> str:
@@ -69,10 +76,17 @@ class Listing(Operation):
         if program.option("of") == "values":
             return first.name
         if program.option("of") == "periods":
-            return f"periods of {first.name}"
+            return f"periods with {first.name} {program.option('threshold', '')}".rstrip()
         if program.option("of") == "coverage":
             return f"periods the table gives {first.name} for"
         return str(program.option("group", "items"))
+
+    def work_subject(self, program: Program) -> str:
+        """The subject without the question's threshold (the work line's figures are checked against the table).
+        """
+        if program.option("of") == "periods":
+            return f"{program.operands[0].name} against the threshold (✓ met)"
+        return self.subject(program)
 
 
 OPERATION = Listing()

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from prism.answering.programs.binding import asked, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
-from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
 
@@ -22,8 +23,10 @@ class Lookup(Operation):
     formula = "the figure as stated"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        if reading.expected_unit == "label":
+            return  # "Which country had the lowest revenue?" asks for an item, which no figure alone names
         for row in rows(reading, evidence, limit=10):
-            for figure in asked(reading, row):
+            for figure in named_columns(reading, asked(reading, row)):
                 yield Program(self.name, (figure,))
 
     def run(self, program: Program, reading: Reading) -> Result:
@@ -33,6 +36,21 @@ class Lookup(Operation):
     def subject(self, program: Program) -> str:
         figure = program.operands[0]
         return f"{figure.name}, {figure.column}" if figure.column and figure.source == "cell" else figure.name
+
+
+def named_columns(reading: Reading, figures: list[Operand]) -> list[Operand]:
+    """Of a row's figures of one period in several measure columns ("Shares", "Weighted-Average Grant Date Fair
+    Value" of a roll-forward), those whose header the question names best: the most header words named, then the
+    largest share of the header; all of them when it names none or the figures are of several periods."""
+    if len({f.when for f in figures}) != 1 or len(figures) < 2:
+        return figures
+    scores = []
+    for f in figures:
+        header = frozenset(t for t in tokenize(f.column) if not t.isdigit())
+        named = len(header & reading.tokens)
+        scores.append((named, named / len(header) if header else 0.0))
+    best = max(scores)
+    return figures if best[0] == 0 else [f for f, score in zip(figures, scores, strict=True) if score == best]
 
 
 OPERATION = Lookup()

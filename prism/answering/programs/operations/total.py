@@ -13,6 +13,7 @@ from prism.answering.programs.binding import item_sets, series_sets
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result, shown_decimals
+from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
 
@@ -29,7 +30,10 @@ class Total(Operation):
     formula = "sum of the values"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        named_total = not (_SUM_TOKENS & reading.tokens)  # "total" is the only word asking for a sum
         for figures in series_sets(reading, evidence):
+            if named_total and figures[0].total and _TOTAL_TOKENS & frozenset(tokenize(figures[0].label)):
+                continue  # "the total current assets in 2018 and 2019": the row's name, not a sum of its years
             yield Program(self.name, figures)
         for figures in item_sets(reading, evidence):
             yield Program(self.name, figures)
@@ -49,5 +53,9 @@ class Total(Operation):
             return f"total {first.name}, {' and '.join(o.column for o in program.operands)}"
         return f"sum of {', '.join(o.name for o in program.operands)}" + (f", {first.column}" if first.column else "")
 
+
+_TOTAL_TOKENS = frozenset(tokenize("total"))
+_SUM_TOKENS = frozenset(tokenize(" ".join(c for c in Total.cues if "total" not in c))) - _TOTAL_TOKENS
+"""The index tokens of the words asking for a sum besides "total" ("sum", "combined", "together" …)."""
 
 OPERATION = Total()
