@@ -79,15 +79,20 @@ class FigureStep:
 
     def answers(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
         """Whether a program over ``chunks`` answers the question, the statement metric it names ("operating
-        margin") is computed whole from their tables (every input found), or the question asks what a table
-        shows."""
+        margin") is computed whole from their tables (every input found) or has some of its inputs found there (the
+        answer then names the inputs missing and gives no number: "inventory turnover: cannot be computed: no FY2020
+        inventory found in a table of …"), or the question asks what a table shows."""
         if run.reading.intent == "table_subject" or self.choose(run, chunks).fits(run.reading):
             return True
         if not run.reading.plans:
             return False
         metric = metric_answer(run.reading, chunks, self._workspace.read_chunks,
                                sub_search(self.retriever, run.reading))
-        return metric is not None and metric.calculation.value is not None and not metric.calculation.missing
+        if metric is None:
+            return False
+        calculation = metric.calculation
+        return (calculation.value is not None and not calculation.missing) or bool(calculation.missing
+                                                                                   and calculation.inputs)
 
     def figures(self, run: AnswerRun) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
         """The figure of an extractive answer: ``(derived, lines, chunks to append)`` (module docstring)."""

@@ -99,7 +99,7 @@ def test_definition_given_in_the_question(acme):
 def test_missing_input_is_named_and_no_number_is_given(acme):
     answer = acme.ask("What is Acme's FY2021 inventory turnover ratio?", "acme")
     # the balance sheet has 2023 and 2022 only: the FY2020 and FY2021 inventories are not there
-    assert answer.answer.splitlines()[0] == ("Cannot compute inventory turnover: no FY2020 inventory, FY2021 "
+    assert answer.answer.splitlines()[0] == ("inventory turnover: cannot be computed: no FY2020 inventory, FY2021 "
                                              "inventory found in a table of acme_10k.pdf. No figure is given.")
     assert answer.calculation is not None and answer.calculation.result is None
     assert answer.calculation.missing == ("FY2020 inventory", "FY2021 inventory")
