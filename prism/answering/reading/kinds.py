@@ -31,8 +31,9 @@ from prism.types.reading import Comparison, ExpectedUnit
 from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
-__all__ = ["answer_target", "asks_description", "asks_how_many", "asks_reason", "asks_table_subject",
-           "changes_a_percentage", "comparison", "expected_unit", "ordinal", "polar", "polarity", "with_prior_period"]
+__all__ = ["answer_target", "asks_description", "asks_how_many", "asks_proportion_ratio", "asks_reason",
+           "asks_table_subject", "changes_a_percentage", "comparison", "expected_unit", "ordinal", "polar", "polarity",
+           "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -328,6 +329,17 @@ _PERCENT_FIGURE = re.compile(r"\b(?:change|difference|increase|decrease|movement
 percentage names the figure, not a percentage change."""
 
 
+_PROPORTION_RATIO = re.compile(r"\bas\s+an?\s+proportion\s+of\b|\bproportion\s+of\b.+\bover\b", re.IGNORECASE)
+"""A proportion asked as a fraction of another figure ("A as a proportion of B", "the proportion of A over B"; TAT-QA
+answers these as a ratio, 0.86), not "what proportion of B came from A" (a share, in percent)."""
+
+
+def asks_proportion_ratio(text: str) -> bool:
+    """Whether the question asks for one figure as a proportion of another, a ratio ("the proportion of property,
+    plant, and equipment over total assets", "employee termination costs as a proportion of total costs")."""
+    return bool(_PROPORTION_RATIO.search(text))
+
+
 def changes_a_percentage(text: str) -> bool:
     """Whether the question asks for the change in a figure that is itself a percentage ("the change in percentage
     of sales represented by gross profit"): its answer is in percentage points."""
@@ -337,10 +349,13 @@ def changes_a_percentage(text: str) -> bool:
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
     ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "percentage" of a change in
-    a percentage figure (:func:`changes_a_percentage`). The operation model reads these; mentions and retrieval keep
+    a percentage figure (:func:`changes_a_percentage`); "proportion" of a proportion that is a ratio
+    (:func:`asks_proportion_ratio`) is read as "ratio". The operation model reads these; mentions and retrieval keep
     every word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
     out = [w for w in words if w not in drop]
+    if asks_proportion_ratio(text):
+        out = ["ratio" if w == "proportion" else w for w in out]
     if changes_a_percentage(text):
         out = [w for i, w in enumerate(out) if not (w in ("percentage", "percent", "%") and 0 < i < len(out) - 1
                                                     and out[i - 1] in ("in", "the") and out[i + 1] == "of")]
@@ -360,6 +375,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "period"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"
+    if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):
+        return "ratio"
     if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"
                                  r"\bmargin\b|\bgrowth\s+rate\b", text, re.IGNORECASE):
         return "percent"

@@ -89,11 +89,16 @@ def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s <= start and end <= e or (start < e and s < end) for s, e in spans)
 
 
+_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
+"""An abbreviation written with full stops, as a word is read without its last one ("U.S", "U.K")."""
+
+
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
     not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number. A run goes on
-    over "and", "of", "&" and commas between two content words ("property, plant and equipment")."""
+    over "and", "of", "&" and commas between two content words ("property, plant and equipment"), and over an
+    abbreviation's full stop ("U.S. government obligations")."""
     spans = [(p.start, p.end) for p in periods] + list(taken)
     out: list[Mention] = []
     run: list[re.Match[str]] = []
@@ -110,7 +115,10 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
         content = (word not in FRAME_WORDS and word not in STOP_WORDS and not _covered(m.start(), m.end(), spans)
                    and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
-            if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", text[run[-1].end():m.start()]):
+            gap = text[run[-1].end():m.start()] if run else ""
+            if run and _ABBREVIATION.fullmatch(run[-1].group(0)):
+                gap = gap.removeprefix(".")  # "U.S. government obligations": the abbreviation's own full stop
+            if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", gap):
                 close()
             run.append(m)
         elif word not in ("and", "of", "&"):
