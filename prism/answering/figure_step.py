@@ -59,11 +59,15 @@ class FigureStep:
         if run.choice is not None and run.choice_key == key:
             return run.choice
         t = time.perf_counter()
-        sources = list(dict.fromkeys(c.source for c in chunks))
 
         def tables() -> Sequence[RetrievedChunk]:
-            return self.retriever.search(run.condensed, sources=sources, auto_scope=False, reading=run.reading,
-                                         top_k=self.retriever.settings.fusion_top_k, rerank=False).results
+            # the workspace's tables within the analyst's filter (never widened) and the entities the question
+            # names, but not its periods: the table holding a quarter's figure is often in another document than the
+            # call whose file name names the quarter
+            removed = (*run.scope_removed, *(run.scope.periods if run.scope is not None else ()))
+            return self.retriever.search(run.condensed, sources=run.sources, reading=run.reading,
+                                         top_k=self.retriever.settings.fusion_top_k, rerank=False,
+                                         auto_scope=run.auto_scope, scope_removed=removed).results
 
         run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
                             ranker=self.ranker, tables=tables)

@@ -362,6 +362,10 @@ def cue_words(words: Sequence[str], text: str) -> list[str]:
     return out
 
 
+_PERCENT_CHANGE = re.compile(r"\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change|increase|decrease|rise|fall|decline)\b",
+                             re.IGNORECASE)
+
+
 def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     """The unit the question says its answer is in (lower-case ``words`` of the normalised ``text``)."""
     joined = " ".join(words)
@@ -369,6 +373,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "bps"
     if "percentage points" in joined or changes_a_percentage(text):
         return "points"
+    if _PERCENT_CHANGE.search(text):
+        return "percent"  # "the percentage growth in the number of branches": a percentage of a count
     if asks_how_many(text) or re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
         return "count"
     if re.search(r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|^\s*when\b", text, re.I):

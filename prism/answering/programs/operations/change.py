@@ -29,8 +29,8 @@ class Change(Operation):
                  "how much did X decline", "X swing P to P")
     cues = ("change", "difference", "increase", "decrease", "movement", "delta", "swing", "move", "moved",
             "grew", "growth", "declined", "decline", "rise", "rose", "fell", "fall", "drop", "dropped", "higher than",
-            "lower than", "more than", "less than", "by how much", "variance", "net change", "compare", "compared",
-            "versus", "evolve", "evolved", "fare", "fared")
+            "lower than", "more than", "less than", "by how much", "variance", "net change", "grow", "compare",
+            "compared", "versus", "evolve", "evolved", "fare", "fared")
     formula = "to − from"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
