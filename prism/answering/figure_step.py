@@ -63,10 +63,10 @@ class FigureStep:
         def tables() -> Sequence[RetrievedChunk]:
             # the workspace's tables within the analyst's filter (never widened) and the entities the question
             # names, but not its periods: the table holding a quarter's figure is often in another document than the
-            # call whose file name names the quarter
+            # call whose file name names the quarter, and ranks below the call's sentences (hence three windows deep)
             removed = (*run.scope_removed, *(run.scope.periods if run.scope is not None else ()))
             return self.retriever.search(run.condensed, sources=run.sources, reading=run.reading,
-                                         top_k=self.retriever.settings.fusion_top_k, rerank=False,
+                                         top_k=3 * self.retriever.settings.fusion_top_k, rerank=False,
                                          auto_scope=run.auto_scope, scope_removed=removed).results
 
         run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
