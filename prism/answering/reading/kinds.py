@@ -346,16 +346,24 @@ def changes_a_percentage(text: str) -> bool:
     return bool(_PERCENT_FIGURE.search(text))
 
 
+_HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*?\bgrow\s+(?:from|between|by|in|over|"
+                            r"since|during)\b", re.IGNORECASE)
+""""How much did the number of branches grow from …": the amount it grew by (not "how did the company grow revenue",
+a means, nor "how many percent did it grow")."""
+
+
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
     ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "percentage" of a change in
     a percentage figure (:func:`changes_a_percentage`); "proportion" of a proportion that is a ratio
-    (:func:`asks_proportion_ratio`) is read as "ratio". The operation model reads these; mentions and retrieval keep
-    every word."""
+    (:func:`asks_proportion_ratio`) is read as "ratio", "grow" of "how much did X grow from …" as "grew". The
+    operation model reads these; mentions and retrieval keep every word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
     out = [w for w in words if w not in drop]
     if asks_proportion_ratio(text):
         out = ["ratio" if w == "proportion" else w for w in out]
+    if _HOW_MUCH_GROW.search(text):
+        out = ["grew" if w == "grow" else w for w in out]
     if changes_a_percentage(text):
         out = [w for i, w in enumerate(out) if not (w in ("percentage", "percent", "%") and 0 < i < len(out) - 1
                                                     and out[i - 1] in ("in", "the") and out[i + 1] == "of")]

@@ -69,6 +69,8 @@ NOT_YET: dict[str, str] = {
         "gets text",
     "northwind-yes_no / Net income up from 2023 to 2024?":
         "gets list(Net income FY2023, Net income FY2024)",
+    "northwind-yes_no / Did net income grow between 2023 and 2024?":
+        "gets yes_no(Net income FY2023, Net income FY2024)",
     "northwind-yes_no / Net income 2024 > 2023?":
         "gets list(Net income FY2024, Net income FY2023)",
     "northwind-yes_no / Was net income higher in 2024 than in 2023?":

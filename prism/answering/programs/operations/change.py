@@ -29,7 +29,7 @@ class Change(Operation):
                  "how much did X decline", "X swing P to P")
     cues = ("change", "difference", "increase", "decrease", "movement", "delta", "swing", "move", "moved",
             "grew", "growth", "declined", "decline", "rise", "rose", "fell", "fall", "drop", "dropped", "higher than",
-            "lower than", "more than", "less than", "by how much", "variance", "net change", "grow", "compare",
+            "lower than", "more than", "less than", "by how much", "variance", "net change", "compare",
             "compared", "versus", "evolve", "evolved", "fare", "fared")
     formula = "to − from"
 
