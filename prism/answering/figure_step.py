@@ -60,11 +60,15 @@ class FigureStep:
         if run.choice is not None and run.choice_key == key:
             return run.choice
         t = time.perf_counter()
-        sources = list(dict.fromkeys(c.source for c in chunks))
 
         def tables() -> Sequence[RetrievedChunk]:
-            return self.retriever.search(run.condensed, sources=sources, auto_scope=False, reading=run.reading,
-                                         top_k=self.retriever.settings.fusion_top_k, rerank=False).results
+            # the workspace's tables within the analyst's filter (never widened) and the entities the question
+            # names, but not its periods: the table holding a quarter's figure is often in another document than the
+            # call whose file name names the quarter, and ranks below the call's sentences (hence three windows deep)
+            removed = (*run.scope_removed, *(run.scope.periods if run.scope is not None else ()))
+            return self.retriever.search(run.condensed, sources=run.sources, reading=run.reading,
+                                         top_k=3 * self.retriever.settings.fusion_top_k, rerank=False,
+                                         auto_scope=run.auto_scope, scope_removed=removed).results
 
         run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
                             ranker=self.ranker, tables=tables)
@@ -92,15 +96,20 @@ class FigureStep:
 
     def answers(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> bool:
         """Whether a program over ``chunks`` answers the question, the statement metric it names ("operating
-        margin") is computed whole from their tables (every input found), or the question asks what a table
-        shows."""
+        margin") is computed whole from their tables (every input found) or has some of its inputs found there (the
+        answer then names the inputs missing and gives no number: "inventory turnover: cannot be computed: no FY2020
+        inventory found in a table of …"), or the question asks what a table shows."""
         if run.reading.intent == "table_subject" or self.choose(run, chunks).fits(run.reading):
             return True
         if not run.reading.plans:
             return False
         metric = metric_answer(run.reading, chunks, self._workspace.read_chunks,
                                sub_search(self.retriever, run.reading))
-        return metric is not None and metric.calculation.value is not None and not metric.calculation.missing
+        if metric is None:
+            return False
+        calculation = metric.calculation
+        return (calculation.value is not None and not calculation.missing) or bool(calculation.missing
+                                                                                   and calculation.inputs)
 
     def figures(self, run: AnswerRun) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
         """The figure of an extractive answer: ``(derived, lines, chunks to append)`` (module docstring)."""

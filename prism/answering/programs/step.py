@@ -17,6 +17,7 @@ from prism.answering.programs.captions import caption_lines
 from prism.answering.programs.ranker import FEATURES
 from prism.answering.programs.tables import RowsOf
 from prism.answering.programs.writing import blocks_of, quote
+from prism.index.tokenizer import tokenize
 from prism.types import Derived, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.number_formats import NOT_COMPUTED_NOTE
@@ -30,12 +31,15 @@ _LEAST = FEATURES.index("label_least")
 
 def metric_first(metric: Derived | None, choice: Choice) -> bool:
     """Whether a computed statement metric answers before the programs: unless a table row names the metric itself
-    whole (a "Gross margin" row is read, not recomputed from revenue and cost)."""
+    whole (a "Gross margin" row is read, not recomputed from revenue and cost). A row naming one of its inputs
+    ("Depreciation and amortization", which an EBITDA question spells out) does not stand for the metric."""
     if metric is None or metric.raw is None:
         return False
     best = choice.best
-    return not (best is not None and best.program.operation == "lookup" and best.features[_LABEL_PHRASE] >= 1.0
-                and best.features[_LEAST] >= 1.0)
+    if best is None or best.program.operation != "lookup" or not best.program.operands:
+        return True
+    names_metric = set(tokenize(metric.calculation.metric)) <= set(tokenize(best.program.operands[0].label))
+    return not (names_metric and best.features[_LABEL_PHRASE] >= 1.0 and best.features[_LEAST] >= 1.0)
 
 
 def figure_lines(reading: Reading, choice: Choice, rows_of: RowsOf | None, metric: Derived | None = None

@@ -31,8 +31,9 @@ from prism.types.reading import Comparison, ExpectedUnit
 from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
-__all__ = ["answer_target", "asks_description", "asks_reason", "asks_table_subject", "comparison", "expected_unit",
-           "line_items", "ordinal", "polar", "polarity", "with_prior_period"]
+__all__ = ["answer_target", "asks_description", "asks_how_many", "asks_proportion_ratio", "asks_reason",
+           "asks_table_subject", "changes_a_percentage", "comparison", "expected_unit", "line_items", "ordinal",
+           "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -172,6 +173,15 @@ def _target(answer_type: AnswerType, head_part: str, complement: str, periods: t
     return AnswerTarget(answer_type, tuple(focus), words[-1], periods, _item(focus))
 
 
+_HOW_MANY_PERCENT = re.compile(r"\bhow\s+many\s+(?:per\s?cent(?:age)?|%)", re.IGNORECASE)
+""""How many percent did revenue grow": a percentage asked, not a count."""
+
+
+def asks_how_many(text: str) -> bool:
+    """Whether the question asks "how many" of something countable (not "how many percent")."""
+    return bool(re.search(r"\bhow\s+many\b", text, re.IGNORECASE)) and not _HOW_MANY_PERCENT.search(text)
+
+
 def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget | None:
     """The expected answer type and focus of a factoid question, or ``None`` when no one typed value answers it
     (yes/no, why, how does/did, when, a non-copular "who <verb>", a head noun that names no measure).
@@ -183,6 +193,8 @@ def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget |
     q = re.split(r"(?<=\?)\s", text.strip(), maxsplit=1)[0]  # the question, not the instructions after it
     named = tuple(replace(p, start=p.start - lead, end=p.end - lead) for p in periods
                   if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
+    if _HOW_MANY_PERCENT.search(q):
+        return None  # a rate, not a count of items
     if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
         head, complement = _noun_phrase(m.group("np"), named)
         return _target("count", head, complement, named)
@@ -336,14 +348,57 @@ _BOUND_WORDS = frozenset({"minimum", "maximum", "min", "max"})
 _AVERAGE_WORDS = frozenset({"average", "mean"})
 
 
+_PERCENT_FIGURE = re.compile(r"\b(?:change|difference|increase|decrease|movement)\s+in\s+(?:the\s+)?"
+                             r"(?:percentage|percent|%)\s+of\b", re.IGNORECASE)
+"""A change in a figure that is a percentage ("the change in percentage of sales represented by gross profit"): the
+percentage names the figure, not a percentage change."""
+
+
+_PROPORTION_RATIO = re.compile(r"\bas\s+an?\s+proportion\s+of\b|\bproportion\s+of\b.+\bover\b", re.IGNORECASE)
+"""A proportion asked as a fraction of another figure ("A as a proportion of B", "the proportion of A over B"; TAT-QA
+answers these as a ratio, 0.86), not "what proportion of B came from A" (a share, in percent)."""
+
+
+def asks_proportion_ratio(text: str) -> bool:
+    """Whether the question asks for one figure as a proportion of another, a ratio ("the proportion of property,
+    plant, and equipment over total assets", "employee termination costs as a proportion of total costs")."""
+    return bool(_PROPORTION_RATIO.search(text))
+
+
+def changes_a_percentage(text: str) -> bool:
+    """Whether the question asks for the change in a figure that is itself a percentage ("the change in percentage
+    of sales represented by gross profit"): its answer is in percentage points."""
+    return bool(_PERCENT_FIGURE.search(text))
+
+
+_HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*?\bgrow\s+(?:from|between|by|in|over|"
+                            r"since|during)\b", re.IGNORECASE)
+""""How much did the number of branches grow from …": the amount it grew by (not "how did the company grow revenue",
+a means, nor "how many percent did it grow")."""
+
+
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
     ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "average" of an average a
-    table prints (:func:`names_printed_average`). The operation model reads these; mentions and retrieval keep every
-    word."""
+    table prints (:func:`names_printed_average`), "percentage" of a change in
+    a percentage figure (:func:`changes_a_percentage`); "proportion" of a proportion that is a ratio
+    (:func:`asks_proportion_ratio`) is read as "ratio", "grow" of "how much did X grow from …" as "grew". The
+    operation model reads these; mentions and retrieval keep every word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
     drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
-    return [w for w in words if w not in drop]
+    out = [w for w in words if w not in drop]
+    if asks_proportion_ratio(text):
+        out = ["ratio" if w == "proportion" else w for w in out]
+    if _HOW_MUCH_GROW.search(text):
+        out = ["grew" if w == "grow" else w for w in out]
+    if changes_a_percentage(text):
+        out = [w for i, w in enumerate(out) if not (w in ("percentage", "percent", "%") and 0 < i < len(out) - 1
+                                                    and out[i - 1] in ("in", "the") and out[i + 1] == "of")]
+    return out
+
+
+_PERCENT_CHANGE = re.compile(r"\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change|increase|decrease|rise|fall|decline)\b",
+                             re.IGNORECASE)
 
 
 def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
@@ -351,15 +406,19 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     joined = " ".join(words)
     if "basis points" in joined or "bps" in words:
         return "bps"
-    if "percentage points" in joined:
+    if "percentage points" in joined or changes_a_percentage(text):
         return "points"
-    if re.search(r"\bhow\s+many\b|\bnumber\s+of\b", text, re.IGNORECASE):
+    if _PERCENT_CHANGE.search(text):
+        return "percent"  # "the percentage growth in the number of branches": a percentage of a count
+    if asks_how_many(text) or re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
         return "count"
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
                  r"^\s*when\b", text, re.I):
         return "period"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"
+    if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):
+        return "ratio"
     if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"
                                  r"\bmargin\b|\bgrowth\s+rate\b", text, re.IGNORECASE):
         return "percent"

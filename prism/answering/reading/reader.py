@@ -54,7 +54,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "target_quantity": getattr(target, "answer_type", None) == "quantity",
         "target_person": getattr(target, "answer_type", None) == "person_or_org",
         "which_or_when": bool(re.match(r"\s*(?:in\s+)?(?:which|when)\b", text, re.IGNORECASE)),
-        "how_many": "how many" in " ".join(words), "two_mentions": len(reading["mentions"]) >= 2,  # type: ignore[arg-type]
+        "how_many": kinds.asks_how_many(text), "two_mentions": len(reading["mentions"]) >= 2,  # type: ignore[arg-type]
         "unit_percent": unit == "percent", "unit_count": unit == "count", "unit_period": unit == "period",
         "unit_ratio": unit == "ratio", "unit_points": unit in ("points", "bps"),
         "polarity": reading["polarity"] is not None, "each": bool({"each", "respectively", "every"} & set(words)),

@@ -35,8 +35,24 @@ _PER_UNIT = re.compile(r"\s*(?:" + "|".join(sorted(PER_UNIT_SLASH, key=len, reve
 _DIVIDE = re.compile(r"\b(?:" + "|".join(DIVIDE_VERBS) + r")\s+(.+?)\s+by\b", re.IGNORECASE)
 
 
+_PERIOD = r"(?:[QH][1-4]\s?FY\s?'?\d{2,4}|FY\s?'?\d{2,4}|(?:19|20)\d\d)"
+_ELLIPTICAL = re.compile(
+    r"^(?!(?:what|which|how|why|when|who|whom|whose|where|is|are|was|were|did|does|do|has|have|had|can|could|"
+    r"should|will|would|list|show|give|name|compare|change|difference)\b)(?P<figure>[A-Za-z][^?]{1,60}?)\s+"
+    rf"(?P<span>from\s+{_PERIOD}\s+to\s+{_PERIOD}|between\s+{_PERIOD}\s+and\s+{_PERIOD})\s*\??$",
+    re.IGNORECASE)
+"""A figure and two periods, no verb ("Net income from 2014 to 2015?"): shorthand for the change in it (the figure's
+words are no stop or frame words: a noun phrase, not a sentence)."""
+_OPERATION_WORDS = frozenset({"growth", "change", "changes", "total", "sum", "combined", "average", "mean", "ratio",
+                              "cagr", "percentage", "percent", "%", "difference", "increase", "decrease", "share",
+                              "proportion", "each", "respectively", "and", "versus", "highest", "lowest", "trend"})
+"""Words that name an operation themselves ("Revenue growth between FY2018 and FY2019"): no change is added."""
+
+
 def normalise(question: str) -> str:
-    """The question with shorthand and symbols written out (module docstring); whitespace collapsed."""
+    """The question with shorthand and symbols written out (module docstring); whitespace collapsed. A figure and
+    two periods with no verb ("Net income from 2014 to 2015?") is written out as the change in it ("change in Net
+    income from 2014 to 2015?")."""
     text = " ".join(question.split())
     text = _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(0)]} ", text)
 
@@ -49,7 +65,12 @@ def normalise(question: str) -> str:
     text = _SLASH.sub(slash, text)
     text = _DIVIDE.sub(lambda m: f"{m.group(1)} divided by", text)
     text = _SHORT.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    m = _ELLIPTICAL.match(text)
+    figure = set(words_of(m.group("figure"))) if m is not None else set()
+    if m is None or figure & (_OPERATION_WORDS | FRAME_WORDS | STOP_WORDS) or len(figure) > 6:
+        return text  # a sentence ("Tell me whether net income increased …") or an operation named
+    return f"change in {m.group('figure')} {m.group('span')}?"
 
 
 def phrase_in(phrase: str, words: Sequence[str]) -> bool:
@@ -76,11 +97,16 @@ def _covered(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s <= start and end <= e or (start < e and s < end) for s, e in spans)
 
 
+_ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
+"""An abbreviation written with full stops, as a word is read without its last one ("U.S", "U.K")."""
+
+
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
     not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number. A run goes on
-    over "and", "of", "&" and commas between two content words ("property, plant and equipment")."""
+    over "and", "of", "&" and commas between two content words ("property, plant and equipment"), and over an
+    abbreviation's full stop ("U.S. government obligations")."""
     spans = [(p.start, p.end) for p in periods] + list(taken)
     out: list[Mention] = []
     run: list[re.Match[str]] = []
@@ -97,7 +123,10 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
         content = (word not in FRAME_WORDS and word not in STOP_WORDS and not _covered(m.start(), m.end(), spans)
                    and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
-            if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", text[run[-1].end():m.start()]):
+            gap = text[run[-1].end():m.start()] if run else ""
+            if run and _ABBREVIATION.fullmatch(run[-1].group(0)):
+                gap = gap.removeprefix(".")  # "U.S. government obligations": the abbreviation's own full stop
+            if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", gap):
                 close()
             run.append(m)
         elif word not in ("and", "of", "&"):

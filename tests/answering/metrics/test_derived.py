@@ -24,6 +24,8 @@ from prism.answering.metrics.calc import (
 )
 from prism.answering.metrics.inputs import FoundInput, cell_number, normalise_label
 from prism.answering.numbercheck import accept_derived
+from prism.answering.programs.operation import Operand, Program
+from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.formulas import parse_expression
 from prism.index.statements import ITEMS
 from prism.types import RetrievedChunk
@@ -86,8 +88,6 @@ def test_definition_in_words_with_periods_and_an_average():
     ("What is Nike's three year average of cost of goods sold as a % of revenue from FY2016 to FY2018?",
      "3-year average cost of goods sold as a % of revenue", "cost of goods sold / revenue",
      ("FY2016", "FY2017", "FY2018"), "average", "percent", 1),
-    ("What was the YoY growth in revenue for FY2015?", "growth in revenue",
-     "(revenue - revenue (year before)) / revenue (year before)", ("FY2015",), "single", "percent", 1),
     ("What is the change in operating margin in basis points in FY2015?", "change in operating margin",
      "operating income / revenue - operating income (year before) / revenue (year before)", ("FY2015",), "single",
      "bps", 0),
@@ -97,6 +97,16 @@ def test_plan_of_reads_metric_formula_periods_and_rounding(question, metric, for
     assert plan is not None
     assert (plan.metric, render(plan.expr, NAMES), plan.periods, plan.how, plan.kind, plan.decimals) == (
         metric, formula, periods, how, kind, decimals)
+
+
+def test_growth_of_one_row_is_a_program_over_the_year_before():
+    """"YoY growth in revenue for FY2015" is (revenue − revenue (year before)) / revenue (year before): the
+    percentage change program over FY2014 and FY2015 (:mod:`prism.answering.programs.operations.percent_change`),
+    not a statement metric."""
+    reading = read("What was the YoY growth in revenue for FY2015?")
+    assert (reading.operation, [p.text for p in reading.periods]) == ("percent_change", ["FY2014", "FY2015"])
+    assert OPERATIONS["percent_change"].formula == "(to − from) / |from| × 100"
+    assert metric_plan("What was the YoY growth in revenue for FY2015?") is None
 
 
 def test_questions_without_a_derived_figure_give_no_plan():
@@ -144,7 +154,7 @@ def test_number_check_accepts_the_recomputed_result_and_rejects_a_wrong_one():
         "11.86 %", "12.5 %", "$4 million"]
     missing = derive(plan, found[:1], [("revenue", "FY2023")], [_chunk(1)])
     assert missing.calculation.result is None and missing.calculation.missing == ("FY2023 revenue",)
-    assert missing.heading.startswith("Cannot compute operating margin: no FY2023 revenue found")
+    assert missing.heading.text.startswith("operating margin: cannot be computed: no FY2023 revenue found")
     assert accept_derived(missing, ["11.9 %"]) == ["11.9 %"]  # nothing computed: nothing accepted
 
 
@@ -167,14 +177,19 @@ def test_change_in_basis_points_is_shown_and_checked_within_its_rounding():
     assert accept_derived(derived, ["-280 bps", "-290 bps", "2.8 %"]) == ["-290 bps"]
 
 
+def _revenue(year: int, cell: str) -> Operand:
+    return Operand("Revenues", str(year), f"FY{year}", (year, 0), cell, cell_number(cell), "thousands", "USD",
+                   "amount", 1, table="t", row=0, col=2018 - year)
+
+
 def test_cagr_shows_first_and_last_value():
-    plan = metric_plan("What is Nike's revenue CAGR from FY2016 to FY2018?")
-    found = [_found("revenue", "FY2016", "32,376"), _found("revenue", "FY2017", "34,350"),
-             _found("revenue", "FY2018", "36,397")]
-    derived = derive(plan, found, [], [_chunk(1)])
-    # (36,397 / 32,376) ** (1 / 2) - 1 = 1.1241969 ** 0.5 - 1 = 0.060282 → 6.0 %
-    assert derived.lines[-1] == ("CAGR of revenue FY2016–FY2018 = (36,397 / 32,376) ^ (1 / 2) - 1 (USD thousands) "
-                                 "= 6.0 %", 1)
+    # a row's CAGR is a program (prism.answering.programs.operations.cagr), over the row's first and last figure
+    reading = read("What is Nike's revenue CAGR from FY2016 to FY2018?")
+    assert reading.operation == "cagr" and metric_plan("What is Nike's revenue CAGR from FY2016 to FY2018?") is None
+    program = Program("cagr", (_revenue(2016, "32,376"), _revenue(2018, "36,397")))
+    result = OPERATIONS["cagr"].run(program, reading)
+    # (36,397 / 32,376) ** (1 / 2) - 1 = 1.1241969 ** 0.5 - 1 = 0.060282 → 6.03 % (the program's two decimals)
+    assert (result.text, result.work) == ("6.03 %", "(36,397 / 32,376) ^ (1 / 2) − 1 = 6.03 %")
 
 
 def test_no_input_in_any_table_leaves_the_question_to_the_passages():

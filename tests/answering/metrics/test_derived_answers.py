@@ -17,6 +17,7 @@ import tenacity
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
 from prism.answering.metrics.answer import derive, sub_search
+from prism.answering.metrics.calc import Op, Plan, Ref
 from prism.answering.metrics.inputs import find_inputs
 from prism.answering.metrics.llm import plan_from_reply
 from prism.types import IngestItem
@@ -44,7 +45,7 @@ def _lines(answer) -> list[str]:
 def test_margin_is_computed_with_the_work_and_cited_inputs(acme):
     answer = acme.ask("What was Acme's operating margin in FY2023?", "acme")
     # 96,310 / 812,400 = 0.11855 → 11.9 %
-    assert answer.answer.splitlines()[0].endswith("operating margin FY2023 = 11.9 %")
+    assert answer.answer.splitlines()[0].endswith("operating margin FY2023: 11.9 %")
     assert _lines(answer) == [
         "Operating income, FY2023: $96,310 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS) [1]",
         "Revenues, FY2023: $812,400 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS) [1]",
@@ -98,7 +99,7 @@ def test_definition_given_in_the_question(acme):
 def test_missing_input_is_named_and_no_number_is_given(acme):
     answer = acme.ask("What is Acme's FY2021 inventory turnover ratio?", "acme")
     # the balance sheet has 2023 and 2022 only: the FY2020 and FY2021 inventories are not there
-    assert answer.answer.splitlines()[0] == ("Cannot compute inventory turnover: no FY2020 inventory, FY2021 "
+    assert answer.answer.splitlines()[0] == ("inventory turnover: cannot be computed: no FY2020 inventory, FY2021 "
                                              "inventory found in a table of acme_10k.pdf. No figure is given.")
     assert answer.calculation is not None and answer.calculation.result is None
     assert answer.calculation.missing == ("FY2020 inventory", "FY2021 inventory")
@@ -124,7 +125,10 @@ def test_an_input_the_retrieved_chunks_lack_comes_from_the_sub_retrieval_and_is_
         ("Revenues", "812,400", 812400, 2), ("Capital expenditures", "(48,740)", 48740, 4),  # an outflow's size
         ("Inventories", "58", 58, 3)]
     assert found[1].chunk.chunk_id in returned and found[2].chunk.chunk_id in returned
-    derived = derive(metric_plan("What is Acme's FY2023 capex as a % of revenue?"), found[:2], [], [income])
+    # a share of one period is a program now (no metric plan): the statement metric's plan is written out
+    plan = Plan("capital expenditures as a % of revenue", Op("/", Ref("capex"), Ref("revenue")), ("FY2023",),
+                kind="percent", decimals=1)
+    derived = derive(plan, found[:2], [], [income])
     assert [c.page_start for c in derived.extra] == [4]  # the chunk holding capex becomes a source: block [2]
     assert derived.lines[1] == ("Capital expenditures, FY2023: -48,740 thousand (CONSOLIDATED STATEMENTS OF CASH "
                                 "FLOWS)", 2)

@@ -13,6 +13,7 @@ import tenacity
 
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.answering.programs.writing import COMPUTED_LABEL
 from prism.types import IngestItem
 from tests.builders import rd_10k_pdf
 from tests.conftest import offline_service
@@ -101,7 +102,7 @@ NET_INCOME_WORK = "122,641 − 266,799 = -$144,158 thousand; (122,641 − 266,79
 def test_the_first_line_is_the_computed_change(netflix, question, first_line, work):
     answer = netflix.ask(question, "nf")
     heading, *rest = answer.answer.splitlines()
-    assert heading.startswith("Computed in code from the cited table cells"), heading
+    assert f"{COMPUTED_LABEL}." in [n.text for n in answer.notes], answer.notes  # the label is a note, not the heading
     assert heading_states(heading, first_line), heading
     assert any(work in line for line in rest), rest
     assert not any(re.search(r"= -?\d{4,}\b", line) for line in rest), rest  # no ungrouped, unit-less result
@@ -122,5 +123,5 @@ def test_an_llm_answer_may_state_the_percentage_change_and_no_other(netflix, rep
                           wrap_llms(fake, settings=settings, wait=tenacity.wait_none()))
     answer = engine.ask("How did net income change from 2014 to 2015?")
     [call] = [c for c in fake.calls if c["kind"] == "stream_chat"]
-    assert "Result: change in Net income, 2014 to 2015 = -$144,158 thousand (-54.03 %)" in call["messages"][-1].content
+    assert "Result: Change in Net income, 2014 to 2015: -$144,158 thousand (-54.03 %)" in call["messages"][-1].content
     assert answer.answer == reply and answer.unsupported_numbers == unsupported

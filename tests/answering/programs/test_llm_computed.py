@@ -16,6 +16,7 @@ import tenacity
 
 from prism.answering.engine import AnswerEngine
 from prism.answering.llm import wrap_llms
+from prism.answering.programs import llm as programs_llm
 from prism.answering.programs.llm import OMITTED_NOTE
 from prism.types import IngestItem
 from tests.conftest import offline_service
@@ -33,7 +34,7 @@ PAGE = """<html><body>
 </body></html>"""
 EBITDA_Q = "What was the percentage change in Adjusted EBITDA between 2018 and 2019?"
 # (108,307 − 93,081) / 93,081 × 100 = 15,226 / 93,081 × 100 = 16.3578… → 16.36 %
-RESULT = "percentage change in Adjusted EBITDA, 2018 to 2019 = 16.36 %"
+RESULT = "Percentage change in Adjusted EBITDA, 2018 to 2019: 16.36 %"
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,13 @@ def borealis(tmp_path_factory, embedder):
     [result] = svc.ingest([IngestItem(path)], "borealis")
     assert result.status == "ingested"
     return svc
+
+
+@pytest.fixture
+def plan_call(monkeypatch):
+    """The program call is made whatever the reader's confidence (it is made only when the reader is unsure,
+    :data:`prism.answering.programs.llm.PROPOSE_BELOW`): the tests of the LLM's plan need it made."""
+    monkeypatch.setattr(programs_llm, "PROPOSE_BELOW", 1.01)
 
 
 def llm_engine(svc, answer: str, **replies: str) -> tuple[AnswerEngine, ScriptedLLM]:
@@ -74,8 +82,7 @@ def test_the_row_operation_reaches_the_answer_call_as_a_checked_fact(borealis):
     work = sent.split("<calculation>\n", 1)[1].split("\n</calculation>", 1)[0].splitlines()
     block = int(work[1].rsplit("[", 1)[1].rstrip("]"))  # the table's block number in this call
     assert work == [f"Result: {RESULT}",
-                    f"- Adjusted EBITDA, 2018: 93,081 [{block}]",
-                    f"- Adjusted EBITDA, 2019: 108,307 [{block}]",
+                    f"- Adjusted EBITDA, 2018: 93,081; 2019: 108,307 [{block}]",  # one row's cells: one line
                     "- percentage change in Adjusted EBITDA, 2018 to 2019 = (108,307 − 93,081) / 93,081 × 100 = "
                     f"16.36 % [{block}]"]
     assert f"[{block}] source: borealis.html\n" in sent and "Adjusted EBITDA; 2019: 108,307" in sent
@@ -87,7 +94,7 @@ def test_the_row_operation_reaches_the_answer_call_as_a_checked_fact(borealis):
 def test_the_right_figure_is_accepted_and_the_calculation_cites_the_answers_numbers(borealis):
     engine, fake = llm_engine(borealis, "")
     engine.ask(EBITDA_Q)
-    block = int(answer_call(fake).split("- Adjusted EBITDA, 2018: 93,081 [", 1)[1].split("]", 1)[0])
+    block = int(answer_call(fake).split("- Adjusted EBITDA, 2018: 93,081; 2019: 108,307 [", 1)[1].split("]", 1)[0])
     engine, _ = llm_engine(borealis, f"Adjusted EBITDA rose 16.36 % [{block}] from 2018 to 2019.")
     answer = engine.ask(EBITDA_Q)
     assert answer.unsupported_numbers == []  # 16.36 % is in no block: the recomputed result accepts it
@@ -133,7 +140,7 @@ def test_a_plain_number_states_an_amount_without_a_unit(borealis):
     question = "What was the change in freight revenue from 2018 to 2019?"
     engine, fake = llm_engine(borealis, "Freight revenue rose by 32,000 [1].")
     answer = engine.ask(question)
-    assert "Result: change in Freight revenue, 2018 to 2019 = 32,000" in answer_call(fake)
+    assert "Result: Change in Freight revenue, 2018 to 2019: 32,000" in answer_call(fake)
     assert answer.answer == "Freight revenue rose by 32,000 [1]." and answer.calculation.result == "32,000"
 
 
@@ -147,7 +154,7 @@ def plan(operation: str, row: str, periods: list[str], of_row: str | None = None
     return "Here is the program:\n" + json.dumps({"operation": operation, "rows": rows, "periods": periods})
 
 
-def test_the_llms_plan_is_executed_over_the_cells(borealis):
+def test_the_llms_plan_is_executed_over_the_cells(borealis, plan_call):
     # the wording asks for the change (3,500 − 2,800 = 700); the plan asks for the percentage change, which the code
     # computes from the cells: (3,500 − 2,800) / 2,800 × 100 = 25.00 %
     reply = plan(operation="percent_change", row="Share based compensation", periods=["2017", "2018"])
@@ -161,7 +168,7 @@ def test_the_llms_plan_is_executed_over_the_cells(borealis):
     assert answer.unsupported_numbers == [] and not [n for n in answer.notes if "plan" in n.text]
 
 
-def test_a_share_of_two_rows_is_planned_and_computed(borealis):
+def test_a_share_of_two_rows_is_planned_and_computed(borealis, plan_call):
     # 4,200 / 512,000 × 100 = 0.8203125 → 0.82 %
     reply = plan(operation="share", row="Share based compensation", of_row="Freight revenue", periods=["FY2019"])
     engine, fake = llm_engine(borealis, "It was 0.91 % of freight revenue [1].", you_choose_the_calculation=reply)
@@ -172,16 +179,16 @@ def test_a_share_of_two_rows_is_planned_and_computed(borealis):
                                                                        ("Freight revenue", "512,000")]
     assert "= 4,200 / 512,000 × 100 = 0.82 %" in answer_call(fake)
     assert answer.unsupported_numbers == ["0.91 %"]  # not the computed share
-    assert answer.answer.startswith("Computed in code from the cited table cells: Share based compensation as a % "
-                                    "of Freight revenue, 2019 = 0.82 % [1]")
+    assert answer.answer.startswith("Computed in code from the cited table cells: Share based compensation as a "
+                                    "percentage of Freight revenue, 2019: 0.82 % [1]")
 
 
-def test_a_ratio_of_two_rows_is_planned_and_computed(borealis):
+def test_a_ratio_of_two_rows_is_planned_and_computed(borealis, plan_call):
     # 108,307 / 512,000 = 0.21153… → 0.21
     reply = plan(operation="ratio", row="Adjusted EBITDA", of_row="Freight revenue", periods=["2019"])
     engine, fake = llm_engine(borealis, "The ratio was 0.21 [1].", you_choose_the_calculation=reply)
     answer = engine.ask("What was the ratio of Adjusted EBITDA to freight revenue in 2019?")
-    assert (answer.calculation.result, answer.calculation.formula) == ("0.21", "row / divisor")
+    assert (answer.calculation.result, answer.calculation.formula) == ("0.21", "A / B")
     assert "ratio of Adjusted EBITDA to Freight revenue, 2019 = 108,307 / 512,000 = 0.21 [" in answer_call(fake)
 
 
@@ -189,12 +196,12 @@ def test_a_ratio_of_two_rows_is_planned_and_computed(borealis):
     "The change is about 700.",
     plan(operation="change", row="Goodwill", periods=["2017", "2018"]),
 ])
-def test_an_unusable_plan_falls_back_to_the_question_with_a_note(borealis, reply):
+def test_an_unusable_plan_falls_back_to_the_question_with_a_note(borealis, plan_call, reply):
     engine, fake = llm_engine(borealis, "It rose by 700 [1].", you_choose_the_calculation=reply)
     answer = engine.ask(SBC_Q)
     # the wording's plan: 3,500 − 2,800 = 700
     assert (answer.calculation.result, answer.calculation.source) == ("700", "the question")
-    assert "Result: change in Share based compensation, 2017 to 2018 = 700" in answer_call(fake)
+    assert "Result: Change in Share based compensation, 2017 to 2018: 700" in answer_call(fake)
     assert "The LLM's proposed calculation matched no figures; the reader's choice was used." in [
         n.text for n in answer.notes]
 
@@ -204,5 +211,5 @@ def test_a_wrong_plain_number_for_a_result_without_a_unit_is_flagged(borealis):
     engine, _ = llm_engine(borealis, "Freight revenue rose by 35,000 [1] to 512,000 [1] in 2019.")
     answer = engine.ask("What was the change in freight revenue from 2018 to 2019?")
     assert answer.unsupported_numbers == ["35,000"]
-    assert answer.answer.startswith("Computed in code from the cited table cells: change in Freight revenue, 2018 to "
-                                    "2019 = 32,000 (6.67 %) [")
+    assert answer.answer.startswith("Computed in code from the cited table cells: Change in Freight revenue, 2018 to "
+                                    "2019: 32,000 (6.67 %) [")

@@ -76,10 +76,10 @@ def test_questions_about_one_item_are_not_read_as_pairs(question):
     ("What is the proportion of property, plant, and equipment over total assets in 2018?",
      "ratio of Property, plant, and equipment to Total assets, 2018 = 0.86", "2,590 / 3,025 = 0.86"),
     ("What were total liabilities as a percentage of total assets in 2018?",
-     "Total liabilities as a % of Total assets, 2018 = 37.02 %", "1,120 / 3,025 × 100 = 37.02 %"),
+     "Total liabilities as a percentage of Total assets, 2018 = 37.02 %", "1,120 / 3,025 × 100 = 37.02 %"),
     ("What is the difference between the domestic and international discount rates as at September 30, 2019?",
-     "difference between Domestic September 30, 2019 and International September 30, 2019, Discount rate = "
-     "2.10 percentage points (210 bps)", "|4.00% − 1.90%| = 2.10"),
+     "difference in Discount rate, Domestic September 30, 2019 − International September 30, 2019 = "
+     "2.10 percentage points (210 bps)", "4.00% − 1.90% = 2.10 percentage points"),  # domestic − international
 ])
 def test_the_first_line_states_the_result_computed_from_two_cited_cells(report, question, heading_end, work):
     answer = report.ask(question, "pairs")

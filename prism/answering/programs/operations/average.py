@@ -41,7 +41,7 @@ class Average(Operation):
         kind = first.kind if len({o.kind for o in program.operands}) == 1 else "number"
         text = written(shown, kind, first, unit)
         work = f"({' + '.join(o.printed for o in program.operands)}) / {len(values)} = {text}"
-        return Result(raw, shown, kind, text, work=work)
+        return Result(raw / 100 if kind == "percent" else raw, shown, kind, text, work=work)  # a percent as a ratio
 
     def subject(self, program: Program) -> str:
         first = program.operands[0]

@@ -29,7 +29,8 @@ class Change(Operation):
                  "how much did X decline", "X swing P to P")
     cues = ("change", "difference", "increase", "decrease", "movement", "delta", "swing", "move", "moved",
             "grew", "growth", "declined", "decline", "rise", "rose", "fell", "fall", "drop", "dropped", "higher than",
-            "lower than", "more than", "less than", "by how much", "variance", "net change")
+            "lower than", "more than", "less than", "by how much", "variance", "net change", "compare",
+            "compared", "versus", "evolve", "evolved", "fare", "fared")
     formula = "to − from"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
@@ -66,6 +67,9 @@ class Change(Operation):
     def subject(self, program: Program) -> str:
         a, b = program.operands
         if a.series == b.series:
+            if a.when == b.when and a.when != (0, 0) and a.column != b.column:
+                # two columns of one date (Domestic, International September 30, 2019): no movement in time
+                return f"difference in {a.name}, {b.column} − {a.column}"
             return f"change in {a.name}, {a.column} to {b.column}"
         return f"difference, {b.name} − {a.name}" + (f", {a.column}" if a.column else "")
 

@@ -27,7 +27,7 @@ class PercentChange(Operation):
             "percentage decrease", "percent increase", "percent decrease", "% growth", "% increase", "% decrease",
             "by what percent", "by what percentage", "in percent", "in percentage", "year over year",
             "percentage growth", "percentage delta", "% delta", "percentage movement", "% movement",
-            "percentage difference", "relative change")
+            "percentage difference", "relative change", "in %")
     formula = "(to − from) / |from| × 100"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
