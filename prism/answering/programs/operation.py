@@ -204,6 +204,8 @@ class Operation:
             "growth rate"); they are features of the reader's model, never a decision on their own.
         formula: the formula in words, for the calculation record.
         intent: the kind of answer it gives (:data:`~prism.types.reading.Intent`).
+        in_time_order: whether the operands' order in time decides the result (a change from A to B); for the
+            others (a list, a sum, an average) the ranker does not weigh which period comes first.
     """
 
     name: ClassVar[str] = ""
@@ -212,6 +214,7 @@ class Operation:
     cues: ClassVar[tuple[str, ...]] = ()
     formula: ClassVar[str] = ""
     intent: ClassVar[Intent] = "figure"
+    in_time_order: ClassVar[bool] = False
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         """Every program of this operation the evidence allows for the question (operands bound to the roles)."""
@@ -236,17 +239,30 @@ class Operation:
         return self.subject(program)
 
     def render(self, program: Program) -> str:
-        """The program as a canonical question (its first phrasing with the items and periods written in), compared
-        with the question by meaning."""
+        """The program as a canonical question, compared with the question by meaning: the first phrasing whose
+        slots fit the program's shape (as many items, ``X`` and ``Y``, and periods, ``P``, as it has distinct, two
+        at most; no threshold ``N``), else the first phrasing, with the items and periods written in ("what were
+        Net income in 2023 and 2022" for a list of one row's two periods, not "what are the Net income")."""
         items = list(dict.fromkeys(o.label for o in program.operands))
         periods = list(dict.fromkeys(o.column for o in program.operands if o.column))
-        text = self.phrasings[0] if self.phrasings else self.name
+        shape = (min(len(items), 2), min(len(periods), 2))
+        text = next((p for p in self.phrasings if _slots(p) == shape), self.phrasings[0] if self.phrasings
+                    else self.name)
         for item in items[:2]:
             text = text.replace("X", item, 1) if "X" in text else text.replace("Y", item, 1)
         text = text.replace("Y", items[-1] if items else "")
         for period in periods:
             text = text.replace("P", period, 1)
         return text.replace(" P", "").replace(" X", "")
+
+
+def _slots(phrasing: str) -> tuple[int, int] | None:
+    """``(items, periods)`` a phrasing leaves to fill (``X``/``Y`` and ``P`` as words), or ``None`` when it has a
+    threshold slot ``N``."""
+    words = phrasing.split()
+    if "N" in words:
+        return None
+    return (sum(w in ("X", "Y") for w in words), sum(w == "P" for w in words))
 
 
 def distinct(values: Sequence[Any]) -> bool:

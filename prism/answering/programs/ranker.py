@@ -205,7 +205,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     asked = asked_periods(reading)
     positions = _period_position(program, reading)
     in_asked = [p for p in positions if p >= 0]
-    chrono = _chronology([o.when for o in operands])
+    chrono = _chronology([o.when for o in operands]) if OPERATIONS[program.operation].in_time_order else 0.0
     order = _period_order(in_asked, len(operands))
     item_order = _item_order(members, reading)
     latest = 0.0

@@ -32,6 +32,7 @@ class Change(Operation):
             "lower than", "more than", "less than", "by how much", "variance", "net change", "compare",
             "compared", "versus", "evolve", "evolved", "fare", "fared")
     formula = "to − from"
+    in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in series_pairs(reading, evidence):

@@ -29,6 +29,7 @@ class PercentChange(Operation):
             "percentage growth", "percentage delta", "% delta", "percentage movement", "% movement",
             "percentage difference", "relative change", "in %")
     formula = "(to − from) / |from| × 100"
+    in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in series_pairs(reading, evidence):

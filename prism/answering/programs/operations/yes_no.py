@@ -27,6 +27,7 @@ class YesNo(Operation):
             "at most", "more than", "less than", "grow", "increase", "decline", "fall", "rise")
     formula = "the condition, tested on the figure"
     intent = "yes_no"
+    in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         if reading.comparison is not None:
