@@ -76,6 +76,18 @@ closeness to the question alone, since the closest sentence often only restates 
 and TAT-QA dev (docs/evaluation.md)."""
 
 
+FIGURE_WEIGHT = 0.3
+"""Weight of the share of the question's own figures (amounts it states, not years: "between ₹10,001 and ₹25,000")
+that a sentence states too: a band or threshold is asked by its figures, and the line that states them (the fee
+table's "₹10,001 – ₹25,000 ₹950") is where its answer is, though it shares none of the question's words."""
+
+
+def _figures(tokens: Sequence[str] | frozenset[str]) -> set[str]:
+    """The index tokens that are figures (a digit in them), less years (1900–2099)."""
+    return {t for t in tokens if any(ch.isdigit() for ch in t)
+            and not (t.isdigit() and len(t) == 4 and t[:2] in ("19", "20"))}
+
+
 def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:
     return {t for c in chunks for t in tokenize(str(c.metadata.get("entity") or ""))}
 
@@ -127,7 +139,8 @@ def score_sentences(
     Executive Officer" answers "Who is Netflix's CEO?". A sentence that holds the question's focus with a value of
     its expected answer type gets :data:`ANSWER_BONUS`, and so does, for a question that asks for a cause (the
     reading's ``reason`` flag), a sentence that shares a word with it and states one
-    (:func:`~prism.answering.evidence.gives_reason`).
+    (:func:`~prism.answering.evidence.gives_reason`). The share of the question's own figures the sentence states is
+    weighted by :data:`FIGURE_WEIGHT`.
 
     Returns:
         Sentences best first (ties: lower ``n``, then earlier position). A sentence repeated in a later chunk
@@ -159,6 +172,7 @@ def score_sentences(
     cosines = vectors @ _vector(reading, embedder)
     q_tokens = set(reading.tokens | reading.title_tokens)  # "CEO" is met as "Chief Executive Officer"
     q_pairs = set(reading.pairs)  # the question's own words, not the context a follow-up carries
+    q_figures = _figures(reading.tokens)
     target = reading.target
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     scored = []
@@ -170,7 +184,9 @@ def score_sentences(
         answers = test is not None and test.answers(s, Path(chunk.source).stem.replace("_", " "),
                                                     period_texts=[str(chunk.metadata.get("period") or "")])
         answers = answers or (reason and overlap > 0 and gives_reason(s))
-        score = float(cos) + lexical_weight * overlap + PHRASE_WEIGHT * phrase + (ANSWER_BONUS if answers else 0.0)
+        stated = len(q_figures & set(s_tokens)) / len(q_figures) if q_figures else 0.0
+        score = (float(cos) + lexical_weight * overlap + PHRASE_WEIGHT * phrase + FIGURE_WEIGHT * stated
+                 + (ANSWER_BONUS if answers else 0.0))
         scored.append(ScoredSentence(n, pos, s, float(cos), overlap, score, answers))
     scored.sort(key=lambda x: (-x.score, x.n, x.position))
     return scored

@@ -121,3 +121,22 @@ def test_a_title_line_is_not_quoted_as_an_answer_but_a_name_line_is(embedder):
     assert text.splitlines()[2:] == ["- These regulations apply to all authorised persons and their agents. [1]"]
     signed, _ = extractive_answer(read("Who is the Executive Director?"), [chunk], embedder, max_sentences=1)
     assert "Rajiv Ranjan Executive Director" in signed
+
+
+
+def test_the_line_stating_the_questions_own_figures_is_quoted(embedder):
+    """A band asked by its figures ("between ₹10,001 and ₹25,000") is answered by the line that states them, though
+    it shares none of the question's words and other lines of the fee table share several (without the figures'
+    weight, "Other credit card charge Amount" is quoted in its place)."""
+    from prism.answering.extractive import extractive_answer
+    from prism.types import RetrievedChunk
+    from tests.readings import read
+
+    text = ("Total amount due on the statement Late payment fee Up to ₹500 Nil\n\n"
+            "₹501 – ₹5,000 ₹500 ₹5,001 – ₹10,000 ₹750 ₹10,001 – ₹25,000 ₹950\n\nOther credit card charge Amount\n\n"
+            "Credit card spends (₹ crore) 11,920 13,640 13,210\n\nForeign currency mark-up 3.5% Over-limit fee ₹600\n")
+    question = "What late payment fee applies when the credit card statement total is between ₹10,001 and ₹25,000?"
+    answer, _ = extractive_answer(read(question), [RetrievedChunk("c-1", "d" * 64, "fees.pdf", text)], embedder,
+                                  max_sentences=2)
+    assert answer.splitlines()[2:] == ["- Total amount due on the statement Late payment fee Up to ₹500 Nil [1]",
+                                       "- ₹501 – ₹5,000 ₹500 ₹5,001 – ₹10,000 ₹750 ₹10,001 – ₹25,000 ₹950 [1]"]
