@@ -126,6 +126,24 @@ def _vector(reading: Reading, embedder: PrismEmbedding) -> np.ndarray:
     return reading.vector if reading.vector is not None else embedder.embed([reading.question])[0]
 
 
+def _candidates(reading: Reading, chunks: Sequence[RetrievedChunk]) -> list[tuple[int, int, str]]:
+    """``(block, position, sentence)`` of every distinct sentence :func:`score_sentences` may quote (its docstring
+    says which are left out)."""
+    candidates: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
+    for n, chunk in enumerate(chunks, start=1):
+        flagged = find_injections(chunk.text)  # text addressed to an AI is never quoted
+        for pos, s in enumerate(split_sentences(chunk.text)):
+            key = s.lower()
+            if key in seen or any(s in f or f in s for f in flagged):
+                continue
+            seen.add(key)
+            candidates.append((n, pos, s))
+    person = reading.target is not None and reading.target.answer_type == "person_or_org"  # "Vikram Nair, CEO"
+    return [c for c in candidates
+            if not _NOT_AN_ANSWER.match(c[2]) and (person or not title_line(c[2]))] or candidates
+
+
 def score_sentences(
     reading: Reading,
     chunks: Sequence[RetrievedChunk],
@@ -150,19 +168,7 @@ def score_sentences(
         chunk only when no other sentence is there; a sentence addressed to an AI assistant
         (:func:`prism.index.injection.find_injections`, OWASP LLM01:2025) never.
     """
-    candidates: list[tuple[int, int, str]] = []
-    seen: set[str] = set()
-    for n, chunk in enumerate(chunks, start=1):
-        flagged = find_injections(chunk.text)  # text addressed to an AI is never quoted
-        for pos, s in enumerate(split_sentences(chunk.text)):
-            key = s.lower()
-            if key in seen or any(s in f or f in s for f in flagged):
-                continue
-            seen.add(key)
-            candidates.append((n, pos, s))
-    person = reading.target is not None and reading.target.answer_type == "person_or_org"  # "Vikram Nair, CEO"
-    candidates = [c for c in candidates
-                  if not _NOT_AN_ANSWER.match(c[2]) and (person or not title_line(c[2]))] or candidates
+    candidates = _candidates(reading, chunks)
     if not candidates:
         return []
     reason = "reason" in reading.flags

@@ -180,6 +180,19 @@ def _item_order(members: list[Row], reading: Reading) -> float:
     return 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
 
 
+def _members(program: Program, reading: Reading, members: list[Row]) -> list[Row]:
+    """The rows a program's labels are matched with: its operands' rows, or for the items under a heading or a
+    total that the question names ("components of deferred tax assets", "which country had the highest total
+    external revenue"), one row named by the group, since the question names the group, not each item."""
+    group = program.option("group")
+    if members and "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE \
+            and named_share(group, reading) >= NAMED_GROUP:
+        first = members[0]
+        return [Row(first.key, group, frozenset(tokenize(group)), first.figures, first.heading, first.title, False,
+                    frozenset().union(*(r.context for r in members)))]
+    return members
+
+
 def describe(program: Program, result: Result, reading: Reading, rows: dict[tuple[str, int], Row],
              words: Sequence[str], log_probability: float) -> np.ndarray:
     """The features of one candidate (:data:`FEATURES`, the last, ``render_cosine``, left 0)."""
@@ -187,15 +200,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
 
     operands = program.operands
     series = list(dict.fromkeys(o.series for o in operands))
-    members = [rows[s] for s in series if s in rows]
-    group = program.option("group")
-    if "items" in (program.option("of"), program.option("over")) and group and group != GROUP_OF_TABLE \
-            and named_share(group, reading) >= NAMED_GROUP:
-        # the items under a heading or a total: the question names the group ("components of deferred tax
-        # assets", "which country had the highest total external revenue"), not each item, so the group's name
-        # is the label it is matched with
-        members = [Row(members[0].key, group, frozenset(tokenize(group)), members[0].figures, members[0].heading,
-                       members[0].title, False, frozenset().union(*(r.context for r in members)))] if members else []
+    members = _members(program, reading, [rows[s] for s in series if s in rows])
     naming = [_row_tokens(r, reading) for r in members]
     shares = [_label_share(tokens, r.label, reading, words) for tokens, r in zip(naming, members, strict=True)] or [0.0]
     labels = set().union(*naming) if members else set()

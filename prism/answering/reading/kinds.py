@@ -24,6 +24,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from prism.answering.programs.numbers import cell_number
+from prism.answering.reading.cues import asks_proportion_ratio, changes_a_percentage, cue_words, names_ratio
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, AnswerType, PeriodMention
@@ -32,8 +33,8 @@ from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_how_many", "asks_proportion_ratio", "asks_reason",
-           "asks_table_subject", "changes_a_percentage", "comparison", "expected_unit", "line_items", "ordinal",
-           "polar", "polarity", "with_prior_period"]
+           "asks_table_subject", "changes_a_percentage", "comparison", "cue_words", "expected_unit", "line_items",
+           "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -305,96 +306,6 @@ def modality(text: str) -> str | None:
 def polar(text: str) -> bool:
     """Whether the question is a yes/no question ("Is …", "Did revenue grow …", "Does the direction apply …")."""
     return _POLAR.match(text) is not None
-
-
-_NAMED_RATIO = re.compile(r"\b(?!(?:the|a|an|what|which|is|was|of|to|and|in)\b)[a-z][a-z0-9-]*\s+ratios?\b"
-                          r"(?!\s+(?:of|between|for\s+\S+\s+(?:to|and))\b)", re.IGNORECASE)
-"""A ratio the question names as a metric ("the capital adequacy ratio", "CET1 ratio", "the current ratio"): a word
-before "ratio" and no "of A to B" after it. Such a ratio is read (a lookup), not computed from two figures."""
-_OPERATION_RATIO = re.compile(r"\bratios?\s+(?:of|between)\b|\bdivided\s+by\b|\bto\s+\S+(?:\s+\S+)?\s+ratio\b|"
-                              r"\btimes\b", re.IGNORECASE)
-_BOUND = re.compile(r"\b(?:minimum|maximum|max|min)\b.*\b(?:required|requirements?|permitted|permissible|allowed|"
-                    r"prescribed|mandated|mandatory|stipulated|limits?|caps?|ceiling|floor|regulatory|norms?)\b|"
-                    r"\b(?:required|permitted|permissible|allowed|prescribed|mandated|regulatory)\s+"
-                    r"(?:minimum|maximum)\b", re.IGNORECASE)
-"""A bound a rule sets ("the minimum capital adequacy ratio required", "the maximum permissible limit"): the
-figure the rule states, not the least or greatest of a series."""
-
-
-def names_ratio(text: str) -> bool:
-    """Whether the question names a ratio as a metric ("What is the minimum capital adequacy ratio required?") and
-    asks no division of two figures ("the ratio of A to B", "A divided by B", "A to B ratio")."""
-    return bool(_NAMED_RATIO.search(text)) and not _OPERATION_RATIO.search(text)
-
-
-def names_bound(text: str) -> bool:
-    """Whether "minimum"/"maximum" name a bound a rule sets ("the maximum permissible limit", "the minimum CRAR
-    required") rather than the least or greatest figure of a series."""
-    return bool(_BOUND.search(text))
-
-
-_PRINTED_AVERAGE = re.compile(r"\bweighted[\s-]+average\b|\baverage\s+(?:daily|monthly|balance|price|rate|cost|age|"
-                              r"life|term|number|remaining|exercise|grant)\b", re.IGNORECASE)
-
-
-def names_printed_average(text: str) -> bool:
-    """Whether "average" names an average a table prints as its own row ("the weighted average exercise price",
-    "the average remaining life of the leases") rather than asking for the mean of several figures."""
-    return bool(_PRINTED_AVERAGE.search(text))
-
-
-_RATIO_WORDS = frozenset({"ratio", "ratios"})
-_BOUND_WORDS = frozenset({"minimum", "maximum", "min", "max"})
-_AVERAGE_WORDS = frozenset({"average", "mean"})
-
-
-_PERCENT_FIGURE = re.compile(r"\b(?:change|difference|increase|decrease|movement)\s+in\s+(?:the\s+)?"
-                             r"(?:percentage|percent|%)\s+of\b", re.IGNORECASE)
-"""A change in a figure that is a percentage ("the change in percentage of sales represented by gross profit"): the
-percentage names the figure, not a percentage change."""
-
-
-_PROPORTION_RATIO = re.compile(r"\bas\s+an?\s+proportion\s+of\b|\bproportion\s+of\b.+\bover\b", re.IGNORECASE)
-"""A proportion asked as a fraction of another figure ("A as a proportion of B", "the proportion of A over B"; TAT-QA
-answers these as a ratio, 0.86), not "what proportion of B came from A" (a share, in percent)."""
-
-
-def asks_proportion_ratio(text: str) -> bool:
-    """Whether the question asks for one figure as a proportion of another, a ratio ("the proportion of property,
-    plant, and equipment over total assets", "employee termination costs as a proportion of total costs")."""
-    return bool(_PROPORTION_RATIO.search(text))
-
-
-def changes_a_percentage(text: str) -> bool:
-    """Whether the question asks for the change in a figure that is itself a percentage ("the change in percentage
-    of sales represented by gross profit"): its answer is in percentage points."""
-    return bool(_PERCENT_FIGURE.search(text))
-
-
-_HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*?\bgrow\s+(?:from|between|by|in|over|"
-                            r"since|during)\b", re.IGNORECASE)
-""""How much did the number of branches grow from …": the amount it grew by (not "how did the company grow revenue",
-a means, nor "how many percent did it grow")."""
-
-
-def cue_words(words: Sequence[str], text: str) -> list[str]:
-    """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
-    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "average" of an average a
-    table prints (:func:`names_printed_average`), "percentage" of a change in
-    a percentage figure (:func:`changes_a_percentage`); "proportion" of a proportion that is a ratio
-    (:func:`asks_proportion_ratio`) is read as "ratio", "grow" of "how much did X grow from …" as "grew". The
-    operation model reads these; mentions and retrieval keep every word."""
-    drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
-    drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
-    out = [w for w in words if w not in drop]
-    if asks_proportion_ratio(text):
-        out = ["ratio" if w == "proportion" else w for w in out]
-    if _HOW_MUCH_GROW.search(text):
-        out = ["grew" if w == "grow" else w for w in out]
-    if changes_a_percentage(text):
-        out = [w for i, w in enumerate(out) if not (w in ("percentage", "percent", "%") and 0 < i < len(out) - 1
-                                                    and out[i - 1] in ("in", "the") and out[i + 1] == "of")]
-    return out
 
 
 _PERCENT_CHANGE = re.compile(r"\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change|increase|decrease|rise|fall|decline)\b",
