@@ -2,21 +2,23 @@
 
 Usage::
 
-    python bench/chat_redraw.py                         # 2 conversations of 30 turns, this checkout
+    python bench/chat_redraw.py                         # 3 conversations of 30 turns, this checkout
     python bench/chat_redraw.py --conversations 3 --turns 30 --app-dir /tmp/prism-before   # another checkout
 
 Starts the real ``streamlit run app.py`` (from ``--app-dir``, this checkout by default) on a free loopback port with a
 temporary ``PRISM_HOME`` (the sample workspace builds itself on the first start), warms it up with one question that
 is not measured, then asks ``--turns`` questions in one chat, ``--conversations`` times (each a new browser session):
-the answerable questions of ``data/ground_truth/eval_pairs.json`` in turn. Each answer is timed in the browser
+the answerable questions of ``data/ground_truth/eval_pairs.json`` in turn, each conversation from another point of
+the list; every checkpoint's window asks the conversation's first questions again, so each row times the same
+questions and differs from the others only in the history before them. Each answer is timed in the browser
 (:func:`load_browser.ask`: ``performance.now()`` from sending the question to the answer's footer, which the page
 draws after the answer and its sources); the server's own time is the ``total`` the footer shows.
 
 The table has one row per checkpoint turn (1, 10, 30 by default): p50 and p95 (nearest rank) over a window of
 ``--window`` turns ending at the checkpoint (turn 1's: turns 1 to ``--window``), over all conversations (by default
-3 turns × 2 conversations = 6 questions per row), the server's p50, the page's own share (each answer's time less
-the server's: the rerun, the browser drawing it) and the row's p50s over turn 1's (the questions differ from row to
-row, so the server's time does too: the page's own share is what the redraw costs). Target:
+3 turns × 3 conversations = 9 questions per row), the server's p50, the page's own share (each answer's time less
+the server's: the rerun, the browser drawing it) and the row's p50s over turn 1's (the same questions in every row:
+what grows is what the history costs). Target:
 turn 30 ≤ 1.5 s p50 on a quiet machine and within 20 % of turn 1. The load average is printed: on a shared
 machine read the ratio, not the seconds. Every wait is bounded; the server's process group is stopped at the end
 whatever happened.
@@ -49,9 +51,16 @@ return c.find(t => /total/.test(t)) || '';
 """
 
 
-def _questions(n: int) -> list[str]:
+def _questions(n: int, checkpoints: list[int], window: int, offset: int) -> list[str]:
+    """``n`` questions for one conversation, starting ``offset`` into the answerable sample questions; every
+    checkpoint's window (the ``window`` turns ending at it) asks the same questions, the conversation's first
+    ``window``, so the rows differ only in the history before them, not in the questions timed."""
     pairs = [p["query"] for p in json.loads(PAIRS.read_text(encoding="utf-8")) if p["id"] not in NEGATIVES]
-    return [pairs[i % len(pairs)] for i in range(n)]
+    out = [pairs[(offset + i) % len(pairs)] for i in range(n)]
+    for turn in checkpoints:
+        first = max(1, turn - window + 1)
+        out[first - 1:turn] = out[:turn - first + 1]
+    return out
 
 
 def server_ms(footer: str) -> float | None:
@@ -126,7 +135,7 @@ def report(runs: list[list[tuple[ls.Asked, float | None]]], checkpoints: list[in
 
 def _parse() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--conversations", type=int, default=2, help="conversations (new browser sessions)")
+    p.add_argument("--conversations", type=int, default=3, help="conversations (new browser sessions)")
     p.add_argument("--turns", type=int, default=30, help="questions per conversation")
     p.add_argument("--checkpoints", default="1,10,30", help="turns reported, comma-separated")
     p.add_argument("--window", type=int, default=3, help="turns per checkpoint row (ending at the checkpoint)")
@@ -153,9 +162,9 @@ def main() -> None:
             ls.open_chat(d, url, 900)
             ls.ask(d, "warm-up", WARM_UP, 300)
         load = os.getloadavg()[:2]
-        questions = _questions(args.turns)
         for c in range(args.conversations):
-            runs.append(conversation(url, questions[c:] + questions[:c], args.answer_timeout, f"c{c + 1}"))
+            questions = _questions(args.turns, args.checkpoints, args.window, c * 17)
+            runs.append(conversation(url, questions, args.answer_timeout, f"c{c + 1}"))
     finally:
         _stop_group(proc)
     report(runs, args.checkpoints, args.window, args.label or str(args.app_dir), load)

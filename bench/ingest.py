@@ -184,7 +184,8 @@ def main() -> None:
     if args.pdfs is None and args.mixed:
         pdfs = mixed_set()
     else:
-        pdfs = sorted((args.pdfs or DEFAULT_PDFS).glob("*.pdf"))[: args.limit or None]
+        folder = args.pdfs or DEFAULT_PDFS
+        pdfs = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".pdf")[: args.limit or None]  # .PDF too
     with tempfile.TemporaryDirectory(prefix="prism-bench-") as home:
         svc = PrismService(Settings(home=Path(home), parse_in_subprocess=not args.inline_parse,
                                     parse_next_document=not args.serial_documents))
