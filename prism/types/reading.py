@@ -128,8 +128,9 @@ class Reading:
             / B"), read per fiscal year end of the workspace's documents (its periods are named in each document's
             calendar): ``((fiscal year end or None, plan), …)`` (:mod:`prism.answering.reading.formulas`); empty
             when it names none.
-        vector: the embedding of :attr:`question` (shape ``(dimension,)``, L2-normalised), or ``None`` when the
-            reader had no embedder.
+        vector: the embedding of :attr:`question` as :attr:`text` writes it (its shorthand spelled out; shape
+            ``(dimension,)``, L2-normalised; dense retrieval uses it for the question), or ``None`` when the reader
+            had no embedder.
     """
 
     question: str

@@ -120,3 +120,13 @@ RISE_WORDS: frozenset[str] = frozenset("grow grew grown growth increase increase
 FALL_WORDS: frozenset[str] = frozenset("decline declined decrease decreased fall fell fallen drop dropped shrink "
                                        "shrank contract contracted down lower reduce reduced".split())
 """Words a yes/no question asks about a fall with ("Has the NPA ratio declined?")."""
+
+DIRECTION_PREDICATES: frozenset[str] = frozenset(
+    "up down higher lower rose fell grew declined increased decreased improved dropped gained shrank climbed "
+    "expanded contracted greater more less bigger smaller".split())
+"""Words that state a direction or a comparison as a predicate ("Net income up year over year?", "Net income 2024
+greater than 2023?"): a question written as a statement with these is asked yes or no. Nouns that also name a
+figure ("growth", "increase", "decline") are not among them: "Revenue growth 2024?" asks for the growth."""
+
+WH_WORDS: frozenset[str] = frozenset("what which who whom whose when where why how".split())
+"""Words that open an open question: a question holding one is not asked yes or no."""

@@ -30,7 +30,7 @@ from prism.retrieval.periods import duration_hint, find_periods
 from prism.retrieval.scope import DocumentCatalog
 from prism.types import PeriodMention, QuestionFacts
 from prism.types.reading import Intent, Reading
-from prism.vocabulary.question_words import FALL_WORDS, RISE_WORDS
+from prism.vocabulary.question_words import DIRECTION_PREDICATES, FALL_WORDS, RISE_WORDS, WH_WORDS
 
 if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
@@ -47,13 +47,19 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
     out = {"no_period" if periods == 0 else "one_period" if periods == 1 else "periods"}
     target = reading["target"]
     unit = reading["expected_unit"]
+    # "Was A or B higher?": an alternative question with a comparative asks which of the figures it names is, not
+    # yes or no ("Can a bank or an NBFC issue …?" stays a yes/no question)
+    alternative = ("or" in words and reading["polarity"] is not None
+                   and len(reading["mentions"]) >= 2)  # type: ignore[arg-type]
     checks = {
-        "threshold": reading["comparison"] is not None, "polar": kinds.polar(text), "reason": kinds.asks_reason(text),
+        "threshold": reading["comparison"] is not None,
+        "polar": (kinds.polar(text) or _declarative_polar(text, words)) and not alternative,
+        "reason": kinds.asks_reason(text),
         "description": kinds.asks_description(text), "table_subject": kinds.asks_table_subject(text),
         "target_count": getattr(target, "answer_type", None) == "count",
         "target_quantity": getattr(target, "answer_type", None) == "quantity",
         "target_person": getattr(target, "answer_type", None) == "person_or_org",
-        "which_or_when": bool(re.match(r"\s*(?:in\s+)?(?:which|when)\b", text, re.IGNORECASE)),
+        "which_or_when": alternative or bool(re.match(r"\s*(?:in\s+)?(?:which|when)\b", text, re.IGNORECASE)),
         "how_many": kinds.asks_how_many(text), "two_mentions": len(reading["mentions"]) >= 2,  # type: ignore[arg-type]
         "unit_percent": unit == "percent", "unit_count": unit == "count", "unit_period": unit == "period",
         "unit_ratio": unit == "ratio", "unit_points": unit in ("points", "bps"),
@@ -69,6 +75,16 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         if out & {"rise", "fall"}:
             out.add("direction")  # "Did revenue increase …?": a direction tested, yes or no
     return out
+
+
+def _declarative_polar(text: str, words: list[str]) -> bool:
+    """Whether the question is a statement asked yes or no ("Net income up year over year in 2024?", "Net income
+    2024 greater than 2023?"): it ends with a question mark, states a direction or comparison
+    (:data:`~prism.vocabulary.question_words.DIRECTION_PREDICATES`), holds no wh-word and offers no alternatives
+    ("Higher in 2024: products or services?" asks which)."""
+    held = set(words)
+    return (text.rstrip().endswith("?") and bool(DIRECTION_PREDICATES & held) and not WH_WORDS & held
+            and "or" not in held)
 
 
 def _plans(text: str, periods: tuple[PeriodMention, ...], catalog: DocumentCatalog | None
@@ -144,7 +160,8 @@ class Reader:
         flags = _flags(text, words, readings)
         vector = frame_vector = None
         if self.embedder is not None:
-            vector, frame_vector = self.embedder.embed([question, shape or text], threads=self.threads)
+            # the question with its shorthand written out ("Rev CAGR FY22" → "revenue CAGR FY22"): what it means
+            vector, frame_vector = self.embedder.embed([text, shape or text], threads=self.threads)
         signals = Signals(tuple(words), vector, frame_vector, flags_of(sorted(flags)))
         operations = self.model.probabilities(signals, self.embedder if vector is not None else None)
         reading = Reading(

@@ -1,10 +1,12 @@
 """The question's salient words, for the answerability gate: words a passage must hold for it to answer.
 
 A word is salient when it names a fiscal period or year (``FY2021``, ``Q3``, ``2019``), is an acronym (``SWIFT``,
-``NRI``, ``ATMs``), a hyphenated compound (``loan-to-value``) or a word the embedder's vocabulary does not hold whole
-(``cryptocurrency``: rare in general English). Common words ("many", "earlier") are a question's scaffolding and
-never salient. A quarter or half of a fiscal year ("Q3 FY25") is also kept as one phrase, which a passage must name
-as one. The gate (:mod:`prism.answering.answerability`) looks these up in the passages.
+``NRI``, ``ATMs``), a hyphenated compound (``loan-to-value``) or a word the embedder's vocabulary does not hold
+whole (``cryptocurrency``: rare in general English). Common words ("many", "earlier") are a question's scaffolding
+and never salient, nor is a word that names an operation the question asks for ("CAGR", "avg": the registry's cues),
+which no passage needs to hold: the program computes it. A quarter or half of a fiscal year ("Q3 FY25") is also kept
+as one phrase, which a passage must name as one. The gate (:mod:`prism.answering.answerability`) looks these up in
+the passages.
 """
 
 from __future__ import annotations
@@ -14,18 +16,23 @@ from collections.abc import Callable
 
 import regex
 
+from prism.answering.programs.registry import OPERATIONS
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
 
 __all__ = ["quarters", "salient_words"]
 
 _WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
 _PERIOD_WORD = re.compile(r"FY\d{2,4}|Q[1-4]|H[12]|(?:19|20)\d\d", re.IGNORECASE)
+_OPERATION_WORDS = frozenset(cue for op in OPERATIONS.values() for cue in op.cues if " " not in cue)
+"""One-word cues of the registry's operations ("cagr", "avg", "yoy"): the question's operation, not its subject."""
 _QUARTER = re.compile(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
 
 
 def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
     """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
     base = re.sub(r"['’]s$", "", word)
+    if base.lower() in _OPERATION_WORDS:
+        return None
     if _PERIOD_WORD.fullmatch(base):
         return "period"
     if re.fullmatch(r"[A-Z]{2,}s?", base) and base.rstrip("s").isupper():

@@ -30,6 +30,9 @@ _SYMBOL = re.compile("|".join(re.escape(s) for s in sorted((k for k in SYMBOLS i
                                                             key=len, reverse=True)))
 _SHORT = re.compile(r"(?<![\w/&-])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
                     + r")(?![\w/&]|-\w)", re.IGNORECASE)
+_PLUS = re.compile(r"(?<=\S)\s+\+\s+(?=\S)")
+"""A plus sign written between two words or figures ("Operating expenses 2023 + 2024"), not one inside a word
+("A+", "60+")."""
 _KEEP_SLASH = frozenset({"and/or", "n/a", "y/y", "q/q", "b/w"})
 _PER_UNIT = re.compile(r"\s*(?:" + "|".join(sorted(PER_UNIT_SLASH, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _DIVIDE = re.compile(r"\b(?:" + "|".join(DIVIDE_VERBS) + r")\s+(.+?)\s+by\b", re.IGNORECASE)
@@ -55,6 +58,7 @@ def normalise(question: str) -> str:
     income from 2014 to 2015?")."""
     text = " ".join(question.split())
     text = _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(0)]} ", text)
+    text = _PLUS.sub(f" {SYMBOLS['+']} ", text)
 
     def slash(m: re.Match[str]) -> str:
         around = text[max(0, m.start() - 3):m.end() + 3].lower()

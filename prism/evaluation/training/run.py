@@ -1,5 +1,6 @@
 """``python -m prism reader train``: fit the question reader's operation model and the program ranker on one half
-of TAT-QA dev (the ``tuning`` half of the committed split; the ``frozen`` half is never read) and write their
+of TAT-QA dev (the ``tuning`` half of the committed split; the ``frozen`` half is never read), with the registry's
+own phrasings read as questions for the operation model (:mod:`~prism.evaluation.training.phrasings`), and write their
 weights as JSON: ``model.json`` beside :mod:`prism.answering.reading.model` and ``ranker.json`` beside
 :mod:`prism.answering.programs.ranker` (or into ``out``).
 
@@ -23,6 +24,7 @@ from prism.errors import PrismError
 from prism.evaluation.dataset_types import EvalDataset
 from prism.evaluation.prepare import prepare_workspace
 from prism.evaluation.protocol import EvalService
+from prism.evaluation.training.phrasings import phrased_examples
 from prism.evaluation.training.tatqa import examples_of
 from prism.evaluation.training.train import prepare, train
 from prism.types import ProgressCallback
@@ -58,7 +60,8 @@ def train_reader(service: EvalService, dataset: EvalDataset, *, out: Path | None
     pairs = list(examples_of(dataset, retriever, reader,
                              lambda i, n: say(0.5 * i / n, f"reading question {i}/{n}")))
     prepared = prepare([e for e, _ in pairs], [s for _, s in pairs], retriever.workspace.read_chunks)
-    trained = train(prepared, service.embedder, progress=lambda m: say(0.75, m))
+    phrased = phrased_examples(reader)
+    trained = train(prepared, service.embedder, phrased=phrased, progress=lambda m: say(0.75, m))
     report = {**trained.report, "dataset": dataset.name, "split": dataset.split}
     model_file = (out / MODEL_FILE.name) if out else MODEL_FILE
     ranker_file = (out / RANKER_FILE.name) if out else RANKER_FILE

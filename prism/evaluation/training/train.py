@@ -3,7 +3,8 @@
 1. **Candidates once.** Every example's candidate programs are made and executed once; each is right or not by
    the gold (:func:`prism.evaluation.tatqa.match.line_matches` on its result).
 2. **The operation model** (:mod:`prism.answering.reading.model`) is fitted on the examples' operation labels
-   (:func:`~.examples.operation_of`, else the operations of the right candidates, else ``text``).
+   (:func:`~.examples.operation_of`, else the operations of the right candidates, else ``text``), and on the
+   registry's own phrasings read as questions (:mod:`~.phrasings`), which every fold keeps.
 3. **Cross-fitting.** The ranker's first feature is the reader's probability of the candidate's operation; fitted on
    the reader's own training examples it would be over-confident. So the examples are split into ``folds`` by
    document, a reader is fitted without each fold, and each fold's candidates get that reader's probabilities
@@ -42,6 +43,7 @@ from prism.answering.reading.reader import intent_of
 from prism.evaluation.tatqa.match import line_matches
 from prism.evaluation.training.examples import Example, operation_of
 from prism.evaluation.training.fit import Choice, fit
+from prism.evaluation.training.phrasings import Phrased, without
 from prism.index.embedder import PrismEmbedding
 
 __all__ = ["Prepared", "Trained", "prepare", "train"]
@@ -104,9 +106,11 @@ def prepare(examples: Sequence[Example], signals: Sequence[Signals], rows_of: Ro
     return out
 
 
-def _reader_choice(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray] | None) -> Choice:
+def _reader_choice(model: OperationModel, p: Prepared | Phrased, vectors: dict[str, np.ndarray] | None) -> Choice:
     """The example as a choice among the alternatives: shared features, then one block of own features per
-    alternative (only its own block non-zero)."""
+    alternative (only its own block non-zero). A phrasing's features leave that phrasing out."""
+    if isinstance(p, Phrased):
+        vectors = without(vectors, p.labels[0], p.index)
     shared, own = model.features(p.signals, vectors)
     sizes = [len(x) for x in own]
     offsets = np.concatenate([[0], np.cumsum(sizes)]) + shared.shape[1]
@@ -118,8 +122,9 @@ def _reader_choice(model: OperationModel, p: Prepared, vectors: dict[str, np.nda
     return Choice(expanded, right)
 
 
-def _fit_reader(prepared: Sequence[Prepared], vectors: dict[str, np.ndarray] | None, l2: float) -> OperationModel:
-    """The operation model fitted on ``prepared`` (step 2)."""
+def _fit_reader(prepared: Sequence[Prepared | Phrased], vectors: dict[str, np.ndarray] | None, l2: float
+                ) -> OperationModel:
+    """The operation model fitted on ``prepared`` and the phrasings among them (step 2)."""
     per = prior_per()
     prior = list(PRIOR_SHARED) + [w for alt in ALTERNATIVES for w in (per[alt][n] for n in own_names(alt))]
     choices = [c for c in (_reader_choice(OperationModel(), p, vectors) for p in prepared) if c.right]
@@ -234,19 +239,21 @@ def _fit_accept(prepared: Sequence[Prepared], ranker: Ranker, l2: float) -> list
     return list(fit(choices, [0.0] * len(ACCEPT_FEATURES), l2)) if choices else []
 
 
-def train(prepared: list[Prepared], embedder: PrismEmbedding, *, folds: int = 5, seed: int = 20261204,
-          l2: float = 0.001, progress: Callable[[str], None] | None = None) -> Trained:
-    """Fit both models on ``prepared`` (module docstring) and report counts and in-sample accuracies."""
+def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequence[Phrased] = (), folds: int = 5,
+          seed: int = 20261204, l2: float = 0.001, progress: Callable[[str], None] | None = None) -> Trained:
+    """Fit both models on ``prepared`` (module docstring) and report counts and in-sample accuracies.
+    ``phrased``: the registry's phrasings read as questions, added to the operation model's examples in every fold
+    (:func:`~.phrasings.phrased_examples`)."""
     say = progress or (lambda _m: None)
     vectors = OperationModel().phrasing_vectors(embedder)
     say("fitting the operation model per fold")
     for fold in _folds(prepared, folds, seed):
         inside = set(fold)
-        model = _fit_reader([p for i, p in enumerate(prepared) if i not in inside], vectors, l2)
+        model = _fit_reader([*(p for i, p in enumerate(prepared) if i not in inside), *phrased], vectors, l2)
         for i in fold:
             _set_probabilities(prepared[i], model, vectors)
     say("fitting the operation model on every example")
-    final_model = _fit_reader(prepared, vectors, l2)
+    final_model = _fit_reader([*prepared, *phrased], vectors, l2)
     prior = Ranker()
     first_prior = np.asarray(prior.first)
     say("fitting the ranker, first stage")
@@ -263,5 +270,6 @@ def train(prepared: list[Prepared], embedder: PrismEmbedding, *, folds: int = 5,
                    and p.example.reading.operation in p.labels)
     report = {"examples": len(prepared), "with_right_candidate": sum(bool(p.right) for p in prepared),
               "operation_accuracy_out_of_fold": round(op_right / max(len(prepared), 1), 4),
-              "ranker_accuracy_in_sample": round(_accuracy(prepared, ranker), 4), "folds": folds, "l2": l2}
+              "ranker_accuracy_in_sample": round(_accuracy(prepared, ranker), 4), "folds": folds, "l2": l2,
+              "phrasings": len(phrased)}
     return Trained(final_model, ranker, report)

@@ -36,3 +36,45 @@ def test_cues_of_the_same_length_both_count():
 def test_a_direction_asked_yes_or_no_reads_as_yes_no(question):
     reading = read(question)
     assert reading.operation == "yes_no" and reading.intent == "yes_no", reading.operations[:3]
+
+
+@pytest.mark.parametrize("question", [
+    "Net income up from 2023 to 2024?",
+    "Net income 2024 greater than 2023?",
+    "Revenue higher in FY24 than FY23?",
+])
+def test_a_statement_asked_with_a_direction_is_a_yes_no_question(question):
+    reading = read(question)
+    assert "polar" in reading.flags and reading.intent == "yes_no", reading.operations[:3]
+
+
+@pytest.mark.parametrize("question", [
+    "Revenue growth 2024?",  # "growth" names the figure asked for
+    "What was the increase in revenue in 2024?",  # a wh-question
+    "Higher revenue in 2024: products or services?",  # alternatives: which
+])
+def test_a_statement_naming_a_figure_or_offering_alternatives_is_not_yes_no(question):
+    assert "polar" not in read(question).flags
+
+
+def test_an_alternative_question_with_a_comparative_asks_which_not_yes_or_no():
+    reading = read("In 2024, was products revenue or services revenue higher?")
+    assert "polar" not in reading.flags and reading.intent != "yes_no"
+    assert reading.operation == "max", reading.operations[:3]
+
+
+def test_a_yes_no_rule_question_naming_two_parties_stays_yes_no():
+    reading = read("Can a bank or an NBFC issue prepaid instruments?")
+    assert "polar" in reading.flags and reading.intent == "yes_no"
+
+
+@pytest.mark.parametrize(("question", "operation", "cue", "shadowed"), [
+    ("How much higher was operating income in 2024 than in 2023?", "change", "how much higher", ("max", "higher")),
+    ("What % did revenue increase between 2023 and 2024?", "percent_change", "what % did", ("yes_no", "did")),
+    ("Which was lower in 2024, products or services?", "min", "which was lower", ("yes_no", "was")),
+])
+def test_a_comparative_asked_how_much_or_which_is_its_operations_cue(question, operation, cue, shadowed):
+    hits = cue_hits(words_of(question))
+    assert cue in hits[operation]
+    other, word = shadowed
+    assert word not in hits[other]

@@ -16,6 +16,8 @@ from prism.answering.reading.words import normalise
     ("Divide gross profit by operating expenses for 2024", "gross profit divided by operating expenses for 2024"),
     ("# of years with net income > $100 million", "number of years with net income greater than $100 million"),
     ("avg opex YoY", "average operating expenses year over year"),
+    ("Operating expenses 2023 + 2024", "Operating expenses 2023 plus 2024"),  # a plus between words adds
+    ("Is the issuer rated A+ by CRISIL?", "Is the issuer rated A+ by CRISIL?"),  # one inside a word is kept
 ])
 def test_shorthand_symbols_and_imperative_division_are_written_out(question, text):
     assert normalise(question) == text

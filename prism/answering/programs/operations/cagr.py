@@ -24,8 +24,8 @@ class Cagr(Operation):
     phrasings = ("what is the compound annual growth rate of X from P to P", "X CAGR P to P",
                  "annualised growth of X between P and P", "compounded yearly growth in X over P to P",
                  "average annual growth rate of X compounded")
-    cues = ("cagr", "compound annual growth", "compounded annual", "compound growth", "annualised growth",
-            "annualized growth", "compounded")
+    cues = ("cagr", "compound annual growth", "compounded annual", "compound annual", "compound growth",
+            "annualised growth", "annualized growth", "compounded")
     formula = "(last / first) ^ (1 / years) − 1"
     in_time_order = True
 

@@ -30,7 +30,9 @@ class Change(Operation):
     cues = ("change", "difference", "increase", "decrease", "movement", "delta", "swing", "move", "moved",
             "grew", "growth", "declined", "decline", "rise", "rose", "fell", "fall", "drop", "dropped", "higher than",
             "lower than", "more than", "less than", "by how much", "variance", "net change", "compare",
-            "compared", "versus", "evolve", "evolved", "fare", "fared")
+            "compared", "versus", "evolve", "evolved", "fare", "fared", "how much higher", "how much lower",
+            "how much more", "how much less", "how much larger", "how much smaller", "how much bigger",
+            "how much greater")
     formula = "to − from"
     in_time_order = True
 

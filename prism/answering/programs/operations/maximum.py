@@ -14,7 +14,8 @@ class Maximum(Extreme):
                  "which X had the largest Y in P", "which year had the most X", "what was the maximum X",
                  "which is bigger X or Y", "in which period was X greater")
     cues = ("highest", "largest", "greatest", "biggest", "most", "maximum", "peak", "peaked", "higher", "larger",
-            "greater", "bigger", "top", "best", "max", "record high")
+            "greater", "bigger", "top", "best", "max", "record high", "more", "its high", "which is higher",
+            "which was higher", "which is larger", "which was larger", "which is greater", "which was greater")
     formula = "the largest value"
     intent = "which"
 

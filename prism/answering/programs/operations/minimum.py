@@ -14,7 +14,8 @@ class Minimum(Extreme):
                  "which X had the smallest Y in P", "which year had the least X", "what was the minimum X",
                  "which is smaller X or Y", "in which period was X less")
     cues = ("lowest", "smallest", "least", "fewest", "minimum", "trough", "lower", "smaller", "fewer", "bottom",
-            "worst", "min", "record low")
+            "worst", "min", "record low", "less", "its low", "which is lower",
+            "which was lower", "which is smaller", "which was smaller")
     formula = "the smallest value"
     intent = "which"
 

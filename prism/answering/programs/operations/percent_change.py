@@ -27,7 +27,7 @@ class PercentChange(Operation):
             "percentage decrease", "percent increase", "percent decrease", "% growth", "% increase", "% decrease",
             "by what percent", "by what percentage", "in percent", "in percentage", "year over year",
             "percentage growth", "percentage delta", "% delta", "percentage movement", "% movement",
-            "percentage difference", "relative change", "in %")
+            "percentage difference", "relative change", "in %", "what percent did", "what percentage did", "what % did")
     formula = "(to − from) / |from| × 100"
     in_time_order = True
 
