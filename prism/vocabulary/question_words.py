@@ -130,3 +130,8 @@ figure ("growth", "increase", "decline") are not among them: "Revenue growth 202
 
 WH_WORDS: frozenset[str] = frozenset("what which who whom whose when where why how".split())
 """Words that open an open question: a question holding one is not asked yes or no."""
+
+MORE_WORDS: frozenset[str] = frozenset("greater more bigger larger".split())
+LESS_WORDS: frozenset[str] = frozenset("less smaller fewer".split())
+"""Comparatives that, between two periods and with no threshold ("Net income 2024 greater than 2023?"), ask
+whether the figure rose (or fell)."""

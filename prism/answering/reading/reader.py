@@ -29,8 +29,15 @@ from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_hint, find_periods
 from prism.retrieval.scope import DocumentCatalog
 from prism.types import PeriodMention, QuestionFacts
-from prism.types.reading import Intent, Reading
-from prism.vocabulary.question_words import DIRECTION_PREDICATES, FALL_WORDS, RISE_WORDS, WH_WORDS
+from prism.types.reading import Comparison, Intent, Reading
+from prism.vocabulary.question_words import (
+    DIRECTION_PREDICATES,
+    FALL_WORDS,
+    LESS_WORDS,
+    MORE_WORDS,
+    RISE_WORDS,
+    WH_WORDS,
+)
 
 if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
@@ -43,7 +50,8 @@ logger = logging.getLogger(__name__)
 def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
     """The question features of :data:`~prism.answering.reading.model.QUESTION_FEATURES` that hold, and the
     answer-writing flags (``bps``, ``respectively``, ``each``, ``polar``, ``rise``, ``fall``)."""
-    periods = len({(p.kind, p.year, p.part) for p in reading["periods"]})  # type: ignore[attr-defined]
+    periods_named = {(p.kind, p.year, p.part) for p in reading["periods"]}  # type: ignore[attr-defined]
+    periods = len(periods_named)
     out = {"no_period" if periods == 0 else "one_period" if periods == 1 else "periods"}
     target = reading["target"]
     unit = reading["expected_unit"]
@@ -71,10 +79,21 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
     if asks is not None:
         out.add(asks)
     if checks["polar"]:
-        out |= {"rise"} if RISE_WORDS & set(words) else {"fall"} if FALL_WORDS & set(words) else set()
+        held = set(words)
+        if checks["threshold"] is False and len(periods_named) >= 2:  # "2024 greater than 2023?": two periods
+            held |= {"higher"} if MORE_WORDS & held else {"lower"} if LESS_WORDS & held else set()
+        out |= {"rise"} if RISE_WORDS & held else {"fall"} if FALL_WORDS & held else set()
         if out & {"rise", "fall"}:
             out.add("direction")  # "Did revenue increase …?": a direction tested, yes or no
     return out
+
+
+def _threshold(comparison: Comparison | None, periods: tuple[PeriodMention, ...]) -> Comparison | None:
+    """``comparison``, unless its figure is a year the question names as a period ("Net income 2024 greater than
+    2023?" compares two periods; 2,023 is no threshold)."""
+    if comparison is None or comparison.scale or comparison.percent or comparison.value != comparison.value // 1:
+        return comparison
+    return None if any(p.year == int(comparison.value) for p in periods) else comparison
 
 
 def _declarative_polar(text: str, words: list[str]) -> bool:
@@ -153,7 +172,7 @@ class Reader:
         found = mentions(text, periods, [(e.start, e.end) for e in facts.entities])
         shape = frame(text, periods, found)
         readings: dict[str, object] = {
-            "periods": periods, "mentions": found, "comparison": kinds.comparison(text),
+            "periods": periods, "mentions": found, "comparison": _threshold(kinds.comparison(text), periods),
             "target": kinds.answer_target(text, periods), "expected_unit": kinds.expected_unit(words, text),
             "polarity": kinds.polarity(text),
         }

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import time
 from html.parser import HTMLParser
+from typing import Any
 
 import httpx
 
@@ -31,7 +33,7 @@ from prism.ingestion.parsing.egress import (
     system_resolve,
 )
 from prism.ingestion.parsing.hidden import visible_html
-from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
+from prism.ingestion.parsing.normalize import alnum_count, has_indexable_text, normalize_report
 from prism.ingestion.parsing.pdf.read import load_pdf, looks_like_pdf
 from prism.ingestion.parsing.text import decode_bytes
 from prism.types import Page, ParsedDocument, count_phrase
@@ -230,13 +232,35 @@ def _decode(fetched: Fetched, url: str) -> str:
         raise _fail(url, "the page's text encoding could not be decoded") from exc
 
 
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$", re.MULTILINE)
+"""A table row as trafilatura writes it (``| a | b |``)."""
+
+
+def _short_page_config() -> Any:
+    """trafilatura's configuration with its minimum sizes lowered to 1 character: a short page (one table and a
+    note) is then read as its main extraction, tables as ``| a | b |`` rows, instead of trafilatura's fallback,
+    which writes each table cell on a line of its own."""
+    from trafilatura.settings import use_config
+
+    config = use_config()
+    for key in ("MIN_EXTRACTED_SIZE", "MIN_OUTPUT_SIZE", "MIN_EXTRACTED_COMM_SIZE", "MIN_OUTPUT_COMM_SIZE"):
+        config.set("DEFAULT", key, "1")
+    return config
+
+
 def html_to_text(html: str, url: str) -> str:
-    """Main text of an HTML page: trafilatura (tables kept, comments dropped), else :func:`strip_tags`."""
+    """Main text of an HTML page: trafilatura (tables kept, comments dropped), else :func:`strip_tags`. A page
+    with a ``<table>`` that comes back without table rows (trafilatura fell back on a page shorter than its minimum
+    size) is extracted again with the minimum lowered (:func:`_short_page_config`); that text is kept when it has
+    table rows and at least 90 % of the first one's letters and digits."""
     import trafilatura
 
-    text = trafilatura.extract(
-        html, url=url, include_tables=True, include_comments=False, favor_recall=True, with_metadata=False
-    )
+    options = dict(url=url, include_tables=True, include_comments=False, favor_recall=True, with_metadata=False)
+    text = trafilatura.extract(html, **options)
+    if text and "<table" in html.lower() and not _TABLE_ROW.search(text):
+        short = trafilatura.extract(html, config=_short_page_config(), **options)
+        if short and _TABLE_ROW.search(short) and alnum_count(short) >= 0.9 * alnum_count(text):
+            text = short
     if text and has_indexable_text(text):
         return text
     logger.info("trafilatura found no main text; using a plain tag strip")

@@ -188,6 +188,34 @@ def test_html_file_keeps_the_article_and_drops_scripts_navigation_and_banners():
     assert same.pages == doc.pages and same.kind == "html"
 
 
+SHORT_TABLE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Balance sheet note</title>
+</head><body>
+<h1>Balance sheet note</h1>
+<table>
+<thead><tr><th>December 31,</th><th></th><th></th></tr></thead><tbody>
+<tr><td></td><td>2019</td><td>2018</td></tr>
+<tr><td>Prepaid expenses</td><td>$2,303</td><td>$1,780</td></tr>
+<tr><td>Other current assets</td><td>193</td><td>167</td></tr>
+<tr><td>Total prepaid expenses and other</td><td>$2,496</td><td>$1,947</td></tr>
+</tbody></table>
+<p>Note 3: Balance Sheet Components</p>
+<p>Prepaid expenses and other consist of the following (in thousands):</p>
+</body></html>"""
+
+
+def test_a_short_html_page_keeps_its_table_as_rows():
+    """A page too short for trafilatura's main extraction (one table and a note) still reads its table as rows,
+    not one cell per line."""
+    doc = parsing.load(SHORT_TABLE_PAGE.encode(), "note3.html", NO_OCR)
+    text = doc.pages[0].text
+    assert "Prepaid expenses; 2019: $2,303; 2018: $1,780" in text
+    assert "Other current assets; 2019: 193; 2018: 167" in text
+    assert len(doc.tables) == 1
+    assert "Prepaid expenses and other consist of the following" in text
+
+
 def test_html_under_a_txt_name_is_read_as_html():
     doc = parsing.load(files.build_html(), "page.txt", NO_OCR)
     assert doc.kind == "html" and "Sign in" not in doc.pages[0].text
