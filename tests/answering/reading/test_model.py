@@ -78,3 +78,15 @@ def test_a_comparative_asked_how_much_or_which_is_its_operations_cue(question, o
     assert cue in hits[operation]
     other, word = shadowed
     assert word not in hits[other]
+
+
+def test_a_year_named_as_a_period_is_no_threshold_and_the_comparative_asks_for_a_rise():
+    reading = read("Net income 2024 greater than 2023?")
+    assert reading.comparison is None
+    assert {"polar", "rise"} <= reading.flags
+
+
+def test_a_threshold_with_a_scale_stays_a_threshold_beside_a_period():
+    reading = read("Is net income greater than $100 million in 2024?")
+    assert reading.comparison is not None and reading.comparison.value == 100
+    assert "rise" not in reading.flags
