@@ -76,8 +76,12 @@ _TABLE_SUBJECT = re.compile(
     re.IGNORECASE)
 _ABOVE = r"more|greater|higher|larger|bigger"
 _BELOW = r"less|lower|fewer|smaller"
+_AMOUNT_AHEAD = (rf"(?=\s+(?:US\$|Rs\.?|[$€£¥₹]|[\d.,]+\s*(?:%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)))")
+"""A verb that passes a figure ("did net income top $100 million", "crossed 5%") only before an amount with its
+currency, percent or scale: "the top 10 customers" names a rank, not a threshold."""
 _THRESHOLD = re.compile(
     rf"\b(?P<cmp>(?:{_ABOVE}|{_BELOW})\s+than|above|below|under|over|exceed(?:s|ed|ing)?|in\s+excess\s+of|"
+    rf"(?:top(?:s|ped)?|surpass(?:es|ed)?|cross(?:es|ed)?){_AMOUNT_AHEAD}|"
     r"at\s+least|at\s+most)\s+"
     r"(?P<num>[-−]?\s?(?:US\$|Rs\.?|[$€£¥₹])?\s?[-−]?\d[\d,]*(?:\.\d+)?)\s*"
     rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",

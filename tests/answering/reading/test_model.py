@@ -90,3 +90,17 @@ def test_a_threshold_with_a_scale_stays_a_threshold_beside_a_period():
     reading = read("Is net income greater than $100 million in 2024?")
     assert reading.comparison is not None and reading.comparison.value == 100
     assert "rise" not in reading.flags
+
+
+@pytest.mark.parametrize(("question", "amount"), [
+    ("How many years did net income top $100 million?", "$100 million"),
+    ("Did the NIM cross 3.5% in Q2?", "3.5%"),
+    ("Has the book surpassed ₹1,000 crore?", "₹1,000 crore"),
+])
+def test_a_verb_passing_an_amount_states_a_threshold(question, amount):
+    comparison = read(question).comparison
+    assert comparison is not None and comparison.relation == "above" and comparison.amount == amount
+
+
+def test_the_top_of_a_ranking_is_no_threshold():
+    assert read("What share of revenue came from the top 10 customers in 2024?").comparison is None
