@@ -17,6 +17,7 @@ from prism.answering.programs.binding import asked, asked_periods, item_pairs, r
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, written
 from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
 __all__ = ["compared_sets", "extreme_result", "period_name"]
@@ -49,9 +50,24 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
             figures = tuple(f for r in members for f in r.figures if f.col == col)
             if len(figures) >= 2:
                 yield Program(name, figures, (("over", "items"), *group, *rank))
-    for a, b in item_pairs(reading, evidence):
-        if a.row < b.row and not (a.total or b.total):  # a total is no item to compare with its own parts
-            yield Program(name, (a, b), (("over", "items"),))
+    pairs = [(a, b) for a, b in item_pairs(reading, evidence)
+             if a.row < b.row and not (a.total or b.total)]  # a total is no item to compare with its own parts
+    specific = [p for p in pairs if _names_each(p, reading)]
+    for a, b in specific or pairs:
+        yield Program(name, (a, b), (("over", "items"),))
+
+
+def _names_each(pair: tuple[Operand, Operand], reading: Reading) -> bool:
+    """Whether each of two figures is named by what sets its item apart in the question: of two mentions that
+    share words ("products revenue or services revenue"), one holds "product" and the other "servic". A row named
+    only by the shared word ("Revenue") is not one of the two items. True when the question names no such pair."""
+    named = [m for m in reading.mentions if m.tokens]
+    shared = [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens))
+              for i, x in enumerate(named) for y in named[i + 1:] if set(x.tokens) & set(y.tokens)]
+    if not shared:
+        return True
+    a, b = (set(tokenize(o.label)) for o in pair)
+    return any(x and y and ((x & a and y & b) or (x & b and y & a)) for x, y in shared)
 
 
 def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:
