@@ -115,7 +115,8 @@ class Reading:
             (several figures, one per period), ``each`` (a figure per period), ``polar`` (a yes/no question),
             ``rise`` / ``fall`` (the direction a yes/no question asks about), ``reason``, ``description``,
             ``table_subject`` (the rule-based readings of a sentence answer), ``permission`` / ``obligation`` /
-            ``prohibition`` / ``fact`` (what a yes/no question about a rule asks: may, must, must not, or does).
+            ``prohibition`` / ``fact`` (what a yes/no question about a rule asks: may, must, must not, or does),
+            ``gap`` (a difference asked without a direction: the larger figure less the smaller).
         salient: the words a passage must hold for it to answer, each with why (``period``, ``acronym``,
             ``compound``, ``rare``): :mod:`prism.answering.reading.salient`.
         quarters: the quarters and halves of a fiscal year it names, ``(as written, part, year's last two

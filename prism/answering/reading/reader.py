@@ -31,8 +31,10 @@ from prism.retrieval.scope import DocumentCatalog
 from prism.types import PeriodMention, QuestionFacts
 from prism.types.reading import Comparison, Intent, Reading
 from prism.vocabulary.question_words import (
+    DIRECTED_WORDS,
     DIRECTION_PREDICATES,
     FALL_WORDS,
+    GAP_WORDS,
     LESS_WORDS,
     MORE_WORDS,
     RISE_WORDS,
@@ -73,6 +75,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "unit_ratio": unit == "ratio", "unit_points": unit in ("points", "bps"),
         "polarity": reading["polarity"] is not None, "each": bool({"each", "respectively", "every"} & set(words)),
         "bps": unit == "bps", "respectively": "respectively" in words,
+        "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
     }
     out |= {name for name, holds in checks.items() if holds}
     asks = kinds.modality(text)
@@ -195,7 +198,7 @@ class Reader:
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
-                                     "fact"}),
+                                     "fact", "gap"}),
             salient=salient_words(question, self._in_vocabulary), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog),

@@ -1,4 +1,6 @@
-"""``change``: how much a figure moved between two periods, or the difference of two items (to − from).
+"""``change``: how much a figure moved between two periods, or the difference of two items (to − from); a difference
+asked without a direction (the reading's ``gap`` flag: "the difference in total costs between 2018 and 2019") is the
+gap, the larger figure less the smaller, its work showing which is which.
 
 Unit rule: an amount's change is an amount in its currency and scale, stated with its percentage change beside it
 when both figures are positive; a change of percentages is in percentage points with basis points beside it (in bps
@@ -37,14 +39,17 @@ class Change(Operation):
     in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        gap = (("gap", "yes"),) if "gap" in reading.flags else ()  # a difference asked without a direction
         for a, b in series_pairs(reading, evidence):
-            yield Program(self.name, (a, b))
+            yield Program(self.name, (a, b), gap)
         for a, b in item_pairs(reading, evidence):
-            yield Program(self.name, (a, b))
+            yield Program(self.name, (a, b), gap)
 
     def run(self, program: Program, reading: Reading) -> Result:
         a, b = program.operands
         (va, vb), unit = common_scale(program.operands)
+        if program.option("gap") and vb < va:  # the gap: the larger figure less the smaller
+            a, b, va, vb = b, a, vb, va
         raw = vb - va
         if a.kind == "percent" and b.kind == "percent":
             if "bps" in reading.flags:
@@ -69,6 +74,10 @@ class Change(Operation):
 
     def subject(self, program: Program) -> str:
         a, b = program.operands
+        if program.option("gap"):
+            if a.series == b.series:
+                return f"difference in {a.name}, {a.column} and {b.column}"
+            return f"difference between {a.name} and {b.name}" + (f", {a.column}" if a.column else "")
         if a.series == b.series:
             if a.when == b.when and a.when != (0, 0) and a.column != b.column:
                 # two columns of one date (Domestic, International September 30, 2019): no movement in time

@@ -120,6 +120,21 @@ def test_dated_columns_sums_and_average_balances(report, question, first_line, w
     assert answer.unsupported_numbers == [] and not answer.declined
 
 
+@pytest.mark.parametrize(("question", "heading_end", "work"), [
+    # a difference asked without a direction: the gap, the larger figure less the smaller
+    ("What is the difference in the amount outstanding at 31 March between 2018 and 2019?", ": 369,919 (115.29 %)",
+     "690,791 − 320,872 = 369,919"),
+    # a direction asked: the signed movement
+    ("What was the change in the amount Outstanding at 31 March in 2019 from 2018?", ": -369,919 (-53.55 %)",
+     "320,872 − 690,791 = -369,919"),
+])
+def test_a_difference_without_a_direction_is_the_gap(report, question, heading_end, work):
+    answer = report.ask(question, "ops")
+    heading, *rest = answer.answer.splitlines()
+    assert heading.endswith(heading_end) and "Amount outstanding at 31 March" in heading, heading
+    assert any(work in line for line in rest), rest
+
+
 def test_an_average_naming_no_period_is_over_every_period_of_the_row(report):
     answer = report.ask("What is the average dividend equivalent?", "ops", sources=["report.html"])
     heading, *rest = answer.answer.splitlines()
