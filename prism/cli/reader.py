@@ -32,6 +32,8 @@ def cmd_reader(args: argparse.Namespace) -> int:
     text = (f"trained on {report['examples']} questions ({dataset.split}) in {trained['seconds']} s\n"
             f"  operation accuracy (out of fold) {report['operation_accuracy_out_of_fold']}; "
             f"ranker accuracy (in sample) {report['ranker_accuracy_in_sample']}\n"
+            f"  ranker penalty {report.get('ranker_l2')} (cross-validated accuracy per penalty: "
+            f"{report.get('ranker_l2_cross_validated') or 'not run'})\n"
             f"wrote {trained['model_file']}\nwrote {trained['ranker_file']}")
     common.emit(args, trained, text)
     return common.EXIT_OK

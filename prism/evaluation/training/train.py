@@ -11,7 +11,8 @@
    (stacking: Wolpert, "Stacked generalization", 1992).
 4. **The ranker** is fitted in two stages, as it ranks: on all candidates without the meaning feature, then on each
    example's best :data:`~prism.answering.programs.ranker.RERANK` with it (the cosine of the program written as a
-   question with the question).
+   question with the question); its penalty is chosen by cross-validation over the same folds
+   (:mod:`~.selection`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from prism.evaluation.tatqa.match import line_matches
 from prism.evaluation.training.examples import Example, operation_of
 from prism.evaluation.training.fit import Choice, fit
 from prism.evaluation.training.phrasings import Phrased, without
+from prism.evaluation.training.selection import RANKER_L2_GRID, choose_l2, fit_ranker
 from prism.index.embedder import PrismEmbedding
 
 __all__ = ["Prepared", "Trained", "prepare", "train"]
@@ -240,10 +242,13 @@ def _fit_accept(prepared: Sequence[Prepared], ranker: Ranker, l2: float) -> list
 
 
 def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequence[Phrased] = (), folds: int = 5,
-          seed: int = 20261204, l2: float = 0.001, progress: Callable[[str], None] | None = None) -> Trained:
+          seed: int = 20261204, l2: float = 0.001, ranker_grid: Sequence[float] = RANKER_L2_GRID,
+          progress: Callable[[str], None] | None = None) -> Trained:
     """Fit both models on ``prepared`` (module docstring) and report counts and in-sample accuracies.
     ``phrased``: the registry's phrasings read as questions, added to the operation model's examples in every fold
-    (:func:`~.phrasings.phrased_examples`)."""
+    (:func:`~.phrasings.phrased_examples`); ``l2``: the operation model's and the accept model's penalty;
+    ``ranker_grid``: the ranker's penalties, one chosen by cross-validation over the folds
+    (:func:`~.selection.choose_l2`; one value: that one)."""
     say = progress or (lambda _m: None)
     vectors = OperationModel().phrasing_vectors(embedder)
     say("fitting the operation model per fold")
@@ -255,15 +260,21 @@ def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequen
     say("fitting the operation model on every example")
     final_model = _fit_reader([*prepared, *phrased], vectors, l2)
     prior = Ranker()
-    first_prior = np.asarray(prior.first)
     say("fitting the ranker, first stage")
-    first = fit(_ranker_choices(prepared, None), first_prior, _ranker_l2(l2))
+    first = fit(_ranker_choices(prepared, None), np.asarray(prior.first), _ranker_l2(l2))
     first[_RENDER] = 0.0
     say("embedding the best candidates of each example as questions")
     _render_cosines(prepared, first, embedder)
-    say("fitting the ranker, second stage")
-    second = fit(_ranker_choices(prepared, first), np.asarray(prior.second), _ranker_l2(l2))
-    ranker = Ranker(first=list(first), second=list(second))
+    ranker_l2, cross_validated = l2, dict[str, float]()
+    if len(ranker_grid) > 1:
+        say("choosing the ranker's penalty by cross-validation over the folds")
+        ranker_l2, cross_validated = choose_l2(prepared, _folds(prepared, folds, seed), ranker_grid, _ranker_l2,
+                                               _RENDER, _ranker_choices, say)
+    say(f"fitting the ranker (penalty {ranker_l2:g})")
+    ranker = fit_ranker(prepared, _ranker_l2(ranker_l2), _RENDER, _ranker_choices)
+    if ranker_l2 != l2:  # the meaning cosines of the best candidates by the first stage the engine will use
+        _render_cosines(prepared, np.asarray(ranker.first), embedder)
+        ranker = fit_ranker(prepared, _ranker_l2(ranker_l2), _RENDER, _ranker_choices)
     say("fitting the accept model")
     ranker.accept = _fit_accept(prepared, ranker, l2) or None
     op_right = sum(1 for p in prepared if p.example.reading is not None
@@ -271,5 +282,5 @@ def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequen
     report = {"examples": len(prepared), "with_right_candidate": sum(bool(p.right) for p in prepared),
               "operation_accuracy_out_of_fold": round(op_right / max(len(prepared), 1), 4),
               "ranker_accuracy_in_sample": round(_accuracy(prepared, ranker), 4), "folds": folds, "l2": l2,
-              "phrasings": len(phrased)}
+              "ranker_l2": ranker_l2, "ranker_l2_cross_validated": cross_validated, "phrasings": len(phrased)}
     return Trained(final_model, ranker, report)
