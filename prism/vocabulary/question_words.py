@@ -139,8 +139,8 @@ whether the figure rose (or fell)."""
 GAP_WORDS: frozenset[str] = frozenset("difference differences gap spread".split())
 DIRECTED_WORDS: frozenset[str] = frozenset(
     "change changes changed increase increased decrease decreased grow grew growth decline declined rise rose fall "
-    "fell movement move moved from minus less".split())
+    "fell movement move moved from minus less compared compare versus against relative".split())
 """A difference asked without a direction ("What is the difference in total costs between 2018 and 2019?", "the
 difference between the high and low price") is the gap between two figures, the larger less the smaller, as an
 analyst (and TAT-QA's annotators) read it; a question with a direction word ("the change", "increase", "from
-2018 to 2019", "A minus B") asks for the signed movement."""
+2018 to 2019", "A minus B", "A as compared to B", "A versus B") asks for the signed movement."""

@@ -11,15 +11,23 @@ a tie goes to the larger penalty, the simpler model).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from prism.answering.programs.ranker import RERANK, Ranker
 from prism.evaluation.training.fit import Choice, fit
 
-if TYPE_CHECKING:
-    from prism.evaluation.training.train import Prepared
+
+class Prepared(Protocol):
+    """What is read of a training example here (:class:`prism.evaluation.training.train.Prepared` has it): its
+    candidates (each with ``features``) and the indices of the right ones."""
+
+    found: Any
+    right: Any
+
+
+E = TypeVar("E", bound=Prepared)
 
 __all__ = ["RANKER_L2_GRID", "choose_l2", "fit_ranker"]
 
@@ -27,8 +35,8 @@ RANKER_L2_GRID = (0.001, 0.003, 0.01, 0.03)
 """The ranker penalties cross-validation chooses among (0.001 was the fixed one before)."""
 
 
-def fit_ranker(prepared: Sequence[Prepared], l2: np.ndarray, render: int,
-               choices: Callable[[Sequence[Prepared], np.ndarray | None], list[Choice]]) -> Ranker:
+def fit_ranker(prepared: Sequence[E], l2: np.ndarray, render: int,
+               choices: Callable[[Sequence[E], np.ndarray | None], list[Choice]]) -> Ranker:
     """Both stages of the ranker fitted on ``prepared`` with the per-feature penalty ``l2`` (the meaning feature at
     index ``render`` held at 0 in the first stage, as the engine ranks); the candidates' meaning cosines must
     already be set."""
@@ -53,9 +61,9 @@ def _held_out(prepared: Sequence[Prepared], ranker: Ranker) -> tuple[int, int]:
     return hits, total
 
 
-def choose_l2(prepared: Sequence[Prepared], folds: list[list[int]], grid: Sequence[float],
+def choose_l2(prepared: Sequence[E], folds: list[list[int]], grid: Sequence[float],
               penalty: Callable[[float], np.ndarray], render: int,
-              choices: Callable[[Sequence[Prepared], np.ndarray | None], list[Choice]],
+              choices: Callable[[Sequence[E], np.ndarray | None], list[Choice]],
               say: Callable[[str], None] = lambda _m: None) -> tuple[float, dict[str, float]]:
     """The penalty of ``grid`` with the best cross-validated ranking accuracy, and each penalty's accuracy
     (``{"0.001": 0.81, …}``). ``penalty``: a penalty → its per-feature vector; ``folds``: indices of ``prepared``

@@ -255,7 +255,8 @@ def html_to_text(html: str, url: str) -> str:
     table rows and at least 90 % of the first one's letters and digits."""
     import trafilatura
 
-    options = dict(url=url, include_tables=True, include_comments=False, favor_recall=True, with_metadata=False)
+    options: dict[str, Any] = dict(url=url, include_tables=True, include_comments=False, favor_recall=True,
+                                   with_metadata=False)
     text = trafilatura.extract(html, **options)
     if text and "<table" in html.lower() and not _TABLE_ROW.search(text):
         short = trafilatura.extract(html, config=_short_page_config(), **options)

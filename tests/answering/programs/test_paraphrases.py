@@ -27,7 +27,7 @@ FAMILIES = [f for f in load_families() if f.workspace == "fixture"]
 BY_ID = {f.id: f for f in FAMILIES}
 
 NOT_YET: dict[str, str] = {
-    "northwind-count / How many years did net income top $100 million?":
+    "northwind-count / Count the years in which net income exceeded $100 million":
         "gets text",
     "northwind-ratio / Gross profit to opex, FY24?":
         "gets lookup(Gross profit FY2024)",
@@ -35,19 +35,19 @@ NOT_YET: dict[str, str] = {
         "gets text",
     "northwind-margin / What was operating income as a percentage of revenue in 2024?":
         "gets share(Operating income FY2024, Revenue FY2024)",
+    "northwind-per_share / Net income per share 2024":
+        "gets text",
     "northwind-per_share / Net income per shr FY24?":
         "gets text",
     "northwind-per_share / How much net income was there for each share outstanding in 2024?":
-        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024)",
-    "northwind-yes_no / Net income 2024 > 2023?":
-        "gets list(Net income FY2024, Net income FY2023)",
+        "gets text",
+    "northwind-per_share / Net income/share 2024":
+        "gets text",
     "northwind-yes_no / Net income up YoY in 2024?":
         "gets percent_change(Net income FY2023, Net income FY2024)",
     "northwind-max-items / Which segment earned more revenue in 2024, products or services?":
         "gets text",
-    "northwind-max-items / In 2024, was products revenue or services revenue higher?":
-        "gets max(Revenue FY2024, Services FY2024)",
-    "northwind-max-items / Higher in FY24: products rev or services rev?":
+    "northwind-max-items / Higher revenue in 2024: products or services?":
         "gets max(Revenue FY2024, Services FY2024)",
     "northwind-max-items / Which brought in more in 2024, products or services?":
         "gets text",

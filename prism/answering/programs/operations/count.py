@@ -3,19 +3,24 @@ threshold ("How many years did net income exceed $30 million?"). Unit rule: a co
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.groups import (
+    GROUP_OF_TABLE,
+    NAMED_GROUP,
     item_groups,
     item_name,
+    named_share,
     period_list,
     threshold_checked,
     threshold_rows,
     threshold_words,
 )
 from prism.answering.programs.operation import Operation, Program, Result
+from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
 
@@ -32,6 +37,10 @@ class Count(Operation):
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for name, group in item_groups(reading, evidence):
+            if _named_in_part(name, reading) and not _headed_by(name, reading):
+                continue  # "How many ATMs …" does not count the rows under "Free ATM transactions – …"
+            if name == GROUP_OF_TABLE and _modifies_items(reading, group):
+                continue  # nor a fee table whose rows are "Free ATM transactions a month – …"
             yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
         for figures in threshold_rows(reading, evidence):
             yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
@@ -61,6 +70,40 @@ class Count(Operation):
         if program.option("of") == "periods":
             return f"{program.operands[0].name} against the threshold (✓ met)"
         return self.subject(program)
+
+
+_PHRASE_BREAK = re.compile(r"\s[–—-]\s|[,:;()]")
+
+
+def _named_in_part(name: str, reading: Reading) -> bool:
+    """Whether the group's heading is named only in part (fewer than :data:`NAMED_GROUP` of its words)."""
+    return name != GROUP_OF_TABLE and named_share(name, reading) < NAMED_GROUP
+
+
+def _headed_by(name: str, reading: Reading) -> bool:
+    """Whether the thing the question counts (its focus's head word, "ATMs") is the head of a phrase of the heading
+    (its last word: "Number of ATMs", "Receivable types"), not a word modifying another ("ATM transactions"). True
+    when the question gives no head."""
+    head = getattr(reading.target, "head", None)
+    wanted = tokenize(head) if head else []
+    if not wanted:
+        return True
+    return any((tokens := tokenize(phrase)) and tokens[-1] == wanted[-1] for phrase in _PHRASE_BREAK.split(name))
+
+
+def _modifies_items(reading: Reading, group: list[Row]) -> bool:
+    """Whether the thing the question counts only modifies the items' own head words ("ATM" in "Free ATM
+    transactions a month"): the items are kinds of something else, and counting them does not count it."""
+    head = getattr(reading.target, "head", None)
+    wanted = tokenize(head)[-1:] if head else []
+    if not wanted:
+        return False
+    for row in group:
+        for phrase in _PHRASE_BREAK.split(row.label):
+            tokens = tokenize(phrase)
+            if wanted[0] in tokens[:-1]:
+                return True
+    return False
 
 
 OPERATION = Count()
