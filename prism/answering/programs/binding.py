@@ -218,9 +218,15 @@ def item_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, 
             b = next((f for f in r2.figures if f.col == a.col and f.table == a.table), None)
             if b is None and a.period is not None:
                 b = next((f for f in asked(reading, r2) if f.period == a.period), None)
-            if b is not None:
+            if b is not None and not _same_figure(a, b):
                 yield a, b
                 yield b, a
+
+
+def _same_figure(a: Operand, b: Operand) -> bool:
+    """Whether two figures are one figure stated twice (the same line item, period and value in two copies of a
+    statement): no pair of items to compare, add or divide."""
+    return a.label.casefold() == b.label.casefold() and a.when == b.when and a.value == b.value
 
 
 def series_sets(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:

@@ -21,3 +21,26 @@ def test_two_items_sharing_a_word_are_the_rows_their_own_words_name():
 def test_items_named_by_words_of_their_own_keep_every_pair():
     pairs = _item_pairs("Which was higher in FY24, revenue or services?")
     assert ("Revenue", "Services") in pairs
+
+
+def test_one_figure_stated_in_two_copies_of_a_statement_is_no_pair():
+    """A share, ratio or difference of a figure with itself ("Revenues as a percentage of Revenues: 100 %") is no
+    candidate: the same line item, period and value in two tables is one figure."""
+    from decimal import Decimal
+
+    from prism.answering.programs.binding import item_pairs
+    from prism.answering.programs.evidence import Evidence, Row
+    from prism.answering.programs.operation import Operand
+    from prism.index.tokenizer import tokenize
+
+    def row(label: str, value: int, table: str, i: int) -> Row:
+        figure = Operand(label, "2015", "FY2015", (2015, 0), f"{value:,}", Decimal(value), None, None, "amount", 1,
+                         table=table, row=i, col=0)
+        return Row((table, i), label, frozenset(tokenize(label)), (figure,))
+
+    evidence = Evidence(rows=[row("Revenues", 6779511, "t1", 0), row("Revenues", 6779511, "t2", 0),
+                              row("Streaming revenues", 4180339, "t1", 1)])
+    pairs = {(a.label, b.label) for a, b in item_pairs(read("What share of 2015 revenues came from streaming?"),
+                                                       evidence)}
+    assert ("Revenues", "Revenues") not in pairs
+    assert ("Streaming revenues", "Revenues") in pairs
