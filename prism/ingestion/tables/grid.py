@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from prism.ingestion.tables.periods import PERIOD
 from prism.ingestion.tables.stored_text import is_unit_line
 from prism.vocabulary import months
 
@@ -89,16 +90,61 @@ def split_header(rows: Sequence[Sequence[str]], declared: int = 0) -> int:
     return n
 
 
+_DANGLING = re.compile(r"\b(?:of|and|&|for|to|in|at|on|from|the|by|per|with)\s*$", re.IGNORECASE)
+"""A header cell ending in one of these words continues in the cell below it (``"Balance at Beginning of"`` over
+``"Period (1/1/19)"``): a wrapped cell, never a group label over other columns."""
+
+
+_PERIOD_GROUP = re.compile(
+    rf"\b(?:{months.ANY_RE}|years?|ended|ending|quarters?|months|weeks|fiscal|fy|as\s+(?:of|at))\b", re.IGNORECASE)
+"""A group label naming a time frame (``"Year Ended June 30,"``, ``"December 31,"``): it stands over the period
+columns of its row even when other columns come between them."""
+
+
+def _kind(label: str) -> str | None:
+    """What a header cell names, for where a group label above it ends: ``"period"`` (a year, a date or a time
+    frame such as ``"December 31,"`` is in it),
+    ``"words"``, or ``None`` for an empty cell or a unit (``"(in millions)"``, ``"$'000"``, ``"£m"``, ``"%"``),
+    which fits under any group."""
+    text = " ".join(label.split())
+    if not text or is_unit_line(text):
+        return None
+    if PERIOD.search(text) or _PERIOD_GROUP.search(text):
+        return "period"
+    return "words" if re.search(r"[^\W\d_]{3,}", text) else None
+
+
+def _runs(kinds: Sequence[str | None]) -> list[list[int]]:
+    """The value columns (index ≥ 1) in runs of one kind; a column of no kind joins the run it stands in."""
+    runs: list[list[int]] = []
+    current: str | None = None
+    for j in range(1, len(kinds)):
+        kind = kinds[j]
+        if runs and (kind is None or current is None or kind == current):
+            runs[-1].append(j)
+            current = current or kind
+        else:
+            runs.append([j])
+            current = kind
+    return runs
+
+
 def spread_group_labels(header_rows: Sequence[Sequence[str]]) -> list[list[str]]:
     """Header rows with a group label carried into the empty cells it stands over, for tables whose spans were
     lost (a PDF or a dataset's grid wrote ``["", "2019", "", "2018", ""]`` over ``["", "Men", "Women", "Men",
     "Women"]``).
 
-    In every row but the last, a value cell (not the first, the label column) that is empty while a lower row
-    names its column takes the nearest label to its left in the same row; a row with one label only (``["", "",
-    "For the Year Ended", ""]``) covers every value column that a lower row names. A unit note alone in a row
-    (``["", "", "(in millions)", ""]``) covers every value column, in any row; otherwise the last row is never
-    changed.
+    Rows are read from the bottom up, so a row's group labels see the columns the rows below name. In every row
+    but the last, the value columns (not the first, the label column) that a lower row names are cut into runs of
+    one kind by the nearest lower label (:func:`_kind`: periods, words; a unit fits any run): ``"Percent Change"``
+    over ``"2019 | Actual | Constant | 2018"`` covers ``Actual`` and ``Constant`` only, ``"Fiscal year"`` over
+    ``"2019 | 2018 | Actual | Comp."`` the two years. A row's only label naming a time frame (``"Year Ended June
+    30,"``, :data:`_PERIOD_GROUP`) covers every column not named in words below it, wherever they stand (``"2019 |
+    Change | 2018 | Change | 2017"``), when some column below it is a period. Otherwise a run's only label covers the whole run (``"For the Year
+    Ended"`` over three dates, wherever it stands); with several labels each covers the empty cells to its right up
+    to the next one. A label ending in a connective (``"Balance at Beginning of"``, :data:`_DANGLING`) is a wrapped
+    cell and covers only its own column. A unit note alone in a row (``["", "", "(in millions)", ""]``) covers
+    every value column, in any row; otherwise the last row is never changed.
 
     Returns:
         New rows, the same lengths as given.
@@ -108,18 +154,29 @@ def spread_group_labels(header_rows: Sequence[Sequence[str]]) -> list[list[str]]
         labels = [c for c in row[1:] if c.strip()]
         if len(labels) == 1 and is_unit_line(labels[0]):
             rows[i] = [row[0], *(c if c.strip() else labels[0] for c in row[1:])]
-    for i, row in enumerate(rows[:-1]):
+    for i in range(len(rows) - 2, -1, -1):
+        row = rows[i]
         below = [any(j < len(r) and r[j].strip() for r in rows[i + 1:]) for j in range(len(row))]
-        labels = [c for c in row[1:] if c.strip()]
-        if len(labels) == 1:
+        kinds = [next((k for r in rows[i + 1:] if j < len(r) and (k := _kind(r[j])) is not None), None)
+                 for j in range(len(row))]
+        labels = [j for j in range(1, len(row)) if row[j].strip()]
+        if len(labels) == 1 and _PERIOD_GROUP.search(row[labels[0]]) and not _DANGLING.search(row[labels[0]]) \
+                and "period" in kinds:
             for j in range(1, len(row)):
-                if below[j] and not row[j].strip():
-                    row[j] = labels[0]
+                if below[j] and not row[j].strip() and kinds[j] != "words":
+                    row[j] = row[labels[0]]
             continue
-        last = ""
-        for j in range(1, len(row)):
-            if row[j].strip():
-                last = row[j]
-            elif below[j] and last:
-                row[j] = last
+        for run in _runs(kinds):
+            labelled = [j for j in run if row[j].strip()]
+            if len(labelled) == 1 and not _DANGLING.search(row[labelled[0]]):
+                for j in run:
+                    if below[j] and not row[j].strip():
+                        row[j] = row[labelled[0]]
+                continue
+            last = ""
+            for j in run:
+                if row[j].strip():
+                    last = "" if _DANGLING.search(row[j]) else row[j]
+                elif below[j] and last:
+                    row[j] = last
     return rows

@@ -44,6 +44,35 @@ def test_leading_rows_without_figures_are_header_rows_and_group_labels_cover_the
         2, ["($ in millions) At December 31:", "2019", "2018"])
 
 
+def test_a_group_label_covers_the_columns_of_its_kind_only():
+    """A label over sub-columns named in words stops where the periods begin, and the reverse; a time frame covers
+    the period columns around the words between them; a cell ending in a connective is wrapped, not a group."""
+    assert _names([["Year Ended May 31,", "", "", "", ""], ["", "", "", "Percent Change", ""],
+                   ["(Dollars in millions)", "2019", "Actual", "Constant", "2018"],
+                   ["Interest expense", "$2,082", "3%", "3%", "$2,025"]]) == (
+        3, ["Year Ended May 31, (Dollars in millions)", "2019", "Percent Change Actual", "Percent Change Constant",
+            "2018"])
+    assert _names([["", "", "Fiscal year", "", "% Change"], ["(in millions of €)", "2019", "2018", "Actual", "Comp."],
+                   ["Orders", "12,749", "11,875", "7 %", "7 %"]]) == (
+        2, ["(in millions of €)", "Fiscal year 2019", "Fiscal year 2018", "% Change Actual", "% Change Comp."])
+    assert _names([["", "", "", "Year Ended June 30,", "", ""],
+                   ["(In thousands)", "2019", "Change", "2018", "Change", "2017"],
+                   ["Revenue", "$912", "4%", "$877", "6%", "$827"]]) == (
+        2, ["(In thousands)", "Year Ended June 30, 2019", "Change", "Year Ended June 30, 2018", "Change",
+            "Year Ended June 30, 2017"])
+    assert _names([["", "Years Ended December 31,", "", "Increase (Decrease)", ""],
+                   ["", "2019", "2018", "Amount", "Percent"], ["Total cost of revenue", "$48,881", "$51,896",
+                                                               "$(3,015)", "(6)%"]])[1][3:] == [
+        "Increase (Decrease) Amount", "Increase (Decrease) Percent"]
+    assert _names([["", "Balance at Beginning of", "", ""], ["", "Period (1/1/19)", "Increase", "Balance at End"],
+                   ["Deferred revenue", "4,066", "417", "4,483"]])[1] == [
+        "", "Balance at Beginning of Period (1/1/19)", "Increase", "Balance at End"]
+    assert _names([["", "", "As of December 31, 2019", ""], ["", "Amortized Cost", "Unrealized Losses", "Fair Value"],
+                   ["Corporate bonds", "$129,499", "$3,433", "$126,066"]])[1][1:] == [
+        "As of December 31, 2019 Amortized Cost", "As of December 31, 2019 Unrealized Losses",
+        "As of December 31, 2019 Fair Value"]
+
+
 def test_a_table_of_words_keeps_its_declared_header():
     words = [["Name", "Role"], ["A. Rao", "Chief Executive Officer"], ["B. Shah", "Chief Financial Officer"]]
     assert split_header(words, 1) == 1 and split_header(words, 0) == 1
