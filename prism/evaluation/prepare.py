@@ -2,17 +2,46 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from pathlib import Path
 from typing import Any
 
 from prism.errors import PrismError
 from prism.evaluation.beir import ensure_corpus, has_corpus
 from prism.evaluation.dataset_types import EvalDataset
 from prism.evaluation.protocol import EvalService
-from prism.fsutil import sha256_file
+from prism.fsutil import atomic_write_json, sha256_file
 from prism.types import IngestItem, ProgressCallback
 
 logger = logging.getLogger(__name__)
+
+PIPELINE_MARKER = "eval_pipeline.json"
+"""File in an evaluated workspace's folder naming the :func:`pipeline_fingerprint` its documents were read with."""
+PIPELINE_PACKAGES = ("ingestion", "vocabulary", "types")
+"""The packages of ``prism`` whose code decides what a document's chunks and tables hold."""
+
+
+def pipeline_fingerprint(root: Path | None = None) -> str:
+    """sha256 over the path and bytes of every ``.py`` file of :data:`PIPELINE_PACKAGES` under ``root`` (the
+    installed ``prism`` package by default), in path order: it changes whenever the code that reads documents
+    does, so an evaluation never scores chunks an older parser wrote."""
+    root = root or Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in PIPELINE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _read_with(folder: Path) -> str | None:
+    """The fingerprint recorded in a workspace folder's :data:`PIPELINE_MARKER`, or ``None``."""
+    import json
+
+    try:
+        return json.loads((folder / PIPELINE_MARKER).read_text(encoding="utf-8")).get("fingerprint")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _find_file_workspace(service: EvalService, documents: set[tuple[str, str]]) -> str | None:
@@ -50,11 +79,14 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     Without ``workspace``: a workspace already holding exactly the dataset's documents under the dataset's file
     names is reused (BEIR: one whose
     ``beir_corpus.json`` marker names the corpus hash); else ``eval-<name>`` (BEIR: ``beir-<name>``) is created.
-    Documents already present (same content hash) are never ingested again.
+    Documents already present (same content hash) are never ingested again; but when the workspace's documents
+    were read by other ingestion code than today's (its :data:`PIPELINE_MARKER` names another
+    :func:`pipeline_fingerprint`, or none), the workspace is re-indexed from its kept originals first.
 
     Returns:
-        ``{"name", "documents", "ingested", "extra_documents"}`` (``extra_documents``: documents in the workspace
-        that the dataset does not name — they compete in retrieval; logged at WARNING).
+        ``{"name", "documents", "ingested", "reindexed", "extra_documents"}`` (``reindexed``: how many documents
+        were read again; ``extra_documents``: documents in the workspace that the dataset does not name — they
+        compete in retrieval; logged at WARNING).
 
     Raises:
         PrismError: a document fails to ingest.
@@ -66,6 +98,16 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     name = workspace or _find_file_workspace(service, named) or f"eval-{dataset.name}"
     if service.find_workspace(name) is None:
         service.create_workspace(name)
+    fingerprint = pipeline_fingerprint()
+    folder = service.workspace_dir(name)
+    reindexed = 0
+    if service.documents(name) and _read_with(folder) != fingerprint:
+        logger.info("workspace %s was read by other ingestion code: re-indexing it from its originals", name)
+        results = service.reindex(name, progress)
+        reindexed = len(results)
+        failed = [r for r in results if r.status == "failed"]
+        if failed:
+            raise PrismError(f"{failed[0].file} could not be read again in '{name}': {failed[0].error}")
     have = {d.doc_id for d in service.documents(name)}
     todo = [d for doc_id, d in wanted.items() if doc_id not in have]
     if todo:
@@ -75,7 +117,9 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
         failed = [r for r in results if r.status == "failed"]
         if failed:
             raise PrismError(f"{failed[0].file} could not be ingested into '{name}': {failed[0].error}")
+    atomic_write_json(folder / PIPELINE_MARKER, {"fingerprint": fingerprint})
     extra = len({d.doc_id for d in service.documents(name)} - set(wanted))
     if extra:
         logger.warning("workspace %s holds %d document(s) the dataset does not name", name, extra)
-    return {"name": name, "documents": len(wanted) + extra, "ingested": len(todo), "extra_documents": extra}
+    return {"name": name, "documents": len(wanted) + extra, "ingested": len(todo), "reindexed": reindexed,
+            "extra_documents": extra}

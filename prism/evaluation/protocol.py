@@ -45,6 +45,9 @@ class EvalService(Protocol):
                progress: ProgressCallback | None = None, *, contextual: bool | None = None,
                briefing: bool | None = None) -> list[IngestResult]: ...
 
+    def reindex(self, workspace: str | None = None, progress: ProgressCallback | None = None) -> list[IngestResult]:
+        ...
+
     def ingest_texts(self, docs: Sequence[tuple[str, str]], workspace: str | None = None,
                      progress: ProgressCallback | None = None) -> list[IngestResult]: ...
 

@@ -513,3 +513,31 @@ def test_cli_eval_run_and_beir_alias(embedder, prism_home, tmp_path, monkeypatch
     assert code == 1 and "not found" in json.loads(capsys.readouterr().out)["error"]
     code = main(["eval", "run", str(beir), "--limit", "0", "--json", "--eval-dir", str(eval_dir)])
     assert code == 1 and "--limit must be at least 1" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_a_workspace_read_by_other_ingestion_code_is_reindexed_before_it_is_scored(service, tiny_ground_truth,
+                                                                                    tmp_path):
+    from prism.evaluation.prepare import PIPELINE_MARKER, pipeline_fingerprint, prepare_workspace
+
+    ds = load_dataset(tiny_ground_truth)
+    first = prepare_workspace(service, ds)
+    assert (first["ingested"], first["reindexed"]) == (1, 0)
+    marker = service.workspace_dir(first["name"]) / PIPELINE_MARKER
+    assert json.loads(marker.read_text())["fingerprint"] == pipeline_fingerprint()
+    assert prepare_workspace(service, ds)["reindexed"] == 0  # same code: reused as it is
+    chunks = sum(len(rows) for _, rows in service.chunk_rows(first["name"]))
+    marker.write_text(json.dumps({"fingerprint": "an older parser"}))
+    again = prepare_workspace(service, ds)
+    assert (again["name"], again["ingested"], again["reindexed"]) == (first["name"], 0, 1)
+    assert sum(len(rows) for _, rows in service.chunk_rows(first["name"])) == chunks
+    assert json.loads(marker.read_text())["fingerprint"] == pipeline_fingerprint()
+    # the fingerprint follows the code that reads documents, and only that code
+    root = tmp_path / "prism"
+    for package in ("ingestion", "vocabulary", "types", "answering"):
+        (root / package).mkdir(parents=True)
+        (root / package / "a.py").write_text("x = 1\n")
+    before = pipeline_fingerprint(root)
+    (root / "answering" / "a.py").write_text("x = 2\n")
+    assert pipeline_fingerprint(root) == before
+    (root / "ingestion" / "a.py").write_text("x = 2\n")
+    assert pipeline_fingerprint(root) != before
