@@ -45,10 +45,12 @@ MAX_HEADER_ROWS = 4
 
 _PERIOD_WORDS = re.compile(
     rf"\b(?:(?:{months.ANY_RE})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b,?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{months.ANY_RE})\b\.?"
-    r"|(?:fy|q[1-4]|h[12])\s*'?\d{2,4}\b|(?:19|20)\d{2}(?:\s*[-–/]\s*\d{2,4})?\b|\d{1,2}\s+(?:weeks?|months?)\b"
+    r"|(?:fy|q[1-4]|h[12])\s*'?\d{2,4}\b|(?:19|20)\d{2}(?:\s*[-–/]\s*\d{2,4})?\b"
+    r"|(?:\d{1,3}\s*(?:[-–]|to)\s*)?\d{1,3}\+?\s+(?:weeks?|months?|years?|days?)\b"
     r")|\(\s*\d{1,2}\s*\)|[$₹€£]?\s*['’]000\b", re.IGNORECASE)
 """What a header cell may hold with digits: a date ("January 3, 2020", "31 March"), a year ("2019", "2018-19"), a
-fiscal period ("FY24", "Q3 2024"), a duration ("13 weeks", "six months" has no digit), a footnote mark "(1)" or
+fiscal period ("FY24", "Q3 2024"), a duration or a band of them ("13 weeks", "1-3 Years", "Less than 1 Year",
+"31 to 60 days past due"; "six months" has no digit), a footnote mark "(1)" or
 the thousands unit "$'000"."""
 
 

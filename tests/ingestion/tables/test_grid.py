@@ -73,6 +73,17 @@ def test_a_group_label_covers_the_columns_of_its_kind_only():
         "As of December 31, 2019 Fair Value"]
 
 
+def test_a_header_of_duration_bands_is_a_header_row():
+    assert _names([["", "", "Payments Due by Period (in millions)", "", ""],
+                   ["Contractual Obligations", "Total", "Less than 1 Year", "1-3 Years", "More than 5 Years"],
+                   ["Long-term debt", "$1,200", "$100", "$300", "$800"]]) == (
+        2, ["Contractual Obligations", "Total", "Payments Due by Period (in millions) Less than 1 Year",
+            "Payments Due by Period (in millions) 1-3 Years", "Payments Due by Period (in millions) More than 5 Years"])
+    assert split_header([["", "Current", "0 to 30 days past due", "31 to 60 days past due"],
+                         ["Net receivables", "23,524", "1,965", "507"]], 1) == 1
+    assert split_header([["", "2019"], ["", "3-5 years"], ["Useful life of plant", "4"]], 1) == 2
+
+
 def test_a_table_of_words_keeps_its_declared_header():
     words = [["Name", "Role"], ["A. Rao", "Chief Executive Officer"], ["B. Shah", "Chief Financial Officer"]]
     assert split_header(words, 1) == 1 and split_header(words, 0) == 1
