@@ -80,30 +80,28 @@ def _named_in_part(name: str, reading: Reading) -> bool:
     return name != GROUP_OF_TABLE and named_share(name, reading) < NAMED_GROUP
 
 
-def _headed_by(name: str, reading: Reading) -> bool:
-    """Whether the thing the question counts (its focus's head word, "ATMs") is the head of a phrase of the heading
-    (its last word: "Number of ATMs", "Receivable types"), not a word modifying another ("ATM transactions"). True
-    when the question gives no head."""
+def _counted(reading: Reading) -> str | None:
+    """The index token of the thing the question counts (its focus's head word: "ATMs" → "atm"), or ``None``."""
     head = getattr(reading.target, "head", None)
-    wanted = tokenize(head) if head else []
-    if not wanted:
-        return True
-    return any((tokens := tokenize(phrase)) and tokens[-1] == wanted[-1] for phrase in _PHRASE_BREAK.split(name))
+    tokens = tokenize(head) if head else []
+    return tokens[-1] if tokens else None
+
+
+def _headed_by(name: str, reading: Reading) -> bool:
+    """Whether the thing the question counts (:func:`_counted`) is the head of a phrase of the heading (its last
+    word: "Number of ATMs", "Receivable types"), not a word modifying another ("ATM transactions"). True when the
+    question gives no head."""
+    wanted = _counted(reading)
+    return wanted is None or any((tokens := tokenize(phrase)) and tokens[-1] == wanted
+                                 for phrase in _PHRASE_BREAK.split(name))
 
 
 def _modifies_items(reading: Reading, group: list[Row]) -> bool:
-    """Whether the thing the question counts only modifies the items' own head words ("ATM" in "Free ATM
-    transactions a month"): the items are kinds of something else, and counting them does not count it."""
-    head = getattr(reading.target, "head", None)
-    wanted = tokenize(head)[-1:] if head else []
-    if not wanted:
-        return False
-    for row in group:
-        for phrase in _PHRASE_BREAK.split(row.label):
-            tokens = tokenize(phrase)
-            if wanted[0] in tokens[:-1]:
-                return True
-    return False
+    """Whether the thing the question counts (:func:`_counted`) only modifies the items' own head words ("ATM" in
+    "Free ATM transactions a month"): the items are kinds of something else, and counting them does not count it."""
+    wanted = _counted(reading)
+    return wanted is not None and any(wanted in tokenize(phrase)[:-1]
+                                      for row in group for phrase in _PHRASE_BREAK.split(row.label))
 
 
 OPERATION = Count()
