@@ -127,9 +127,10 @@ ITEMS: dict[str, LineItem] = {
                                  ("operating income", "operating income loss", "income from operations",
                                   "operating profit", "total operating income"), "income",
                                  r"^(?:total\s+)?operating\s+income(?:\s+\(loss\))?$"),
-    "net_income": LineItem("net income", (r"net income", r"net earnings", r"net profit"),
+    "net_income": LineItem("net income", (r"net income", r"net earnings", r"net profit", r"profit after tax"),
                            ("net income", "net earnings", "net income loss", "net income attributable to common "
-                            "shareholders"), "income",
+                            "shareholders", "net profit", "net profit pat", "profit after tax", "profit after tax pat",
+                            "net profit after tax"), "income",
                            r"^net\s+(?:income|earnings)(?:\s+\(loss\))?(?:\s+attributable\s+to\s+[\w .,'&-]+)?$"),
     "gross_profit": LineItem("gross profit", (r"gross profit",), ("gross profit", "gross margin"), "income"),
     "da": LineItem("depreciation and amortization", (r"depreciation,? (?:and|&) amortization", r"d&a",

@@ -53,12 +53,42 @@ def _equivalents(label: str, question_words: tuple[str, ...], abbreviated: tuple
     return frozenset(found)
 
 
+def equivalent_tokens(label: str, reading: Reading) -> frozenset[str]:
+    """The index tokens of ``label`` the question states in another form, through an abbreviation either way
+    (:func:`_equivalents`: "Gross NPA %" for "gross non-performing assets", "Profit after tax" for "PAT") or a word
+    cut short with a full stop (:func:`_truncations`: "gross adv." for "Gross advances")."""
+    if not label:
+        return frozenset()
+    abbreviated = tuple(abbreviations.base(w) for w, kind in reading.salient if kind == "acronym")
+    truncated = tuple(w.lower() for w in _TRUNCATED.findall(reading.text))
+    return _equivalents(label, tuple(words_of(reading.text)), abbreviated) | _truncations(label, truncated)
+
+
+_TRUNCATED = re.compile(r"(?<![\w.])([A-Za-z]{3,})\.(?=[\s,;:?)]|$)")
+"""A word cut short and marked with a full stop ("gross adv.", "govt. securities", "exp.")."""
+
+
+def _shortens(cut: str, word: str) -> bool:
+    """Whether ``cut`` is ``word`` written short: its first two letters, then the rest of its letters in order
+    ("adv" of "advances", "govt" of "government", "mgmt" of "management")."""
+    if len(word) <= len(cut) or word[:2] != cut[:2]:
+        return False
+    rest = iter(word[2:])
+    return all(ch in rest for ch in cut[2:])
+
+
+@lru_cache(maxsize=2048)
+def _truncations(label: str, truncated: tuple[str, ...]) -> frozenset[str]:
+    """The index tokens of the words of ``label`` that a word the question wrote short stands for ("adv." →
+    "advances", "govt." → "government")."""
+    return frozenset(t for word in re.findall(r"[a-z]+", label.lower()) for cut in truncated
+                     if _shortens(cut, word) for t in tokenize(word))
+
+
 def named_tokens(row: Row, reading: Reading) -> frozenset[str]:
     """The row label's index tokens the question names, as written or through an abbreviation
-    (:func:`_equivalents`)."""
-    abbreviated = tuple(abbreviations.base(w) for w, kind in reading.salient if kind == "acronym")
-    equivalents = _equivalents(row.label, tuple(words_of(reading.text)), abbreviated) if row.label else frozenset()
-    return row.tokens & (reading.tokens | equivalents)
+    (:func:`equivalent_tokens`)."""
+    return row.tokens & (reading.tokens | equivalent_tokens(row.label, reading))
 
 
 def label_share(row: Row, reading: Reading) -> float:

@@ -60,10 +60,13 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
 def _names_each(pair: tuple[Operand, Operand], reading: Reading) -> bool:
     """Whether each of two figures is named by what sets its item apart in the question: of two mentions that
     share words ("products revenue or services revenue"), one holds "product" and the other "servic". A row named
-    only by the shared word ("Revenue") is not one of the two items. True when the question names no such pair."""
+    only by the shared word ("Revenue") is not one of the two items; of two alternatives ("higher revenue: products or
+services?"), each is one of the items. True when the question names no such pair."""
     named = [m for m in reading.mentions if m.tokens]
     shared = [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens))
               for i, x in enumerate(named) for y in named[i + 1:] if set(x.tokens) & set(y.tokens)]
+    shared += [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens)) for x, y in zip(named, named[1:], strict=False)
+               if reading.text[x.end:y.start].strip(" ,").lower() == "or"]  # "…: products or services?"
     if not shared:
         return True
     a, b = (set(tokenize(o.label)) for o in pair)
