@@ -116,7 +116,8 @@ class Reading:
             ``rise`` / ``fall`` (the direction a yes/no question asks about), ``reason``, ``description``,
             ``table_subject`` (the rule-based readings of a sentence answer), ``permission`` / ``obligation`` /
             ``prohibition`` / ``fact`` (what a yes/no question about a rule asks: may, must, must not, or does),
-            ``gap`` (a difference asked without a direction: the larger figure less the smaller).
+            ``gap`` (a difference asked without a direction: the larger figure less the smaller), ``multiple``
+            ("how many times B was A": a ratio whose divisor is named first).
         salient: the words a passage must hold for it to answer, each with why (``period``, ``acronym``,
             ``compound``, ``rare``): :mod:`prism.answering.reading.salient`.
         quarters: the quarters and halves of a fiscal year it names, ``(as written, part, year's last two

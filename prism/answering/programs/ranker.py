@@ -49,7 +49,7 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
             "unasked_total", "asked_total", "period_cover", "period_extra", "periods_match", "latest", "chronological",
             "question_order", "item_order", "same_row", "operands", "sentence", "retrieval", "beside", "unit_match",
             "unit_clash", "mixed_kinds", "label_named", "column_named", "magnitude", "percent_difference",
-            "percent_relative", "year_before", "distinct_periods", "figure_words",
+            "percent_relative", "year_before", "distinct_periods", "figure_words", "unit_outmatched",
             *(f"op_{name}" for name in OPERATIONS), "render_cosine")
 """The candidate features, in the weights' order."""
 
@@ -83,14 +83,16 @@ _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2
 
 
 @functools.cache
-def _item_tokens(label: str, items: tuple[str, ...]) -> frozenset[str] | None:
+def _item_tokens(label: str, items: tuple[str, ...], text: str = "") -> frozenset[str] | None:
     """The index tokens of the name of the line item among ``items`` a row label holds under one of its labels
     (:attr:`~prism.vocabulary.statements.LineItem.labels`: "Technology and development" is Netflix's "research and
-    development"), or ``None`` when it holds none of them."""
+    development"), and of the words the question ``text`` names it by ("net earnings" for a "Net profit (PAT)"
+    row), or ``None`` when it holds none of them."""
     name = normalise_label(label)
     for key in items:
         if name in ITEMS[key].labels:
-            return frozenset(tokenize(ITEMS[key].name))
+            said = re.search(r"\b(?:" + "|".join(ITEMS[key].words) + r")\b", text.lower())
+            return frozenset(tokenize(ITEMS[key].name)) | frozenset(tokenize(said.group(0)) if said else ())
     return None
 
 
@@ -100,17 +102,20 @@ def _row_tokens(row: Row, reading: Reading) -> frozenset[str]:
     in place of the label's words the question does not write."""
     if not reading.items:
         return row.tokens
-    item = _item_tokens(row.label, reading.items)
+    item = _item_tokens(row.label, reading.items, reading.text)
     return row.tokens if item is None else item | (row.tokens & reading.tokens)
 
 
 def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Sequence[str]) -> float:
-    """The share of a label's tokens, less those naming a period, the question names; a label of generic words only
+    """The share of a label's tokens, less those naming a period, the question names (as written or through an
+    abbreviation: :func:`~prism.answering.programs.binding.equivalent_tokens`); a label of generic words only
     ("Other", "Total") counts when the question writes it whole; a label that names only a period ("FY2023") names no
     figure and counts 0."""
     named = frozenset(t for t in tokens if not _PERIOD_TOKEN.fullmatch(t))
     if named:
-        return len(named & reading.tokens) / len(named)
+        from prism.answering.programs.binding import equivalent_tokens
+
+        return len(named & (reading.tokens | equivalent_tokens(label, reading))) / len(named)
     return 1.0 if not tokens and label and phrase_in(label.lower(), words) else 0.0  # a period names no figure
 
 
@@ -173,11 +178,13 @@ def _period_order(in_asked: list[int], n_operands: int) -> float:
 
 def _item_order(members: list[Row], reading: Reading) -> float:
     """For two line items both named by the question at different positions: 1.0 when in the order the question
-    names them, -1.0 when reversed; else 0.0."""
+    names them, -1.0 when reversed; else 0.0. A multiple ("how many times B was A", the reading's ``multiple``
+    flag) names its divisor first, so its order is the reverse."""
     if len(members) != 2:
         return 0.0
     a, b = (_position(m.tokens, reading) for m in members)
-    return 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
+    order = 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
+    return -order if "multiple" in reading.flags else order
 
 
 def _members(program: Program, reading: Reading, members: list[Row]) -> list[Row]:
@@ -247,7 +254,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         1.0 if len(asked) == 1 and len(operands) == 2 and len(series) == 1
         and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
         1.0 if len({o.when for o in operands}) == len(operands) else 0.0,
-        float(np.mean([_figure_words(o, reading) for o in operands])),
+        float(np.mean([_figure_words(o, reading) for o in operands])), 0.0,
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])
 
@@ -278,8 +285,21 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                 out.append(Candidate(variant, result, describe(variant, result, reading, rows, words, log_p)))
             if len(out) >= limit:
                 logger.info("candidates cut at %d", limit)
-                return out
-    return out
+                return _outmatched(out)
+    return _outmatched(out)
+
+
+_MATCH, _CLASH, _OUTMATCHED = (FEATURES.index(f) for f in ("unit_match", "unit_clash", "unit_outmatched"))
+
+
+def _outmatched(found: list[Candidate]) -> list[Candidate]:
+    """``found`` with ``unit_outmatched`` set on each candidate whose unit clashes with the one the question asks
+    for while another candidate's result is in that unit ("net income per share" with a per-share result at hand:
+    the bare net income is outmatched, not merely in another unit)."""
+    if any(c.features[_MATCH] for c in found):
+        for c in found:
+            c.features[_OUTMATCHED] = c.features[_CLASH]
+    return found
 
 
 _MAGNITUDE_OPERATIONS = frozenset({"change", "percent_change", "average", "sum", "ratio", "share", "cagr"})
@@ -296,7 +316,7 @@ def _magnitude(program: Program) -> Program | None:
 
 
 _DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0.3, 0.3, 0.2, 0.0, -0.3, 0.5, -0.2, 0.5,
-            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, *([0.0] * len(OPERATIONS)))
+            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0, *([0.0] * len(OPERATIONS)))
 """Hand-set weights before training, one per feature but the meaning one."""
 
 

@@ -47,10 +47,15 @@ _ARTICLE = re.compile(r"^(?:the|a|an|its|their|his|her|our)\s+", re.IGNORECASE)
 _PERIOD_TEXT = re.compile(r"\b(?:[QH][1-4]\s?FY\s?'?\d{2,4}|FY\s?'?\d{2,4}(?:-\d{2})?|(?:19|20)\d\d)\b", re.IGNORECASE)
 
 _REASON_QUESTION = re.compile(
-    r"^\s*(?:why\b|what\s+(?:caused|causes|drove|drives|explains|led\s+to|contributed\s+to|resulted\s+in)\b|"
+    r"^\s*(?:(?:[^,?]{1,60},\s*)?why\b|what\s+(?:caused|causes|drove|drives|explains|led\s+to|contributed\s+to|"
+    r"resulted\s+in|impacted|affected|influenced)\b|"
     r"what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:main\s+|primary\s+|principal\s+|key\s+)?"
-    r"(?:reasons?|drivers?|causes?|factors?)\b)|\b(?:reasons?|drivers?)\s+(?:for|of|behind)\b|\bdue\s+to\s+what\b",
+    r"(?:reasons?|drivers?|causes?|factors?)\b)|\b(?:reasons?|drivers?)\s+(?:for|of|behind)\b|\bdue\s+to\s+what\b|"
+    r"\b(?:driven|caused|explained|attributable|attributed|due|owing)\s+(?:by|to)\s*\??\s*$|"
+    r"\b(?:a\s+)?result\s+of\s*\??\s*$",
     re.IGNORECASE)
+"""A question asking for a cause: "why" (after a fronted adverbial too: "In 2019, why did …"), "what caused /
+impacted …", "what was the reason for …", or a cause left open at the end ("… driven by?", "… due to?")."""
 _DESCRIPTION_QUESTION = re.compile(
     r"^\s*(?:(?:what|how)\b[^?]*\b(?:consists?\s+of|compris(?:e|es|ed)|refers?\s+to|relates?\s+to|related\s+to|"
     r"represents?|mean|means|defined|definition|calculated|computed|determined|measured|presented|recogni[sz]ed|"
@@ -90,6 +95,9 @@ _MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak(?:ed
                   r"top|record\s+high|(?:its|a|an\s+all[\s-]time)\s+high)\b", re.IGNORECASE)
 _MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low|"
                   r"(?:its|a|an\s+all[\s-]time)\s+low)\b", re.IGNORECASE)
+_WHICH_MORE = re.compile(r"\s*(?:in\s+)?(?:which|who)\b.*?\b(more|less)\b(?!\s+than\b)", re.IGNORECASE)
+""""Which segment earned more revenue, products or services?": "more"/"less" in a which-question (not "more than
+X", a threshold) ask which is higher or lower."""
 _ORDINAL = re.compile(r"\b(second|2nd|third|3rd|fourth|4th)[\s-]+(?:highest|largest|greatest|biggest|most|lowest|"
                       r"smallest|least)\b", re.IGNORECASE)
 _ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
@@ -182,9 +190,31 @@ _HOW_MANY_PERCENT = re.compile(r"\bhow\s+many\s+(?:per\s?cent(?:age)?|%)", re.IG
 """"How many percent did revenue grow": a percentage asked, not a count."""
 
 
+_HOW_MANY_TIMES = re.compile(
+    r"\bhow\s+many\s+times\s+(?!(?:did|does|do|has|have|had|will|would|can|could|should|must)\b)"
+    r"(?:(?:is|was|are|were)\s+\S+(?:\s+\S+)*?\s+(?:larger|greater|higher|bigger|more|as)\b"
+    r"|(?!(?:is|was|are|were)\b)\S)", re.IGNORECASE)
+""""How many times operating expenses was gross profit", "how many times was revenue larger than costs": a multiple
+(a ratio), not a count of events ("How many times did the board meet?")."""
+
+
+_COUNT_IMPERATIVE = re.compile(r"\s*(?:please\s+)?count\s+(?:(?:the|all|up)\s+)?(?!how\b)(?P<np>.+?)"
+                               r"(?:\s+(?:in\s+which|where|when|that|with|for|in|at|on|under|per)\s|\?|$)",
+                               re.IGNORECASE)
+"""An imperative count ("Count the years in which net income exceeded $100 million"): "how many" asked as an
+order."""
+
+
+def asks_multiple(text: str) -> bool:
+    """Whether the question asks how many times one figure is another (a ratio)."""
+    return _HOW_MANY_TIMES.search(text) is not None
+
+
 def asks_how_many(text: str) -> bool:
-    """Whether the question asks "how many" of something countable (not "how many percent")."""
-    return bool(re.search(r"\bhow\s+many\b", text, re.IGNORECASE)) and not _HOW_MANY_PERCENT.search(text)
+    """Whether the question asks "how many" of something countable (not "how many percent", not "how many times"
+    one figure is another)."""
+    return ((bool(re.search(r"\bhow\s+many\b", text, re.IGNORECASE)) or _COUNT_IMPERATIVE.match(text) is not None)
+            and not _HOW_MANY_PERCENT.search(text) and not asks_multiple(text))
 
 
 def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget | None:
@@ -198,9 +228,10 @@ def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget |
     q = re.split(r"(?<=\?)\s", text.strip(), maxsplit=1)[0]  # the question, not the instructions after it
     named = tuple(replace(p, start=p.start - lead, end=p.end - lead) for p in periods
                   if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
-    if _HOW_MANY_PERCENT.search(q):
-        return None  # a rate, not a count of items
-    if m := re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I):
+    if _HOW_MANY_PERCENT.search(q) or asks_multiple(q):
+        return None  # a rate or a multiple, not a count of items
+    if m := (re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I)
+             or _COUNT_IMPERATIVE.match(q)):
         head, complement = _noun_phrase(m.group("np"), named)
         return _target("count", head, complement, named)
     if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):
@@ -273,6 +304,8 @@ def polarity(text: str) -> str | None:
     """``"max"`` for a question about the highest, largest, peak or which is higher; ``"min"`` for the lowest;
     ``None`` for neither or both."""
     high, low = _MAX.search(text) is not None, _MIN.search(text) is not None
+    if not high and not low and (m := _WHICH_MORE.match(text)):
+        high, low = m.group(1).lower() == "more", m.group(1).lower() == "less"
     return "max" if high and not low else "min" if low and not high else None
 
 
@@ -325,6 +358,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "points"
     if _PERCENT_CHANGE.search(text):
         return "percent"  # "the percentage growth in the number of branches": a percentage of a count
+    if asks_multiple(text):
+        return "ratio"
     if asks_how_many(text) or re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
         return "count"
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"

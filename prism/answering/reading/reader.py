@@ -22,14 +22,22 @@ from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
 from prism.answering.reading.model import OperationModel, Signals, flags_of
 from prism.answering.reading.salient import quarters, salient_words
-from prism.answering.reading.words import frame, mentions, normalise, own_pairs, title_tokens, words_of
+from prism.answering.reading.words import (
+    frame,
+    mentions,
+    normalise,
+    own_pairs,
+    phrase_spans,
+    title_tokens,
+    words_of,
+)
 from prism.index.sections import question_sections
 from prism.index.statements import figure_kinds, statement_kinds
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import duration_hint, find_periods
 from prism.retrieval.scope import DocumentCatalog
 from prism.types import PeriodMention, QuestionFacts
-from prism.types.reading import Comparison, Intent, Reading
+from prism.types.reading import Comparison, Intent, Mention, Reading
 from prism.vocabulary.question_words import (
     DIRECTED_WORDS,
     DIRECTION_PREDICATES,
@@ -37,6 +45,7 @@ from prism.vocabulary.question_words import (
     GAP_WORDS,
     LESS_WORDS,
     MORE_WORDS,
+    PRIOR_PERIOD_PHRASES,
     RISE_WORDS,
     WH_WORDS,
 )
@@ -76,6 +85,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "polarity": reading["polarity"] is not None, "each": bool({"each", "respectively", "every"} & set(words)),
         "bps": unit == "bps", "respectively": "respectively" in words,
         "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
+        "multiple": kinds.asks_multiple(text),
     }
     out |= {name for name, holds in checks.items() if holds}
     asks = kinds.modality(text)
@@ -89,6 +99,40 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         if out & {"rise", "fall"}:
             out.add("direction")  # "Did revenue increase …?": a direction tested, yes or no
     return out
+
+
+def _as_read(salient: tuple[tuple[str, str], ...], text: str) -> tuple[tuple[str, str], ...]:
+    """The salient words the reader kept: a rare word it wrote out ("opex" → "operating expenses", the normalised
+    ``text`` no longer holds it) is asked through its expansion, so no passage needs to hold it as written."""
+    held = set(words_of(text))
+    return tuple((w, kind) for w, kind in salient if kind != "rare" or w.lower() in held)
+
+
+def _without(words: list[str], phrase: list[str]) -> list[str]:
+    """``words`` less the first occurrence of ``phrase`` (as is when it does not occur)."""
+    spans = phrase_spans(" ".join(phrase), words)
+    if not spans:
+        return words
+    start, end = spans[0]
+    return words[:start] + words[end:]
+
+
+def _without_period_frames(words: list[str]) -> list[str]:
+    """``words`` less the phrases that set a period against the one before it ("year over year", "sequentially":
+    :data:`~prism.vocabulary.question_words.PRIOR_PERIOD_PHRASES`): in a yes/no question of direction ("Net income up
+    YoY in 2024?") they say which periods the direction is between, not that a percentage change is asked."""
+    drop = {i for phrase in PRIOR_PERIOD_PHRASES for a, b in phrase_spans(phrase.replace("-", " "), words)
+            for i in range(a, b)}
+    return [w for i, w in enumerate(words) if i not in drop]
+
+
+def _item_to_item(text: str, words: list[str], found: tuple[Mention, ...]) -> bool:
+    """Whether a terse question (no wh-word) sets one item against another with "to" and nothing else between them
+    ("Gross profit to opex, FY24?", "Debt to equity 2024"): a ratio, as "the ratio of A to B" asks; "from A to B"
+    is a span, not a ratio."""
+    if WH_WORDS & set(words) or "from" in words:
+        return False
+    return any(text[a.end:b.start].strip().lower() == "to" for a, b in zip(found, found[1:], strict=False))
 
 
 def _threshold(comparison: Comparison | None, periods: tuple[PeriodMention, ...]) -> Comparison | None:
@@ -174,12 +218,19 @@ class Reader:
                  if catalog is not None else QuestionFacts(periods=periods))
         found = mentions(text, periods, [(e.start, e.end) for e in facts.entities])
         shape = frame(text, periods, found)
+        comparison = _threshold(kinds.comparison(text), periods)
+        if comparison is not None:
+            # the comparative of a threshold ("greater than 2.0%") relates the figures to it: no extreme is asked
+            words = _without(words, words_of(comparison.text))
         readings: dict[str, object] = {
-            "periods": periods, "mentions": found, "comparison": _threshold(kinds.comparison(text), periods),
-            "target": kinds.answer_target(text, periods), "expected_unit": kinds.expected_unit(words, text),
-            "polarity": kinds.polarity(text),
+            "periods": periods, "mentions": found, "comparison": comparison,
+            "target": kinds.answer_target(text, periods),
+            "expected_unit": kinds.expected_unit(words, text) or ("ratio" if _item_to_item(text, words, found) else None),
+            "polarity": kinds.polarity(text.replace(comparison.text, " ") if comparison is not None else text),
         }
         flags = _flags(text, words, readings)
+        if {"polar", "direction"} <= flags:
+            words = _without_period_frames(words)
         vector = frame_vector = None
         if self.embedder is not None:
             # the question with its shorthand written out ("Rev CAGR FY22" → "revenue CAGR FY22"): what it means
@@ -198,8 +249,8 @@ class Reader:
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
-                                     "fact", "gap"}),
-            salient=salient_words(question, self._in_vocabulary), quarters=quarters(question),
+                                     "fact", "gap", "multiple"}),
+            salient=_as_read(salient_words(question, self._in_vocabulary), text), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog),
             vector=vector,

@@ -105,6 +105,13 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 """An abbreviation written with full stops, as a word is read without its last one ("U.S", "U.K")."""
 
 
+_PER = frozenset({"per", "each"})
+_PER_UNITS = frozenset({"share", "shares"})
+"""A frame word after "per" / "each" that names a figure's divisor ("net income per share", "for each share"):
+it belongs to the mention, so a row that says it ("Net income per share") or a program that divides by it (shares
+outstanding) covers the question and a bare "Net income" does not."""
+
+
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
@@ -122,10 +129,13 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
             out.append(Mention(words, tuple(tokenize(words)), start, end))
             run.clear()
 
+    previous = ""
     for m in _WORD.finditer(text):
         word = m.group(0).lower().strip(".'’")
-        content = (word not in FRAME_WORDS and word not in STOP_WORDS and not _covered(m.start(), m.end(), spans)
-                   and bool(tokenize(word)) and not re.search(r"\d", word))
+        unit = previous in _PER and word in _PER_UNITS  # "per share": the divisor is part of what is asked
+        previous = word
+        content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS)
+                   and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
             gap = text[run[-1].end():m.start()] if run else ""
             if run and _ABBREVIATION.fullmatch(run[-1].group(0)):

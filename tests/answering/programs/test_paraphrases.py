@@ -27,30 +27,20 @@ FAMILIES = [f for f in load_families() if f.workspace == "fixture"]
 BY_ID = {f.id: f for f in FAMILIES}
 
 NOT_YET: dict[str, str] = {
-    "northwind-count / Count the years in which net income exceeded $100 million":
-        "gets text",
     "northwind-ratio / Gross profit to opex, FY24?":
-        "gets lookup(Gross profit FY2024)",
+        "gets text: read as a ratio (two items set against each other with 'to'), but the ratio is not accepted",
     "northwind-ratio / How many times operating expenses was gross profit in 2024?":
-        "gets text",
+        "gets text: the ratio ranks first (a multiple names its divisor first) but is not accepted",
     "northwind-margin / What was operating income as a percentage of revenue in 2024?":
-        "gets share(Operating income FY2024, Revenue FY2024)",
+        "gets share(Operating income FY2024, Revenue FY2024): the same 19.2 %, but the canonical is the metric",
     "northwind-per_share / Net income per share 2024":
-        "gets text",
+        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024), which the canonical does not",
     "northwind-per_share / Net income per shr FY24?":
-        "gets text",
-    "northwind-per_share / How much net income was there for each share outstanding in 2024?":
-        "gets text",
+        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024), which the canonical does not",
     "northwind-per_share / Net income/share 2024":
-        "gets text",
-    "northwind-yes_no / Net income up YoY in 2024?":
-        "gets percent_change(Net income FY2023, Net income FY2024)",
-    "northwind-max-items / Which segment earned more revenue in 2024, products or services?":
-        "gets text",
-    "northwind-max-items / Higher revenue in 2024: products or services?":
-        "gets max(Revenue FY2024, Services FY2024)",
-    "northwind-max-items / Which brought in more in 2024, products or services?":
-        "gets text",
+        "gets per_share(Net income FY2024, Diluted shares outstanding FY2024), which the canonical does not",
+    "northwind-per_share / What was per-share net income in 2024?":
+        "gets lookup(Net income FY2024): 'per-share' before the item is not read as its divisor",
 }
 """``"family / wording"`` → what it gets instead, for the wordings that do not yet agree with their canonical
 (measured with ``bench/paraphrase.py``)."""
@@ -58,7 +48,8 @@ NOT_YET: dict[str, str] = {
 CANONICAL_NOT_YET: dict[str, str] = {
     "northwind-list": "gets lookup(Total revenue FY2024)",
     "northwind-margin": "gets metric(operating margin)",
-    "northwind-per_share": "gets lookup(Net income FY2024)",
+    "northwind-per_share": "gets text: per_share ranks first by a hair over the bare net income (outmatched in "
+                           "unit) and is not accepted",
 }
 """Families whose canonical question does not yet get the operation it asks for → what it gets."""
 

@@ -96,3 +96,69 @@ def test_a_verb_passing_an_amount_states_a_threshold(question, amount):
 
 def test_the_top_of_a_ranking_is_no_threshold():
     assert read("What share of revenue came from the top 10 customers in 2024?").comparison is None
+
+
+@pytest.mark.parametrize("question", [
+    "How many times operating expenses was gross profit in 2024?",
+    "How many times was revenue larger than costs in 2024?",
+])
+def test_how_many_times_one_figure_is_another_asks_for_a_ratio_not_a_count(question):
+    reading = read(question)
+    assert reading.expected_unit == "ratio" and reading.target is None
+
+
+def test_how_many_times_something_happened_is_still_a_count():
+    reading = read("How many times did the board meet in 2024?")
+    assert reading.expected_unit == "count" and reading.target.answer_type == "count"
+
+
+def test_a_count_asked_as_an_order_is_a_count():
+    reading = read("Count the years in which net income exceeded $100 million")
+    assert reading.expected_unit == "count" and reading.target.head == "years"
+    assert reading.operation == "count", reading.operations[:3]
+
+
+def test_two_items_set_against_each_other_with_to_ask_for_a_ratio_and_a_span_does_not():
+    assert read("Gross profit to opex, FY24?").expected_unit == "ratio"
+    assert read("Revenue from 2023 to 2024?").expected_unit is None
+    assert read("What was transferred to the statutory reserve in 2024?").expected_unit is None  # a wh-question
+
+
+def test_per_share_names_the_divisor_in_the_mention():
+    reading = read("What was net income per share in 2024?")
+    assert [m.text for m in reading.mentions] == ["net income", "share"]
+    assert reading.expected_unit == "per_share"
+
+
+def test_year_over_year_in_a_yes_no_question_of_direction_is_the_period_not_the_operation():
+    reading = read("Net income up YoY in 2024?")
+    assert reading.intent == "yes_no" and reading.operation == "yes_no", reading.operations[:3]
+    assert read("What was the YoY growth in net income in 2024?").operation in ("percent_change", "change")
+
+
+@pytest.mark.parametrize("question, polarity", [
+    ("Which segment earned more revenue in 2024, products or services?", "max"),
+    ("Which segment had less revenue in 2024?", "min"),
+    ("Which years had revenue more than $1,000 million?", None),  # a threshold, not a comparison
+])
+def test_more_or_less_in_a_which_question_asks_which_is_higher_or_lower(question, polarity):
+    assert read(question).polarity == polarity
+
+
+@pytest.mark.parametrize("question", [
+    "What was the increase in free cash flow from 2018 to 2019 driven by?",
+    "What is the increase in inventory due to?",
+    "In 2019, why did the gross margin decrease?",
+    "What impacted the company's effective tax rate in 2019?",
+])
+def test_a_cause_asked_in_any_position_reads_as_a_reason(question):
+    reading = read(question)
+    assert "reason" in reading.flags and reading.intent == "reason", reading.operations[:3]
+
+
+@pytest.mark.parametrize("question", [
+    "What is the amount due to related parties in 2019?",
+    "What was the net income attributable to shareholders in 2019?",
+])
+def test_due_to_and_attributable_to_before_their_object_name_a_figure(question):
+    assert "reason" not in read(question).flags

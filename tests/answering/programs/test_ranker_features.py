@@ -1,0 +1,38 @@
+"""Features of candidate programs that read the question's structure: a unit outmatched by another candidate, the
+order of a multiple's items."""
+
+from __future__ import annotations
+
+from prism.answering.programs.ranker import FEATURES, _item_order, candidates
+from prism.answering.programs.evidence import Row
+from prism.index.tokenizer import tokenize
+from tests.readings import read, table_evidence
+
+_OUT = FEATURES.index("unit_outmatched")
+_CLASH = FEATURES.index("unit_clash")
+
+
+def test_a_result_in_another_unit_is_outmatched_only_when_a_candidate_has_the_asked_unit():
+    reading = read("What was net income per share in 2024?")
+    found = candidates(reading, table_evidence(("Net income", "180.0"), ("Diluted shares outstanding", "150.0")))
+    by_program = {(c.program.operation, tuple(o.label for o in c.program.operands)): c for c in found}
+    per_share = by_program[("per_share", ("Net income", "Diluted shares outstanding"))]
+    lookup = by_program[("lookup", ("Net income",))]
+    assert str(per_share.result.shown) == "1.20" and per_share.features[_OUT] == 0.0
+    assert lookup.features[_CLASH] == 1.0 and lookup.features[_OUT] == 1.0
+    alone = candidates(reading, table_evidence(("Net income", "180.0")))  # nothing to divide by: no better unit
+    assert all(c.features[_OUT] == 0.0 for c in alone) and any(c.features[_CLASH] for c in alone)
+
+
+def _row(label: str, i: int) -> Row:
+    return Row(("t", i), label, frozenset(tokenize(label)), ())
+
+
+def test_a_multiple_names_its_divisor_first():
+    gross, opex = _row("Gross profit", 0), _row("Operating expenses", 1)
+    ratio = read("What is the ratio of gross profit to operating expenses in 2024?")
+    multiple = read("How many times operating expenses was gross profit in 2024?")
+    assert "multiple" in multiple.flags and "multiple" not in ratio.flags
+    assert _item_order([gross, opex], ratio) == 1.0
+    assert _item_order([gross, opex], multiple) == 1.0  # gross profit / operating expenses, as asked
+    assert _item_order([opex, gross], multiple) == -1.0
