@@ -4,7 +4,9 @@
    the gold (:func:`prism.evaluation.tatqa.match.line_matches` on its result).
 2. **The operation model** (:mod:`prism.answering.reading.model`) is fitted on the examples' operation labels
    (:func:`~.examples.operation_of`, else the operations of the right candidates, else ``text``), and on the
-   registry's own phrasings read as questions (:mod:`~.phrasings`), which every fold keeps.
+   registry's own phrasings read as questions (:mod:`~.phrasings`), which every fold keeps; its penalty is the one
+   of :data:`READER_L2_GRID` whose models, fitted without each fold of documents, give that fold's operations the
+   highest log-likelihood (:func:`_out_of_fold`).
 3. **Cross-fitting.** The ranker's first feature is the reader's probability of the candidate's operation; fitted on
    the reader's own training examples it would be over-confident. So the examples are split into ``folds`` by
    document, a reader is fitted without each fold, and each fold's candidates get that reader's probabilities
@@ -141,6 +143,31 @@ def _fit_reader(prepared: Sequence[Prepared | Phrased], vectors: dict[str, np.nd
     return OperationModel(shared=list(w[:n]), per=fitted)
 
 
+READER_L2_GRID = (0.001, 0.01, 0.03, 0.1)
+"""The operation model's penalties cross-validation chooses among (0.001 was the fixed one before)."""
+
+
+def _out_of_fold(prepared: Sequence[Prepared], phrased: Sequence[Phrased], vectors: dict[str, np.ndarray] | None,
+                 split: list[list[int]], l2: float) -> float:
+    """The mean log-likelihood of the examples' operations (the probability of any of their labels) under operation
+    models fitted with penalty ``l2`` without each example's fold of documents (k-fold cross-validation: Stone,
+    "Cross-validatory choice and assessment of statistical predictions", 1974); the registry's phrasings are in
+    every fold's training set and scored in none."""
+    total = count = 0.0
+    for fold in split:
+        inside = set(fold)
+        model = _fit_reader([*(p for i, p in enumerate(prepared) if i not in inside), *phrased], vectors, l2)
+        for i in fold:
+            p = prepared[i]
+            if not p.labels:
+                continue
+            operations = (model.probabilities(p.signals, None) if vectors is None
+                          else _probabilities(model, p, vectors))
+            total += math.log(max(sum(q for name, q in operations if name in p.labels), 1e-9))
+            count += 1
+    return total / count if count else 0.0
+
+
 def _folds(prepared: Sequence[Prepared], k: int, seed: int) -> list[list[int]]:
     """Indices of ``prepared`` in ``k`` folds, whole documents per fold."""
     groups = sorted({p.example.group for p in prepared})
@@ -243,22 +270,32 @@ def _fit_accept(prepared: Sequence[Prepared], ranker: Ranker, l2: float) -> list
 
 def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequence[Phrased] = (), folds: int = 5,
           seed: int = 20261204, l2: float = 0.001, ranker_grid: Sequence[float] = RANKER_L2_GRID,
+          reader_grid: Sequence[float] = READER_L2_GRID,
           progress: Callable[[str], None] | None = None) -> Trained:
     """Fit both models on ``prepared`` (module docstring) and report counts and in-sample accuracies.
     ``phrased``: the registry's phrasings read as questions, added to the operation model's examples in every fold
-    (:func:`~.phrasings.phrased_examples`); ``l2``: the operation model's and the accept model's penalty;
-    ``ranker_grid``: the ranker's penalties, one chosen by cross-validation over the folds
-    (:func:`~.selection.choose_l2`; one value: that one)."""
+    (:func:`~.phrasings.phrased_examples`); ``l2``: the accept model's penalty (and the others' when their grids
+    hold one value or none); ``reader_grid``: the operation model's penalties, one chosen by the out-of-fold
+    log-likelihood of the examples' operations (:func:`_out_of_fold`); ``ranker_grid``: the ranker's penalties,
+    one chosen by cross-validation over the folds (:func:`~.selection.choose_l2`; one value: that one)."""
     say = progress or (lambda _m: None)
     vectors = OperationModel().phrasing_vectors(embedder)
+    split = _folds(prepared, folds, seed)
+    reader_l2, reader_cv = l2, dict[str, float]()
+    if len(reader_grid) > 1:
+        say("choosing the operation model's penalty by cross-validation over the folds")
+        scored = {value: _out_of_fold(prepared, phrased, vectors, split, value) for value in reader_grid}
+        reader_cv = {f"{value:g}": round(ll, 4) for value, ll in scored.items()}
+        reader_l2 = max(sorted(scored, reverse=True), key=lambda value: round(scored[value], 4))  # ties: larger
+        say(f"operation model penalty {reader_l2:g} (out-of-fold log-likelihood per penalty: {reader_cv})")
     say("fitting the operation model per fold")
-    for fold in _folds(prepared, folds, seed):
+    for fold in split:
         inside = set(fold)
-        model = _fit_reader([*(p for i, p in enumerate(prepared) if i not in inside), *phrased], vectors, l2)
+        model = _fit_reader([*(p for i, p in enumerate(prepared) if i not in inside), *phrased], vectors, reader_l2)
         for i in fold:
             _set_probabilities(prepared[i], model, vectors)
     say("fitting the operation model on every example")
-    final_model = _fit_reader([*prepared, *phrased], vectors, l2)
+    final_model = _fit_reader([*prepared, *phrased], vectors, reader_l2)
     prior = Ranker()
     say("fitting the ranker, first stage")
     first = fit(_ranker_choices(prepared, None), np.asarray(prior.first), _ranker_l2(l2))
@@ -282,5 +319,6 @@ def train(prepared: list[Prepared], embedder: PrismEmbedding, *, phrased: Sequen
     report = {"examples": len(prepared), "with_right_candidate": sum(bool(p.right) for p in prepared),
               "operation_accuracy_out_of_fold": round(op_right / max(len(prepared), 1), 4),
               "ranker_accuracy_in_sample": round(_accuracy(prepared, ranker), 4), "folds": folds, "l2": l2,
+              "reader_l2": reader_l2, "reader_l2_cross_validated": reader_cv,
               "ranker_l2": ranker_l2, "ranker_l2_cross_validated": cross_validated, "phrasings": len(phrased)}
     return Trained(final_model, ranker, report)

@@ -70,3 +70,23 @@ def test_folds_keep_each_document_in_one_fold():
             fold_of_group.setdefault(prepared[i].example.group, set()).add(f)
     assert all(len(fs) == 1 for fs in fold_of_group.values())
     assert _folds(prepared, k=3, seed=1) == folds
+
+
+def _flagged(group: str, i: int, label: str) -> Prepared:
+    example = Example(id=f"{group}-{i}", group=group, question="q", answer="1", scale="", derivation="",
+                      answer_type="arithmetic", answer_from="table")
+    flags = frozenset({"two_mentions", "one_period"} if label == "ratio" else {"one_period"})
+    return Prepared(example=example, signals=Signals(words=("what", "was", "it"), flags=flags), found=[], right=[],
+                    labels=(label,))
+
+
+def test_the_operation_models_penalty_is_scored_on_documents_it_was_not_fitted_on():
+    """A cue the priors do not know (two items named → a ratio) is learnt with a small penalty and held at the prior
+    with a large one: the out-of-fold log-likelihood prefers the small one, and scores each example once."""
+    from prism.evaluation.training.train import _out_of_fold
+
+    prepared = [_flagged(f"doc{g}", i, "ratio" if i % 2 else "lookup") for g in range(10) for i in range(6)]
+    split = _folds(prepared, k=5, seed=3)
+    loose, tight = (_out_of_fold(prepared, (), None, split, l2) for l2 in (0.001, 100.0))
+    assert loose > tight
+    assert loose > np.log(0.5)  # better than guessing between the two operations
