@@ -130,6 +130,8 @@ class Reading:
             / B"), read per fiscal year end of the workspace's documents (its periods are named in each document's
             calendar): ``((fiscal year end or None, plan), …)`` (:mod:`prism.answering.reading.formulas`); empty
             when it names none.
+        shortened: the words it writes short with a full stop, lower case, without the stop ("gross adv." →
+            ``("adv",)``, "govt. securities" → ``("govt",)``): :func:`prism.answering.reading.words.shortened_words`.
         vector: the embedding of :attr:`question` as :attr:`text` writes it (its shorthand spelled out; shape
             ``(dimension,)``, L2-normalised; dense retrieval uses it for the question), or ``None`` when the reader
             had no embedder.
@@ -159,6 +161,7 @@ class Reading:
     pairs: frozenset[tuple[str, str]] = frozenset()
     title_tokens: frozenset[str] = frozenset()
     plans: tuple[tuple[str | None, Any], ...] = ()
+    shortened: tuple[str, ...] = ()
     vector: Any = field(default=None, compare=False, repr=False)
 
     @property

@@ -60,12 +60,7 @@ def equivalent_tokens(label: str, reading: Reading) -> frozenset[str]:
     if not label:
         return frozenset()
     abbreviated = tuple(abbreviations.base(w) for w, kind in reading.salient if kind == "acronym")
-    truncated = tuple(w.lower() for w in _TRUNCATED.findall(reading.text))
-    return _equivalents(label, tuple(words_of(reading.text)), abbreviated) | _truncations(label, truncated)
-
-
-_TRUNCATED = re.compile(r"(?<![\w.])([A-Za-z]{3,})\.(?=[\s,;:?)]|$)")
-"""A word cut short and marked with a full stop ("gross adv.", "govt. securities", "exp.")."""
+    return _equivalents(label, tuple(words_of(reading.text)), abbreviated) | _truncations(label, reading.shortened)
 
 
 def _shortens(cut: str, word: str) -> bool:

@@ -28,6 +28,7 @@ from prism.answering.reading.words import (
     normalise,
     own_pairs,
     phrase_spans,
+    shortened_words,
     title_tokens,
     words_of,
 )
@@ -252,7 +253,7 @@ class Reader:
                                      "fact", "gap", "multiple"}),
             salient=_as_read(salient_words(question, self._in_vocabulary), text), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
-            plans=_plans(text, periods, catalog),
+            plans=_plans(text, periods, catalog), shortened=shortened_words(question),
             vector=vector,
         )
         return reading, signals

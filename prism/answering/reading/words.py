@@ -92,6 +92,17 @@ def phrase_spans(phrase: str, words: Sequence[str]) -> list[tuple[int, int]]:
     return [(i, i + n) for i in range(len(words) - n + 1) if n > 0 and list(words[i:i + n]) == parts]
 
 
+_SHORTENED = re.compile(r"(?<![\w.])([A-Za-z]{3,})\.(?=[\s,;:?)]|$)")
+"""A word cut short and marked with a full stop ("gross adv.", "govt. securities", "exp.")."""
+
+
+def shortened_words(question: str) -> tuple[str, ...]:
+    """The words ``question`` writes short with a full stop, lower case, without the stop, in order ("gross adv."
+    → ``("adv",)``); a sentence's last word before its full stop counts too (it matches a label word only when a
+    label word is longer and begins with its letters)."""
+    return tuple(dict.fromkeys(w.lower() for w in _SHORTENED.findall(question)))
+
+
 def words_of(text: str) -> list[str]:
     """The lower-case words of ``text`` (``%`` a word of its own), for :func:`phrase_in`."""
     return [w.lower() for w in re.findall(r"[A-Za-z0-9]+(?:[.'’][A-Za-z0-9]+)*|%", text)]

@@ -54,3 +54,20 @@ def test_a_period_compared_with_the_one_before_adds_that_period(question, period
 
     text = normalise(question)
     assert [p.text for p in kinds.with_prior_period(text, find_periods(text))] == periods
+
+
+def test_words_written_short_with_a_full_stop_are_read_once():
+    from prism.answering.reading.words import shortened_words
+
+    assert shortened_words("Meridian gross adv. 2QFY25?") == ("adv",)
+    assert shortened_words("What were govt. securities and govt. bonds in FY24?") == ("govt",)
+    assert shortened_words("What was U.S. revenue in 2024?") == ()  # an abbreviation's letters, not a word cut short
+    assert shortened_words("What was revenue in 2024?") == ()
+
+
+def test_a_rare_word_the_reader_writes_out_is_not_required_of_the_passages():
+    from prism.answering.reading.reader import _as_read
+
+    salient = (("opex", "rare"), ("FY2024", "period"), ("zakat", "rare"))
+    assert _as_read(salient, "Gross profit to operating expenses, FY24?") == (("FY2024", "period"),)
+    assert _as_read(salient, "What was the zakat paid in FY24?") == (("FY2024", "period"), ("zakat", "rare"))
