@@ -77,17 +77,23 @@ def _with_durations(zone: str, picked: list[re.Match[str]], headers: list[str]) 
     """``headers`` under the duration groups above them: "Three Months Ended June 30," and "Six Months Ended June
     30," over ``2024 2023 2024 2023`` → "Three Months Ended June 30, 2024" … "Six Months Ended June 30, 2023", so
     each column keeps its duration (a quarter is not its half year). The groups split the columns evenly, left to
-    right; without groups, or when they do not divide the columns, the headers are returned unchanged."""
+    right; groups set on one line with their dates on the next ("Three Months Ended Six Months Ended" over "June 30,
+    June 30,") take those dates in order. Without groups, or when they do not divide the columns, the headers are
+    returned unchanged."""
     groups = [g for g in _DURATION_GROUP.finditer(zone) if g.start() < picked[-1].start()]
     if not groups or len(headers) % len(groups):
         return tuple(headers)
     per = len(headers) // len(groups)
+    days = [g.group("day") for g in groups]
+    if not all(days):  # "Three Months Ended Six Months Ended" over "June 30, June 30,": the dates in order
+        below = [m.group() for m in re.finditer(_MONTH_DAY, zone[groups[0].start():picked[0].end()], re.IGNORECASE)]
+        days = below if len(below) == len(groups) else days
     out = []
     for j, header in enumerate(headers):
-        group = groups[j // per]
+        group, day = groups[j // per], days[j // per]
         words = " ".join(zone[group.start():group.start("day") if group.group("day") else group.end()].split())
-        if re.match(_MONTH_DAY, header, re.IGNORECASE) or not group.group("day"):
+        if re.match(_MONTH_DAY, header, re.IGNORECASE) or not day:
             out.append(f"{words} {header}")
         else:
-            out.append(f"{words} {_clean_period(group.group('day'))}, {header}")
+            out.append(f"{words} {_clean_period(day)}, {header}")
     return tuple(out)

@@ -161,3 +161,17 @@ def test_columns_dated_day_first_with_points_are_their_fiscal_years(kaveri, ques
     assert figure in answer.answer
     assert other not in answer.answer
     assert "₹18 lakh" not in answer.answer and "₹20 lakh" not in answer.answer  # note references are no figures
+
+
+def test_duration_groups_on_one_line_take_the_dates_of_the_line_below_in_order():
+    """A 10-Q's summary table sets "Three Months Ended  Six Months Ended" on one line and "June 30,  June 30," on the
+    next: each column keeps its duration and its date, so "the second quarter of 2023" finds its column."""
+    text = ("The following table summarizes our consolidated operating results:\n"
+            "Three Months Ended Six Months Ended\nJune 30, June 30,\n2023 2022 2023 2022\n(In thousands)\n"
+            "Net revenues $ 3,942,207 $ 3,264,888 $ 7,815,503 $ 6,119,197\n"
+            "Operating income 371,378 2,381,451 1,102,217 2,487,239\n"
+            "Net income 243,544 1,622,625 723,427 1,587,832\n")
+    (table,) = find_tables(text, 28)
+    assert table.column_headers == ("Three Months Ended June 30, 2023", "Three Months Ended June 30, 2022",
+                                    "Six Months Ended June 30, 2023", "Six Months Ended June 30, 2022")
+    assert [r.label for r in table.rows] == ["Net revenues", "Operating income", "Net income"]
