@@ -65,7 +65,8 @@ services?"), each is one of the items. True when the question names no such pair
     named = [m for m in reading.mentions if m.tokens]
     shared = [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens))
               for i, x in enumerate(named) for y in named[i + 1:] if set(x.tokens) & set(y.tokens)]
-    shared += [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens)) for x, y in zip(named, named[1:], strict=False)
+    shared += [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens))
+               for x, y in zip(named, named[1:], strict=False)
                if reading.text[x.end:y.start].strip(" ,").lower() == "or"]  # "…: products or services?"
     if not shared:
         return True

@@ -226,7 +226,8 @@ class Reader:
         readings: dict[str, object] = {
             "periods": periods, "mentions": found, "comparison": comparison,
             "target": kinds.answer_target(text, periods),
-            "expected_unit": kinds.expected_unit(words, text) or ("ratio" if _item_to_item(text, words, found) else None),
+            "expected_unit": (kinds.expected_unit(words, text)
+                              or ("ratio" if _item_to_item(text, words, found) else None)),
             "polarity": kinds.polarity(text.replace(comparison.text, " ") if comparison is not None else text),
         }
         flags = _flags(text, words, readings)

@@ -142,11 +142,11 @@ def spread_group_labels(header_rows: Sequence[Sequence[str]]) -> list[list[str]]
     over ``"2019 | Actual | Constant | 2018"`` covers ``Actual`` and ``Constant`` only, ``"Fiscal year"`` over
     ``"2019 | 2018 | Actual | Comp."`` the two years. A row's only label naming a time frame (``"Year Ended June
     30,"``, :data:`_PERIOD_GROUP`) covers every column not named in words below it, wherever they stand (``"2019 |
-    Change | 2018 | Change | 2017"``), when some column below it is a period. Otherwise a run's only label covers the whole run (``"For the Year
-    Ended"`` over three dates, wherever it stands); with several labels each covers the empty cells to its right up
-    to the next one. A label ending in a connective (``"Balance at Beginning of"``, :data:`_DANGLING`) is a wrapped
-    cell and covers only its own column. A unit note alone in a row (``["", "", "(in millions)", ""]``) covers
-    every value column, in any row; otherwise the last row is never changed.
+    Change | 2018 | Change | 2017"``), when some column below it is a period. Otherwise a run's only label covers
+    the whole run (``"For the Year Ended"`` over three dates, wherever it stands); with several labels each covers
+    the empty cells to its right up to the next one. A label ending in a connective (``"Balance at Beginning
+    of"``, :data:`_DANGLING`) is a wrapped cell and covers only its own column. A unit note alone in a row (``["",
+    "", "(in millions)", ""]``) covers every value column, in any row; otherwise the last row is never changed.
 
     Returns:
         New rows, the same lengths as given.
@@ -161,12 +161,12 @@ def spread_group_labels(header_rows: Sequence[Sequence[str]]) -> list[list[str]]
         below = [any(j < len(r) and r[j].strip() for r in rows[i + 1:]) for j in range(len(row))]
         kinds = [next((k for r in rows[i + 1:] if j < len(r) and (k := _kind(r[j])) is not None), None)
                  for j in range(len(row))]
-        labels = [j for j in range(1, len(row)) if row[j].strip()]
-        if len(labels) == 1 and _PERIOD_GROUP.search(row[labels[0]]) and not _DANGLING.search(row[labels[0]]) \
+        named = [j for j in range(1, len(row)) if row[j].strip()]
+        if len(named) == 1 and _PERIOD_GROUP.search(row[named[0]]) and not _DANGLING.search(row[named[0]]) \
                 and "period" in kinds:
             for j in range(1, len(row)):
                 if below[j] and not row[j].strip() and kinds[j] != "words":
-                    row[j] = row[labels[0]]
+                    row[j] = row[named[0]]
             continue
         for run in _runs(kinds):
             labelled = [j for j in run if row[j].strip()]

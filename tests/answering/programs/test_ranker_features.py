@@ -3,8 +3,8 @@ order of a multiple's items."""
 
 from __future__ import annotations
 
-from prism.answering.programs.ranker import FEATURES, _item_order, candidates
 from prism.answering.programs.evidence import Row
+from prism.answering.programs.ranker import FEATURES, _item_order, candidates
 from prism.index.tokenizer import tokenize
 from tests.readings import read, table_evidence
 
