@@ -8,7 +8,9 @@ missing folder; CI has the folder and runs them.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -17,8 +19,12 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
 # The default embedder backend (onnx-fp32) exports the model once per models folder: one folder for the whole session
-# (and the CLI subprocesses it starts), not one export per temporary PRISM_HOME.
-os.environ.setdefault("PRISM_MODELS_DIR", tempfile.mkdtemp(prefix="prism-test-models-"))
+# (and the CLI subprocesses it starts), not one export per temporary PRISM_HOME. The session that made the folder
+# removes it when it ends (each export is about 200 MB; left behind, they filled /tmp).
+if "PRISM_MODELS_DIR" not in os.environ:
+    _MODELS_DIR = tempfile.mkdtemp(prefix="prism-test-models-")
+    os.environ["PRISM_MODELS_DIR"] = _MODELS_DIR
+    atexit.register(shutil.rmtree, _MODELS_DIR, ignore_errors=True)
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
