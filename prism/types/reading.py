@@ -110,6 +110,8 @@ class Reading:
         items: the statement line items it names, keys of :data:`prism.index.statements.ITEMS` in their order
             ("research and development expense" → ``("rd",)``): a row holding one under the company's own name
             ("Technology and development" at Netflix) is the row it names.
+        item_words: the words it names each of :attr:`items` by, lower case, in the same order ("net earnings" for
+            ``net_income``): a row holding the item under another name counts these words as its own.
         sections: the filing sections it asks about (risks, drivers, policies: :mod:`prism.index.sections`).
         flags: readings that change how an answer is written: ``bps`` (asks basis points), ``respectively``
             (several figures, one per period), ``each`` (a figure per period), ``polar`` (a yes/no question),
@@ -154,6 +156,7 @@ class Reading:
     facts: QuestionFacts = field(default_factory=QuestionFacts)
     statement_kinds: frozenset[str] = frozenset()
     items: tuple[str, ...] = ()
+    item_words: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
     flags: frozenset[str] = frozenset()
     salient: tuple[tuple[str, str], ...] = ()

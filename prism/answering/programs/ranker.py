@@ -83,16 +83,16 @@ _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2
 
 
 @functools.cache
-def _item_tokens(label: str, items: tuple[str, ...], text: str = "") -> frozenset[str] | None:
-    """The index tokens of the name of the line item among ``items`` a row label holds under one of its labels
+def _item_tokens(label: str, reading: Reading) -> frozenset[str] | None:
+    """The index tokens of the name of the line item among the question's
+    (:attr:`~prism.types.reading.Reading.items`) a row label holds under one of its labels
     (:attr:`~prism.vocabulary.statements.LineItem.labels`: "Technology and development" is Netflix's "research and
-    development"), and of the words the question ``text`` names it by ("net earnings" for a "Net profit (PAT)"
-    row), or ``None`` when it holds none of them."""
+    development"), and of the words the question names it by ("net earnings" for a "Net profit (PAT)" row), or
+    ``None`` when it holds none of them."""
     name = normalise_label(label)
-    for key in items:
+    for key, said in zip(reading.items, reading.item_words or ("",) * len(reading.items), strict=True):
         if name in ITEMS[key].labels:
-            said = re.search(r"\b(?:" + "|".join(ITEMS[key].words) + r")\b", text.lower())
-            return frozenset(tokenize(ITEMS[key].name)) | frozenset(tokenize(said.group(0)) if said else ())
+            return frozenset(tokenize(ITEMS[key].name)) | frozenset(tokenize(said))
     return None
 
 
@@ -102,7 +102,7 @@ def _row_tokens(row: Row, reading: Reading) -> frozenset[str]:
     in place of the label's words the question does not write."""
     if not reading.items:
         return row.tokens
-    item = _item_tokens(row.label, reading.items, reading.text)
+    item = _item_tokens(row.label, reading)
     return row.tokens if item is None else item | (row.tokens & reading.tokens)
 
 

@@ -170,11 +170,13 @@ def _item(focus: Sequence[str]) -> str | None:
 _ITEM_WORDS = {key: re.compile(r"\b(?:" + "|".join(item.words) + r")\b", re.IGNORECASE) for key, item in ITEMS.items()}
 
 
-def line_items(text: str) -> tuple[str, ...]:
+def line_items(text: str) -> tuple[tuple[str, str], ...]:
     """The statement line items ``text`` names anywhere (by :attr:`~prism.vocabulary.statements.LineItem.words`),
-    keys of :data:`prism.index.statements.ITEMS` in their order: "research and development expense in FY2015" →
-    ``("rd",)``; ``()`` when it names none."""
-    return tuple(key for key, pattern in _ITEM_WORDS.items() if pattern.search(text))
+    each as ``(key of :data:`prism.index.statements.ITEMS`, the words naming it, lower case)``, in the registry's
+    order: "research and development expense in FY2015" → ``(("rd", "research and development"),)``; ``()`` when it
+    names none."""
+    found = ((key, pattern.search(text)) for key, pattern in _ITEM_WORDS.items())
+    return tuple((key, match.group(0).lower()) for key, match in found if match)
 
 
 def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]

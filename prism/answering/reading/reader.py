@@ -238,6 +238,7 @@ class Reader:
             # the question with its shorthand written out ("Rev CAGR FY22" → "revenue CAGR FY22"): what it means
             vector, frame_vector = self.embedder.embed([text, shape or text], threads=self.threads)
         signals = Signals(tuple(words), vector, frame_vector, flags_of(sorted(flags)))
+        items = kinds.line_items(text)
         operations = self.model.probabilities(signals, self.embedder if vector is not None else None)
         reading = Reading(
             question=question, text=text, tokens=frozenset(tokenize(text)) | frozenset(tokenize(question)),
@@ -247,7 +248,7 @@ class Reader:
             target=readings["target"], comparison=readings["comparison"],  # type: ignore[arg-type]
             ordinal=kinds.ordinal(text), polarity=readings["polarity"],  # type: ignore[arg-type]
             facts=facts, statement_kinds=frozenset(statement_kinds(text) or figure_kinds(text)),
-            items=kinds.line_items(text),
+            items=tuple(key for key, _ in items), item_words=tuple(words for _, words in items),
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",

@@ -71,3 +71,12 @@ def test_a_rare_word_the_reader_writes_out_is_not_required_of_the_passages():
     salient = (("opex", "rare"), ("FY2024", "period"), ("zakat", "rare"))
     assert _as_read(salient, "Gross profit to operating expenses, FY24?") == (("FY2024", "period"),)
     assert _as_read(salient, "What was the zakat paid in FY24?") == (("FY2024", "period"), ("zakat", "rare"))
+
+
+@pytest.mark.parametrize(("question", "items"), [
+    ("What were net earnings in FY2024?", (("net_income", "net earnings"),)),
+    ("Research and Development expense in FY2015", (("rd", "research and development expense"),)),
+    ("How many analysts attended the call?", ()),
+])
+def test_the_line_items_a_question_names_are_read_with_the_words_naming_them(question, items):
+    assert kinds.line_items(question) == items
