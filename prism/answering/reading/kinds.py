@@ -174,8 +174,7 @@ def line_items(text: str) -> tuple[tuple[str, str], ...]:
     """The statement line items ``text`` names anywhere (by :attr:`~prism.vocabulary.statements.LineItem.words`),
     each as ``(key of :data:`prism.index.statements.ITEMS`, the words naming it, lower case)``, in the registry's
     order: "research and development expense in FY2015" → ``(("rd", "research and development expense"),)``;
-    ``()`` when it
-    names none."""
+    ``()`` when it names none."""
     found = ((key, pattern.search(text)) for key, pattern in _ITEM_WORDS.items())
     return tuple((key, match.group(0).lower()) for key, match in found if match)
 
