@@ -138,3 +138,39 @@ def test_which_row_ranks_first_names_the_row_and_its_figure(report, question, ro
     others = {"United Kingdom", "United States", "Canada", "Rest of World", "Total"} - {row}
     assert not answer.declined and row in first and figure in first, answer.answer
     assert not [name for name in others if name in first], answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What years are reported by the table?",
+    "Which years does the table cover?",
+    "What are the years included in the table?",
+])
+def test_a_question_about_the_whole_table_gets_its_years(report, question):
+    """The question names no row: the table's dated columns answer, in the table's order."""
+    answer = report.ask(question, "span", sources=["revenue.html"])
+    heading = answer.answer.splitlines()[0]
+    assert not answer.declined and answer.calculation is not None, answer.answer
+    assert answer.calculation.result == "2019 and 2018", answer.answer
+    assert "Periods the table gives" in heading, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What items are listed in the table?",
+    "What are the financial items shown in the table?",
+])
+def test_a_question_about_the_whole_table_gets_its_items_without_the_total(report, question):
+    answer = report.ask(question, "span", sources=["revenue.html"])
+    assert not answer.declined and answer.calculation is not None, answer.answer
+    assert answer.calculation.result == "United Kingdom; United States; Canada; Rest of World", answer.answer
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What were the respective revenues of Canada and the United Kingdom in 2019?", ("96,168", "103,498")),
+    ("What was the revenue of the United Kingdom and Canada in 2018 respectively?", ("69,596", "70,774")),
+])
+def test_items_asked_respectively_get_a_figure_each_in_the_question_order(report, question, expected):
+    answer = report.ask(question, "span", sources=["revenue.html"])
+    first = answer.answer.splitlines()[0]
+    assert not answer.declined, answer.answer
+    assert all(figure in first for figure in expected), answer.answer
+    assert first.index(expected[0]) < first.index(expected[1]), answer.answer

@@ -83,12 +83,16 @@ class Choice:
 
     def fits(self, reading: Reading) -> bool:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a
-        sentence (a cause, a description, what a table shows), not when no operand's label shares a word with it;
+        sentence (a cause, a description, what a table shows); always for a program over a whole table when the
+        question asks about the table as a whole (its periods, its items); not when no operand's label shares a word
+        with it;
         otherwise when the accept model (:attr:`accept`) gives it at least even odds of being right; untrained, when
         the reader expects a program, or a lookup whose row the question names whole."""
         best = self.best
         if best is None or reading.intent in _SENTENCE_INTENTS:
             return False
+        if "of_table" in reading.flags and best.program.option("whole"):
+            return True  # a question about the table as a whole names none of its rows
         if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
             return False
         if self.accept is None:

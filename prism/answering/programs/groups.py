@@ -81,7 +81,7 @@ def item_groups(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, lis
         yield from ((item_name(name), group) for name, group, share in sections if share > 0.0)  # named in part
         plain = [r for r in members if not r.total]
         context = set().union(*(r.context for r in members)) if members else set()
-        if len(plain) >= 2 and (context & reading.tokens or not reading.mentions):
+        if len(plain) >= 2 and (context & reading.tokens or not reading.mentions or "of_table" in reading.flags):
             yield GROUP_OF_TABLE, plain
 
 

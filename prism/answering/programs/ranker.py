@@ -83,16 +83,16 @@ _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2
 
 
 @functools.cache
-def _item_tokens(label: str, reading: Reading) -> frozenset[str] | None:
-    """The index tokens of the name of the line item among the question's
-    (:attr:`~prism.types.reading.Reading.items`) a row label holds under one of its labels
+def _item_tokens(label: str, items: tuple[str, ...], said: tuple[str, ...]) -> frozenset[str] | None:
+    """The index tokens of the name of the line item among ``items`` (the question's,
+    :attr:`~prism.types.reading.Reading.items`) a row label holds under one of its labels
     (:attr:`~prism.vocabulary.statements.LineItem.labels`: "Technology and development" is Netflix's "research and
-    development"), and of the words the question names it by ("net earnings" for a "Net profit (PAT)" row), or
-    ``None`` when it holds none of them."""
+    development"), and of the words ``said`` the question names it by ("net earnings" for a "Net profit (PAT)" row;
+    :attr:`~prism.types.reading.Reading.item_words`), or ``None`` when it holds none of them."""
     name = normalise_label(label)
-    for key, said in zip(reading.items, reading.item_words or ("",) * len(reading.items), strict=True):
+    for key, words in zip(items, said or ("",) * len(items), strict=True):
         if name in ITEMS[key].labels:
-            return frozenset(tokenize(ITEMS[key].name)) | frozenset(tokenize(said))
+            return frozenset(tokenize(ITEMS[key].name)) | frozenset(tokenize(words))
     return None
 
 
@@ -102,7 +102,7 @@ def _row_tokens(row: Row, reading: Reading) -> frozenset[str]:
     in place of the label's words the question does not write."""
     if not reading.items:
         return row.tokens
-    item = _item_tokens(row.label, reading)
+    item = _item_tokens(row.label, reading.items, reading.item_words)
     return row.tokens if item is None else item | (row.tokens & reading.tokens)
 
 

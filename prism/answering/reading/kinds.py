@@ -32,9 +32,9 @@ from prism.types.reading import Comparison, ExpectedUnit
 from prism.vocabulary import question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
-__all__ = ["answer_target", "asks_description", "asks_how_many", "asks_proportion_ratio", "asks_reason",
-           "asks_table_subject", "changes_a_percentage", "comparison", "cue_words", "expected_unit", "line_items",
-           "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
+__all__ = ["answer_target", "asks_description", "asks_how_many", "asks_of_table", "asks_proportion_ratio",
+           "asks_reason", "asks_table_subject", "changes_a_percentage", "comparison", "cue_words", "expected_unit",
+           "line_items", "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -140,6 +140,24 @@ def asks_description(text: str) -> bool:
 def asks_table_subject(text: str) -> bool:
     """Whether the question asks what a table shows ("What does the table show?"), not a figure in it."""
     return _TABLE_SUBJECT.match(text) is not None
+
+
+_THE_TABLE = re.compile(r"\b(?:the|this|that)\s+(?:above\s+|following\s+|below\s+)?table\b", re.IGNORECASE)
+_TABLE_WORDS = frozenset(
+    "table financial information data items item line lines years periods dates categories kinds types listed "
+    "included include includes shown show shows presented present highlighted reported report disclosed provided "
+    "provide provides given recorded contained contain contains covered cover covers analysed analyzed stated "
+    "mentioned featured displayed described".split())
+"""Words that name a table's parts or how it gives them, not a figure or item in it."""
+
+
+def asks_of_table(text: str, mentions: Sequence[str]) -> bool:
+    """Whether the question asks about a table as a whole ("What years are reported by the table?", "What financial
+    items are listed in the table?"): it names "the table" and no figure or item besides (each of its ``mentions``
+    is of :data:`_TABLE_WORDS` only)."""
+    if not _THE_TABLE.search(text):
+        return False
+    return all(set(m.lower().split()) <= _TABLE_WORDS for m in mentions)
 
 
 def _bare_phrase(text: str) -> str:

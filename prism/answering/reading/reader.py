@@ -87,6 +87,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "bps": unit == "bps", "respectively": "respectively" in words,
         "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
         "multiple": kinds.asks_multiple(text),
+        "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]]),  # type: ignore[attr-defined]
     }
     out |= {name for name, holds in checks.items() if holds}
     asks = kinds.modality(text)
@@ -252,7 +253,7 @@ class Reader:
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
-                                     "fact", "gap", "multiple"}),
+                                     "fact", "gap", "multiple", "of_table"}),
             salient=_as_read(salient_words(question, self._in_vocabulary), text), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog), shortened=shortened_words(question),

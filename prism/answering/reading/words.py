@@ -53,7 +53,8 @@ _OPERATION_WORDS = frozenset({"growth", "change", "changes", "total", "sum", "co
 
 
 def normalise(question: str) -> str:
-    """The question with shorthand and symbols written out (module docstring); whitespace collapsed. A figure and
+    """The question with shorthand and symbols written out (module docstring); whitespace collapsed; "the respective
+    A and B" asked as "A and B … respectively". A figure and
     two periods with no verb ("Net income from 2014 to 2015?") is written out as the change in it ("change in Net
     income from 2014 to 2015?")."""
     text = " ".join(question.split())
@@ -70,11 +71,18 @@ def normalise(question: str) -> str:
     text = _DIVIDE.sub(lambda m: f"{m.group(1)} divided by", text)
     text = _SHORT.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
     text = " ".join(text.split())
+    if _RESPECTIVE.search(text) and not re.search(r"\brespectively\b", text, re.IGNORECASE):
+        # "the respective sales and purchases for 2017": each item's figure, as "… for 2017 respectively" asks
+        text = _RESPECTIVE.sub("", text).rstrip(" ?") + " respectively" + ("?" if text.rstrip().endswith("?") else "")
     m = _ELLIPTICAL.match(text)
     figure = set(words_of(m.group("figure"))) if m is not None else set()
     if m is None or figure & (_OPERATION_WORDS | FRAME_WORDS | STOP_WORDS) or len(figure) > 6:
         return text  # a sentence ("Tell me whether net income increased …") or an operation named
     return f"change in {m.group('figure')} {m.group('span')}?"
+
+
+_RESPECTIVE = re.compile(r"\brespective\s+", re.IGNORECASE)
+""""respective" before the items asked: a figure for each, in the order named."""
 
 
 def phrase_in(phrase: str, words: Sequence[str]) -> bool:

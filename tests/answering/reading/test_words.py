@@ -7,6 +7,7 @@ import pytest
 
 from prism.answering.reading import kinds
 from prism.answering.reading.words import normalise
+from tests.readings import read
 
 
 @pytest.mark.parametrize(("question", "text"), [
@@ -80,3 +81,21 @@ def test_a_rare_word_the_reader_writes_out_is_not_required_of_the_passages():
 ])
 def test_the_line_items_a_question_names_are_read_with_the_words_naming_them(question, items):
     assert kinds.line_items(question) == items
+
+
+@pytest.mark.parametrize(("question", "whole"), [
+    ("What years are reported by the table?", True),
+    ("What financial items are listed in the table?", True),
+    ("Which periods does the table cover?", True),
+    ("What was revenue in the table for 2019?", False),  # a figure in the table, not the table
+    ("What years are reported?", False),  # no table named
+])
+def test_a_question_about_a_table_as_a_whole_is_told_from_one_about_a_figure_in_it(question, whole):
+    assert kinds.asks_of_table(question, [m.text for m in read(question).mentions]) is whole
+
+
+def test_the_respective_items_are_asked_as_a_figure_each():
+    assert normalise("What are the respective sales and purchases for 2017?") == (
+        "What are the sales and purchases for 2017 respectively?")
+    kept = "What were sales in 2019 and 2018 respectively?"
+    assert normalise(kept) == kept

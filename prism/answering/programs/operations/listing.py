@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, asked_periods, rows
+from prism.answering.programs.binding import asked, asked_periods, item_pairs, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.groups import (
+    GROUP_OF_TABLE,
     item_groups,
     item_name,
     period_list,
@@ -17,7 +18,8 @@ from prism.answering.programs.groups import (
     threshold_rows,
     threshold_words,
 )
-from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
 
@@ -36,23 +38,41 @@ class Listing(Operation):
     intent = "list"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        whole = "of_table" in reading.flags
         for name, group in item_groups(reading, evidence):
-            yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
+            options: tuple[tuple[str, object], ...] = (("of", "items"), ("group", name))
+            if whole and name == GROUP_OF_TABLE:  # "What items does the table list?": every item of the table
+                options += (("whole", True),)
+            yield Program(self.name, tuple(r.figures[0] for r in group), options)
         if len(asked_periods(reading)) >= 2:
             for row in rows(reading, evidence, figures=2):
                 figures = tuple(asked(reading, row))
                 if len(figures) >= 2:
                     yield Program(self.name, figures, (("of", "values"),))
+        if "respectively" in reading.flags and len(asked_periods(reading)) <= 1:
+            # "What were the respective sales and purchases in 2017?": each item's figure, in the question's order
+            order = tokenize(reading.text)
+            for a, b in item_pairs(reading, evidence):
+                if _first_named(a, order) < _first_named(b, order):
+                    yield Program(self.name, (a, b), (("of", "item values"),))
         for figures in threshold_rows(reading, evidence):
             yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
         if reading.comparison is not None or reading.polarity is not None:
             return  # a threshold or an extreme asks which periods meet it, not which the table gives
         if reading.expected_unit != "period":
             return  # "What was operating income?" asks for a figure, not the periods the table gives it for
+        covered = False
         for row in rows(reading, evidence, limit=2, figures=2):
             dated = tuple(f for f in row.figures if f.when != (0, 0))
             if len({f.when for f in dated}) >= 2:
-                yield Program(self.name, dated, (("of", "coverage"),))
+                covered = True  # a table asked about as a whole gives its periods in every row
+                yield Program(self.name, dated, (("of", "coverage"),) + ((("whole", True),) if whole else ()))
+        if not covered and whole:  # "What years does the table cover?": its dated columns
+            for table in list(evidence.tables.values())[:1]:
+                dated_rows = [tuple(f for f in r.figures if f.when != (0, 0)) for _, r in table if r is not None]
+                widest = max(dated_rows, key=lambda fs: len({f.when for f in fs}), default=())
+                if len({f.when for f in widest}) >= 2:
+                    yield Program(self.name, widest, (("of", "coverage"), ("whole", True)))
 
     def run(self, program: Program, reading: Reading) -> Result:
         of = program.option("of")
@@ -68,6 +88,9 @@ class Listing(Operation):
         if of == "values":
             text = "; ".join(f"{f.column}: {written(f.value, f.kind, f)}" for f in operands)
             return Result(None, None, "label", text, picked=tuple(range(len(operands))))
+        if of == "item values":
+            text = "; ".join(f"{item_name(f.label)}: {written(f.value, f.kind, f)}" for f in operands)
+            return Result(None, None, "label", text, picked=tuple(range(len(operands))))
         text = "; ".join(item_name(f.label) for f in operands)
         return Result(None, None, "label", text, picked=tuple(range(len(operands))))
 
@@ -75,10 +98,13 @@ class Listing(Operation):
         first = program.operands[0]
         if program.option("of") == "values":
             return first.name
+        if program.option("of") == "item values":
+            return " and ".join(item_name(f.label) for f in program.operands) + (f", {first.column}"
+                                                                                  if first.column else "")
         if program.option("of") == "periods":
             return f"periods with {first.name} {program.option('threshold', '')}".rstrip()
         if program.option("of") == "coverage":
-            return f"periods the table gives {first.name} for"
+            return "periods the table gives" if program.option("whole") else f"periods the table gives {first.name} for"
         return str(program.option("group", "items"))
 
     def work_subject(self, program: Program) -> str:
@@ -87,6 +113,13 @@ class Listing(Operation):
         if program.option("of") == "periods":
             return f"{program.operands[0].name} against the threshold (✓ met)"
         return self.subject(program)
+
+
+def _first_named(figure: Operand, order: list[str]) -> int:
+    """Where the question first names a word of the figure's label (its index tokens ``order``, in text order); the
+    question's length when it names none."""
+    label = set(tokenize(figure.label))
+    return next((i for i, token in enumerate(order) if token in label), len(order))
 
 
 OPERATION = Listing()
