@@ -151,13 +151,14 @@ _TABLE_WORDS = frozenset(
 """Words that name a table's parts or how it gives them, not a figure or item in it."""
 
 
-def asks_of_table(text: str, mentions: Sequence[str]) -> bool:
+def asks_of_table(text: str, mentions: Sequence[str], unit: str | None = None) -> bool:
     """Whether the question asks about a table as a whole ("What years are reported by the table?", "What financial
-    items are listed in the table?"): it names "the table" and no figure or item besides (each of its ``mentions``
-    is of :data:`_TABLE_WORDS` only)."""
+    items are listed in the table?"): it names "the table" and either asks for periods (``unit`` ``"period"``: the
+    years a table gives information for are its columns' whatever row it names) or names no figure or item besides
+    (each of its ``mentions`` is of :data:`_TABLE_WORDS` only)."""
     if not _THE_TABLE.search(text):
         return False
-    return all(set(m.lower().split()) <= _TABLE_WORDS for m in mentions)
+    return unit == "period" or all(set(m.lower().split()) <= _TABLE_WORDS for m in mentions)
 
 
 def _bare_phrase(text: str) -> str:

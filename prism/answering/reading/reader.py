@@ -87,7 +87,8 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "bps": unit == "bps", "respectively": "respectively" in words,
         "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
         "multiple": kinds.asks_multiple(text),
-        "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]]),  # type: ignore[attr-defined]
+        "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]],  # type: ignore[attr-defined]
+                                        unit),  # type: ignore[arg-type]
     }
     out |= {name for name, holds in checks.items() if holds}
     asks = kinds.modality(text)

@@ -66,7 +66,8 @@ class Listing(Operation):
             dated = tuple(f for f in row.figures if f.when != (0, 0))
             if len({f.when for f in dated}) >= 2:
                 covered = True  # a table asked about as a whole gives its periods in every row
-                yield Program(self.name, dated, (("of", "coverage"),) + ((("whole", True),) if whole else ()))
+                yield Program(self.name, dated, (("of", "coverage"), ("row", True))
+                              + ((("whole", True),) if whole else ()))
         if not covered and whole:  # "What years does the table cover?": its dated columns
             for table in list(evidence.tables.values())[:1]:
                 dated_rows = [tuple(f for f in r.figures if f.when != (0, 0)) for _, r in table if r is not None]
@@ -104,7 +105,9 @@ class Listing(Operation):
         if program.option("of") == "periods":
             return f"periods with {first.name} {program.option('threshold', '')}".rstrip()
         if program.option("of") == "coverage":
-            return "periods the table gives" if program.option("whole") else f"periods the table gives {first.name} for"
+            if program.option("row"):  # the row the question names
+                return f"periods the table gives {first.name} for"
+            return "periods the table gives"
         return str(program.option("group", "items"))
 
     def work_subject(self, program: Program) -> str:
