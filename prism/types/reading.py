@@ -120,7 +120,8 @@ class Reading:
             ``prohibition`` / ``fact`` (what a yes/no question about a rule asks: may, must, must not, or does),
             ``gap`` (a difference asked without a direction: the larger figure less the smaller), ``multiple``
             ("how many times B was A": a ratio whose divisor is named first), ``of_table`` (it asks about a table as a
-            whole, naming no figure or item in it: "What years does the table cover?").
+            whole: its periods, whichever row it names, or its items when it names none: "What years does the table
+            cover?").
         salient: the words a passage must hold for it to answer, each with why (``period``, ``acronym``,
             ``compound``, ``rare``): :mod:`prism.answering.reading.salient`.
         quarters: the quarters and halves of a fiscal year it names, ``(as written, part, year's last two

@@ -91,8 +91,8 @@ class Choice:
         best = self.best
         if best is None or reading.intent in _SENTENCE_INTENTS:
             return False
-        if "of_table" in reading.flags and best.program.option("whole"):
-            return True  # a question about the table as a whole names none of its rows
+        if best.program.option("whole"):
+            return True  # made only for a question about the table as a whole, which names none of its rows
         if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
             return False
         if self.accept is None:

@@ -154,8 +154,8 @@ _TABLE_WORDS = frozenset(
 def asks_of_table(text: str, mentions: Sequence[str], unit: str | None = None) -> bool:
     """Whether the question asks about a table as a whole ("What years are reported by the table?", "What financial
     items are listed in the table?"): it names "the table" and either asks for periods (``unit`` ``"period"``: the
-    years a table gives information for are its columns' whatever row it names) or names no figure or item besides
-    (each of its ``mentions`` is of :data:`_TABLE_WORDS` only)."""
+    years a table gives information for are its columns' years, whichever row it names) or names no figure or item
+    besides (each of its ``mentions`` is of :data:`_TABLE_WORDS` only)."""
     if not _THE_TABLE.search(text):
         return False
     return unit == "period" or all(set(m.lower().split()) <= _TABLE_WORDS for m in mentions)

@@ -54,9 +54,8 @@ _OPERATION_WORDS = frozenset({"growth", "change", "changes", "total", "sum", "co
 
 def normalise(question: str) -> str:
     """The question with shorthand and symbols written out (module docstring); whitespace collapsed; "the respective
-    A and B" asked as "A and B … respectively". A figure and
-    two periods with no verb ("Net income from 2014 to 2015?") is written out as the change in it ("change in Net
-    income from 2014 to 2015?")."""
+    A and B" asked as "A and B … respectively". A figure and two periods with no verb ("Net income from 2014 to
+    2015?") is written out as the change in it ("change in Net income from 2014 to 2015?")."""
     text = " ".join(question.split())
     text = _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(0)]} ", text)
     text = _PLUS.sub(f" {SYMBOLS['+']} ", text)
@@ -71,7 +70,7 @@ def normalise(question: str) -> str:
     text = _DIVIDE.sub(lambda m: f"{m.group(1)} divided by", text)
     text = _SHORT.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
     text = " ".join(text.split())
-    if _RESPECTIVE.search(text) and not re.search(r"\brespectively\b", text, re.IGNORECASE):
+    if _RESPECTIVE.search(text) and not _RESPECTIVELY.search(text):
         # "the respective sales and purchases for 2017": each item's figure, as "… for 2017 respectively" asks
         text = _RESPECTIVE.sub("", text).rstrip(" ?") + " respectively" + ("?" if text.rstrip().endswith("?") else "")
     m = _ELLIPTICAL.match(text)
@@ -83,6 +82,7 @@ def normalise(question: str) -> str:
 
 _RESPECTIVE = re.compile(r"\brespective\s+", re.IGNORECASE)
 """"respective" before the items asked: a figure for each, in the order named."""
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 
 
 def phrase_in(phrase: str, words: Sequence[str]) -> bool:
