@@ -57,7 +57,8 @@ _WORD_QUARTER_RE = re.compile(
     r"\b(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+|in\s+)?(?:fiscal\s+)?"
     r"(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
 _FISCAL_RE = re.compile(r"\bfiscal\s+(?:year\s+)?(?P<year>(?:19|20)[0-9]{2})\b", re.IGNORECASE)
-_YEAR_RE = re.compile(r"(?<![\w$€£₹.,/])(?P<year>(?:19[7-9]|20[0-9])[0-9])(?![\w%]|[.,][0-9]|-[0-9]{2}-)"
+_YEAR_RE = re.compile(r"(?<![\w$€£₹./])(?:(?<=[0-9]{4},)|(?<!,))(?P<year>(?:19[7-9]|20[0-9])[0-9])"
+                      r"(?![\w%]|\.[0-9]|,(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]|-[0-9]{2}-)"
                       rf"(?!\s*(?:{units.SPOKEN_RE}|{units.ABBREVIATION_RE})\b)", re.IGNORECASE)
 _YEAR4 = r"(?P<year>(?:19|20)[0-9]{2})"
 _DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,

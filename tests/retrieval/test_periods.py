@@ -37,6 +37,9 @@ CALENDAR, INDIA, WALMART, NIKE = "2015-12-31", "2024-03-31", "2020-01-31", "2018
     ("between FY20 and FY21", [("FY", None, 2020, None), ("FY", None, 2021, None)]),
     ("2018-2020 capex", [("year", None, 2018, None), ("year", None, 2019, None), ("year", None, 2020, None)]),
     ("Q2 FY24 and Q2 FY25", [("Q", 2, 2024, None), ("Q", 2, 2025, None)]),
+    # a list of years written without a space after its commas
+    ("average costs for 2017,2018 and 2019", [("year", None, 2017, None), ("year", None, 2018, None),
+                                              ("year", None, 2019, None)]),
     # an Indian fiscal year without "FY", and a quarter of a split fiscal year, end in the later year
     ("Tier I capital in 2023-24", [("FY", None, 2024, None)]),
     ("revenue 2019-20 and 2020-21", [("FY", None, 2020, None), ("FY", None, 2021, None)]),
@@ -57,6 +60,7 @@ def test_find_periods_reads_each_written_form(question, kinds):
 @pytest.mark.parametrize("question", [
     "What was revenue of $2,015 million?",  # an amount, not a year
     "2015 million shares",
+    "sales of 1,2019 units and 12,2019,500 more",  # digits grouped by commas, not years
     "Q3 24 branches opened",  # a quarter needs FY or a four-digit year
     "RBI/2025-26/13 and section 2015.4",
     "see section 10.5.12 and the ISO date 2024-03-31",  # a section number; an ISO date is no split year
