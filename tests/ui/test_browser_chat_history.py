@@ -47,10 +47,13 @@ def _ask(d: WebDriver, question: str, turn: int) -> None:
     # the turns so far, each once: right after a new chat's first answer the page reruns in full and shows that
     # turn twice for a moment, which would make the count below read the wrong message
     _wait(d, lambda drv: len(_messages(drv)) == 2 * (turn - 1), 30, f"the {turn - 1} turns before turn {turn}")
+    _idle(d)  # typed while the page still reruns, the chat input is drawn anew and the keys are lost
     box = _wait(d, lambda drv: drv.find_element(By.CSS_SELECTOR, '[data-testid="stChatInputTextArea"]'), 30,
                 "the chat input")
     box.send_keys(question)
     box.send_keys(Keys.ENTER)
+    _wait(d, lambda drv: len(m := _messages(drv)) >= 2 * turn - 1 and m[2 * turn - 2].text.strip().endswith(question),
+          60, f"the question of turn {turn} in the chat")
     _wait(d, lambda drv: len(m := _messages(drv)) >= 2 * turn and _finished(m[2 * turn - 1]), 120,
           f"the answer of turn {turn}")
 
