@@ -189,6 +189,33 @@ def per_unit_label(label: str) -> bool:
     return bool(_PER_UNIT.search(label))
 
 
+_COUNT_ONLY = frozenset({"number", "numbers", "no", "no.", "nos", "nos.", "count"})
+_CLOSING_PARENTHESIS = re.compile(r"\((?:in\s+)?([^()]*)\)\s*:?\s*$", re.IGNORECASE)
+
+
+def label_unit(label: str) -> tuple[str, str] | None:
+    """``(currency symbol, unit words)`` a row label's closing parenthesis states for its figures ("Volume (crore
+    transactions)" → ``("", "crore transactions")``, "Value (₹ lakh crore)" → ``("₹", "lakh crore")``), or ``None``
+    when it states none, or only that the figures are counts ("(number)") or percentages ("(%)")."""
+    m = _CLOSING_PARENTHESIS.search(label)
+    if not m or not own_unit_first(m.group(1)):
+        return None
+    content = " ".join(m.group(1).split())
+    if content.lower() in _COUNT_ONLY or content.startswith("%"):
+        return None
+    symbol = next((s for s in currencies.SYMBOL.values() if content.startswith(s)), "")
+    if symbol:
+        return symbol, content[len(symbol):].strip()
+    rupees = re.match(r"rs\.?\s*", content, re.IGNORECASE)
+    return ("₹", content[rupees.end():].strip()) if rupees else ("", content)
+
+
+def own_unit_first(text: str) -> bool:
+    """Whether ``text`` opens with a unit or count word or symbol ("crore transactions", "₹ lakh crore", "%"), as a
+    parenthesis stating a row's unit does ("as-converted basis" does not)."""
+    return bool(_OWN_UNIT.match(text.strip()))
+
+
 def label_states_unit(before: str) -> bool:
     """True when the row label right before a run of cells states its own unit: it ends with ``%`` or with a
     parenthesis naming a unit or count ("(number)", "(₹ lakh crore)", "(crore)"; "(loss)" names none), a colon

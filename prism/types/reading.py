@@ -121,7 +121,8 @@ class Reading:
             ``gap`` (a difference asked without a direction: the larger figure less the smaller), ``multiple``
             ("how many times B was A": a ratio whose divisor is named first), ``of_table`` (it asks about a table as a
             whole: its periods, whichever row it names, or its items when it names none: "What years does the table
-            cover?").
+            cover?"), ``conjoined`` (it joins line items with "and" as the parts of one figure: "A and B as a
+            percentage of total revenue").
         salient: the words a passage must hold for it to answer, each with why (``period``, ``acronym``,
             ``compound``, ``rare``): :mod:`prism.answering.reading.salient`.
         quarters: the quarters and halves of a fiscal year it names, ``(as written, part, year's last two

@@ -396,9 +396,9 @@ def test_a_company_the_workspace_does_not_hold_is_declined(docs):
     # no entity to restrict to; the UPI circular's chunks that hold "FY2024" are preferred (auto)
     assert answer.to_dict()["scope"] == {"entities": [], "periods": ["FY2024"], "documents": [], "auto": True}
     named = engine(docs).ask("What was Meridian Bank's total UPI transaction volume in FY2024?")
-    # Meridian Bank's figure, quoted from its annexure's table cell, its unit in the row label
+    # Meridian Bank's figure, quoted from its annexure's table cell in the unit its row label states
     assert named.answer == ("Extractive answer (no LLM configured):\n\n- Volume (crore transactions), FY2024: 612 "
-                            "(Annexure A – UPI Volumes Processed by Meridian Bank) [1]")
+                            "crore transactions (Annexure A – UPI Volumes Processed by Meridian Bank) [1]")
     assert [n.kind for n in named.notes][0] == "extractive"
     assert named.scope.entities == ("Meridian Bank Ltd",) and named.scope.documents == (UPI,)
     unscoped = engine(docs).ask("What was Tesla's total UPI transaction volume in FY2024?", auto_scope=False)

@@ -206,3 +206,36 @@ def test_table_metadata_unit_wins():
                            metadata={"unit": "millions", "currency": "USD"})  # the document profile's
     [block] = blocks_of_chunks([prose])
     assert (block.unit, block.currency) == (None, "USD")
+
+
+@pytest.mark.parametrize(("label", "stated"), [
+    ("Volume (crore transactions)", ("", "crore transactions")),
+    ("Value (₹ lakh crore)", ("₹", "lakh crore")),
+    ("Deposits (Rs. crore)", ("₹", "crore")),
+    ("Inventory turnover (days)", ("", "days")),
+    ("Employees (number)", None),  # a count: no unit to write beside it
+    ("Change (%)", None),  # a percentage is written as one
+    ("Preferred stock (as-converted basis)", None),  # no unit opens the parenthesis
+    ("Net income (loss)", None),
+])
+def test_the_unit_a_row_label_states_for_its_figures(label, stated):
+    from prism.answering.units import label_unit
+
+    assert label_unit(label) == stated
+
+
+def test_a_figure_of_a_row_stating_its_unit_is_written_with_it():
+    from decimal import Decimal
+
+    from prism.answering.programs.formatting import written
+    from prism.answering.programs.operation import Operand
+    from prism.answering.programs.writing import quote
+
+    volume = Operand("Volume (crore transactions)", "FY2024", "FY2024", (2024, 0), "612", Decimal(612), None, None,
+                     "number", 1)
+    value = Operand("Value (₹ lakh crore)", "FY2024", "FY2024", (2024, 0), "8.40", Decimal("8.40"), None, None,
+                    "number", 1)
+    assert quote(volume) == "Volume (crore transactions), FY2024: 612 crore transactions"
+    assert quote(value) == "Value (₹ lakh crore), FY2024: ₹8.40 lakh crore"
+    assert written(Decimal(175), "number", volume) == "175 crore transactions"  # a change keeps the row's unit
+    assert written(Decimal(-2), "number", value) == "-₹2 lakh crore"

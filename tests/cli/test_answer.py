@@ -48,10 +48,10 @@ def test_ask_json_is_the_response_object(cli_service, capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK
     assert set(out) == ANSWER_KEYS
-    # the figure is quoted from the annexure's table cell, its unit in the row label
+    # the figure is quoted from the annexure's table cell in the unit its row label states
     assert out["mode"] == "extractive" and out["declined"] is False
     assert out["answer"] == ("Extractive answer (no LLM configured):\n\n- Volume (crore transactions), FY2024: 612 "
-                             "(Annexure A – UPI Volumes Processed by Meridian Bank) [1]")
+                             "crore transactions (Annexure A – UPI Volumes Processed by Meridian Bank) [1]")
     assert out["citations"] and all(set(c) == BLOCK_KEYS for c in out["citations"] + out["retrieved"])
     assert set(out["timings_ms"]) == {"condense", "read", "expand", "retrieve", "rerank", "program", "web",
                                       "first_token", "total"}

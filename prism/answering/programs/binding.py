@@ -9,7 +9,8 @@ word with the question (the best :data:`ROWS` of them), every asked period, both
 * :func:`series_pairs` — two figures of one row in two periods (a change), oldest first, and the reverse;
 * :func:`item_pairs` — two rows' figures in one period (a ratio, a share, a difference of items), both orders;
 * :func:`series_sets` — a row's figures over the periods asked, over every period, or over the year asked and the
-  one before (an average balance).
+  one before (an average balance);
+* :func:`part_sets` — several rows' figures in one column that add up to a part, with a whole (a share of a sum).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from prism.types import PeriodMention
 from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, months
 
-__all__ = ["ROWS", "asked", "asked_periods", "item_pairs", "item_sets", "matches_period", "rows", "series_pairs",
-           "series_sets"]
+__all__ = ["PARTS", "ROWS", "asked", "asked_periods", "item_pairs", "item_sets", "matches_period", "part_sets", "rows",
+           "series_pairs", "series_sets"]
 
 ROWS = 6
 """How many rows (best first) pairs and sets are built from."""
@@ -286,6 +287,34 @@ def item_sets(reading: Reading, evidence: Evidence, largest: int = 3) -> Iterato
                           for r in group[1:]]
                 if all(o is not None for o in others):
                     yield (a, *[o for o in others if o is not None])
+
+
+PARTS = 4
+"""How many of the best rows the parts of a sum (:func:`part_sets`) are chosen from."""
+
+
+def part_sets(reading: Reading, evidence: Evidence, largest: int = 3) -> Iterator[tuple[tuple[Operand, ...], Operand]]:
+    """For a question that joins items as the parts of one figure (the reader's ``conjoined`` flag: "A and B as a
+    percentage of total revenue"), two to ``largest`` rows' figures in one column (the parts, none a total, from the
+    best :data:`PARTS` rows) with another row's figure in that column (the whole); nothing otherwise."""
+    if "conjoined" not in reading.flags:
+        return
+    candidates = rows(reading, evidence)
+    for size in range(2, largest + 1):
+        for group in combinations([r for r in candidates[:PARTS] if not r.total], size):
+            for a in asked(reading, group[0]):
+                others = [_in_column(r, a) for r in group[1:]]
+                if any(o is None for o in others):
+                    continue
+                for whole_row in candidates:
+                    whole = None if whole_row in group else _in_column(whole_row, a)
+                    if whole is not None:
+                        yield (a, *[o for o in others if o is not None]), whole
+
+
+def _in_column(row: Row, figure: Operand) -> Operand | None:
+    """The row's figure in the column of ``figure`` (same table), or ``None``."""
+    return next((f for f in row.figures if f.col == figure.col and f.table == figure.table), None)
 
 
 def ordered_pairs(figures: Sequence[Operand]) -> Iterator[tuple[Operand, Operand]]:

@@ -28,7 +28,7 @@ from prism.answering.programs.columns import column_periods
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Evidence, Kind, Operand, Row
 from prism.answering.programs.tables import RowsOf, table_parts
-from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label
+from prism.answering.units import PERCENT_LABEL, label_states_unit, own_unit_first, per_unit_label, printed_label
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
@@ -36,7 +36,7 @@ from prism.types import ChunkTable, RetrievedChunk
 from prism.vocabulary import currencies
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE, column_unit
 
-__all__ = ["Evidence", "Row", "gather", "when_of"]
+__all__ = ["Evidence", "Row", "gather", "naming_tokens", "when_of"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sub-?total|net\s+total|grand\s+total)\b|\btotal\s*$", re.IGNORECASE)
 _COUNT_LABEL = re.compile(r"\bnumber\s+of\b|\(\s*(?:number|nos?\.?|count)\s*\)|\bheadcount\b", re.IGNORECASE)
@@ -60,15 +60,16 @@ def when_of(text: str, period: str | None) -> tuple[int, int]:
     return (int(years[-1]), int(part.group(1)) if part else 0)
 
 
-def _kind(label: str, column: str, printed: str, unit: str | None, currency: str | None) -> Kind:
-    """A figure's kind from its row label, column header and how it is printed."""
+def _kind(label: str, column: str, printed: str, unit: str | None, currency: str | None, heading: str = "") -> Kind:
+    """A figure's kind from its row label, column header, the section heading over its row and how it is printed
+    (a "Basic" row under "Earnings per share:" is per share, in plain currency)."""
     if printed.rstrip().endswith("%") or PERCENT_LABEL.search(label) or PERCENT_LABEL.search(column):
         return "percent"
     if _COUNT_LABEL.search(label):
         return "count"
     if label_states_unit(label) or label_states_unit(column):
         return "number"  # its own unit, written in the label ("(cents)", "(number)", "(₹ lakh crore)")
-    if per_unit_label(label) or per_unit_label(column):
+    if per_unit_label(label) or per_unit_label(column) or per_unit_label(heading):
         return "per_unit"
     if currency or unit or any(s in printed for s in currencies.SYMBOL.values()):
         return "amount"
@@ -121,11 +122,11 @@ def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Ret
                 unit = table.unit or column_unit(column)
                 figures.append(Operand(
                     label or "Total", column, period, when, cell.strip(), value, unit, table.currency,
-                    _kind(label, column, cell, unit, table.currency), n, "cell", key, row_id, j,
+                    _kind(label, column, cell, unit, table.currency, heading), n, "cell", key, row_id, j,
                     not label or bool(_TOTAL.search(label)), heading, table.title or "", n, holder,
                     table.ambiguous_numbers))
             if figures:
-                row = Row((key, row_id), label or "Total", frozenset(tokenize(label)), tuple(figures), heading,
+                row = Row((key, row_id), label or "Total", naming_tokens(label), tuple(figures), heading,
                           table.title or "", figures[0].total, frozenset(context | set(tokenize(heading))))
                 rows.append(row)
                 ordered.append((chunk_index, i, label, row))
@@ -156,6 +157,19 @@ def _roll_forward(rows: list[Row]) -> list[Row]:
     return out
 
 
+_UNIT_PARENTHESIS = re.compile(r"\((?:in\s+)?([^()]*)\)\s*:?\s*$", re.IGNORECASE)
+
+
+def naming_tokens(label: str) -> frozenset[str]:
+    """The index tokens that name a row's line item: its label's, less a closing parenthesis that opens with the
+    row's unit ("Volume (crore transactions)" is named by "volume"; "Net income (loss)" keeps "loss" and "Preferred
+    stock (as-converted basis)" its basis: no unit opens them)."""
+    m = _UNIT_PARENTHESIS.search(label)
+    if m and label_states_unit(label) and own_unit_first(m.group(1)):
+        label = label[:m.start()]
+    return frozenset(tokenize(label))
+
+
 def _transposed(rows: list[Row]) -> list[Row]:
     """A table whose rows are periods ("2020", "2021", … with columns "Operating leases", "Finance leases") read the
     other way too: one row per column, its figures down the column, each with its row's period."""
@@ -168,7 +182,7 @@ def _transposed(rows: list[Row]) -> list[Row]:
         for f in row.figures:
             columns.setdefault(f.col, []).append(replace(f, label=f.column, column=row.label,
                                                          row=10_000_000 + f.col, total=False))
-    return [Row((figs[0].table, figs[0].row), figs[0].label, frozenset(tokenize(figs[0].label)), tuple(figs),
+    return [Row((figs[0].table, figs[0].row), figs[0].label, naming_tokens(figs[0].label), tuple(figs),
                 title=figs[0].title, context=dated[0].context)
             for figs in columns.values() if len(figs) >= 2]
 

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 from prism.answering.programs.operation import Kind, Operand, shown_decimals
+from prism.answering.units import label_unit
 from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.units import SCALE, SPOKEN
 
-__all__ = ["common_scale", "mean_shown", "rounded", "written"]
+__all__ = ["added", "commensurable", "common_scale", "mean_shown", "rounded", "written"]
 
 
 def rounded(value: Decimal, decimals: int) -> Decimal:
@@ -53,7 +54,8 @@ def _number(value: Decimal) -> str:
 
 def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str | None = None) -> str:
     """``value`` (already rounded) written as its kind is written (module docstring); ``like`` gives an amount's
-    currency, ``unit`` its scale (default ``like``'s)."""
+    currency, ``unit`` its scale (default ``like``'s); a number of a row whose label states its unit is written in it
+    ("175 crore transactions": :func:`~prism.answering.units.label_unit`)."""
     if kind == "percent":
         return f"{_number(value)} %"
     if kind == "points":
@@ -62,6 +64,9 @@ def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str |
         return f"{_number(value)} percentage points ({sign}{abs(bps):f} bps)"
     if kind == "bps":
         return f"{_number(value)} bps"
+    if kind == "number" and like is not None and like.source == "cell" and (stated := label_unit(like.label)):
+        symbol, words = stated  # the row states its unit: "Volume (crore transactions)" → 612 crore transactions
+        return f"{'-' if value < 0 else ''}{symbol}{_number(abs(value))}" + (f" {words}" if words else "")
     if kind in ("ratio", "count", "number") or like is None:
         return _number(value)
     symbol = SYMBOL.get(like.currency or "", "")
@@ -76,3 +81,16 @@ def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str |
 def amount_decimals(operands: Sequence[Operand]) -> int:
     """The decimals an amount computed from ``operands`` is shown with: theirs (:func:`~.operation.shown_decimals`)."""
     return shown_decimals(operands)
+
+
+def added(operands: Sequence[Operand]) -> str:
+    """Figures as printed, added up in the work line: one figure alone, several in brackets ("(3,287.0 + 2,753.0)")."""
+    shown = [o.printed.strip() for o in operands]
+    return shown[0] if len(shown) == 1 else f"({' + '.join(shown)})"
+
+
+def commensurable(operands: Sequence[Operand]) -> bool:
+    """Whether figures may be divided one by another: all percentages or none (a percentage over an amount, "Gross
+    NPA 1.74 % / Gross advances ₹3,84,250 crore", is no ratio and no share of anything)."""
+    percents = {o.kind == "percent" for o in operands}
+    return len(percents) == 1

@@ -165,6 +165,13 @@ class Program:
         """The option ``key``, or ``default``."""
         return next((v for k, v in self.options if k == key), default)
 
+    @property
+    def parts(self) -> tuple[tuple[Operand, ...], tuple[Operand, ...]]:
+        """``(first operand's figures, the other operands)``: the first role's figures are the first ``parts`` option
+        operands (several added up: "A and B as a percentage of total"), one when the option is not set."""
+        n = int(self.option("parts", 1))
+        return self.operands[:n], self.operands[n:]
+
 
 @dataclass(frozen=True)
 class Result:
@@ -243,7 +250,8 @@ class Operation:
         slots fit the program's shape (as many items, ``X`` and ``Y``, and periods, ``P``, as it has distinct, two
         at most; no threshold ``N``), else the first phrasing, with the items and periods written in ("what were
         Net income in 2023 and 2022" for a list of one row's two periods, not "what are the Net income")."""
-        items = list(dict.fromkeys(o.label for o in program.operands))
+        added, rest = program.parts
+        items = list(dict.fromkeys([" and ".join(dict.fromkeys(o.label for o in added))] + [o.label for o in rest]))
         periods = list(dict.fromkeys(o.column for o in program.operands if o.column))
         shape = (min(len(items), 2), min(len(periods), 2))
         text = next((p for p in self.phrasings if _slots(p) == shape), self.phrasings[0] if self.phrasings

@@ -3,7 +3,9 @@ figure read (its row, column, unit and table, cited), the last line shows the wo
 
 A figure is quoted as its cell is printed, with the table's currency and unit and its sign (accounting parentheses
 are a minus): ``"Other, 2019: $44.1 million (Sales by contract type)"``; a percentage, a count, a per-share figure
-and a bare number keep their own unit — a header word ("12 Weeks Ended") is never a unit. Block numbers count the
+and a bare number keep their own unit — a header word ("12 Weeks Ended") is never a unit, and a row whose label states
+its unit ("Volume (crore transactions)", "Value (₹ lakh crore)") has its figures written in it ("612 crore
+transactions", "₹8.40 lakh crore": :func:`~prism.answering.units.label_unit`). Block numbers count the
 retrieved chunks, then the chunks added because a figure sits in another chunk of a retrieved table.
 """
 
@@ -15,7 +17,7 @@ from decimal import Decimal
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Kind, Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.units import PERCENT_LABEL, per_unit_label, printed_label
+from prism.answering.units import PERCENT_LABEL, label_unit, per_unit_label, printed_label
 from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.currencies import SYMBOL
@@ -31,6 +33,9 @@ COMPUTED_LABEL = "Computed in code from the cited table cells (extractive, no LL
 def _figure(operand: Operand) -> str:
     """The figure as quoted: sign, currency, digits as printed, unit (module docstring)."""
     printed = operand.printed.strip()
+    if operand.kind == "number" and operand.source == "cell" and (stated := label_unit(operand.label)):
+        symbol, words = stated  # the row states its figures' unit ("Value (₹ lakh crore)": ₹8.40 lakh crore)
+        return (printed if not symbol or symbol in printed else f"{symbol}{printed}") + (f" {words}" if words else "")
     if operand.kind in ("percent", "count", "per_unit", "number") or operand.source == "sentence":
         if operand.kind == "percent" and not printed.endswith("%"):
             return f"{printed}%"

@@ -4,6 +4,7 @@
 names the figure the rule sets, not the least of a series; "average" of an average a table prints ("the weighted
 average exercise price") is read, not computed; "percentage" of a change in a percentage figure asks for points.
 :func:`cue_words` gives the model the question's words less these (mentions and retrieval keep every word).
+:func:`conjoined` tells items joined by "and" as the parts of one figure from items set side by side.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["asks_proportion_ratio", "changes_a_percentage", "cue_words", "names_bound", "names_printed_average",
-           "names_ratio"]
+from prism.types.reading import Mention
+
+__all__ = ["asks_proportion_ratio", "changes_a_percentage", "conjoined", "cue_words", "names_bound",
+           "names_printed_average", "names_ratio"]
 
 _NAMED_RATIO = re.compile(r"\b(?!(?:the|a|an|what|which|is|was|of|to|and|in)\b)[a-z][a-z0-9-]*\s+ratios?\b"
                           r"(?!\s+(?:of|between|for\s+\S+\s+(?:to|and))\b)", re.IGNORECASE)
@@ -102,3 +105,22 @@ def cue_words(words: Sequence[str], text: str) -> list[str]:
         out = [w for i, w in enumerate(out) if not (w in ("percentage", "percent", "%") and 0 < i < len(out) - 1
                                                     and out[i - 1] in ("in", "the") and out[i + 1] == "of")]
     return out
+
+
+_CONJUNCTION = re.compile(r"\s+and\s+", re.IGNORECASE)
+_JOINED = re.compile(r"\s*,?\s*and\s+(?:(?:the|other|of)\s+)*", re.IGNORECASE)
+_PAIRED = re.compile(r"\b(?:between|both|either|respectively|each|versus|vs)\b", re.IGNORECASE)
+"""Words that make "A and B" two figures set side by side (a difference, a list), not parts added up."""
+
+
+def conjoined(text: str, mentions: Sequence[Mention]) -> bool:
+    """Whether the question joins line items with "and" as parts of one figure ("the proportion of Grocery & Snacks
+    and Refrigerated & Frozen net sales over total net sales", "other foreign borrowings and other domestic
+    borrowings as a percentage of total debt"): a mention holds "and" between its words, or two mentions stand
+    apart by "and" alone. Not when the question sets the items side by side ("between A and B", "both", "each",
+    "respectively": :data:`_PAIRED`)."""
+    if _PAIRED.search(text):
+        return False
+    if any(_CONJUNCTION.search(m.text) for m in mentions):
+        return True
+    return any(_JOINED.fullmatch(text[a.end:b.start]) for a, b in zip(mentions, mentions[1:], strict=False))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from prism.answering.metrics.calc import Plan
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading import kinds
+from prism.answering.reading.cues import conjoined
 from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
 from prism.answering.reading.model import OperationModel, Signals, flags_of
@@ -87,6 +88,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "bps": unit == "bps", "respectively": "respectively" in words,
         "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
         "multiple": kinds.asks_multiple(text),
+        "conjoined": conjoined(text, reading["mentions"]),  # type: ignore[arg-type]
         "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]],  # type: ignore[attr-defined]
                                         unit),  # type: ignore[arg-type]
     }
@@ -254,7 +256,7 @@ class Reader:
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
-                                     "fact", "gap", "multiple", "of_table"}),
+                                     "fact", "gap", "multiple", "of_table", "conjoined"}),
             salient=_as_read(salient_words(question, self._in_vocabulary), text), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog), shortened=shortened_words(question),

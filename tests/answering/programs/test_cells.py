@@ -279,3 +279,29 @@ def test_financebench_figure_lookups_quote_the_reference_with_its_column(tmp_pat
                     right.append(qid)
                     break
     assert len(right) >= 3, right
+
+
+def test_a_row_under_a_per_share_heading_is_a_per_share_figure_not_an_amount_in_the_tables_scale():
+    """"Basic" under "Earnings per share:" in a table in thousands: $0.34 a share, the figure asked for, not the
+    $4,566,156 thousand of net income above it."""
+    table = ChunkTable("p5-t1", "Net income per share | 2019 | 2018", "", ("2019", "2018"), "thousands", "USD", None,
+                       (_row("Net income", "$4,566,156", "$4,274,547"), _row("Earnings per share:"),
+                        _row("Basic", "$0.34", "$0.32"), _row("Diluted", "$0.33", "$0.31")))
+    stored = [{"chunk_id": "e-1", "doc_id": "e", "source": "eps.pdf", "text": "…", "chunk_index": 1, "page_start": 5,
+               "page_end": 5, "table_id": "p5-t1", "table": table.to_dict()}]
+    chunk = RetrievedChunk("e-1", "e", "eps.pdf", "…", 1, 5, 5, metadata={"table_id": "p5-t1"})
+    lines, _ = _cell_lines("What is the basic net income per share in 2019?", [chunk], lambda doc_id: stored)
+    assert lines[0] == ("Basic, 2019: $0.34", 1), lines
+
+
+@pytest.mark.parametrize(("label", "tokens"), [
+    ("Volume (crore transactions)", {"volum"}),  # the parenthesis states the row's unit: not the item's name
+    ("Value (₹ lakh crore)", {"valu"}),
+    ("Net income (loss)", {"net", "incom", "loss"}),  # "(loss)" names no unit
+    ("Preferred stock (as-converted basis)", {"prefer", "stock", "asconvert", "convert", "basi"}),  # no unit opens it
+    ("YoY volume growth", {"yoy", "volum", "growth"}),
+])
+def test_a_row_is_named_by_its_label_without_the_unit_it_states(label, tokens):
+    from prism.answering.programs.evidence import naming_tokens
+
+    assert naming_tokens(label) == frozenset(tokens)

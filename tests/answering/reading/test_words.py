@@ -100,3 +100,17 @@ def test_the_respective_items_are_asked_as_a_figure_each():
         "What are the sales and purchases for 2017 respectively?")
     kept = "What were sales in 2019 and 2018 respectively?"
     assert normalise(kept) == kept
+
+
+@pytest.mark.parametrize(("question", "joined"), [
+    ("What share of total revenue came from services and licenses in 2019?", True),
+    ("What is the percentage of other foreign borrowings and other domestic borrowings as a percentage of Total debt?",
+     True),
+    ("Grocery & Snacks and Refrigerated & Frozen net sales over total net sales in 2018", True),
+    ("What is the difference between services revenue and license revenue in 2019?", False),  # side by side
+    ("What were the services and licenses revenues in 2019 respectively?", False),  # a figure each
+    ("What was revenue in 2018 and 2019?", False),  # two periods, one item
+    ("What share of total revenue came from services in 2019?", False),
+])
+def test_items_joined_as_the_parts_of_one_figure_are_told_from_items_set_side_by_side(question, joined):
+    assert ("conjoined" in read(question).flags) is joined

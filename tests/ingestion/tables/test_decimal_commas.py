@@ -103,10 +103,10 @@ def ambiguous(tmp_path_factory, embedder):
 
 def test_an_ambiguous_figure_says_so_and_nothing_is_computed_from_it(ambiguous):
     looked_up = ambiguous.ask("How many active merchants were there in 2024?", "ops")
-    assert f"Active merchants (thousand), 2024: 1.246 {AMBIGUOUS_NOTE}" in looked_up.answer
+    assert f"Active merchants (thousand), 2024: 1.246 thousand {AMBIGUOUS_NOTE}" in looked_up.answer
     change = ambiguous.ask("What was the change in active merchants from 2023 to 2024?", "ops")
     assert change.calculation is None
     assert "omputed in code" not in change.answer
-    assert f"Active merchants (thousand), 2023: 1.088 {AMBIGUOUS_NOTE}" in change.answer
-    assert f"Active merchants (thousand), 2024: 1.246 {AMBIGUOUS_NOTE}" in change.answer
+    assert f"Active merchants (thousand), 2023: 1.088 thousand {AMBIGUOUS_NOTE}" in change.answer
+    assert f"Active merchants (thousand), 2024: 1.246 thousand {AMBIGUOUS_NOTE}" in change.answer
     assert NOT_COMPUTED_NOTE in change.answer

@@ -104,7 +104,8 @@ def test_the_statement_is_profiled_as_a_year_ending_in_march(c69):
     ("What was interest income in FY 2023-24?", "Interest income, 31 March 2024: ₹3,905.14 crore"),
     ("What were the finance costs for the year ended 31.03.2024?", "Finance costs, 31 March 2024: ₹1,987.55 crore"),
     ("What was the net interest margin in FY 2023-24?", "Net interest margin (%), FY 2023-24: 7.6%"),
-    ("What were assets under management in FY 2024-25?", "Assets under management (₹ crore), FY 2024-25: 38,416"),
+    ("What were assets under management in FY 2024-25?",
+     "Assets under management (₹ crore), FY 2024-25: ₹38,416 crore"),
     ("What was the Tier I capital in 2023-24?", "Tier I capital, 2023-24: ₹6,012.77 crore"),
 ])
 def test_a_question_for_one_year_reads_that_years_column(c69, question, figure):

@@ -49,8 +49,9 @@ class Listing(Operation):
                 figures = tuple(asked(reading, row))
                 if len(figures) >= 2:
                     yield Program(self.name, figures, (("of", "values"),))
-        if "respectively" in reading.flags and len(asked_periods(reading)) <= 1:
-            # "What were the respective sales and purchases in 2017?": each item's figure, in the question's order
+        if reading.flags & {"respectively", "conjoined"} and len(asked_periods(reading)) <= 1:
+            # "What were the respective sales and purchases in 2017?", "What volume and value did it process in
+            # FY2024?": each item's figure, in the question's order
             order = tokenize(reading.text)
             for a, b in item_pairs(reading, evidence):
                 if _first_named(a, order) < _first_named(b, order):

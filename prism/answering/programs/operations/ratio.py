@@ -1,15 +1,18 @@
-"""``ratio``: one figure divided by another, A / B ("the ratio of A to B", "A divided by B", "A over B").
+"""``ratio``: one figure divided by another, A / B ("the ratio of A to B", "A divided by B", "A over B"); the
+numerator may be several items added up ("the proportion of A and B over total": (A1 + A2) / B).
 
-Unit rule: a ratio has no unit; two decimals. Division by zero is undefined.
+Unit rule: a ratio has no unit; two decimals. Division by zero is undefined; a percentage over an amount is no
+ratio (:func:`~prism.answering.programs.formatting.commensurable`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
-from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.binding import item_pairs, part_sets, series_pairs
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.formatting import added, commensurable, common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -25,23 +28,34 @@ class Ratio(Operation):
     formula = "A / B"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for program in self._bindings(reading, evidence):
+            if commensurable(program.operands):
+                yield program
+
+    def _bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):
             yield Program(self.name, (a, b))
         for a, b in series_pairs(reading, evidence):
             yield Program(self.name, (a, b))
+        for parts, whole in part_sets(reading, evidence):
+            yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
 
     def run(self, program: Program, reading: Reading) -> Result:
-        a, b = program.operands
-        (va, vb), _ = common_scale(program.operands)
+        parts, (b,) = program.parts
+        values, _ = common_scale(program.operands)
+        va, vb = sum(values[:-1], Decimal(0)), values[-1]
         if vb == 0:
             raise ZeroDivisionError("a ratio over zero")
         raw = va / vb
         shown = rounded(raw, 2)
         text = written(shown, "ratio")
-        return Result(raw, shown, "ratio", text, work=f"{a.printed} / {b.printed} = {text}")
+        return Result(raw, shown, "ratio", text, work=f"{added(parts)} / {b.printed} = {text}")
 
     def subject(self, program: Program) -> str:
-        a, b = program.operands
+        parts, (b,) = program.parts
+        if len(parts) > 1:
+            return f"ratio of {' and '.join(o.name for o in parts)} to {b.name}" + (f", {b.column}" if b.column else "")
+        a = parts[0]
         if a.series == b.series:
             return f"{a.name}, {a.column} / {b.column}"
         return f"ratio of {a.name} to {b.name}" + (f", {a.column}" if a.column else "")

@@ -1,15 +1,18 @@
-"""``share``: one figure as a percentage of another, A / B × 100 ("what share of B came from A", "A as a % of B").
+"""``share``: one figure as a percentage of another, A / B × 100 ("what share of B came from A", "A as a % of B"); the
+part may be several items added up ("A and B as a percentage of total": (A1 + A2) / B × 100).
 
-Unit rule: a percent, two decimals. A share of zero is undefined.
+Unit rule: a percent, two decimals. A share of zero is undefined; a percentage is no part of an amount
+(:func:`~prism.answering.programs.formatting.commensurable`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
-from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.binding import item_pairs, part_sets, series_pairs
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.formatting import added, commensurable, common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -31,6 +34,11 @@ class Share(Operation):
     formula = "A / B × 100"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+        for program in self._bindings(reading, evidence):
+            if commensurable(program.operands):
+                yield program
+
+    def _bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):
             (va, vb), _ = common_scale((a, b))
             if va > vb > 0 or (a.total and not b.total):
@@ -38,19 +46,29 @@ class Share(Operation):
             yield Program(self.name, (a, b))
         for a, b in series_pairs(reading, evidence):
             yield Program(self.name, (a, b))
+        for parts, whole in part_sets(reading, evidence):
+            values, _ = common_scale((*parts, whole))
+            if sum(values[:-1]) > values[-1] > 0:
+                continue  # parts that add up to more than their whole are not its parts
+            yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
 
     def run(self, program: Program, reading: Reading) -> Result:
-        a, b = program.operands
-        (va, vb), _ = common_scale(program.operands)
+        parts, (b,) = program.parts
+        values, _ = common_scale(program.operands)
+        va, vb = sum(values[:-1], Decimal(0)), values[-1]
         if vb == 0:
             raise ZeroDivisionError("a share of zero")
         raw = va / vb
         shown = rounded(raw * 100, 2)
         text = written(shown, "percent")
-        return Result(raw, shown, "percent", text, work=f"{a.printed} / {b.printed} × 100 = {text}")
+        return Result(raw, shown, "percent", text, work=f"{added(parts)} / {b.printed} × 100 = {text}")
 
     def subject(self, program: Program) -> str:
-        a, b = program.operands
+        parts, (b,) = program.parts
+        if len(parts) > 1:
+            return f"{' and '.join(o.name for o in parts)} as a percentage of {b.name}" + (
+                f", {b.column}" if b.column else "")
+        a = parts[0]
         if a.series == b.series:
             return f"{a.name}, {a.column} as a percentage of {b.column}"
         return f"{a.name} as a percentage of {b.name}" + (f", {a.column}" if a.column else "")

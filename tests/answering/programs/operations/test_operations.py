@@ -158,3 +158,30 @@ def test_a_reason_is_answered_by_the_sentence_that_gives_it(report):
     assert answer.calculation is None and not answer.declined
     first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
     assert "primarily due to higher sales" in first, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What percentage of total current assets were finished goods and trade receivables in 2019?",
+    "Finished goods and trade receivables as a % of total current assets, 2019",
+])
+def test_items_joined_by_and_are_added_up_as_the_part_of_a_share(report, question):
+    answer = report.ask(question, "ops", sources=["balances.html"])
+    heading, *rest = answer.answer.splitlines()
+    # (668 + 11,191) / 40,250 × 100 = 29.46 %: both items, each cell cited, over the total
+    assert heading.endswith(": 29.46 %") and "Finished goods and Trade receivables" in heading, heading
+    assert any("(668 + 11,191) / 40,250 × 100 = 29.46 %" in line for line in rest), rest
+    assert answer.unsupported_numbers == [] and not answer.declined
+
+
+def test_a_percentage_is_never_divided_by_an_amount():
+    from decimal import Decimal
+
+    from prism.answering.programs.formatting import commensurable
+    from prism.answering.programs.operation import Operand
+
+    npa = Operand("Gross NPA %", "Q2 FY25", "Q2 FY2025", (2025, 2), "1.74%", Decimal("1.74"), None, None, "percent", 1)
+    advances = Operand("Gross advances", "Q2 FY25", "Q2 FY2025", (2025, 2), "3,84,250", Decimal(384250), "crore",
+                       "INR", "amount", 1)
+    casa = Operand("CASA ratio", "Q2 FY25", "Q2 FY2025", (2025, 2), "38.4%", Decimal("38.4"), None, None, "percent", 1)
+    assert not commensurable((npa, advances))
+    assert commensurable((npa, casa)) and commensurable((advances, advances))
