@@ -38,6 +38,8 @@ CLEAR_MARGIN = 0.75
 """The best program's share of its and the runner-up's probability below which the answer names both readings."""
 _LABEL = FEATURES.index("label_share")
 _LEAST = FEATURES.index("label_least")
+_MATCH = FEATURES.index("unit_match")
+_CLASH = FEATURES.index("unit_clash")
 _SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
 @dataclass
 class Choice:
@@ -64,11 +66,15 @@ class Choice:
         return self.ranked[0] if self.ranked else None
 
     def runner_up(self) -> Candidate | None:
-        """The best candidate of another operation or another result than the best, or ``None``."""
+        """The best candidate of another operation or another result than the best, or ``None``. When the best
+        gives the unit the question expects, a candidate whose unit clashes with it is no rival reading ("net income
+        per share": the per-share figure, not net income itself)."""
         best = self.best
         if best is None:
             return None
-        return next((c for c in self.ranked[1:] if c.result.text != best.result.text), None)
+        matched = best.features[_MATCH] > 0.0
+        return next((c for c in self.ranked[1:] if c.result.text != best.result.text
+                     and not (matched and c.features[_CLASH] > 0.0)), None)
 
     def accept_features(self, reading: Reading) -> np.ndarray:
         """The features of :data:`ACCEPT_FEATURES` for the best candidate (zeros without one)."""
@@ -79,7 +85,8 @@ class Choice:
         return np.array([1.0, f["op_log_probability"], reading.probability("text"), f["label_share"],
                          f["label_least"], f["label_phrase"], f["label_named"], f["column_named"], f["period_cover"],
                          f["unit_match"], f["unit_clash"], f["render_cosine"], self.margin(),
-                         1.0 if best.program.operation == "lookup" else 0.0, f["sentence"], f["unasked_total"]])
+                         1.0 if best.program.operation == "lookup" else 0.0, f["sentence"], f["unasked_total"],
+                         f["coverage"]])
 
     def fits(self, reading: Reading) -> bool:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a

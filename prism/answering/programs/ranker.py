@@ -55,7 +55,7 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
 
 ACCEPT_FEATURES = ("bias", "op_log_probability", "text_probability", "label_share", "label_least", "label_phrase",
                    "label_named", "column_named", "period_cover", "unit_match", "unit_clash", "render_cosine",
-                   "margin", "lookup", "sentence", "unasked_total")
+                   "margin", "lookup", "sentence", "unasked_total", "coverage")
 """What decides whether the best program answers, or the sentences do
 (:meth:`prism.answering.programs.answer.Choice.accept_features`): a logistic model over these, trained on whether
 the best program's result was right (:mod:`prism.evaluation.training`)."""
@@ -339,7 +339,8 @@ class Ranker:
             accept = data.get("accept")
             return cls(first=[float(data["first"][f]) for f in FEATURES],
                        second=[float(data["second"][f]) for f in FEATURES],
-                       accept=[float(w) for w in accept.values()] if isinstance(accept, dict) else None)
+                       accept=[float(accept.get(f, 0.0)) for f in ACCEPT_FEATURES] if isinstance(accept, dict)
+                       else None)  # a feature added since the weights were trained weighs nothing until retrained
         except (OSError, ValueError, KeyError, TypeError) as exc:
             logger.warning("program ranker %s not used (%s): default weights", Path(path).name, type(exc).__name__)
             return cls()

@@ -36,3 +36,18 @@ def test_a_multiple_names_its_divisor_first():
     assert _item_order([gross, opex], ratio) == 1.0
     assert _item_order([gross, opex], multiple) == 1.0  # gross profit / operating expenses, as asked
     assert _item_order([opex, gross], multiple) == -1.0
+
+
+def test_a_reading_in_a_unit_the_question_does_not_ask_for_is_no_rival_to_one_in_the_unit_it_asks_for():
+    from prism.answering.programs.answer import Choice
+
+    reading = read("What was net income per share in 2024?")
+    found = candidates(reading, table_evidence(("Net income", "180.0"), ("Diluted shares outstanding", "150.0")))
+    per_share = next(c for c in found if c.program.operation == "per_share"
+                     and [o.label for o in c.program.operands] == ["Net income", "Diluted shares outstanding"])
+    lookup = next(c for c in found if c.program.operation == "lookup" and c.program.operands[0].label == "Net income")
+    per_share.score, lookup.score = 16.08, 15.98  # all but tied: the bare net income would be the runner-up
+    choice = Choice([per_share, lookup])
+    assert choice.runner_up() is None and choice.margin() == 1.0  # 180.0 is an amount, not a per-share figure
+    other = Choice([lookup, per_share])  # the other way round, the best clashes: the rival stands
+    assert other.runner_up() is per_share and other.margin() < 0.6
