@@ -60,16 +60,21 @@ def when_of(text: str, period: str | None) -> tuple[int, int]:
     return (int(years[-1]), int(part.group(1)) if part else 0)
 
 
+_CENTS = re.compile(r"\.\d{2}\)?$")
+"""A figure printed to the cent ("$0.34", "(1.20)"), as per-share figures are."""
+
+
 def _kind(label: str, column: str, printed: str, unit: str | None, currency: str | None, heading: str = "") -> Kind:
-    """A figure's kind from its row label, column header, the section heading over its row and how it is printed
-    (a "Basic" row under "Earnings per share:" is per share, in plain currency)."""
+    """A figure's kind from its row label, column header, the section heading over its row and how it is printed:
+    a row under a per-share heading is per share when printed to the cent ("Basic $0.34" under "Earnings per
+    share:"), not the numerator beside it ("Net income 122,641" under "Basic earnings per share:")."""
     if printed.rstrip().endswith("%") or PERCENT_LABEL.search(label) or PERCENT_LABEL.search(column):
         return "percent"
     if _COUNT_LABEL.search(label):
         return "count"
     if label_states_unit(label) or label_states_unit(column):
         return "number"  # its own unit, written in the label ("(cents)", "(number)", "(₹ lakh crore)")
-    if per_unit_label(label) or per_unit_label(column) or per_unit_label(heading):
+    if per_unit_label(label) or per_unit_label(column) or (per_unit_label(heading) and _CENTS.search(printed.strip())):
         return "per_unit"
     if currency or unit or any(s in printed for s in currencies.SYMBOL.values()):
         return "amount"

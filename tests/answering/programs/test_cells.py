@@ -305,3 +305,17 @@ def test_a_row_is_named_by_its_label_without_the_unit_it_states(label, tokens):
     from prism.answering.programs.evidence import naming_tokens
 
     assert naming_tokens(label) == frozenset(tokens)
+
+
+def test_the_numerator_under_a_per_share_heading_stays_an_amount():
+    """Net income under "Basic earnings per share:" (a 10-K's computation of EPS) is the company's net income in
+    the table's thousands; the cents figure below it is the per-share one."""
+    table = ChunkTable("p7-t1", "Earnings per share | 2015 | 2014", "", ("2015", "2014"), "thousands", "USD", None,
+                       (_row("Basic earnings per share:"), _row("Net income", "$122,641", "$266,799"),
+                        _row("Shares used in computation", "425,889", "420,544"),
+                        _row("Basic earnings per share", "$0.29", "$0.63")))
+    stored = [{"chunk_id": "n-1", "doc_id": "n", "source": "nflx.pdf", "text": "…", "chunk_index": 1, "page_start": 7,
+               "page_end": 7, "table_id": "p7-t1", "table": table.to_dict()}]
+    chunk = RetrievedChunk("n-1", "n", "nflx.pdf", "…", 1, 7, 7, metadata={"table_id": "p7-t1"})
+    lines, _ = _cell_lines("What was net income in 2015?", [chunk], lambda doc_id: stored)
+    assert lines[0] == ("Net income, 2015: $122,641 thousand", 1), lines
