@@ -193,12 +193,20 @@ _COUNT_ONLY = frozenset({"number", "numbers", "no", "no.", "nos", "nos.", "count
 _CLOSING_PARENTHESIS = re.compile(r"\((?:in\s+)?([^()]*)\)\s*:?\s*$", re.IGNORECASE)
 
 
+def unit_parenthesis(label: str) -> re.Match[str] | None:
+    """The closing parenthesis of a row label that opens with the row's unit ("Volume (crore transactions)",
+    "Employees (number)", "Change (%)"; group 1 its content), or ``None`` ("Net income (loss)", "Preferred stock
+    (as-converted basis)")."""
+    m = _CLOSING_PARENTHESIS.search(label)
+    return m if m and own_unit_first(m.group(1)) else None
+
+
 def label_unit(label: str) -> tuple[str, str] | None:
     """``(currency symbol, unit words)`` a row label's closing parenthesis states for its figures ("Volume (crore
     transactions)" → ``("", "crore transactions")``, "Value (₹ lakh crore)" → ``("₹", "lakh crore")``), or ``None``
     when it states none, or only that the figures are counts ("(number)") or percentages ("(%)")."""
-    m = _CLOSING_PARENTHESIS.search(label)
-    if not m or not own_unit_first(m.group(1)):
+    m = unit_parenthesis(label)
+    if m is None:
         return None
     content = " ".join(m.group(1).split())
     if content.lower() in _COUNT_ONLY or content.startswith("%"):

@@ -28,7 +28,7 @@ from prism.answering.programs.columns import column_periods
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Evidence, Kind, Operand, Row
 from prism.answering.programs.tables import RowsOf, table_parts
-from prism.answering.units import PERCENT_LABEL, label_states_unit, own_unit_first, per_unit_label, printed_label
+from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label, unit_parenthesis
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
@@ -162,15 +162,12 @@ def _roll_forward(rows: list[Row]) -> list[Row]:
     return out
 
 
-_UNIT_PARENTHESIS = re.compile(r"\((?:in\s+)?([^()]*)\)\s*:?\s*$", re.IGNORECASE)
-
-
 def naming_tokens(label: str) -> frozenset[str]:
     """The index tokens that name a row's line item: its label's, less a closing parenthesis that opens with the
     row's unit ("Volume (crore transactions)" is named by "volume"; "Net income (loss)" keeps "loss" and "Preferred
     stock (as-converted basis)" its basis: no unit opens them)."""
-    m = _UNIT_PARENTHESIS.search(label)
-    if m and label_states_unit(label) and own_unit_first(m.group(1)):
+    m = unit_parenthesis(label)
+    if m is not None:
         label = label[:m.start()]
     return frozenset(tokenize(label))
 
