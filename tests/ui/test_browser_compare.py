@@ -162,9 +162,11 @@ def test_compare_page_fills_the_grid_and_exports_it_without_placeholders(compare
           10, "the documents' list to close")
     _choose(d, "Template", "filings")
     _click_button(d, "Add template questions")
+    # under load the rerun the click starts may begin after _idle's first look: wait for the questions to show
+    _wait(d, lambda drv: "What was the operating margin{period}?" in (drv.find_element(
+        By.CSS_SELECTOR, 'textarea[aria-label^="Questions"]').get_attribute("value") or ""), 60,
+          "the template's questions in the box")
     _idle(d)
-    box = d.find_element(By.CSS_SELECTOR, 'textarea[aria-label^="Questions"]')
-    assert "What was the operating margin{period}?" in box.get_attribute("value")
     title = d.find_element(By.CSS_SELECTOR, 'input[aria-label="Grid title"]')
     title.send_keys("Margins", Keys.TAB)
     _idle(d)
