@@ -152,7 +152,7 @@ class AnswerEngine:
     # --- steps ----------------------------------------------------------------------------------------------
     @property
     def _workspace(self) -> WorkspaceReader:
-        """The retriever's workspace (``documents()``, ``read_chunks(doc_id)``, ``name``)."""
+        """The retriever's workspace (``documents()``, ``chunk_rows(doc_id)``, ``name``)."""
         return self.retriever.workspace
 
     def _guard(self, run: AnswerRun, history: History | None) -> str | None:
@@ -289,7 +289,7 @@ class AnswerEngine:
                       notes=list(run.notes), declined=True, scope=run.scope, understood=run.understood())
 
     def _generate(self, run: AnswerRun, history: History | None, stream: bool) -> Answer | AnswerStream:
-        run.blocks = blocks_of_chunks(run.chunks, self._workspace.read_chunks)
+        run.blocks = blocks_of_chunks(run.chunks, self._workspace.chunk_rows)
         if self.llms.available:
             work = llm_derived(run, self.llms.cheap, self.figure_step.choose(run, run.chunks), self._workspace,
                                sub_search(self.retriever, run.reading), self.figure_step.entities(run),

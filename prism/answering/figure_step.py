@@ -70,7 +70,7 @@ class FigureStep:
                                          top_k=3 * self.retriever.settings.fusion_top_k, rerank=False,
                                          auto_scope=run.auto_scope, scope_removed=removed).results
 
-        run.choice = choose(run.reading, chunks, self._workspace.read_chunks, embedder=self.embedder,
+        run.choice = choose(run.reading, chunks, self._workspace.chunk_rows, embedder=self.embedder,
                             ranker=self.ranker, tables=tables)
         run.choice_key = key
         run.add_time("program", (time.perf_counter() - t) * 1000)
@@ -78,7 +78,7 @@ class FigureStep:
 
     def choose_pool(self, reading: Reading, pool: Sequence[RetrievedChunk]) -> Choice:
         """The ranked programs over one company's pool of chunks (not kept on the run)."""
-        return choose(reading, pool, self._workspace.read_chunks, embedder=self.embedder, ranker=self.ranker)
+        return choose(reading, pool, self._workspace.chunk_rows, embedder=self.embedder, ranker=self.ranker)
 
     def entities(self, run: AnswerRun) -> list[tuple[str, list[str]]]:
         """``[(entity, its documents' file names)]`` to compute one figure each for: the companies a scope naming
@@ -103,7 +103,7 @@ class FigureStep:
             return True
         if not run.reading.plans:
             return False
-        metric = metric_answer(run.reading, chunks, self._workspace.read_chunks,
+        metric = metric_answer(run.reading, chunks, self._workspace.chunk_rows,
                                sub_search(self.retriever, run.reading))
         if metric is None:
             return False
@@ -113,7 +113,7 @@ class FigureStep:
 
     def figures(self, run: AnswerRun) -> tuple[Derived | None, list[tuple[str, int]], list[RetrievedChunk]]:
         """The figure of an extractive answer: ``(derived, lines, chunks to append)`` (module docstring)."""
-        rows_of = self._workspace.read_chunks
+        rows_of = self._workspace.chunk_rows
         search = sub_search(self.retriever, run.reading)
         reading = run.reading
         metric_over = (lambda pool: metric_answer(reading, pool, rows_of, search)) if reading.plans else None

@@ -7,7 +7,7 @@ must implement them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from prism.config import Settings
@@ -35,6 +35,10 @@ class WorkspaceReader(Protocol):
 
     def read_chunks(self, doc_id: str) -> list[dict[str, Any]]:
         """The stored chunk rows of one document (``{"chunk_id", "text", "metadata" …}``), in chunk order."""
+        ...
+
+    def chunk_rows(self, doc_id: str) -> Sequence[Mapping[str, Any]]:
+        """:meth:`read_chunks`, read-only and shared between questions (parsed once per written state)."""
         ...
 
 

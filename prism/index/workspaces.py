@@ -25,7 +25,9 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +43,11 @@ from prism.types import DocumentRecord, WorkspaceInfo
 logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
+
+CHUNK_ROWS_CACHE_BYTES = 48 * 1024 * 1024
+"""How many bytes of chunk-row files (JSON lines) one workspace keeps parsed for :meth:`Workspace.chunk_rows`, the
+least recently read dropped first: 48 MiB of JSON is about ten 10-K filings (a 300-page filing's rows are ~4.5 MB)
+and some 200 MB parsed."""
 
 
 def now_iso() -> str:
@@ -67,6 +74,8 @@ class Workspace:
         self._conversation_lock = FileLock(str(self.dir / "conversations" / ".lock"), timeout=lock_timeout_s)
         self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None
         self._docs_cache: tuple[dict[str, Any], tuple[DocumentRecord, ...]] | None = None
+        self._rows_cache: OrderedDict[str, tuple[tuple[int, int, int], tuple[Mapping[str, Any], ...]]] = OrderedDict()
+        self._rows_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -218,6 +227,33 @@ class Workspace:
             return []
         with path.open(encoding="utf-8") as fh:
             return [json.loads(line) for line in fh if line.strip()]
+
+    def chunk_rows(self, doc_id: str) -> tuple[Mapping[str, Any], ...]:
+        """The chunk rows of ``doc_id`` as :meth:`read_chunks` gives them, shared between readers: treat them as
+        read-only (answering reads a document's tables from them for every question, and parsing a 10-K's rows
+        costs ~50 ms). Cached by the file's (inode, mtime, size), as the registry is (:meth:`write_chunks` replaces
+        the file, so a reader sees each written state), at most :data:`CHUNK_ROWS_CACHE_BYTES` of files per
+        workspace, least recently read dropped first; empty when the file is missing."""
+        path = self.chunks_path(doc_id)
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return ()
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        with self._rows_lock:
+            hit = self._rows_cache.get(doc_id)
+            if hit is not None and hit[0] == key:
+                self._rows_cache.move_to_end(doc_id)
+                return hit[1]
+        rows = tuple(self.read_chunks(doc_id))
+        with self._rows_lock:
+            self._rows_cache[doc_id] = (key, rows)
+            self._rows_cache.move_to_end(doc_id)
+            total = sum(k[2] for k, _ in self._rows_cache.values())
+            while total > CHUNK_ROWS_CACHE_BYTES and len(self._rows_cache) > 1:
+                _, (old, _rows) = self._rows_cache.popitem(last=False)
+                total -= old[2]
+        return rows
 
     def purge_files(self, doc_id: str) -> None:
         """Remove the original and chunk rows of ``doc_id``."""

@@ -76,3 +76,30 @@ def test_rename_and_remove(prism_home):
     assert not (prism_home / "workspaces" / a.id).exists()
     with pytest.raises(WorkspaceNotFoundError, match="no workspace named 'A'"):
         cat.get("A")
+
+
+def test_chunk_rows_are_parsed_once_per_written_state_and_bounded(prism_home, monkeypatch):
+    """Answering reads a document's stored rows for every question: the parsed rows are shared until the file is
+    written again, and the cache keeps at most CHUNK_ROWS_CACHE_BYTES of files, least recently read dropped."""
+    import prism.index.workspaces as workspaces
+
+    info = WorkspaceCatalog(prism_home).create("Rows")
+    ws = workspaces.Workspace(prism_home, info)
+    first, second = "a" * 64, "b" * 64
+    ws.write_chunks(first, [{"chunk_id": "a-1", "text": "Revenue 1,204"}, {"chunk_id": "a-2", "text": "Net income"}])
+    ws.write_chunks(second, [{"chunk_id": "b-1", "text": "CRAR 15.2 %"}])
+
+    rows = ws.chunk_rows(first)
+    assert [r["chunk_id"] for r in rows] == ["a-1", "a-2"] and list(rows) == ws.read_chunks(first)
+    assert ws.chunk_rows(first) is rows  # parsed once
+    ws.write_chunks(first, [{"chunk_id": "a-1", "text": "Revenue 1,310"}])
+    assert [r["text"] for r in ws.chunk_rows(first)] == ["Revenue 1,310"]  # a new written state is read again
+    assert ws.chunk_rows("c" * 64) == ()
+
+    size = ws.chunks_path(first).stat().st_size + ws.chunks_path(second).stat().st_size
+    monkeypatch.setattr(workspaces, "CHUNK_ROWS_CACHE_BYTES", size - 1)  # room for one of the two files
+    kept = ws.chunk_rows(first)
+    ws.chunk_rows(second)  # pushes the first out
+    assert ws.chunk_rows(second) is ws.chunk_rows(second)
+    again = ws.chunk_rows(first)
+    assert again is not kept and list(again) == list(kept)

@@ -134,7 +134,7 @@ def _metric(run: AnswerRun, llm: Any, workspace: WorkspaceReader, search: Search
     metrics.llm.llm_plan`), block-numbered; ``None`` without one."""
     if not run.reading.plans:
         return None
-    return metric_answer(run.reading, chunks, workspace.read_chunks, search,
+    return metric_answer(run.reading, chunks, workspace.chunk_rows, search,
                          choose=lambda plan, fye: llm_plan(run, llm, plan, fye), renumber=False)
 
 
