@@ -54,6 +54,13 @@ def _equivalents(label: str, question_words: tuple[str, ...], abbreviated: tuple
     return frozenset(found)
 
 
+@lru_cache(maxsize=256)
+def question_words(text: str) -> tuple[str, ...]:
+    """:func:`~prism.answering.reading.words.words_of` of a question, kept: every row and candidate of a question
+    is matched against the same words (thousands of times per question)."""
+    return tuple(words_of(text))
+
+
 def equivalent_tokens(label: str, reading: Reading) -> frozenset[str]:
     """The index tokens of ``label`` the question states in another form, through an abbreviation either way
     (:func:`_equivalents`: "Gross NPA %" for "gross non-performing assets", "Profit after tax" for "PAT") or a word
@@ -61,7 +68,7 @@ def equivalent_tokens(label: str, reading: Reading) -> frozenset[str]:
     if not label:
         return frozenset()
     abbreviated = tuple(abbreviations.base(w) for w, kind in reading.salient if kind == "acronym")
-    return _equivalents(label, tuple(words_of(reading.text)), abbreviated) | _truncations(label, reading.shortened)
+    return _equivalents(label, question_words(reading.text), abbreviated) | _truncations(label, reading.shortened)
 
 
 def _shortens(cut: str, word: str) -> bool:
@@ -91,7 +98,7 @@ def label_share(row: Row, reading: Reading) -> float:
     """The share of a row label's index tokens the question names (:func:`named_tokens`), in [0, 1]; a label of
     common words only ("Other") 1 when the question writes it whole, else 0."""
     if not row.tokens:
-        return 1.0 if row.label and phrase_in(row.label.lower(), words_of(reading.text)) else 0.0
+        return 1.0 if row.label and phrase_in(row.label.lower(), question_words(reading.text)) else 0.0
     return len(named_tokens(row, reading)) / len(row.tokens)
 
 
@@ -99,7 +106,8 @@ _GENERIC = frozenset(tokenize("total net other less add subtotal balance amount"
 """Label words that name no line item on their own."""
 
 
-def _run(label: str, words: Sequence[str]) -> int:
+@lru_cache(maxsize=4096)
+def _run(label: str, words: tuple[str, ...]) -> int:
     """The most consecutive words of ``label`` the question writes in a row ("Net income (loss)" and "… net income
     in 2019": 2; "Other income (expense), net": 1): of two labels named alike, the one written as the question
     writes it."""
@@ -119,7 +127,7 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
     for a total), best first: the share of their label named, then the number of label words named, then evidence
     order; at most ``limit``."""
     scored = []
-    words = words_of(reading.text)
+    words = question_words(reading.text)
     for i, row in enumerate(evidence.rows):
         if len(row.figures) < figures:
             continue

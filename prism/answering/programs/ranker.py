@@ -144,6 +144,17 @@ def _figure_words(operand: Operand, reading: Reading) -> float:
     return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
 
 
+def _mean(values: Sequence[float]) -> float:
+    """The mean of a few numbers (``numpy.mean`` costs more than the sum for the handful a candidate has)."""
+    return float(sum(values) / len(values))
+
+
+@functools.lru_cache(maxsize=4096)
+def _header_tokens(column: str) -> frozenset[str]:
+    """The index tokens of a column header but its numbers (the words a question can name a column by)."""
+    return frozenset(t for t in tokenize(column) if not t.isdigit())
+
+
 def _position(tokens: frozenset[str], reading: Reading) -> int:
     """Where the question first names one of ``tokens`` (its mention order), or a large number."""
     for i, mention in enumerate(reading.mentions):
@@ -232,10 +243,10 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     total_asked = "total" in words
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
-    headers = [frozenset(t for t in tokenize(o.column) if not t.isdigit()) for o in operands if o.source == "cell"]
+    headers = [_header_tokens(o.column) for o in operands if o.source == "cell"]
     column_named = sum(1 for h in headers if h and h & reading.tokens) / len(headers) if headers else 0.0
     return np.array([
-        log_probability, float(np.mean(shares)), float(min(shares)), coverage,
+        log_probability, _mean(shares), float(min(shares)), coverage,
         1.0 if any(r.label and phrase_in(r.label.lower(), words) for r in members) else 0.0,
         len(context & reading.tokens) / max(len(reading.tokens), 1),
         1.0 if any(o.total for o in operands) and not total_asked else 0.0,
@@ -245,7 +256,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         1.0 if asked and len({o.when for o in operands}) == len(asked) else 0.0,
         latest, chrono, order, item_order, 1.0 if len(series) == 1 else 0.0, math.log(len(operands)),
         1.0 if any(o.source == "sentence" for o in operands) else 0.0,
-        float(np.mean([1.0 / max(o.rank, 1) for o in operands])),
+        _mean([1.0 / max(o.rank, 1) for o in operands]),
         1.0 if any(o.chunk is not None for o in operands) else 0.0,
         match, clash, 1.0 if len({o.kind for o in operands}) > 1 else 0.0, named, column_named,
         1.0 if program.option("magnitude") else 0.0,
@@ -254,7 +265,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         1.0 if len(asked) == 1 and len(operands) == 2 and len(series) == 1
         and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
         1.0 if len({o.when for o in operands}) == len(operands) else 0.0,
-        float(np.mean([_figure_words(o, reading) for o in operands])), 0.0,
+        _mean([_figure_words(o, reading) for o in operands]), 0.0,
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])
 
@@ -337,10 +348,11 @@ class Ranker:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             accept = data.get("accept")
-            return cls(first=[float(data["first"][f]) for f in FEATURES],
-                       second=[float(data["second"][f]) for f in FEATURES],
+            # a feature added since the weights were trained weighs nothing until they are trained again
+            return cls(first=[float(data["first"].get(f, 0.0)) for f in FEATURES],
+                       second=[float(data["second"].get(f, 0.0)) for f in FEATURES],
                        accept=[float(accept.get(f, 0.0)) for f in ACCEPT_FEATURES] if isinstance(accept, dict)
-                       else None)  # a feature added since the weights were trained weighs nothing until retrained
+                       else None)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             logger.warning("program ranker %s not used (%s): default weights", Path(path).name, type(exc).__name__)
             return cls()

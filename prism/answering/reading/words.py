@@ -89,7 +89,10 @@ def phrase_in(phrase: str, words: Sequence[str]) -> bool:
     """Whether ``phrase`` (lower-case words, or ``%``) occurs as consecutive whole words of ``words``."""
     parts = phrase.lower().replace("%", " % ").split()
     n = len(parts)
-    return n > 0 and any(list(words[i:i + n]) == parts for i in range(len(words) - n + 1))
+    if n == 0:
+        return False
+    first = parts[0]
+    return any(words[i] == first and list(words[i:i + n]) == parts for i in range(len(words) - n + 1))
 
 
 def phrase_spans(phrase: str, words: Sequence[str]) -> list[tuple[int, int]]:
