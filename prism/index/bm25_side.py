@@ -32,6 +32,7 @@ class SparseSide:
         self._dir = workspace.dir / "bm25"
         self._index: BM25Index | None = None
         self._lock = threading.Lock()
+        self._by_document: tuple[BM25Index, dict[str, frozenset[str]]] | None = None
 
     def fingerprint(self) -> str:
         """The state an up-to-date index reflects: the workspace's committed state and the tokenizer version."""
@@ -67,8 +68,22 @@ class SparseSide:
         """The index's chunk ids of the documents ``doc_ids`` (``None``: no restriction, ``None`` back)."""
         if doc_ids is None:
             return None
-        prefixes = {d[:16] for d in doc_ids}
-        return {c for c in self.index().chunk_ids if c.split("-", 1)[0] in prefixes}
+        by_document = self._chunk_ids_by_prefix()
+        return {c for prefix in {d[:16] for d in doc_ids} for c in by_document.get(prefix, ())}
+
+    def _chunk_ids_by_prefix(self) -> dict[str, frozenset[str]]:
+        """The current index's chunk ids grouped by their document's 16-character id prefix, made once per index
+        (scoping a question to its documents used to split all of a workspace's chunk ids each time)."""
+        index = self.index()
+        kept = self._by_document
+        if kept is not None and kept[0] is index:
+            return kept[1]
+        groups: dict[str, set[str]] = {}
+        for chunk_id in index.chunk_ids:
+            groups.setdefault(chunk_id.split("-", 1)[0], set()).add(chunk_id)
+        by_document = {prefix: frozenset(ids) for prefix, ids in groups.items()}
+        self._by_document = (index, by_document)
+        return by_document
 
     def _build(self, fingerprint: str) -> BM25Index:
         t0 = time.perf_counter()

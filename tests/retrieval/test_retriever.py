@@ -341,9 +341,12 @@ def test_shared_retriever_sees_ingest_and_forgets_deleted_documents(service):
     service.ingest([IngestItem(MEMO, "memo.txt")], "live")
     retriever = service.retriever("live")
     assert retriever.search("okapi sanctuary zoologists", mode="bm25").results == []
+    assert retriever.search("memo", mode="bm25", sources=["memo.txt"]).results  # the documents' chunk ids, kept
 
     [zoo] = service.ingest([IngestItem(ZOO, "zoo.txt")], "live")
     assert service.retriever("live") is retriever  # one shared object, invalidated, not replaced
+    scoped = retriever.search("okapi sanctuary zoologists", mode="bm25", sources=["zoo.txt"]).results
+    assert scoped and {r.doc_id for r in scoped} == {zoo.doc_id}  # the new index's chunk ids, not the kept ones
     for mode in MODES:
         top = retriever.search("okapi sanctuary zoologists", mode=mode).results[0]
         assert (top.source, top.doc_id) == ("zoo.txt", zoo.doc_id), mode
