@@ -128,6 +128,9 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 
 
 _PER = frozenset({"per", "each"})
+_FIGURE_THEN_PER = re.compile(r"[\s,]*(?:for\s+)?(?:per|each)\s*", re.IGNORECASE)
+"""What stands between a figure's mention and its divisor written after it ("net income per share", "income, for
+each share"); a divisor with anything else before it ("per share net income") names the figure that follows."""
 _PER_UNITS = frozenset({"share", "shares"})
 """A frame word after "per" / "each" that names a figure's divisor ("net income per share", "for each share"):
 it belongs to the mention, so a row that says it ("Net income per share") or a program that divides by it (shares
@@ -143,13 +146,20 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
     spans = [(p.start, p.end) for p in periods] + list(taken)
     out: list[Mention] = []
     run: list[re.Match[str]] = []
+    divisor: list[Mention] = []  # "per share" written before its figure, kept until the figure's mention is read
 
-    def close() -> None:
+    def close(unit: bool = False) -> None:
         if run:
             start, end = run[0].start(), run[-1].end()
             words = text[start:end]
-            out.append(Mention(words, tuple(tokenize(words)), start, end))
+            mention = Mention(words, tuple(tokenize(words)), start, end)
             run.clear()
+            if unit and not (out and _FIGURE_THEN_PER.fullmatch(text, out[-1].end, start)):
+                divisor.append(mention)  # "per share net income" names net income first, as "net income per share"
+                return
+            out.append(mention)
+            out.extend(divisor)
+            divisor.clear()
 
     previous = ""
     for m in _WORD.finditer(text):
@@ -165,10 +175,12 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
             if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", gap):
                 close()
             run.append(m)
+            if unit:
+                close(unit=True)  # "per share net income": the divisor is a mention of its own
         elif word not in ("and", "of", "&"):
             close()
     close()
-    return tuple(out)
+    return tuple(out + divisor)
 
 
 def frame(text: str, periods: Sequence[PeriodMention], found: Sequence[Mention]) -> str:

@@ -29,8 +29,6 @@ BY_ID = {f.id: f for f in FAMILIES}
 NOT_YET: dict[str, str] = {
     "northwind-margin / What was operating income as a percentage of revenue in 2024?":
         "gets share(Operating income FY2024, Revenue FY2024): the same 19.2 %, but the canonical is the metric",
-    "northwind-per_share / What was per-share net income in 2024?":
-        "gets lookup(Net income FY2024): 'per-share' before the item is not read as its divisor",
 }
 """``"family / wording"`` → what it gets instead, for the wordings that do not yet agree with their canonical
 (measured with ``bench/paraphrase.py``)."""

@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from prism.answering.reading import kinds
-from prism.answering.reading.words import normalise
+from prism.answering.reading.words import mentions, normalise
 from tests.readings import read
 
 
 @pytest.mark.parametrize(("question", "text"), [
     ("Net income/share 2024", "Net income per share 2024"),  # a slash before a unit of count reads "per"
+    ("What was per-share net income in 2024?", "What was per share net income in 2024?"),
     ("Revenue/employee in FY24?", "Revenue per employee in FY24?"),
     ("Opex/revenue in 2024", "operating expenses divided by revenue in 2024"),  # any other slash divides
     ("Divide gross profit by operating expenses for 2024", "gross profit divided by operating expenses for 2024"),
@@ -114,3 +115,15 @@ def test_the_respective_items_are_asked_as_a_figure_each():
 ])
 def test_items_joined_as_the_parts_of_one_figure_are_told_from_items_set_side_by_side(question, joined):
     assert ("conjoined" in read(question).flags) is joined
+
+
+@pytest.mark.parametrize("question", [
+    "What was net income per share in 2024?",
+    "What was per-share net income in 2024?",  # the divisor first, as a modifier
+    "What was per share net income in 2024?",
+    "What was net income, per share, in 2024?",
+    "What was net income for each share in 2024?",
+])
+def test_a_figure_per_share_is_read_as_the_figure_then_its_divisor_wherever_the_divisor_stands(question):
+    text = normalise(question)
+    assert [m.text.lower() for m in mentions(text, read(question).periods)] == ["net income", "share"]
