@@ -8,48 +8,32 @@ ratio (:func:`~prism.answering.programs.formatting.commensurable`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from decimal import Decimal
 
 from prism.answering.programs.binding import item_pairs, part_sets, series_pairs
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.formatting import added, commensurable, common_scale, rounded, written
-from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.operation import Program
+from prism.answering.programs.operations.quotient import Quotient
 from prism.types.reading import Reading
 
 
-class Ratio(Operation):
+class Ratio(Quotient):
     """A / B over two items in one period (or one item in two periods)."""
 
     name = "ratio"
+    kind = "ratio"
     roles = ("numerator", "denominator")
     phrasings = ("what is the ratio of X to Y in P", "X divided by Y", "X over Y in P", "X to Y ratio",
                  "how many times Y is X", "what is X relative to Y", "X / Y for P", "compute X as a multiple of Y")
     cues = ("ratio", "divided by", "over", "times", "multiple of", "relative to", "coverage", "per")
     formula = "A / B"
 
-    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-        for program in self._bindings(reading, evidence):
-            if commensurable(program.operands):
-                yield program
-
-    def _bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+    def candidate_bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):
             yield Program(self.name, (a, b))
         for a, b in series_pairs(reading, evidence):
             yield Program(self.name, (a, b))
         for parts, whole in part_sets(reading, evidence):
             yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
-
-    def run(self, program: Program, reading: Reading) -> Result:
-        parts, (b,) = program.parts
-        values, _ = common_scale(program.operands)
-        va, vb = sum(values[:-1], Decimal(0)), values[-1]
-        if vb == 0:
-            raise ZeroDivisionError("a ratio over zero")
-        raw = va / vb
-        shown = rounded(raw, 2)
-        text = written(shown, "ratio")
-        return Result(raw, shown, "ratio", text, work=f"{added(parts)} / {b.printed} = {text}")
 
     def subject(self, program: Program) -> str:
         parts, (b,) = program.parts

@@ -12,17 +12,20 @@ from decimal import Decimal
 
 from prism.answering.programs.binding import item_pairs, part_sets, series_pairs
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.formatting import added, commensurable, common_scale, rounded, written
-from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.formatting import common_scale
+from prism.answering.programs.operation import Program
+from prism.answering.programs.operations.quotient import Quotient
 from prism.types.reading import Reading
 
 
-class Share(Operation):
+class Share(Quotient):
     """A / B × 100: the part A of the whole B, in one period (or one period's figure as a share of another's). Of two
     rows, the part is never the larger positive figure nor the total: "what share of revenue went to R&D" is R&D over
     revenue, never revenue over R&D."""
 
     name = "share"
+    kind = "percent"
+    factor = Decimal(100)
     roles = ("part", "whole")
     phrasings = ("what percentage of Y is X in P", "X as a percentage of Y", "what share of Y came from X",
                  "what portion of Y does X represent", "X as a share of Y", "what proportion of Y is X",
@@ -33,12 +36,7 @@ class Share(Operation):
             "mix", "weight")
     formula = "A / B × 100"
 
-    def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-        for program in self._bindings(reading, evidence):
-            if commensurable(program.operands):
-                yield program
-
-    def _bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
+    def candidate_bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):
             (va, vb), _ = common_scale((a, b))
             if va > vb > 0 or (a.total and not b.total):
@@ -51,17 +49,6 @@ class Share(Operation):
             if sum(values[:-1]) > values[-1] > 0:
                 continue  # parts that add up to more than their whole are not its parts
             yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
-
-    def run(self, program: Program, reading: Reading) -> Result:
-        parts, (b,) = program.parts
-        values, _ = common_scale(program.operands)
-        va, vb = sum(values[:-1], Decimal(0)), values[-1]
-        if vb == 0:
-            raise ZeroDivisionError("a share of zero")
-        raw = va / vb
-        shown = rounded(raw * 100, 2)
-        text = written(shown, "percent")
-        return Result(raw, shown, "percent", text, work=f"{added(parts)} / {b.printed} × 100 = {text}")
 
     def subject(self, program: Program) -> str:
         parts, (b,) = program.parts
