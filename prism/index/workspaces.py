@@ -50,6 +50,15 @@ least recently read dropped first: 48 MiB of JSON is about ten of FinanceBench's
 and some 190 MB parsed (a file's rows take 3.9 times its size in memory)."""
 
 
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """A file's (inode, mtime in ns, size), which every atomic replace changes; ``None`` when it is missing."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
 def now_iso() -> str:
     """Current UTC time, ISO-8601 with seconds."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -118,11 +127,9 @@ class Workspace:
     def _read_registry(self, fresh: bool = False) -> dict[str, Any]:
         """The registry as a dict. Cached by the file's (inode, mtime, size): every commit replaces the file, so a
         reader sees each committed state once; ``fresh=True`` (writers, who mutate the result) bypasses the cache."""
-        try:
-            st = self._registry_path.stat()
-        except FileNotFoundError:
+        key = _file_state(self._registry_path)
+        if key is None:
             return {"version": FORMAT_VERSION, "revision": 0, "documents": {}}
-        key = (st.st_ino, st.st_mtime_ns, st.st_size)
         cached = self._cache
         if not fresh and cached is not None and cached[0] == key:
             return cached[1]
@@ -234,12 +241,9 @@ class Workspace:
         costs ~50 ms). Cached by the file's (inode, mtime, size), as the registry is (:meth:`write_chunks` replaces
         the file, so a reader sees each written state), at most :data:`CHUNK_ROWS_CACHE_BYTES` of files per
         workspace, least recently read dropped first; empty when the file is missing."""
-        path = self.chunks_path(doc_id)
-        try:
-            st = path.stat()
-        except FileNotFoundError:
+        key = _file_state(self.chunks_path(doc_id))
+        if key is None:
             return ()
-        key = (st.st_ino, st.st_mtime_ns, st.st_size)
         with self._rows_lock:
             hit = self._rows_cache.get(doc_id)
             if hit is not None and hit[0] == key:

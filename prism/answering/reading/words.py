@@ -128,7 +128,7 @@ _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 
 
 _PER = frozenset({"per", "each"})
-_FIGURE_THEN_PER = re.compile(r"[\s,]*(?:for\s+)?(?:per|each)\s*", re.IGNORECASE)
+_FIGURE_THEN_PER = re.compile(r"[\s,]*(?:for\s+)?(?:" + "|".join(sorted(_PER)) + r")\s*", re.IGNORECASE)
 """What stands between a figure's mention and its divisor written after it ("net income per share", "income, for
 each share"); a divisor with anything else before it ("per share net income") names the figure that follows."""
 _PER_UNITS = frozenset({"share", "shares"})
