@@ -156,11 +156,17 @@ def _header_tokens(column: str) -> frozenset[str]:
 
 
 def _position(tokens: frozenset[str], reading: Reading) -> int:
-    """Where the question first names one of ``tokens`` (its mention order), or a large number."""
+    """Which of the question's mentions names a row of ``tokens`` best (its mention order), or a large number when
+    none shares a token: the mention whose tokens and the row's overlap most (Jaccard), the first of equals.
+    "current deferred revenue to non-current deferred revenue": the row "Deferred revenue (non-current)" shares
+    words with both mentions but is the second one whole."""
+    best, at = 0.0, 99
     for i, mention in enumerate(reading.mentions):
-        if tokens & set(mention.tokens):
-            return i
-    return 99
+        named = set(mention.tokens)
+        shared = len(tokens & named)
+        if shared and shared / len(tokens | named) > best:
+            best, at = shared / len(tokens | named), i
+    return at
 
 
 def _period_position(program: Program, reading: Reading) -> list[int]:

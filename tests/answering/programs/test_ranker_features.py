@@ -51,3 +51,12 @@ def test_a_reading_in_a_unit_the_question_does_not_ask_for_is_no_rival_to_one_in
     assert choice.runner_up() is None and choice.margin() == 1.0  # 180.0 is an amount, not a per-share figure
     other = Choice([lookup, per_share])  # the other way round, the best clashes: the rival stands
     assert other.runner_up() is per_share and other.margin() < 0.6
+
+
+def test_an_item_is_placed_by_the_mention_that_names_it_best():
+    # "non-current deferred revenue" holds every word of "current deferred revenue": each row is the mention it
+    # matches whole, not the first that shares a word with it
+    current, noncurrent = _row("Deferred revenue (current)", 0), _row("Deferred revenue (non-current)", 1)
+    reading = read("What is the ratio of current deferred revenue to non-current deferred revenue at year end?")
+    assert _item_order([current, noncurrent], reading) == 1.0
+    assert _item_order([noncurrent, current], reading) == -1.0
