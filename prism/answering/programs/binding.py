@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -30,8 +31,8 @@ from prism.types import PeriodMention
 from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, months
 
-__all__ = ["PARTS", "ROWS", "asked", "asked_periods", "item_pairs", "item_sets", "matches_period", "part_sets", "rows",
-           "series_pairs", "series_sets"]
+__all__ = ["PARTS", "ROWS", "asked", "asked_periods", "into_year_pairs", "item_pairs", "item_sets", "matches_period",
+           "part_sets", "rows", "series_pairs", "series_sets"]
 
 ROWS = 6
 """How many rows (best first) pairs and sets are built from."""
@@ -153,10 +154,25 @@ def matches_period(mention: PeriodMention, operand: Operand) -> bool:
     if period_label(mention, fye or None) == operand.period:
         return True
     if mention.kind in ("FY", "year", "date") and operand.when[1] == 0:
-        return operand.when[0] == mention.year
+        return operand.when[0] == mention.year or (mention.kind != "date" and _closes_year(operand, mention.year))
     if mention.kind in ("Q", "H"):
         return operand.when == (mention.year, mention.part or 0)
     return False
+
+
+_EARLY_JANUARY = re.compile(r"((?:19|20)\d{2})-01-0[2-7]")
+"""An ISO date from 2 to 7 January: where a 52/53-week fiscal year ends (the Saturday nearest 31 December, or the
+first Saturday of January)."""
+
+
+def _closes_year(operand: Operand, year: int) -> bool:
+    """Whether ``operand``'s column is dated in the first week of January of the year after ``year`` but its first
+    day (a document with no fiscal year end profiled): the close of a 52/53-week fiscal year, which an analyst calls
+    by either year ("fiscal 2019" and "2020" both name the year ended January 3, 2020), as
+    :func:`prism.retrieval.periods.period_label` names it when the year end is known. 1 January is an opening
+    balance of its own year ("Balance at January 1, 2019", beside a standard's adoption)."""
+    early = _EARLY_JANUARY.fullmatch(operand.period or "")
+    return early is not None and int(early.group(1)) == year + 1
 
 
 def asked_periods(reading: Reading) -> list[PeriodMention]:
@@ -219,17 +235,46 @@ def _families(figures: Sequence[Operand]) -> list[list[Operand]]:
     return [_dated(g) for g in groups.values() if len({f.when for f in g}) >= 2]
 
 
+_MOVEMENT = frozenset(tokenize("increase increased decrease decreased change changed grow grew growth rise rose "
+                               "fall fell decline declined drop dropped movement moved delta swing"))
+"""The index tokens of the words naming a movement over time."""
+
+
+def into_year_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
+    """For a question naming one year and a movement ("What was the increase in FCC licenses in 2019?"), each
+    row's figures of the year before and of that year (full years, per column family: :func:`_families`; a year as
+    :func:`matches_period` reads it, so "2019" is the column closing fiscal 2019 on January 3, 2020): its
+    movement into the year asked; both orders. Only when the question names a movement (:data:`_MOVEMENT`: "compare
+    net income in 2023" asks for the figure); nothing for several periods or a difference asked without a
+    direction (the reader's ``gap`` flag: "the difference between the domestic and international rates in 2019"
+    compares the items)."""
+    periods = asked_periods(reading)
+    if len(periods) != 1 or periods[0].kind not in ("FY", "year") or "gap" in reading.flags \
+            or not _MOVEMENT & reading.tokens:
+        return
+    asked_year = periods[0]
+    year_before = replace(asked_year, year=asked_year.year - 1)
+    for row in rows(reading, evidence, figures=2):
+        for dated in _families(row.figures):
+            before = [f for f in dated if f.when[1] == 0 and matches_period(year_before, f)]
+            into = [f for f in dated if f.when[1] == 0 and matches_period(asked_year, f)]
+            if len(before) == 1 and len(into) == 1 and before[0] is not into[0]:
+                yield before[0], into[0]
+                yield into[0], before[0]
+
+
 def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
     """Two figures of one row: in the periods asked (two or more), else each adjacent pair and the first and last
-    of every period; oldest first, then the reverse order. A row whose columns name no time gives its figures
-    in column order (two columns the question names: "domestic" and "international"). Two figures of one sentence
+    of every period; oldest first, then the reverse order. A row whose columns name no time gives its figures in
+    column order (two columns the question names: "domestic" and "international"). Two figures of one sentence
     given the same period are no pair: the sentence dates them as a whole, not each."""
+    periods = asked_periods(reading)
     for row in rows(reading, evidence, figures=2):
         figures = asked(reading, row)
         families = _families(figures)
         chosen: list[tuple[Operand, Operand]] = []
         for dated in families:
-            if len(asked_periods(reading)) >= 2:
+            if len(periods) >= 2:
                 chosen += list(combinations(dated, 2))
             else:
                 chosen += list(zip(dated, dated[1:], strict=False)) + (

@@ -18,8 +18,8 @@ from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE
 
-__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "item_groups", "item_name", "meets", "named_share",
-           "period_list", "threshold_checked", "threshold_in", "threshold_words"]
+__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "group_columns", "item_groups", "item_name", "meets",
+           "named_share", "period_list", "threshold_checked", "threshold_in", "threshold_words", "unnamed_part"]
 
 
 def adds_up(row: Row, above: list[Row]) -> bool:
@@ -83,6 +83,45 @@ def item_groups(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, lis
         context = set().union(*(r.context for r in members)) if members else set()
         if len(plain) >= 2 and (context & reading.tokens or not reading.mentions or "of_table" in reading.flags):
             yield GROUP_OF_TABLE, plain
+
+
+def group_columns(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, tuple[Operand, ...]]]:
+    """``(what the group is, its figures)``: every item of a group (:func:`item_groups`) of three or more, in one
+    column of a period asked (every column when none is asked): what "the average quarterly low price in 2018"
+    averages, one figure per quarter row; of the columns asked, those whose headers the question names most.
+    Two items are :func:`~prism.answering.programs.binding.item_sets`'; no
+    group is offered when the question writes "total" (the total row is asked)."""
+    for name, group in item_groups(reading, evidence):
+        if len(group) < 3 or "total" in reading.tokens:
+            continue  # "the 2019 average total amount falling due": the total row's figures, not its items'
+        columns = asked(reading, group[0])
+        named = [len(_header_words(f.column) & reading.tokens) for f in columns]
+        for first, n in zip(columns, named, strict=True):
+            if n < max(named):
+                continue  # "the low price": the Low column of the year, not the High beside it
+            figures = [next((f for f in r.figures if f.col == first.col and f.table == first.table), None)
+                       for r in group]
+            if all(f is not None for f in figures):
+                yield name, tuple(f for f in figures if f is not None)
+
+
+def _header_words(column: str) -> frozenset[str]:
+    """A column header's index tokens but its numbers."""
+    return frozenset(t for t in tokenize(column) if not t.isdigit())
+
+
+def unnamed_part(figures: tuple[Operand, ...], groups: list[tuple[str, tuple[Operand, ...]]],
+                 reading: Reading) -> bool:
+    """Whether ``figures`` (several items in one column) are some of a group's items (:func:`group_columns`, in
+    any column) that the question does not tell apart: not every item's label holds a word the question names and
+    the other items' labels lack. Three of four quarters are no reading of "the average quarterly low price"; "the
+    first and second quarters" name theirs."""
+    keys = {(f.table, f.row) for f in figures}
+    if not any(keys < {(g.table, g.row) for g in group} for _, group in groups):
+        return False
+    labels = [frozenset(tokenize(f.label)) for f in figures]
+    return not all(label - frozenset().union(*(o for o in labels if o is not label)) & reading.tokens
+                   for label in labels)
 
 
 def named_share(name: str, reading: Reading) -> float:

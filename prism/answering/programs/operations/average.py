@@ -12,6 +12,7 @@ from decimal import Decimal
 from prism.answering.programs.binding import item_sets, series_sets
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, mean_shown, written
+from prism.answering.programs.groups import group_columns, unnamed_part
 from prism.answering.programs.operation import Operation, Program, Result, shown_decimals
 from prism.types.reading import Reading
 
@@ -30,8 +31,12 @@ class Average(Operation):
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for figures in series_sets(reading, evidence):
             yield Program(self.name, figures)
+        groups = list(group_columns(reading, evidence))
         for figures in item_sets(reading, evidence):
-            yield Program(self.name, figures)
+            if not unnamed_part(figures, groups, reading):
+                yield Program(self.name, figures)
+        for group, figures in groups:
+            yield Program(self.name, figures, (("over", "items"), ("group", group)))
 
     def run(self, program: Program, reading: Reading) -> Result:
         values, unit = common_scale(program.operands)

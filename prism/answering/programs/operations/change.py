@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.binding import into_year_pairs, item_pairs, series_pairs
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result, shown_decimals
@@ -43,6 +43,8 @@ class Change(Operation):
         for a, b in series_pairs(reading, evidence):
             yield Program(self.name, (a, b), gap)
         for a, b in item_pairs(reading, evidence):
+            yield Program(self.name, (a, b), gap)
+        for a, b in into_year_pairs(reading, evidence):
             yield Program(self.name, (a, b), gap)
 
     def run(self, program: Program, reading: Reading) -> Result:

@@ -1,5 +1,11 @@
 """``percent_change``: a figure's change in percent, (to − from) / |from| × 100 (growth rate, "% delta", YoY %).
 
+When both figures are negative (a loss, an outflow or a liability printed in parentheses) the change is that of
+their size, (|to| − |from|) / |from| × 100 = (to − from) / from × 100: a loss from operations of (33.6) narrowing to
+(25.0) is a fall of 25.60 %, as "the loss fell by a quarter" says, not a rise. TAT-QA's derivations divide by the
+signed base throughout ("-25.0 / -33.6 - 1"), which agrees here; from a negative base to a positive figure the
+change is measured on |from| (a swing from a loss of 10 to a profit of 5 is +150 %).
+
 Unit rule: a percent, two decimals. A change from zero is undefined.
 """
 
@@ -7,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import item_pairs, series_pairs
+from prism.answering.programs.binding import into_year_pairs, item_pairs, series_pairs
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
@@ -15,7 +21,8 @@ from prism.types.reading import Reading
 
 
 class PercentChange(Operation):
-    """(to − from) / |from| × 100 over two figures of one row (or two items)."""
+    """(to − from) / |from| × 100 over two figures of one row (or two items); of two negative figures, the change
+    of their size (module docstring)."""
 
     name = "percent_change"
     roles = ("from", "to")
@@ -36,13 +43,15 @@ class PercentChange(Operation):
             yield Program(self.name, (a, b))
         for a, b in item_pairs(reading, evidence):
             yield Program(self.name, (a, b))
+        for a, b in into_year_pairs(reading, evidence):
+            yield Program(self.name, (a, b))
 
     def run(self, program: Program, reading: Reading) -> Result:
         a, b = program.operands
         (va, vb), _ = common_scale(program.operands)
         if va == 0:
             raise ZeroDivisionError("a percentage change from zero")
-        raw = (vb - va) / abs(va)
+        raw = (vb - va) / (va if vb < 0 else abs(va))  # both negative: (|to| − |from|) / |from|
         shown = rounded(raw * 100, 2)
         text = written(shown, "percent")
         return Result(raw, shown, "percent", text, work=f"({b.printed} − {a.printed}) / {a.printed} × 100 = {text}")

@@ -12,6 +12,7 @@ from decimal import Decimal
 from prism.answering.programs.binding import item_sets, series_sets
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.groups import group_columns, unnamed_part
 from prism.answering.programs.operation import Operation, Program, Result, shown_decimals
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
@@ -35,8 +36,12 @@ class Total(Operation):
             if named_total and figures[0].total and _TOTAL_TOKENS & frozenset(tokenize(figures[0].label)):
                 continue  # "the total current assets in 2018 and 2019": the row's name, not a sum of its years
             yield Program(self.name, figures)
+        groups = list(group_columns(reading, evidence))
         for figures in item_sets(reading, evidence):
-            yield Program(self.name, figures)
+            if not unnamed_part(figures, groups, reading):
+                yield Program(self.name, figures)
+        for group, figures in groups:
+            yield Program(self.name, figures, (("over", "items"), ("group", group)))
 
     def run(self, program: Program, reading: Reading) -> Result:
         values, unit = common_scale(program.operands)
