@@ -17,7 +17,7 @@ from prism.answering.programs.registry import OPERATIONS
 from prism.retrieval.periods import find_periods
 from prism.types import IngestItem
 from tests.conftest import offline_service
-from tests.readings import read
+from tests.readings import read, table_evidence
 
 PAGE = """<html><body>
 <p>The following table summarizes our cash flows for the fiscal years presented (in millions).</p>
@@ -156,3 +156,15 @@ def test_a_movement_asked_of_one_year_is_from_the_year_before(report):
     compared = report.ask("Compare net cash provided by operating activities in 2019", "weeks",
                           sources=["cashflows.html"])
     assert compared.calculation is None or compared.calculation.value is None, compared.answer  # a figure, no movement
+
+
+def test_parts_adding_up_to_their_whole_are_no_share_asked():
+    evidence = table_evidence(("License", "10"), ("Subscription and SaaS", "30"),
+                              ("Total license and subscription and SaaS", "40"))
+    reading = read("What percentage of total license and subscription and SaaS was subscription and SaaS in 2024?")
+    assert "conjoined" in reading.flags  # the total's own "and" joins words: the reader cannot tell
+    programs = list(OPERATIONS["share"].bindings(reading, evidence))
+    parts = [tuple(o.label for o in p.operands) for p in programs]
+    assert ("Subscription and SaaS", "Total license and subscription and SaaS") in parts
+    # License + Subscription and SaaS = the total: 100 % is no share anyone asks for
+    assert not any(len(p) == 3 for p in parts), parts

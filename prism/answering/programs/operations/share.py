@@ -46,8 +46,8 @@ class Share(Quotient):
             yield Program(self.name, (a, b))
         for parts, whole in part_sets(reading, evidence):
             values, _ = common_scale((*parts, whole))
-            if sum(values[:-1]) > values[-1] > 0:
-                continue  # parts that add up to more than their whole are not its parts
+            if sum(values[:-1]) >= values[-1] > 0:
+                continue  # parts that add up to more than their whole are not its parts; to all of it, no share asked
             yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
 
     def subject(self, program: Program) -> str:
