@@ -168,3 +168,12 @@ def test_parts_adding_up_to_their_whole_are_no_share_asked():
     assert ("Subscription and SaaS", "Total license and subscription and SaaS") in parts
     # License + Subscription and SaaS = the total: 100 % is no share anyone asks for
     assert not any(len(p) == 3 for p in parts), parts
+
+
+def test_losses_adding_up_to_their_total_are_no_share_asked():
+    evidence = table_evidence(("Unrealized losses", "(34)"), ("Realized losses", "(13)"),
+                              ("Total realized and unrealized losses", "(47)"))
+    reading = read("What percentage of total realized and unrealized losses was unrealized losses in 2024?")
+    parts = [tuple(o.label for o in p.operands) for p in OPERATIONS["share"].bindings(reading, evidence)]
+    assert ("Unrealized losses", "Total realized and unrealized losses") in parts
+    assert not any(len(p) == 3 for p in parts), parts  # (34) + (13) = (47): all of it

@@ -46,7 +46,8 @@ class Share(Quotient):
             yield Program(self.name, (a, b))
         for parts, whole in part_sets(reading, evidence):
             values, _ = common_scale((*parts, whole))
-            if sum(values[:-1]) >= values[-1] > 0:
+            added, of = sum(values[:-1]), values[-1]
+            if added > of > 0 or (added < of < 0 and all(v < 0 for v in values)) or added == of:
                 continue  # parts that add up to more than their whole are not its parts; to all of it, no share asked
             yield Program(self.name, (*parts, whole), (("parts", len(parts)),))
 
