@@ -76,6 +76,9 @@ class Candidate:
     result: Result
     features: np.ndarray
     score: float = 0.0
+    named_by_row: bool = False
+    """The operation is asked only by words of the name of every row it reads (:func:`_label_cued`): its
+    ``op_log_probability`` is that of the least likely operation (:func:`operation_log_probability`)."""
 
 
 _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2,4}|(?:fy|q[1-4]|h[12])")
@@ -283,17 +286,17 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
     rows = {r.key: r for r in evidence.rows}
     words = words_of(reading.text)
     cued = _label_cued(evidence, words)
+    probabilities = dict(reading.operations)
     out: list[Candidate] = []
     seen: set[tuple[str, tuple[tuple[str, int, int], ...], tuple[tuple[str, object], ...]]] = set()
     for name, op in OPERATIONS.items():
-        p = reading.probability(name)
-        log_p = math.log(max(p, 1e-6))
         for program in op.bindings(reading, evidence):
             key = (name, tuple((o.table, o.row, o.col) for o in program.operands), program.options)
             if key in seen or (name != "lookup" and any(o.ambiguous for o in program.operands)):
                 continue  # never computed from a figure whose number convention is unsettled
             seen.add(key)
-            program_log_p = _cued_log_probability(name, program, reading, cued, log_p)
+            named_by_row = _named_by_row(name, program, cued)
+            program_log_p = operation_log_probability(probabilities, name, named_by_row)
             for variant in (program, _magnitude(program)):
                 if variant is None:
                     continue
@@ -302,7 +305,7 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                 except (ArithmeticError, ValueError):
                     continue
                 out.append(Candidate(variant, result, describe(variant, result, reading, rows, words,
-                                                               program_log_p)))
+                                                               program_log_p), named_by_row=named_by_row))
             if len(out) >= limit:
                 logger.info("candidates cut at %d", limit)
                 return _outmatched(out)
@@ -348,16 +351,21 @@ def _label_runs(label: Sequence[str], words: Sequence[str]) -> list[tuple[int, i
     return spans
 
 
-def _cued_log_probability(name: str, program: Program, reading: Reading,
-                          cued: dict[tuple[str, int], frozenset[str]], log_p: float) -> float:
-    """The log probability of ``program``'s operation, less what a row's own label asks (:func:`_label_cued`): an
-    operation asked only by words of the label of every row it reads has the probability of the least likely
-    operation, as one the question does not ask (the words name the row)."""
+def _named_by_row(name: str, program: Program, cued: dict[tuple[str, int], frozenset[str]]) -> bool:
+    """Whether operation ``name`` is asked only by words of the name of every row ``program`` reads
+    (:func:`_label_cued`)."""
     held = [cued.get(o.series) for o in program.operands]
-    if name != "lookup" and held and all(h and name in h for h in held):
-        least = min((p for _, p in reading.operations), default=1e-6)
-        return math.log(max(least, 1e-6))
-    return log_p
+    return name != "lookup" and bool(held) and all(h is not None and name in h for h in held)
+
+
+def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool) -> float:
+    """A candidate's ``op_log_probability``: the log of the reader's probability of its operation
+    (``probabilities``, :attr:`~prism.types.reading.Reading.operations` as a dict), or, for an operation asked only
+    by words of the name of the rows it reads (``named_by_row``: "What was the Return on Average Equity in 2017?"
+    asks for no average), of the least likely operation, as one the question does not ask. Training
+    (:mod:`prism.evaluation.training.train`) sets the feature through this too, with its held-out probabilities."""
+    p = min(probabilities.values(), default=0.0) if named_by_row else probabilities.get(name, 0.0)
+    return math.log(max(p, 1e-6))
 
 
 _MATCH, _CLASH, _OUTMATCHED = (FEATURES.index(f) for f in ("unit_match", "unit_clash", "unit_outmatched"))

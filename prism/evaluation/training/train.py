@@ -30,7 +30,15 @@ import numpy as np
 
 from prism.answering.programs.answer import Choice as ProgramChoice
 from prism.answering.programs.evidence import gather
-from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, RERANK, Candidate, Ranker, candidates
+from prism.answering.programs.ranker import (
+    ACCEPT_FEATURES,
+    FEATURES,
+    RERANK,
+    Candidate,
+    Ranker,
+    candidates,
+    operation_log_probability,
+)
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.programs.tables import RowsOf
 from prism.answering.reading.model import (
@@ -185,7 +193,7 @@ def _set_probabilities(p: Prepared, model: OperationModel, vectors: dict[str, np
                                     intent=intent_of(operations[0][0], reading.flags))
     probability = dict(operations)
     for c in p.found:
-        c.features[_OP] = math.log(max(probability.get(c.program.operation, 0.0), 1e-6))
+        c.features[_OP] = operation_log_probability(probability, c.program.operation, c.named_by_row)
 
 
 def _probabilities(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray]) -> tuple[tuple[str, float], ...]:

@@ -1,10 +1,15 @@
 """Features of candidate programs that read the question's structure: a unit outmatched by another candidate, the
-order of a multiple's items."""
+order of a multiple's items and of two items named alike, an operation named only by the row's own name."""
 
 from __future__ import annotations
 
-from prism.answering.programs.evidence import Row
-from prism.answering.programs.ranker import FEATURES, _item_order, candidates
+import math
+from decimal import Decimal
+
+from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.operation import Operand
+from prism.answering.programs.ranker import FEATURES, _item_order, candidates, operation_log_probability
+from prism.evaluation.training.train import _OP
 from prism.index.tokenizer import tokenize
 from tests.readings import read, table_evidence
 
@@ -60,3 +65,28 @@ def test_an_item_is_placed_by_the_mention_that_names_it_best():
     reading = read("What is the ratio of current deferred revenue to non-current deferred revenue at year end?")
     assert _item_order([current, noncurrent], reading) == 1.0
     assert _item_order([noncurrent, current], reading) == -1.0
+
+
+def _two_year_row(label: str, i: int, before: str, after: str) -> Row:
+    figures = tuple(Operand(label, str(year), f"FY{year}", (year, 0), printed, Decimal(printed), None, None, "amount",
+                            1, table="t", row=i, col=col)
+                    for col, (year, printed) in enumerate(((2024, after), (2023, before))))
+    return Row(("t", i), label, frozenset(tokenize(label)), figures)
+
+
+def test_an_operation_named_only_by_the_row_is_not_asked_in_serving_and_training_alike():
+    evidence = Evidence(rows=[_two_year_row("Change in valuation allowance", 0, "7", "-49")])
+    reading = read("What was the change in valuation allowance in 2024?")
+    found = candidates(reading, evidence)
+    change = next(c for c in found if c.program.operation == "change")
+    lookup = next(c for c in found if c.program.operation == "lookup")
+    assert change.named_by_row and not lookup.named_by_row
+    least = min(p for _, p in reading.operations)
+    assert math.isclose(change.features[_OP], math.log(max(least, 1e-6)))
+    assert change.features[_OP] < lookup.features[_OP]
+    # training sets the feature from its held-out probabilities through the same function
+    probabilities = {name: 1.0 / len(reading.operations) for name, _ in reading.operations} | {"change": 0.9}
+    assert operation_log_probability(probabilities, "change", True) == math.log(min(probabilities.values()))
+    asked = read("What was the change in the change in valuation allowance from 2023 to 2024?")
+    moved = next(c for c in candidates(asked, evidence) if c.program.operation == "change")
+    assert not moved.named_by_row  # "the change in …" besides the row's name asks for one
