@@ -30,7 +30,8 @@ from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
 from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.reading.words import phrase_in, phrase_spans, words_of
+from prism.answering.programs.row_names import label_cued, named_by_row, operation_log_probability
+from prism.answering.reading.words import phrase_in, words_of
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
@@ -76,9 +77,7 @@ class Candidate:
     result: Result
     features: np.ndarray
     score: float = 0.0
-    named_by_row: bool = False
-    """The operation is asked only by words of the name of every row it reads (:func:`_label_cued`): its
-    ``op_log_probability`` is that of the least likely operation (:func:`operation_log_probability`)."""
+    named_by_row: bool = False  # asked only by the name of every row it reads (row_names.label_cued)
 
 
 _PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2,4}|(?:fy|q[1-4]|h[12])")
@@ -285,7 +284,7 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
     are dropped; at most ``limit`` (logged when cut)."""
     rows = {r.key: r for r in evidence.rows}
     words = words_of(reading.text)
-    cued = _label_cued(evidence, words)
+    cued = label_cued(evidence, words)
     probabilities = dict(reading.operations)
     out: list[Candidate] = []
     seen: set[tuple[str, tuple[tuple[str, int, int], ...], tuple[tuple[str, object], ...]]] = set()
@@ -295,8 +294,8 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
             if key in seen or (name != "lookup" and any(o.ambiguous for o in program.operands)):
                 continue  # never computed from a figure whose number convention is unsettled
             seen.add(key)
-            named_by_row = _named_by_row(name, program, cued)
-            program_log_p = operation_log_probability(probabilities, name, named_by_row)
+            named = named_by_row(name, program, cued)
+            program_log_p = operation_log_probability(probabilities, name, named)
             for variant in (program, _magnitude(program)):
                 if variant is None:
                     continue
@@ -305,67 +304,11 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                 except (ArithmeticError, ValueError):
                     continue
                 out.append(Candidate(variant, result, describe(variant, result, reading, rows, words,
-                                                               program_log_p), named_by_row=named_by_row))
+                                                               program_log_p), named_by_row=named))
             if len(out) >= limit:
                 logger.info("candidates cut at %d", limit)
                 return _outmatched(out)
     return _outmatched(out)
-
-
-def _label_cued(evidence: Evidence, words: Sequence[str]) -> dict[tuple[str, int], frozenset[str]]:
-    """For each table row whose label the question writes (the label whole, or three of its words or more in a row),
-    the operations whose every cue in the question (:attr:`~prism.answering.programs.operation.Operation.cues`) lies
-    inside the words it writes: "What was the Return on Average Equity in 2017?" names the row "Return on Average
-    Equity", it asks for no average; nor does "the change in valuation allowance in 2018" ask for a change (the row
-    "Change in valuation allowance for deferred tax assets"), nor "the total revenue" for a sum."""
-    asked = {name: found for name, op in OPERATIONS.items() if name != "lookup"
-             if (found := [c for cue in op.cues for c in phrase_spans(cue, words)])}
-    out: dict[tuple[str, int], frozenset[str]] = {}
-    if not asked:
-        return out
-    for row in evidence.rows:
-        if row.figures[0].source != "cell":
-            continue  # a sentence is no name ("… $31.4 million and $28.5 million as of 2019 and 2018, respectively")
-        spans = _label_runs(words_of(row.label), words)
-        cued = frozenset(name for name, found in asked.items()
-                         if spans and all(any(s <= a and b <= e for s, e in spans) for a, b in found))
-        if cued:
-            out[row.key] = cued
-    return out
-
-
-def _label_runs(label: Sequence[str], words: Sequence[str]) -> list[tuple[int, int]]:
-    """The ``(start, end)`` word spans of the question that write a label of two words or more: whole, or three of
-    its words or more in a row, two of them words, not numbers."""
-    if len(label) < 2:
-        return []
-    least = min(3, len(label))
-    spans = []
-    for j in range(len(words)):
-        for i in range(len(label)):
-            k = 0
-            while i + k < len(label) and j + k < len(words) and label[i + k] == words[j + k]:
-                k += 1
-            if k >= least and sum(1 for w in words[j:j + k] if w.isalpha()) >= 2:
-                spans.append((j, j + k))
-    return spans
-
-
-def _named_by_row(name: str, program: Program, cued: dict[tuple[str, int], frozenset[str]]) -> bool:
-    """Whether operation ``name`` is asked only by words of the name of every row ``program`` reads
-    (:func:`_label_cued`)."""
-    held = [cued.get(o.series) for o in program.operands]
-    return name != "lookup" and bool(held) and all(h is not None and name in h for h in held)
-
-
-def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool) -> float:
-    """A candidate's ``op_log_probability``: the log of the reader's probability of its operation
-    (``probabilities``, :attr:`~prism.types.reading.Reading.operations` as a dict), or, for an operation asked only
-    by words of the name of the rows it reads (``named_by_row``: "What was the Return on Average Equity in 2017?"
-    asks for no average), of the least likely operation, as one the question does not ask. Training
-    (:mod:`prism.evaluation.training.train`) sets the feature through this too, with its held-out probabilities."""
-    p = min(probabilities.values(), default=0.0) if named_by_row else probabilities.get(name, 0.0)
-    return math.log(max(p, 1e-6))
 
 
 _MATCH, _CLASH, _OUTMATCHED = (FEATURES.index(f) for f in ("unit_match", "unit_clash", "unit_outmatched"))

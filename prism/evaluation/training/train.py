@@ -37,9 +37,9 @@ from prism.answering.programs.ranker import (
     Candidate,
     Ranker,
     candidates,
-    operation_log_probability,
 )
 from prism.answering.programs.registry import OPERATIONS
+from prism.answering.programs.row_names import operation_log_probability
 from prism.answering.programs.tables import RowsOf
 from prism.answering.reading.model import (
     ALTERNATIVES,

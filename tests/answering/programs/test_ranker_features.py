@@ -8,7 +8,8 @@ from decimal import Decimal
 
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand
-from prism.answering.programs.ranker import FEATURES, _item_order, candidates, operation_log_probability
+from prism.answering.programs.ranker import FEATURES, _item_order, candidates
+from prism.answering.programs.row_names import operation_log_probability
 from prism.evaluation.training.train import _OP
 from prism.index.tokenizer import tokenize
 from tests.readings import read, table_evidence
