@@ -10,6 +10,7 @@ names none, the most recent column of the duration the question implies. Used by
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import date
@@ -18,7 +19,7 @@ from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, find_periods, period_label
 from prism.types import ChunkTable, PeriodMention
 
-__all__ = ["column_periods", "label_months", "pick_columns"]
+__all__ = ["column_periods", "header_tokens", "label_months", "pick_columns"]
 
 
 def column_periods(headers: Sequence[str], fiscal_year_end: str | None) -> list[str | None]:
@@ -146,3 +147,10 @@ def rows_name_years(tables: Sequence[ChunkTable], periods: Sequence[PeriodMentio
     measures of that date."""
     text = " ".join(r.label for t in tables for r in t.rows if any(c.strip() for c in r.cells))
     return bool(periods) and all(str(p.year) in text for p in periods)
+
+
+@functools.lru_cache(maxsize=4096)
+def header_tokens(column: str) -> frozenset[str]:
+    """The index tokens of a column header but its numbers (the words a question can name a column by):
+    ``"Low 2018"`` → ``{"low"}``."""
+    return frozenset(t for t in tokenize(column) if not t.isdigit())

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.extremes import period_name
 from prism.answering.programs.operation import Operand
@@ -95,7 +96,7 @@ def group_columns(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, t
         if len(group) < 3 or "total" in reading.tokens:
             continue  # "the 2019 average total amount falling due": the total row's figures, not its items'
         columns = asked(reading, group[0])
-        named = [len(_header_words(f.column) & reading.tokens) for f in columns]
+        named = [len(header_tokens(f.column) & reading.tokens) for f in columns]
         for first, n in zip(columns, named, strict=True):
             if n < max(named):
                 continue  # "the low price": the Low column of the year, not the High beside it
@@ -103,11 +104,6 @@ def group_columns(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, t
                        for r in group]
             if all(f is not None for f in figures):
                 yield name, tuple(f for f in figures if f is not None)
-
-
-def _header_words(column: str) -> frozenset[str]:
-    """A column header's index tokens but its numbers."""
-    return frozenset(t for t in tokenize(column) if not t.isdigit())
 
 
 def unnamed_part(figures: tuple[Operand, ...], groups: list[tuple[str, tuple[Operand, ...]]],

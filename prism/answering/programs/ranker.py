@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from prism.answering.metrics.inputs import normalise_label
+from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
 from prism.answering.programs.operation import Operand, Program, Result
@@ -151,12 +152,6 @@ def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values))
 
 
-@functools.lru_cache(maxsize=4096)
-def _header_tokens(column: str) -> frozenset[str]:
-    """The index tokens of a column header but its numbers (the words a question can name a column by)."""
-    return frozenset(t for t in tokenize(column) if not t.isdigit())
-
-
 def _position(tokens: frozenset[str], reading: Reading) -> int:
     """Which of the question's mentions names a row of ``tokens`` best (its mention order), or a large number when
     none shares a token: the mention whose tokens and the row's overlap most (Jaccard), the first of equals.
@@ -251,7 +246,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     total_asked = "total" in words
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
-    headers = [_header_tokens(o.column) for o in operands if o.source == "cell"]
+    headers = [header_tokens(o.column) for o in operands if o.source == "cell"]
     column_named = sum(1 for h in headers if h and h & reading.tokens) / len(headers) if headers else 0.0
     return np.array([
         log_probability, _mean(shares), float(min(shares)), coverage,
