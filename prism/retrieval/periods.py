@@ -36,7 +36,8 @@ from prism.vocabulary import dates, months, units
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_RANGE_YEARS", "YEAR_TO_DATE", "duration_hint", "duration_of", "find_periods", "period_label"]
+__all__ = ["MAX_RANGE_YEARS", "YEAR_TO_DATE", "closes_prior_year", "duration_hint", "duration_of", "find_periods",
+           "period_label"]
 
 MAX_RANGE_YEARS = 10
 """A range spanning more years than this ("1990-2024") names only its two ends."""
@@ -204,10 +205,18 @@ def find_periods(question: str) -> tuple[PeriodMention, ...]:
     return tuple(out)
 
 
+def closes_prior_year(day: date, *, first_day: int = 1) -> bool:
+    """Whether ``day`` falls in the first week of January (from ``first_day``, 1-7): where a 52/53-week fiscal year
+    ends (the Saturday nearest 31 December, or the first Saturday of January), a year named by the calendar year
+    before ("fiscal 2019" ended January 3, 2020). ``first_day=2`` leaves out 1 January, which in a table with no
+    fiscal year end profiled is an opening balance of its own year ("Balance at January 1, 2019")."""
+    return day.month == 1 and first_day <= day.day <= 7
+
+
 def _fiscal_year_name(end: date) -> int:
     """The profile's name for the fiscal year ending on ``end``: its calendar year, or the year before for a
-    52/53-week year ending in the first seven days of January."""
-    return end.year - 1 if end.month == 1 and end.day <= 7 else end.year
+    52/53-week year ending in the first seven days of January (:func:`closes_prior_year`)."""
+    return end.year - 1 if closes_prior_year(end) else end.year
 
 
 def _year_end_in(year: int, fye: date) -> date:

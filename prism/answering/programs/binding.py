@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import date
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -26,7 +27,7 @@ from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand
 from prism.answering.reading.words import phrase_in, words_of
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import period_label
+from prism.retrieval.periods import closes_prior_year, period_label
 from prism.types import PeriodMention
 from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, months
@@ -160,19 +161,17 @@ def matches_period(mention: PeriodMention, operand: Operand) -> bool:
     return False
 
 
-_EARLY_JANUARY = re.compile(r"((?:19|20)\d{2})-01-0[2-7]")
-"""An ISO date from 2 to 7 January: where a 52/53-week fiscal year ends (the Saturday nearest 31 December, or the
-first Saturday of January)."""
-
-
 def _closes_year(operand: Operand, year: int) -> bool:
     """Whether ``operand``'s column is dated in the first week of January of the year after ``year`` but its first
     day (a document with no fiscal year end profiled): the close of a 52/53-week fiscal year, which an analyst calls
     by either year ("fiscal 2019" and "2020" both name the year ended January 3, 2020), as
-    :func:`prism.retrieval.periods.period_label` names it when the year end is known. 1 January is an opening
-    balance of its own year ("Balance at January 1, 2019", beside a standard's adoption)."""
-    early = _EARLY_JANUARY.fullmatch(operand.period or "")
-    return early is not None and int(early.group(1)) == year + 1
+    :func:`prism.retrieval.periods.period_label` names it when the year end is known
+    (:func:`prism.retrieval.periods.closes_prior_year`; 1 January is an opening balance of its own year)."""
+    try:
+        day = date.fromisoformat(operand.period or "")
+    except ValueError:
+        return False
+    return day.year == year + 1 and closes_prior_year(day, first_day=2)
 
 
 def asked_periods(reading: Reading) -> list[PeriodMention]:
