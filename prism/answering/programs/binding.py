@@ -137,7 +137,7 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
         context = len(row.context & reading.tokens)
         if not row.tokens and row.label and phrase_in(row.label.lower(), words):
             named = 1  # a label of common words only ("Other"), written whole in the question
-        if row.tokens <= _GENERIC and len(row.label.split()) == 1:
+        if row.tokens and row.tokens <= _GENERIC and len(row.label.split()) == 1:
             named = 0  # "Total" alone names no line item: "the total" of a question is no row's name
         if not named and not (row.total and context):
             continue

@@ -1,7 +1,8 @@
 """A 52/53-week fiscal year's column ("January 3, 2020" closes fiscal 2019) answers to either year; an average over
 a group of a table's items (every quarter of a year) is computed over all of them; a percentage change of two
 negative figures is the change of their size; an operation word inside a row's name ("Change in valuation
-allowance", "Return on average equity") names the row, it asks for no operation. Through the real pipeline:
+allowance", "Return on average equity") names the row, it asks for no operation; a row named by a stop word alone
+("Other") is named by it. Through the real pipeline:
 an HTML report page as TAT-QA writes them, real ingest, Chroma and the embedder."""
 
 from __future__ import annotations
@@ -48,6 +49,17 @@ PRICES = """<html><body>
 </body></html>"""
 
 
+SALES = """<html><body>
+<p>Our sales by contract type were as follows (in millions).</p>
+<table>
+<tr><th></th><th>Years Ended September 30, 2019</th><th>Years Ended September 30, 2018</th></tr>
+<tr><td>Fixed Price</td><td>$ 1,452.4</td><td>$ 1,146.2</td></tr>
+<tr><td>Other</td><td>44.1</td><td>56.7</td></tr>
+<tr><td>Total sales</td><td>$ 1,496.5</td><td>$ 1,202.9</td></tr>
+</table>
+</body></html>"""
+
+
 def _cell(header: str, period: str | None, when: tuple[int, int]) -> Operand:
     return Operand("Net cash", header, period, when, "1", Decimal(1), None, None, "amount", 1)
 
@@ -67,10 +79,10 @@ def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("fiscal_weeks_home")
     svc = offline_service(home, embedder, briefing_on_ingest=False)
     items = []
-    for name, text in (("cashflows.html", PAGE), ("prices.html", PRICES)):
+    for name, text in (("cashflows.html", PAGE), ("prices.html", PRICES), ("sales.html", SALES)):
         (home / name).write_text(text, encoding="utf-8")
         items.append(IngestItem(home / name))
-    assert [r.status for r in svc.ingest(items, "weeks")] == ["ingested", "ingested"]
+    assert [r.status for r in svc.ingest(items, "weeks")] == ["ingested"] * 3
     return svc
 
 
@@ -177,3 +189,16 @@ def test_losses_adding_up_to_their_total_are_no_share_asked():
     parts = [tuple(o.label for o in p.operands) for p in OPERATIONS["share"].bindings(reading, evidence)]
     assert ("Unrealized losses", "Total realized and unrealized losses") in parts
     assert not any(len(p) == 3 for p in parts), parts  # (34) + (13) = (47): all of it
+
+
+@pytest.mark.parametrize(("question", "result"), [
+    ("What is the percentage change in Other in 2019 from 2018?", "-22.22 %"),  # (44.1 − 56.7) / 56.7
+    ("What is the change in Other in 2019 from 2018?", "-12.6"),
+])
+def test_a_row_named_by_a_common_word_alone_is_named_by_it(report, question, result):
+    """"Other" is a stop word, so the row has no index token; written whole in the question it still names the row
+    (the rule that "Total" alone names no row leaves it alone)."""
+    answer = report.ask(question, "weeks", sources=["sales.html"])
+    assert answer.calculation is not None, answer.answer
+    assert answer.calculation.result.startswith(result), answer.calculation
+    assert [i.label for i in answer.calculation.inputs] == ["Other", "Other"]
