@@ -25,7 +25,8 @@ class Total(Operation):
     roles = ("values*",)
     phrasings = ("what is the total X for P and P", "what is the sum of X and Y", "X and Y combined",
                  "add X and Y", "what were X and Y together", "combined X over P to P", "X plus Y in P",
-                 "aggregate X across P and P")
+                 "aggregate X across P and P", "what is the total of X and Y in P", "what were X and Y in total in P",
+                 "how much did X and Y add up to in P", "sum X over P and P")
     cues = ("sum", "total of", "combined", "together", "altogether", "in total", "aggregate", "add", "plus",
             "cumulative", "sum of", "combined total", "total", "in all", "all together")
     formula = "sum of the values"
