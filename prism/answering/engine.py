@@ -34,10 +34,11 @@ from llama_index.core.llms import ChatMessage, MessageRole
 
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
+from prism.answering.continuation import cite_quotes, complete_cut
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, quoted_line, relevance
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figure_step import FigureStep
-from prism.answering.figures import check_sentences, unsupported_numbers
+from prism.answering.figures import unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
 from prism.answering.metrics.answer import sub_search
 from prism.answering.numbercheck import accept_derived
@@ -326,6 +327,9 @@ class AnswerEngine:
         run.lines = cells if run.derived else cells or extractive_lines(
             run.reading, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks)
+        if not run.derived and not cells and run.lines:  # a sentence the chunk cut, read whole from its neighbour
+            run.lines, added, run.beside = complete_cut(run.lines, run.chunks, self._workspace.chunk_rows)
+            run.chunks, run.blocks = run.chunks + added, run.blocks + blocks_of_chunks(added)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
             text = NOT_RELEVANT
@@ -345,11 +349,8 @@ class AnswerEngine:
         blocks: dict[str, Block | str] = {str(i): b for i, b in enumerate(run.blocks, start=1)}
         blocks.update({f"W{w.n}": w.content for w in run.web})
         if run.lines is not None:
-            order = list(dict.fromkeys(n for _, n in run.lines))
-            new = {old: i for i, old in enumerate(order, start=1)}
-            unsupported = check_sentences([(s, (str(n),)) for s, n in run.lines], blocks)
+            body, order, unsupported = cite_quotes(run.lines, run.beside, blocks, derived=run.derived is not None)
             heading = text.split("\n", 1)[0] if run.lines else text
-            body = "\n".join(f"- {s} [{new[n]}]" if run.derived else quoted_line(s, new[n]) for s, n in run.lines)
             return (f"{heading}\n\n{body}" if run.lines else text), order, unsupported
         check = validate_citations(text, len(run.chunks), len(run.web))
         if check.removed:

@@ -46,6 +46,8 @@ class AnswerRun:
         sources: the document filter (file names), ``None`` for all documents.
         lines: an extractive answer's ``(sentence, block n)`` pairs, its citations by construction; ``None`` for an
             LLM answer (whose markers are parsed from its text).
+        beside: for a line of ``lines`` whose sentence its chunk cut, the blocks of the neighbouring chunks it was
+            completed from (:func:`prism.answering.continuation.complete_cut`), cited after its own block.
         auto_scope: whether retrieval scopes by what the question names.
         scope_removed: the entities and periods the scope must not use (the analyst removed them).
         scope: the scope the retrieval ran in (``SearchResult.scope``), once retrieved.
@@ -68,6 +70,7 @@ class AnswerRun:
     blocks: list[Block] = field(default_factory=list)
     sources: list[str] | None = None
     lines: list[tuple[str, int]] | None = None
+    beside: dict[int, tuple[int, ...]] = field(default_factory=dict)
     auto_scope: bool = True
     scope_removed: tuple[str, ...] = ()
     scope: SearchScope | None = None
