@@ -119,7 +119,9 @@ class Reading:
             ``table_subject`` (the rule-based readings of a sentence answer), ``permission`` / ``obligation`` /
             ``prohibition`` / ``fact`` (what a yes/no question about a rule asks: may, must, must not, or does),
             ``gap`` (a difference asked without a direction: the larger figure less the smaller), ``multiple``
-            ("how many times B was A": a ratio whose divisor is named first), ``of_table`` (it asks about a table as a
+            ("how many times B was A": a ratio whose divisor is named first), ``minuend_first`` ("A minus B", "by how
+            much did A exceed B", "how much higher was A than B": a difference of items, the first less the second),
+            ``of_table`` (it asks about a table as a
             whole: its periods, whichever row it names, or its items when it names none: "What years does the table
             cover?"), ``conjoined`` (it joins line items with "and" as the parts of one figure: "A and B as a
             percentage of total revenue").

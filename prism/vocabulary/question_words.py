@@ -85,6 +85,7 @@ FRAME_WORDS: frozenset[str] = frozenset(
     percentage percent percentages share portion proportion fraction ratio ratios times rate rates
     average mean median highest lowest largest smallest biggest greatest least most more less higher lower
     larger smaller bigger maximum minimum peak peaked trough top bottom best worst second third first last
+    faster fastest slower slowest
     year years yearly annual annually quarter quarters quarterly month months period periods fiscal ended ending
     end beginning begin start date dates basis points point bps
     company company's companies firm group entity reported recorded recognised recognized stated disclosed
@@ -136,6 +137,11 @@ MORE_WORDS: frozenset[str] = frozenset("greater more bigger larger".split())
 LESS_WORDS: frozenset[str] = frozenset("less smaller fewer".split())
 """Comparatives that, between two periods and with no threshold ("Net income 2024 greater than 2023?"), ask
 whether the figure rose (or fell)."""
+
+MINUEND_WORDS: frozenset[str] = frozenset("minus exceed exceeds exceeded exceeding".split())
+"""Words after which the figure named first is the one subtracted from ("A minus B", "by how much did A exceed B"):
+a difference of two items written first less second, as is "how much higher was A than B" (a :data:`MORE_WORDS`
+comparative, or "higher", before "than")."""
 
 GAP_WORDS: frozenset[str] = frozenset("difference differences gap spread".split())
 DIRECTED_WORDS: frozenset[str] = frozenset(

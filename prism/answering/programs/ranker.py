@@ -190,15 +190,17 @@ def _period_order(in_asked: list[int], n_operands: int) -> float:
     return 0.0
 
 
-def _item_order(members: list[Row], reading: Reading) -> float:
+def _item_order(members: list[Row], reading: Reading, operation: str) -> float:
     """For two line items both named by the question at different positions: 1.0 when in the order the question
     names them, -1.0 when reversed; else 0.0. A multiple ("how many times B was A", the reading's ``multiple``
-    flag) names its divisor first, so its order is the reverse."""
+    flag) names its divisor first, and a difference "A minus B" (``minuend_first``) the figure subtracted from, so
+    their order is the reverse (a change runs from its first operand to its second)."""
     if len(members) != 2:
         return 0.0
     a, b = (_position(m.tokens, reading) for m in members)
     order = 0.0 if a == b or 99 in (a, b) else 1.0 if a < b else -1.0
-    return -order if "multiple" in reading.flags else order
+    reverse = "multiple" in reading.flags or operation == "change" and "minuend_first" in reading.flags
+    return -order if reverse else order
 
 
 def _members(program: Program, reading: Reading, members: list[Row]) -> list[Row]:
@@ -233,7 +235,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     in_asked = [p for p in positions if p >= 0]
     chrono = _chronology([o.when for o in operands]) if OPERATIONS[program.operation].in_time_order else 0.0
     order = _period_order(in_asked, len(operands))
-    item_order = _item_order(members, reading)
+    item_order = _item_order(members, reading, program.operation)
     latest = 0.0
     if not asked and members:
         newest = max((f.when for r in members for f in r.figures), default=(0, 0))

@@ -46,6 +46,7 @@ from prism.vocabulary.question_words import (
     FALL_WORDS,
     GAP_WORDS,
     LESS_WORDS,
+    MINUEND_WORDS,
     MORE_WORDS,
     PRIOR_PERIOD_PHRASES,
     RISE_WORDS,
@@ -88,6 +89,8 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "bps": unit == "bps", "respectively": "respectively" in words,
         "gap": bool(GAP_WORDS & set(words)) and not (DIRECTED_WORDS & set(words)),
         "multiple": kinds.asks_multiple(text),
+        "minuend_first": bool(MINUEND_WORDS & set(words)) or "than" in words and bool(
+            (MORE_WORDS | {"higher"}) & set(words[:words.index("than")])),
         "conjoined": conjoined(text, reading["mentions"]),  # type: ignore[arg-type]
         "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]],  # type: ignore[attr-defined]
                                         unit),  # type: ignore[arg-type]
@@ -256,7 +259,7 @@ class Reader:
             sections=tuple(sorted(question_sections(text))),
             flags=frozenset(flags & {"bps", "respectively", "each", "polar", "rise", "fall", "reason", "description",
                                      "table_subject", "permission", "obligation", "prohibition",
-                                     "fact", "gap", "multiple", "of_table", "conjoined"}),
+                                     "fact", "gap", "multiple", "minuend_first", "of_table", "conjoined"}),
             salient=_as_read(salient_words(question, self._in_vocabulary), text), quarters=quarters(question),
             pairs=own_pairs(question), title_tokens=title_tokens(question),
             plans=_plans(text, periods, catalog), shortened=shortened_words(question),

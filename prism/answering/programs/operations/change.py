@@ -28,13 +28,13 @@ class Change(Operation):
                  "what is the difference in X between P and P", "by how much did X move from P to P",
                  "X delta P versus P", "what was the movement in X between P and P",
                  "what is the difference between X and Y", "how much higher was X than Y",
-                 "how much did X decline", "X swing P to P")
+                 "how much did X decline", "X swing P to P", "X minus Y in P", "by how much did X exceed Y in P")
     cues = ("change", "difference", "increase", "decrease", "movement", "delta", "swing", "move", "moved",
             "grew", "growth", "declined", "decline", "rise", "rose", "fell", "fall", "drop", "dropped", "higher than",
             "lower than", "more than", "less than", "by how much", "variance", "net change", "compare",
             "compared", "versus", "evolve", "evolved", "fare", "fared", "how much higher", "how much lower",
             "how much more", "how much less", "how much larger", "how much smaller", "how much bigger",
-            "how much greater")
+            "how much greater", "minus", "exceed", "exceeded", "exceeds", "subtract")
     formula = "to − from"
     in_time_order = True
 

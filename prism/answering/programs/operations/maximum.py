@@ -12,10 +12,11 @@ class Maximum(Extreme):
     roles = ("values*",)
     phrasings = ("in which year was X the highest", "when did X peak", "which was higher X or Y",
                  "which X had the largest Y in P", "which year had the most X", "what was the maximum X",
-                 "which is bigger X or Y", "in which period was X greater")
+                 "which is bigger X or Y", "in which period was X greater", "which grew faster X or Y")
     cues = ("highest", "largest", "greatest", "biggest", "most", "maximum", "peak", "peaked", "higher", "larger",
             "greater", "bigger", "top", "best", "max", "record high", "more", "its high", "which is higher",
-            "which was higher", "which is larger", "which was larger", "which is greater", "which was greater")
+            "which was higher", "which is larger", "which was larger", "which is greater", "which was greater",
+            "faster", "fastest")
     formula = "the largest value"
     intent = "which"
 

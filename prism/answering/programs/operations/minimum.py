@@ -12,10 +12,10 @@ class Minimum(Extreme):
     roles = ("values*",)
     phrasings = ("in which year was X the lowest", "when was X at its lowest", "which was lower X or Y",
                  "which X had the smallest Y in P", "which year had the least X", "what was the minimum X",
-                 "which is smaller X or Y", "in which period was X less")
+                 "which is smaller X or Y", "in which period was X less", "which grew slower X or Y")
     cues = ("lowest", "smallest", "least", "fewest", "minimum", "trough", "lower", "smaller", "fewer", "bottom",
             "worst", "min", "record low", "less", "its low", "which is lower",
-            "which was lower", "which is smaller", "which was smaller")
+            "which was lower", "which is smaller", "which was smaller", "slower", "slowest")
     formula = "the smallest value"
     intent = "which"
 
