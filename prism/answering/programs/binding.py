@@ -330,10 +330,14 @@ def series_sets(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand,
 
 
 def item_sets(reading: Reading, evidence: Evidence, largest: int = 3) -> Iterator[tuple[Operand, ...]]:
-    """Two to ``largest`` rows' figures in one column (the items a sum adds), in evidence order."""
+    """Two to ``largest`` rows' figures in one column (the items a sum adds), in evidence order. Three or more
+    items hold a total row only when all are totals: a total beside some of its own items counts them twice ("the
+    total of A and B" is no sum of A, B and the table's total)."""
     candidates = rows(reading, evidence)
     for size in range(2, largest + 1):
         for group in combinations(candidates, size):
+            if size > 2 and len({r.total for r in group}) > 1:
+                continue
             for a in asked(reading, group[0]):
                 others = [next((f for f in r.figures if f.col == a.col and f.table == a.table), None)
                           for r in group[1:]]

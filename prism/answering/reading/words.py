@@ -140,7 +140,8 @@ outstanding) covers the question and a bare "Net income" does not."""
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
-    not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number. A run goes on
+    not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number, not the "total"
+    of "the total of A and B" (the sum asked; "Total revenue" names a row). A run goes on
     over "and", "of", "&" and commas between two content words ("property, plant and equipment"), and over an
     abbreviation's full stop ("U.S. government obligations")."""
     spans = [(p.start, p.end) for p in periods] + list(taken)
@@ -162,11 +163,14 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
             divisor.clear()
 
     previous = ""
-    for m in _WORD.finditer(text):
+    found = list(_WORD.finditer(text))
+    for i, m in enumerate(found):
         word = m.group(0).lower().strip(".'’")
         unit = previous in _PER and word in _PER_UNITS  # "per share": the divisor is part of what is asked
         previous = word
-        content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS)
+        follows = found[i + 1].group(0).lower() if i + 1 < len(found) else ""
+        summed = word == "total" and follows == "of"  # "the total of A and B": the sum asked, no item's name
+        content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS and not summed)
                    and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
             gap = text[run[-1].end():m.start()] if run else ""

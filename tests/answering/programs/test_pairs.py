@@ -29,16 +29,27 @@ RATES = """<html><body>
 </table>
 </body></html>"""
 
+ASSETS = """<html><body>
+<p>Property and equipment, at cost, consisted of the following.</p>
+<table>
+<tr><th></th><th>December 31, 2019</th><th>December 31, 2018</th></tr>
+<tr><td>Equipment, furniture and fixtures</td><td>307,559</td><td>289,033</td></tr>
+<tr><td>Capitalized internally developed software costs</td><td>38,466</td><td>31,218</td></tr>
+<tr><td>Transportation equipment</td><td>613</td><td>613</td></tr>
+<tr><td>Total</td><td>346,638</td><td>320,864</td></tr>
+</table>
+</body></html>"""
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
     home = tmp_path_factory.mktemp("pairs_home")
     items = []
-    for name, text in (("balance.html", PAGE), ("rates.html", RATES)):
+    for name, text in (("balance.html", PAGE), ("rates.html", RATES), ("assets.html", ASSETS)):
         (home / name).write_text(text, encoding="utf-8")
         items.append(IngestItem(home / name))
     svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest(items, "pairs")] == ["ingested", "ingested"]
+    assert [r.status for r in svc.ingest(items, "pairs")] == ["ingested"] * 3
     return svc
 
 
@@ -88,3 +99,38 @@ def test_the_first_line_states_the_result_computed_from_two_cited_cells(report, 
     assert any(work in line for line in rest), rest
     assert answer.calculation is not None and not answer.declined
     assert answer.unsupported_numbers == [] and answer.citations
+
+
+@pytest.mark.parametrize(("question", "work"), [
+    ("Total assets minus total liabilities in 2019", "2,664 − 909 = "),
+    ("By how much did total assets exceed total liabilities in 2019?", "2,664 − 909 = "),
+    ("How much higher were total assets than total liabilities in 2019?", "2,664 − 909 = "),
+    ("total liabilities minus total assets, 2019", "909 − 2,664 = "),  # the other way round: negative
+])
+def test_a_difference_of_two_items_subtracts_the_second_from_the_first_named(report, question, work):
+    """"A minus B", "by how much did A exceed B", "how much higher was A than B": the first named less the second
+    (a change from A to B would run the other way)."""
+    assert "minuend_first" in read(question).flags
+    answer = report.ask(question, "pairs", sources=["balance.html"])
+    assert answer.calculation is not None, answer.answer
+    assert any(work in line for line in answer.answer.splitlines()[1:]), answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What was the total of Equipment, furniture and fixtures and Capitalized internally developed software costs in "
+    "2019?",
+    "What was the sum of equipment, furniture and fixtures and capitalized internally developed software costs in "
+    "2019?",
+])
+def test_the_total_of_items_is_read_as_the_sum_asked_not_as_a_name(question):
+    """"The total of A and B" asks for a sum: its "total" names no row."""
+    assert not any(m.text.lower().startswith("total") for m in read(question).mentions)
+
+
+def test_the_total_of_two_items_is_their_sum(report):
+    """The two items, not them and the table's own Total row (which holds them already)."""
+    answer = report.ask("What was the total of Equipment, furniture and fixtures and Capitalized internally developed "
+                        "software costs in 2019?", "pairs", sources=["assets.html"])
+    assert answer.calculation is not None, answer.answer
+    assert answer.calculation.result.endswith("346,025"), answer.calculation  # 307,559 + 38,466
+    assert len(answer.calculation.inputs) == 2
