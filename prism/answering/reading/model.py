@@ -63,7 +63,7 @@ SHARED_FEATURES = ("frame_cosine", "question_cosine", "cue", "cues", "cue_length
 QUESTION_FEATURES = ("bias", "no_period", "one_period", "periods", "threshold", "polar", "reason", "description",
                      "table_subject", "target_count", "target_quantity", "target_person", "which_or_when",
                      "how_many", "two_mentions", "unit_percent", "unit_count", "unit_period", "unit_ratio",
-                     "unit_points", "polarity", "each", "direction", "own_frame_cosine", "own_cue")
+                     "unit_points", "polarity", "each", "direction", "conjoined", "own_frame_cosine", "own_cue")
 """The question's features, weighted per alternative; the last two are the alternative's own frame cosine and cue
 (its weight on them beside the shared one: a cue reliable for one operation counts more for it)."""
 
