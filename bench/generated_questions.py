@@ -11,6 +11,11 @@ binding does not read, not a wording. Per row, with its two latest years ``P1`` 
 - ``share``: "What percentage of {total row} was {row} in {P2}?" → ``v2 / total × 100`` (tables with a row labelled
   "Total …").
 
+With ``--wordings varied`` each row is asked instead one of four rephrasings per operation, in turn (:data:`VARIED`:
+"avg {row} 2018-2019", "{row}: 2019 vs 2018 delta", "What share of {total} came from {row} in 2019?"), and three
+questions of two rows of its table in ``P2``: their sum, their difference and their ratio. An analyst's rephrasing
+should get the figure its plain wording gets: the two sets side by side measure what the wording costs.
+
 The expected figure is computed here from the cells (:func:`prism.answering.programs.numbers.cell_number`); the
 answer's first line is right when it states a number within 0.01 of it, either sign (TAT-QA reports costs printed in
 parentheses both ways). Rows whose label repeats in the table, and years named by two columns (an amount and a "% of
@@ -20,7 +25,7 @@ total"), are left out: the question cannot tell which is meant. The questions ar
 Prints a Markdown table per operation (questions, right, share) and, with ``--misses``, every miss with the first
 line. Exit status 0 always (a bench, not a gate).
 
-Usage: ``python bench/generated_questions.py [DATASET_DIR] [--rows N] [--misses]`` (default
+Usage: ``python bench/generated_questions.py [DATASET_DIR] [--rows N] [--wordings plain|varied] [--misses]`` (default
 ``../shared/data/tatqa-dev``, 150 rows drawn with a fixed seed).
 """
 
@@ -80,24 +85,81 @@ def _rows(dataset: Path, seed: int, n: int) -> list[dict]:
             if total is not None and total is not row:
                 j = next(j for j, y in years if y == y2)
                 whole = cell_number(total[j].replace("%", "")) if j < len(total) else None
+            other, other_label = _other_row(body, row, total, labels, years, y2)
             out.append({"source": f"ctx-{i:04d}.html", "label": label, "y1": y1, "y2": y2, "v1": values[y1],
-                        "v2": values[y2], "total": total[0].strip() if total else None, "whole": whole})
+                        "v2": values[y2], "total": total[0].strip() if total else None, "whole": whole,
+                        "other": other, "other_label": other_label})
     random.Random(seed).shuffle(out)
     return out[:n]
 
 
-def _questions(row: dict) -> list[tuple[str, str, Decimal]]:
-    """``(operation, question, expected figure)`` of one row."""
-    label, y1, y2, v1, v2 = row["label"], row["y1"], row["y2"], row["v1"], row["v2"]
-    out = [("lookup", f"What was the {label} in {y2}?", v2),
-           ("change", f"What was the change in {label} from {y1} to {y2}?", v2 - v1),
-           ("average", f"What was the average {label} in {y1} and {y2}?", (v1 + v2) / 2)]
-    if v1 != 0:
-        out.append(("percent_change", f"What was the percentage change in {label} from {y1} to {y2}?",
-                    (v2 - v1) / abs(v1) * 100))
-    if row["whole"] and not label.lower().startswith("total"):
-        out.append(("share", f"What percentage of {row['total'].lower()} was {label.lower()} in {y2}?",
-                    v2 / row["whole"] * 100))
+PLAIN: dict[str, tuple[str, ...]] = {
+    "lookup": ("What was the {r} in {y2}?",),
+    "change": ("What was the change in {r} from {y1} to {y2}?",),
+    "percent_change": ("What was the percentage change in {r} from {y1} to {y2}?",),
+    "average": ("What was the average {r} in {y1} and {y2}?",),
+    "share": ("What percentage of {t} was {r} in {y2}?",),
+}
+"""One plain wording per operation (``{r}`` the row, ``{t}`` the total row, ``{y1}`` < ``{y2}`` the years)."""
+
+VARIED: dict[str, tuple[str, ...]] = {
+    "lookup": ("{r} {y2}?", "How much was {r} in fiscal {y2}", "Give me the {r} for {y2}.",
+               "What did {r} amount to in {y2}?"),
+    "change": ("By how much did {r} change between {y1} and {y2}?", "{r}: {y2} vs {y1} delta",
+               "How much did {r} move from {y1} to {y2}", "What was the year-over-year change in {r} in {y2}?"),
+    "percent_change": ("% change in {r} {y1} to {y2}", "By what percent did {r} change from {y1} to {y2}?",
+                       "What was the YoY % change in {r} in {y2}?",
+                       "How much did {r} change in percentage terms between {y1} and {y2}"),
+    "average": ("avg {r} {y1}-{y2}", "Mean {r} over {y1} and {y2}?", "Average {r} for {y1} and {y2}",
+                "What was {r} on average across {y1} and {y2}?"),
+    "share": ("{r} as a % of {t} in {y2}", "What share of {t} came from {r} in {y2}?",
+              "What portion of {t} did {r} represent in {y2}?", "In {y2}, what fraction of {t} was {r}, in percent?"),
+    "sum": ("What was the total of {a} and {b} in {y2}?", "{a} plus {b} in {y2}",
+            "What were {a} and {b} combined in {y2}?", "Add {a} and {b} for {y2}"),
+    "difference": ("What was the difference between {a} and {b} in {y2}?", "{a} minus {b} in {y2}",
+                   "How much higher was {a} than {b} in {y2}?", "By how much did {a} exceed {b} in {y2}?"),
+    "ratio": ("What was the ratio of {a} to {b} in {y2}?", "{a} divided by {b} in {y2}",
+              "{a} / {b} for {y2}", "What is {a} relative to {b} in {y2}, as a ratio?"),
+}
+"""Wordings an analyst rephrases a question with (terse, imperative, abbreviated, reordered, no question mark); a
+row is asked one of each operation's, in turn. ``sum``, ``difference`` and ``ratio`` ask of two rows ``{a}`` and
+``{b}`` of one table in ``{y2}``."""
+
+
+def _other_row(body: list[list[str]], row: list[str], total: list[str] | None, labels: Counter[str],
+               years: list[tuple[int, str]], year: str) -> tuple[Decimal | None, str | None]:
+    """The next row below ``row`` (wrapping round) that is no total, has a label of its own and a figure in
+    ``year``: ``(its figure, its label)``, or ``(None, None)``."""
+    j = next(j for j, y in years if y == year)
+    at = next(k for k, r in enumerate(body) if r is row)
+    for r in body[at + 1:] + body[:at]:
+        label = r[0].strip()
+        if r is total or labels[label.lower()] > 1 or len(label) > 60 or label.lower().startswith("total"):
+            continue
+        value = cell_number(r[j].replace("%", "")) if j < len(r) else None
+        if value is not None and label.lower() != row[0].strip().lower():
+            return value, label
+    return None, None
+
+
+def _questions(row: dict, wordings: dict[str, tuple[str, ...]], turn: int) -> list[tuple[str, str, Decimal]]:
+    """``(operation, question, expected figure)`` of one row, each operation's wording number ``turn`` (modulo
+    how many it has)."""
+    v1, v2, whole, other = row["v1"], row["v2"], row["whole"], row["other"]
+    expected = {"lookup": v2, "change": v2 - v1, "average": (v1 + v2) / 2,
+                "percent_change": (v2 - v1) / abs(v1) * 100 if v1 else None,
+                "share": v2 / whole * 100 if whole and not row["label"].lower().startswith("total") else None,
+                "sum": v2 + other if other is not None else None,
+                "difference": v2 - other if other is not None else None,
+                "ratio": v2 / other if other else None}
+    names = {"r": row["label"], "t": (row["total"] or "").lower(), "y1": row["y1"], "y2": row["y2"],
+             "a": row["label"], "b": row["other_label"]}
+    out = []
+    for operation, phrasings in wordings.items():
+        if expected.get(operation) is not None:
+            phrasing = phrasings[turn % len(phrasings)]
+            text = phrasing.format(**names)
+            out.append((operation, text[0].upper() + text[1:], expected[operation]))
     return out
 
 
@@ -113,6 +175,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=150)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--wordings", choices=("plain", "varied"), default="plain",
+                        help="plain: one wording per operation (lookup, change, percentage change, average, share); "
+                             "varied: four rephrasings each, and a sum, difference and ratio of two rows")
     args = parser.parse_args()
     dataset = Path(args.dataset)
     if not (dataset / "tatqa_dataset_dev.json").is_file():
@@ -129,8 +194,9 @@ def main() -> None:
     asked: Counter[str] = Counter()
     right: Counter[str] = Counter()
     misses = []
-    for row in _rows(dataset, args.seed, args.rows):
-        for operation, question, expected in _questions(row):
+    wordings = PLAIN if args.wordings == "plain" else VARIED
+    for turn, row in enumerate(_rows(dataset, args.seed, args.rows)):
+        for operation, question, expected in _questions(row, wordings, turn):
             answer = svc.ask(question, workspace, sources=[row["source"]])
             first = next((li for li in answer.answer.splitlines()
                           if li.strip() and not li.startswith("Extractive answer")), "")
@@ -140,7 +206,7 @@ def main() -> None:
             else:
                 misses.append((operation, row["source"], question, round(expected, 2), first[:200]))
     print("| operation | questions | right | share |\n|---|---|---|---|")
-    for operation in ("lookup", "change", "percent_change", "average", "share"):
+    for operation in wordings:
         if asked[operation]:
             print(f"| {operation} | {asked[operation]} | {right[operation]} | "
                   f"{right[operation] / asked[operation]:.3f} |")
