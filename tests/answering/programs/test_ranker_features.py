@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
+import pytest
+
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand
 from prism.answering.programs.ranker import FEATURES, _item_order, candidates
@@ -39,9 +41,24 @@ def test_a_multiple_names_its_divisor_first():
     ratio = read("What is the ratio of gross profit to operating expenses in 2024?")
     multiple = read("How many times operating expenses was gross profit in 2024?")
     assert "multiple" in multiple.flags and "multiple" not in ratio.flags
-    assert _item_order([gross, opex], ratio) == 1.0
-    assert _item_order([gross, opex], multiple) == 1.0  # gross profit / operating expenses, as asked
-    assert _item_order([opex, gross], multiple) == -1.0
+    assert _item_order([gross, opex], ratio, "ratio") == 1.0
+    assert _item_order([gross, opex], multiple, "ratio") == 1.0  # gross profit / operating expenses, as asked
+    assert _item_order([opex, gross], multiple, "ratio") == -1.0
+
+
+@pytest.mark.parametrize("question", ["Gross profit minus operating expenses in 2024",
+                                      "By how much did gross profit exceed operating expenses in 2024?",
+                                      "How much higher was gross profit than operating expenses in 2024?"])
+def test_a_difference_written_first_less_second_runs_from_the_second_item(question):
+    """A change runs from its first operand to its second; "A minus B" is B to A, so its order is the reverse, for
+    a change only (a ratio of the same items keeps its order)."""
+    gross, opex = _row("Gross profit", 0), _row("Operating expenses", 1)
+    reading = read(question)
+    assert "minuend_first" in reading.flags
+    assert _item_order([opex, gross], reading, "change") == 1.0  # gross profit − operating expenses
+    assert _item_order([gross, opex], reading, "change") == -1.0
+    assert _item_order([gross, opex], reading, "ratio") == 1.0
+    assert "minuend_first" not in read("What was the change from gross profit to operating expenses?").flags
 
 
 def test_a_reading_in_a_unit_the_question_does_not_ask_for_is_no_rival_to_one_in_the_unit_it_asks_for():
@@ -64,8 +81,8 @@ def test_an_item_is_placed_by_the_mention_that_names_it_best():
     # matches whole, not the first that shares a word with it
     current, noncurrent = _row("Deferred revenue (current)", 0), _row("Deferred revenue (non-current)", 1)
     reading = read("What is the ratio of current deferred revenue to non-current deferred revenue at year end?")
-    assert _item_order([current, noncurrent], reading) == 1.0
-    assert _item_order([noncurrent, current], reading) == -1.0
+    assert _item_order([current, noncurrent], reading, "ratio") == 1.0
+    assert _item_order([noncurrent, current], reading, "ratio") == -1.0
 
 
 def _two_year_row(label: str, i: int, before: str, after: str) -> Row:
