@@ -9,13 +9,13 @@ beside the quoted one: the line's figures are checked against both chunks, and b
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from prism.answering.extractive import quoted_line
 from prism.answering.figures import check_sentences
 from prism.answering.programs.tables import RowsOf, sibling_chunk
 from prism.answering.units import Block
+from prism.index.sentences import ends_sentence
 from prism.types import RetrievedChunk
 
 __all__ = ["Completed", "cite_quotes", "complete_cut"]
@@ -26,41 +26,49 @@ completed from that were not among the chunks (their blocks follow the chunks' i
 line's index the block numbers it is also read from."""
 
 OVERLAP_PROBE = 24
-"""Characters of a cut end looked for in the neighbouring chunk (the chunker's overlap is 50)."""
+"""Characters of a cut end looked for in the neighbouring chunk (at most the chunker's overlap, 50 by default)."""
 MAX_ADDED = 400
 """The most characters a completion adds (a longer run is no sentence's rest)."""
-_END = re.compile(r"[.!?](?=\s|$)")
-"""A sentence end: a full stop, question or exclamation mark before a space or the end (not "2.5")."""
 
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _rest_after(fragment: str, following: str) -> str | None:
+def _sentence_ends(text: str) -> Iterator[int]:
+    """Offsets just past each sentence end of flattened ``text``: a ``.``, ``!``, ``?`` or ``।`` before a space or
+    the text's end that :func:`prism.index.sentences.ends_sentence` accepts (not "Rs." nor the "2" of "2.5"), the
+    chunker's and the sentence splitter's rule."""
+    for i, ch in enumerate(text):
+        if ch in ".!?।" and (i + 1 == len(text) or text[i + 1] == " ") and ends_sentence(text, i):
+            yield i + 1
+
+
+def _rest_after(fragment: str, following: str, overlap: int) -> str | None:
     """The words that complete ``fragment`` (cut at its chunk's end) from ``following``, the next chunk, up to and
-    with the sentence end; ``None`` when the overlap is not found near ``following``'s start or no end follows."""
+    with the sentence end; ``None`` when the overlap is not found within ``overlap`` characters (and the probe's
+    length) of ``following``'s start, or no end follows within :data:`MAX_ADDED` characters."""
     tail = _flat(fragment.rstrip("…"))[-OVERLAP_PROBE:]
     text = _flat(following)
     at = text.find(tail)
-    if len(tail) < OVERLAP_PROBE // 2 or not 0 <= at <= 2 * OVERLAP_PROBE + 50:
+    if len(tail) < OVERLAP_PROBE // 2 or not 0 <= at <= overlap + OVERLAP_PROBE:
         return None
     rest = text[at + len(tail):]
-    end = _END.search(rest, 0, MAX_ADDED)
-    return rest[:end.end()] if end else None
+    end = next((e for e in _sentence_ends(rest[:MAX_ADDED + 1])), None)
+    return rest[:end] if end else None
 
 
-def _start_before(fragment: str, preceding: str) -> str | None:
+def _start_before(fragment: str, preceding: str, overlap: int) -> str | None:
     """The words that start ``fragment`` (cut at its chunk's start) from ``preceding``, the previous chunk, from
-    the sentence end before them; ``None`` when the overlap is not found near ``preceding``'s end or no sentence
-    starts within :data:`MAX_ADDED` characters."""
+    the sentence end before them; ``None`` when the overlap is not found within ``overlap`` characters (and the
+    probe's length) of ``preceding``'s end, or no sentence starts within :data:`MAX_ADDED` characters."""
     head = _flat(fragment.lstrip("…"))[:OVERLAP_PROBE]
     text = _flat(preceding)
     at = text.rfind(head)
-    if len(head) < OVERLAP_PROBE // 2 or at < 0 or at < len(text) - 2 * OVERLAP_PROBE - 50:
+    if len(head) < OVERLAP_PROBE // 2 or at < 0 or at < len(text) - overlap - OVERLAP_PROBE:
         return None
-    ends = [m.end() for m in re.finditer(r"[.!?]\s+", text[:at])]
-    return text[ends[-1]:at] if ends and at - ends[-1] <= MAX_ADDED else None
+    start = max(_sentence_ends(text[:at]), default=None)
+    return text[start:at].lstrip() if start is not None and at - start <= MAX_ADDED else None
 
 
 def _neighbour(chunk: RetrievedChunk, step: int, rows_of: RowsOf) -> dict | None:
@@ -69,11 +77,12 @@ def _neighbour(chunk: RetrievedChunk, step: int, rows_of: RowsOf) -> dict | None
     return next((dict(r) for r in rows_of(chunk.doc_id) if r.get("chunk_index") == index and r.get("text")), None)
 
 
-def complete_cut(lines: Sequence[tuple[str, int]], chunks: Sequence[RetrievedChunk], rows_of: RowsOf
-                 ) -> Completed:
+def complete_cut(lines: Sequence[tuple[str, int]], chunks: Sequence[RetrievedChunk], rows_of: RowsOf, *,
+                 overlap: int) -> Completed:
     """Each quoted ``(sentence, block n)`` that its chunk cut (marked "…" at its end or start by the extractive
     answer) completed from the next or previous chunk of its document (``rows_of(doc_id)``: the stored chunk
-    rows). A neighbouring chunk among ``chunks`` is cited by its block; another is added after them (citable beside
+    rows; ``overlap``: the characters neighbouring chunks share, ``Settings.chunk_overlap``). A neighbouring chunk
+    among ``chunks`` is cited by its block; another is added after them (citable beside
     the quoted chunk: :func:`~prism.answering.programs.tables.sibling_chunk`). A sentence whose rest is not found
     stays as quoted, "…" and all; a completed sentence another line already quotes (the other half of the same cut
     sentence, completed from this one's chunk) is dropped.
@@ -91,7 +100,7 @@ def complete_cut(lines: Sequence[tuple[str, int]], chunks: Sequence[RetrievedChu
         for step in (1, -1):
             cut = text.endswith("…") if step == 1 else text.startswith("…")
             row = _neighbour(chunk, step, rows_of) if cut else None
-            part = (_rest_after if step == 1 else _start_before)(text, str(row["text"])) if row else None
+            part = (_rest_after if step == 1 else _start_before)(text, str(row["text"]), overlap) if row else None
             if row is None or part is None:
                 continue
             text = text.rstrip("…") + part if step == 1 else part + text.lstrip("…")

@@ -328,7 +328,8 @@ class AnswerEngine:
             run.reading, run.chunks, self.embedder, max_sentences=self.settings.extractive_max_sentences,
             lexical_weight=self.settings.extractive_lexical_weight, blocks=run.blocks)
         if not run.derived and not cells and run.lines:  # a sentence the chunk cut, read whole from its neighbour
-            run.lines, added, run.beside = complete_cut(run.lines, run.chunks, self._workspace.chunk_rows)
+            run.lines, added, run.beside = complete_cut(run.lines, run.chunks, self._workspace.chunk_rows,
+                                                          overlap=self.settings.chunk_overlap)
             run.chunks, run.blocks = run.chunks + added, run.blocks + blocks_of_chunks(added)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"

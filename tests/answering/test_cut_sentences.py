@@ -57,5 +57,27 @@ def test_a_sentence_whose_rest_is_not_in_the_next_chunk_stays_as_quoted():
     rows = [{"chunk_id": "d-0", "chunk_index": 0, "text": "Fees are charged at"},
             {"chunk_id": "d-1", "chunk_index": 1, "text": "An unrelated chunk with no overlap at all. It ends here."}]
     lines, added, beside = complete_cut([("Fees are charged at…", 1)], [_chunk(rows[0]["text"], 0)],
-                                        lambda doc_id: rows)
+                                        lambda doc_id: rows, overlap=50)
     assert lines == [("Fees are charged at…", 1)] and added == [] and beside == {}
+
+
+def test_an_abbreviation_in_the_rest_does_not_end_the_sentence():
+    rows = [{"chunk_id": "d-0", "chunk_index": 0, "text": "A bank that fails to credit the account pays a penalty of"},
+            {"chunk_id": "d-1", "chunk_index": 1,
+             "text": "credit the account pays a penalty of Rs. 100 per day of delay. The next rule starts here."},
+            ]
+    lines, added, beside = complete_cut([("A bank that fails to credit the account pays a penalty of…", 1)],
+                                        [_chunk(rows[0]["text"], 0)], lambda doc_id: rows, overlap=50)
+    assert lines == [("A bank that fails to credit the account pays a penalty of Rs. 100 per day of delay.", 1)]
+    assert [c.chunk_id for c in added] == ["d-1"] and beside == {0: (2,)}
+
+
+def test_the_start_of_a_cut_sentence_is_read_after_the_last_sentence_end_of_the_previous_chunk():
+    rows = [{"chunk_id": "d-0", "chunk_index": 0,
+             "text": "Earlier rules apply. Refer to No. 12 of the circular, under which the bank credits"},
+            {"chunk_id": "d-1", "chunk_index": 1, "text": "under which the bank credits the customer within 2 days."}]
+    lines, _, beside = complete_cut([("…under which the bank credits the customer within 2 days.", 2)],
+                                    [_chunk(rows[0]["text"], 0), _chunk(rows[1]["text"], 1)], lambda doc_id: rows,
+                                    overlap=50)
+    assert lines == [("Refer to No. 12 of the circular, under which the bank credits the customer within 2 days.", 2)]
+    assert beside == {0: (1,)}
