@@ -9,6 +9,11 @@ labelling it with its own operation gives every operation examples of its own wo
 grammar the registry already states (as Berant & Liang, "Semantic Parsing via Paraphrasing", ACL 2014, generate
 canonical utterances from a grammar), never from the paraphrase benchmark's families.
 
+A phrasing without a period (``P``) is also read asked of one year ("add X and Y" → "add revenue and operating
+expenses in 2024"): an analyst most often names the year, and without that variant the model would learn that a
+question of one year is a lookup from the real questions alone (most of TAT-QA's one-year questions are), whatever
+its other words ask.
+
 A phrasing's embedding is its operation's own phrasing, so its cosine with that operation is 1 by construction; its
 features are computed with that one phrasing left out (:func:`without`), as a new question's would be.
 """
@@ -25,7 +30,7 @@ from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.model import ALTERNATIVES, TEXT_PHRASINGS, Signals
 from prism.answering.reading.reader import Reader
 
-__all__ = ["FILLS", "Phrased", "phrased_examples", "without"]
+__all__ = ["FILLS", "Phrased", "phrased_examples", "variants", "without"]
 
 FILLS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     ("revenue", "operating expenses", ("2022", "2023", "2024"), "$100 million"),
@@ -66,20 +71,27 @@ def fill(phrasing: str, x: str, y: str, periods: Sequence[str], n: str) -> str:
     return _SLOT.sub(put, phrasing)
 
 
+def variants(phrasing: str) -> tuple[str, ...]:
+    """``phrasing``, and when it names no period, the same asked of one year (``"add X and Y"`` → ``("add X and
+    Y", "add X and Y in P")``)."""
+    return (phrasing,) if re.search(r"\bP\b", phrasing) else (phrasing, f"{phrasing} in P")
+
+
 def _phrasings(alternative: str) -> tuple[str, ...]:
     return TEXT_PHRASINGS if alternative == "text" else OPERATIONS[alternative].phrasings
 
 
 def phrased_examples(reader: Reader) -> list[Phrased]:
-    """Every alternative's phrasings, filled (:data:`FILLS`) and read by ``reader`` (its embedder gives the
-    cosines), each labelled with its alternative."""
+    """Every alternative's phrasings in their :func:`variants`, filled (:data:`FILLS`) and read by ``reader`` (its
+    embedder gives the cosines), each labelled with its alternative."""
     out = []
     for alternative in ALTERNATIVES:
         for i, phrasing in enumerate(_phrasings(alternative)):
             x, y, periods, n = FILLS[i % len(FILLS)]
-            question = fill(phrasing, x, y, periods, n)
-            _, signals = reader.read_with_signals(question)
-            out.append(Phrased(question, signals, (alternative,), i))
+            for variant in variants(phrasing):
+                question = fill(variant, x, y, periods[-1:] if variant != phrasing else periods, n)
+                _, signals = reader.read_with_signals(question)
+                out.append(Phrased(question, signals, (alternative,), i))
     return out
 
 

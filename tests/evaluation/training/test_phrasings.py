@@ -9,7 +9,7 @@ import pytest
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.model import ALTERNATIVES, TEXT_PHRASINGS, OperationModel
 from prism.answering.reading.reader import Reader
-from prism.evaluation.training.phrasings import fill, phrased_examples, without
+from prism.evaluation.training.phrasings import fill, phrased_examples, variants, without
 
 
 def test_placeholders_are_filled_in_order():
@@ -24,9 +24,19 @@ def examples(embedder):
     return phrased_examples(Reader(embedder, OperationModel()))
 
 
+def test_a_phrasing_without_a_period_is_also_asked_of_one_year():
+    assert variants("add X and Y") == ("add X and Y", "add X and Y in P")
+    assert variants("X plus Y in P") == ("X plus Y in P",)
+    assert variants("what is the change in X from P to P") == ("what is the change in X from P to P",)
+
+
 def test_every_phrasing_of_every_alternative_is_an_example_labelled_with_it(examples):
-    total = sum(len(op.phrasings) for op in OPERATIONS.values()) + len(TEXT_PHRASINGS)
-    assert len(examples) == total
+    phrasings = [p for op in OPERATIONS.values() for p in op.phrasings] + list(TEXT_PHRASINGS)
+    assert len(examples) == sum(len(variants(p)) for p in phrasings) > len(phrasings)
+    one_year = [e for e in examples if e.labels == ("sum",) and e.question.startswith("add ")]
+    assert [e.question for e in one_year] == ["add cash and cash equivalents and total liabilities",
+                                              "add cash and cash equivalents and total liabilities in 2019"]
+    assert "one_period" in one_year[1].signals.flags and "one_period" not in one_year[0].signals.flags
     assert {e.labels[0] for e in examples} == set(ALTERNATIVES)
     cagr = [e for e in examples if e.labels[0] == "cagr"]
     assert cagr[1].question == "net income CAGR 2023 to 2024"
