@@ -245,7 +245,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     if expected is not None and result.kind != "yes_no":
         ok = result.kind in _COMPATIBLE.get(expected, {expected})
         match, clash = (1.0, 0.0) if ok else (0.0, 1.0)
-    total_asked = "total" in words
+    total_asked = "total" in mention_tokens  # a mention names a total ("the total of A and B" does not)
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]

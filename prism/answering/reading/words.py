@@ -136,12 +136,16 @@ _PER_UNITS = frozenset({"share", "shares"})
 it belongs to the mention, so a row that says it ("Net income per share") or a program that divides by it (shares
 outstanding) covers the question and a bare "Net income" does not."""
 
+_PERIOD_LEADS = frozenset({"in", "for", "during", "over", "across", "at", "as", "between", "from", "by"})
+"""Words after "in total" that end it as an adverb ("A and B in total in 2019"), unlike a name going on ("in Total
+Other", "in total revenue")."""
+
 
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
     not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number, not the "total"
-    of "the total of A and B" (the sum asked; "Total revenue" names a row). A run goes on
+    of "the total of A and B" or "A and B in total" (the sum asked; "Total revenue" names a row). A run goes on
     over "and", "of", "&" and commas between two content words ("property, plant and equipment"), and over an
     abbreviation's full stop ("U.S. government obligations")."""
     spans = [(p.start, p.end) for p in periods] + list(taken)
@@ -167,9 +171,11 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
     for i, m in enumerate(found):
         word = m.group(0).lower().strip(".'’")
         unit = previous in _PER and word in _PER_UNITS  # "per share": the divisor is part of what is asked
-        previous = word
+        before, previous = previous, word
         follows = found[i + 1].group(0).lower() if i + 1 < len(found) else ""
-        summed = word == "total" and follows == "of"  # "the total of A and B": the sum asked, no item's name
+        # "the total of A and B", "A and B in total in 2019": the sum asked, no item's name ("in total revenue" is)
+        summed = word == "total" and (follows == "of" or before == "in" and (not follows or follows in _PERIOD_LEADS
+                                                                           or follows[:1].isdigit()))
         content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS and not summed)
                    and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:

@@ -84,6 +84,20 @@ def test_the_line_items_a_question_names_are_read_with_the_words_naming_them(que
     assert kinds.line_items(question) == items
 
 
+@pytest.mark.parametrize(("question", "named"), [
+    ("What were audit fees and non-audit fees in total in 2019?", False),
+    ("How much were audit fees and non-audit fees in total?", False),
+    ("What was the total of audit fees and non-audit fees in 2019?", False),
+    ("What was the change in total revenue in 2019?", True),  # "total" names the row here
+    ("What was the change in Total Other in 2018 from 2017?", True),
+    ("What was the total revenue in 2019?", True),
+])
+def test_total_asking_for_the_sum_names_no_item(question, named):
+    mentions = [m.text.lower() for m in read(question).mentions]
+    assert any("total" in m.split() for m in mentions) is named, mentions
+    assert any("fees" in m or "revenue" in m or "total" in m for m in mentions)
+
+
 @pytest.mark.parametrize(("question", "whole"), [
     ("What years are reported by the table?", True),
     ("What financial items are listed in the table?", True),
