@@ -381,11 +381,13 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "percent"  # "the percentage growth in the number of branches": a percentage of a count
     if asks_multiple(text):
         return "ratio"
-    if asks_how_many(text) or re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
+    if asks_how_many(text):
         return "count"
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
                  r"^\s*when\b", text, re.I):
-        return "period"
+        return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
+    if re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
+        return "count"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"
     if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):

@@ -118,6 +118,16 @@ def test_a_count_asked_as_an_order_is_a_count():
     assert reading.operation == "count", reading.operations[:3]
 
 
+@pytest.mark.parametrize(("question", "unit"), [
+    ("For which years were the number of options outstanding calculated?", "period"),  # the question word's noun
+    ("In which years was the number of employees reported?", "period"),
+    ("What was the number of employees in 2019?", "count"),
+    ("How many years did revenue exceed $5 million?", "count"),
+])
+def test_the_question_words_noun_says_what_is_asked_before_the_subjects_nouns(question, unit):
+    assert read(question).expected_unit == unit
+
+
 def test_two_items_set_against_each_other_with_to_ask_for_a_ratio_and_a_span_does_not():
     assert read("Gross profit to opex, FY24?").expected_unit == "ratio"
     assert read("Revenue from 2023 to 2024?").expected_unit is None
