@@ -118,6 +118,7 @@ def test_which_year_names_the_year_first_with_the_row_read(report, question, hea
 @pytest.mark.parametrize("question", [
     "Which years does the table provide information for components of income tax expense?",
     "What are the years that information regarding components of income tax expense is made available?",
+    "What years does the table on components of income tax expense cover?",
 ])
 def test_which_years_a_table_gives_lists_its_column_years(report, question):
     answer = report.ask(question, "span", sources=["taxes.html"])

@@ -128,6 +128,17 @@ def test_the_question_words_noun_says_what_is_asked_before_the_subjects_nouns(qu
     assert read(question).expected_unit == unit
 
 
+@pytest.mark.parametrize("question", [
+    "What years are included in the table?",
+    "What years does the table cover?",
+    "Which years are shown in the table?",
+    "What are the years included in the table?",
+])
+def test_the_years_a_table_gives_are_a_list_however_the_question_word_is_written(question):
+    reading = read(question)
+    assert reading.operation == "list" and reading.expected_unit == "period", reading.operations[:3]
+
+
 def test_two_items_set_against_each_other_with_to_ask_for_a_ratio_and_a_span_does_not():
     assert read("Gross profit to opex, FY24?").expected_unit == "ratio"
     assert read("Revenue from 2023 to 2024?").expected_unit is None

@@ -31,9 +31,11 @@ class Listing(Operation):
     roles = ("items*",)
     phrasings = ("what are the X", "list the X", "what items make up X", "name the components of X",
                  "what were X in P and P", "which years did X exceed N", "what does X include",
-                 "what are the categories of X", "which X are shown")
-    cues = ("what are", "list", "components", "items", "categories", "types", "which years", "consist of",
-            "comprise", "made up of", "breakdown", "each", "respectively", "segments", "name the")
+                 "what are the categories of X", "which X are shown", "what years does X cover",
+                 "which periods is X given for")
+    cues = ("what are", "list", "components", "items", "categories", "types", "which years", "what years",
+            "which periods", "what periods", "consist of", "comprise", "made up of", "breakdown", "each",
+            "respectively", "segments", "name the")
     formula = "the items as listed"
     intent = "list"
 
