@@ -219,11 +219,9 @@ _HOW_MANY_TIMES = re.compile(
 (a ratio), not a count of events ("How many times did the board meet?")."""
 
 
-_COUNT_IMPERATIVE = re.compile(r"\s*(?:please\s+)?count\s+(?:(?:the|all|up)\s+)?(?!how\b)(?P<np>.+?)"
-                               r"(?:\s+(?:in\s+which|where|when|that|with|for|in|at|on|under|per)\s|\?|$)",
-                               re.IGNORECASE)
-"""An imperative count ("Count the years in which net income exceeded $100 million"): "how many" asked as an
-order."""
+_COUNT_IMPERATIVE = re.compile(r"(?i)\s*(?:please\s+)?count\s+(?:(?:the|all|up)\s+)?(?!how\b)(?P<np>.+?)"
+                               r"(?:\s+(?:in\s+which|where|when|that|with|for|in|at|on|under|per)\s|\?|$)")
+"""An imperative count ("Count the years in which net income exceeded $100 million"): "how many" as an order."""
 
 
 def asks_multiple(text: str) -> bool:
@@ -366,8 +364,7 @@ def polar(text: str) -> bool:
     return _POLAR.match(text) is not None
 
 
-_PERCENT_CHANGE = re.compile(r"\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change|increase|decrease|rise|fall|decline)\b",
-                             re.IGNORECASE)
+_PERCENT_CHANGE = re.compile(r"(?i)\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change|increase|decrease|rise|fall|decline)")
 
 
 def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
@@ -386,7 +383,7 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
                  r"^\s*when\b", text, re.I):
         return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
-    if re.search(r"\bnumber\s+of\b", text, re.IGNORECASE):
+    if re.search(r"(?i)\bnumber\s+of\b", text):
         return "count"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"
