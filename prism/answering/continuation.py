@@ -54,7 +54,7 @@ def _rest_after(fragment: str, following: str, overlap: int) -> str | None:
     if len(tail) < OVERLAP_PROBE // 2 or not 0 <= at <= overlap + OVERLAP_PROBE:
         return None
     rest = text[at + len(tail):]
-    end = next((e for e in _sentence_ends(rest[:MAX_ADDED + 1])), None)
+    end = next(_sentence_ends(rest[:MAX_ADDED + 1]), None)
     return rest[:end] if end else None
 
 
@@ -82,8 +82,8 @@ def complete_cut(lines: Sequence[tuple[str, int]], chunks: Sequence[RetrievedChu
     """Each quoted ``(sentence, block n)`` that its chunk cut (marked "…" at its end or start by the extractive
     answer) completed from the next or previous chunk of its document (``rows_of(doc_id)``: the stored chunk
     rows; ``overlap``: the characters neighbouring chunks share, ``Settings.chunk_overlap``). A neighbouring chunk
-    among ``chunks`` is cited by its block; another is added after them (citable beside
-    the quoted chunk: :func:`~prism.answering.programs.tables.sibling_chunk`). A sentence whose rest is not found
+    among ``chunks`` is cited by its block; another is added after them (citable beside the quoted chunk:
+    :func:`~prism.answering.programs.tables.sibling_chunk`). A sentence whose rest is not found
     stays as quoted, "…" and all; a completed sentence another line already quotes (the other half of the same cut
     sentence, completed from this one's chunk) is dropped.
 

@@ -74,7 +74,7 @@ def fill(phrasing: str, x: str, y: str, periods: Sequence[str], n: str) -> str:
 def variants(phrasing: str) -> tuple[str, ...]:
     """``phrasing``, and when it names no period, the same asked of one year (``"add X and Y"`` → ``("add X and
     Y", "add X and Y in P")``)."""
-    return (phrasing,) if re.search(r"\bP\b", phrasing) else (phrasing, f"{phrasing} in P")
+    return (phrasing,) if "P" in _SLOT.findall(phrasing) else (phrasing, f"{phrasing} in P")
 
 
 def _phrasings(alternative: str) -> tuple[str, ...]:
