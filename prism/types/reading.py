@@ -187,6 +187,17 @@ class Reading:
         """The second most likely operation, or ``None``."""
         return self.operations[1][0] if len(self.operations) > 1 else None
 
+    @property
+    def mention_tokens(self) -> frozenset[str]:
+        """The index tokens of every mention: the words that name figures or items, not the operation's."""
+        return frozenset(t for m in self.mentions for t in m.tokens)
+
+    @property
+    def names_total(self) -> bool:
+        """Whether a mention names a total ("Total revenue", "the total amount falling due"); the sum's word ("the
+        total of A and B", "A and B in total") names none (:func:`prism.answering.reading.words.mentions`)."""
+        return "total" in self.mention_tokens
+
     def plan_for(self, fiscal_year_end: str | None) -> Any:
         """The metric plan for a document with ``fiscal_year_end`` (the one read without a fiscal year end when that
         one was not read), or ``None``."""

@@ -91,9 +91,9 @@ def group_columns(reading: Reading, evidence: Evidence) -> Iterator[tuple[str, t
     column of a period asked (every column when none is asked): what "the average quarterly low price in 2018"
     averages, one figure per quarter row; of the columns asked, those whose headers the question names most.
     Two items are :func:`~prism.answering.programs.binding.item_sets`'; no
-    group is offered when the question writes "total" (the total row is asked)."""
+    group is offered when a mention names a total (the total row is asked; not the sum's "the total of A and B")."""
     for name, group in item_groups(reading, evidence):
-        if len(group) < 3 or "total" in reading.tokens:
+        if len(group) < 3 or reading.names_total:
             continue  # "the 2019 average total amount falling due": the total row's figures, not its items'
         columns = asked(reading, group[0])
         named = [len(header_tokens(f.column) & reading.tokens) for f in columns]

@@ -228,7 +228,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     shares = [_label_share(tokens, r.label, reading, words) for tokens, r in zip(naming, members, strict=True)] or [0.0]
     labels = set().union(*naming) if members else set()
     context = set().union(*(r.context for r in members)) if members else set()
-    mention_tokens = {t for m in reading.mentions for t in m.tokens}
+    mention_tokens = reading.mention_tokens
     coverage = len(mention_tokens & (labels | context)) / len(mention_tokens) if mention_tokens else 0.0
     asked = asked_periods(reading)
     positions = _period_position(program, reading)
@@ -245,7 +245,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     if expected is not None and result.kind != "yes_no":
         ok = result.kind in _COMPATIBLE.get(expected, {expected})
         match, clash = (1.0, 0.0) if ok else (0.0, 1.0)
-    total_asked = "total" in mention_tokens  # a mention names a total ("the total of A and B" does not)
+    total_asked = reading.names_total
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]

@@ -7,14 +7,17 @@ an HTML report page as TAT-QA writes them, real ingest, Chroma and the embedder.
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
 
 from prism.answering.programs.binding import matches_period
+from prism.answering.programs.groups import group_columns
 from prism.answering.programs.numbers import cell_number
-from prism.answering.programs.operation import Operand, Program
+from prism.answering.programs.operation import Evidence, Operand, Program
 from prism.answering.programs.registry import OPERATIONS
+from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types import IngestItem
 from tests.conftest import offline_service
@@ -109,6 +112,22 @@ def test_an_average_over_a_group_of_items_takes_every_item(report):
     assert answer.calculation is not None, answer.answer
     assert answer.calculation.result.endswith("3.83"), answer.calculation
     assert len(answer.calculation.inputs) == 4
+
+
+@pytest.mark.parametrize(("question", "offered"), [
+    ("What is the total of the quarterly low prices in FY24?", True),  # the sum's word: the items are summed
+    ("What were the quarterly low prices in FY24 in total?", True),
+    ("What was the total low price in FY24?", False),  # a total named: its own row, not the items
+])
+def test_only_a_total_named_keeps_a_group_from_being_offered(question, offered):
+    rows = table_evidence(("First Quarter", "5.99"), ("Second Quarter", "4.79"), ("Third Quarter", "2.66"),
+                          ("Fourth Quarter", "1.88"))
+    context = frozenset(tokenize("Common Stock Price Range Low"))
+    table = [dataclasses.replace(r, context=context) for r in rows.rows]
+    evidence = Evidence(rows=table, tables={"t": [(r.label, r) for r in table]})
+    groups = list(group_columns(read(question), evidence))
+    assert bool(groups) is offered, groups
+    assert all(len(figures) == 4 for _, figures in groups)
 
 
 def test_items_the_question_names_are_averaged_alone(report):
