@@ -32,7 +32,9 @@ class Total(Operation):
     formula = "sum of the values"
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-        named_total = not (_SUM_TOKENS & reading.tokens)  # "total" is the only word asking for a sum
+        # "total" names the row ("the total current assets in 2018 and 2019") unless another word asks for the sum,
+        # or "total" itself does ("the total of current assets in 2018 and 2019": Reading.names_total is false)
+        named_total = reading.names_total and not (_SUM_TOKENS & reading.tokens)
         for figures in series_sets(reading, evidence):
             if named_total and figures[0].total and _TOTAL_TOKENS & frozenset(tokenize(figures[0].label)):
                 continue  # "the total current assets in 2018 and 2019": the row's name, not a sum of its years

@@ -152,6 +152,16 @@ def test_total_of_a_total_row_states_its_figures_in_one_line(report):
     assert first == "- Total current assets, December 31, 2018: 38,125; December 31, 2019: 40,250 [1]", first
 
 
+@pytest.mark.parametrize("question", [
+    "What is the total of current assets in 2018 and 2019?",
+    "What were current assets in 2018 and 2019 in total?",
+])
+def test_the_sum_asked_by_total_adds_a_total_rows_years(report, question):
+    answer = report.ask(question, "ops", sources=["balances.html"])
+    # "total" asks for the sum here, it names no row: 38,125 + 40,250
+    assert answer.calculation is not None and answer.calculation.result.endswith("78,375"), answer.answer
+
+
 def test_a_reason_is_answered_by_the_sentence_that_gives_it(report):
     answer = report.ask("What caused the increase in trade receivables from 2018 to 2019?", "ops",
                         sources=["balances.html"])
