@@ -57,8 +57,9 @@ class Total(Operation):
 
     def subject(self, program: Program) -> str:
         first = program.operands[0]
-        if len({o.series for o in program.operands}) == 1:
-            return f"total {first.name}, {' and '.join(o.column for o in program.operands)}"
+        if len({o.series for o in program.operands}) == 1:  # one row's periods; a Total row's: "sum of Total …"
+            lead = "sum of" if first.name.lower().startswith("total") else "total"
+            return f"{lead} {first.name}, {' and '.join(o.column for o in program.operands)}"
         return f"sum of {', '.join(o.name for o in program.operands)}" + (f", {first.column}" if first.column else "")
 
 

@@ -44,3 +44,20 @@ def test_one_figure_stated_in_two_copies_of_a_statement_is_no_pair():
                                                        evidence)}
     assert ("Revenues", "Revenues") not in pairs
     assert ("Streaming revenues", "Revenues") in pairs
+
+
+def test_a_total_rows_years_added_up_say_sum_not_total_twice():
+    from decimal import Decimal
+
+    from prism.answering.programs.operation import Operand, Program
+    from prism.answering.programs.registry import OPERATIONS
+
+    def cell(label: str, year: int, row: int, col: int) -> Operand:
+        return Operand(label, str(year), f"FY{year}", (year, 0), "1", Decimal(1), None, None, "amount", 1,
+                       table="t", row=row, col=col)
+
+    total_row = Program("sum", (cell("Total accounts receivable", 2018, 0, 1), cell("Total accounts receivable", 2019,
+                                                                                   0, 0)))
+    assert OPERATIONS["sum"].subject(total_row) == "sum of Total accounts receivable, 2018 and 2019"
+    plain_row = Program("sum", (cell("Accounts receivable", 2018, 1, 1), cell("Accounts receivable", 2019, 1, 0)))
+    assert OPERATIONS["sum"].subject(plain_row) == "total Accounts receivable, 2018 and 2019"
