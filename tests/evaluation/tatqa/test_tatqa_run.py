@@ -83,8 +83,9 @@ def test_fixture_through_real_ingest_and_scoped_answers(service, tmp_path) -> No
     # offline: table cells and answering sentences quoted first; changes, percentage changes and averages of a row
     # computed in code; the counts of listed items are still declined
     assert matched == {"fx-q-1", "fx-q-3", "fx-q-4", "fx-q-6", "fx-q-7", "fx-q-8", "fx-q-9", "fx-q-10", "fx-q-12"}
-    assert by_id["fx-q-3"]["answer"]["first_line"].endswith("change in Other, 2018 to 2019 = -12.6 (-22.22 %)")
-    assert by_id["fx-q-8"]["answer"]["first_line"].startswith("The allowance for doubtful accounts was $1.2 million")
+    assert by_id["fx-q-3"]["answer"]["first_line"].endswith("Change in Other, 2018 to 2019: -12.6 (-22.22 %)")
+    assert by_id["fx-q-8"]["answer"]["first_line"].startswith(
+        "$1.2 million: The allowance for doubtful accounts was $1.2 million")
     assert run["metrics"]["tatqa_first_line"] == pytest.approx(9 / 12)
     assert run["metrics"]["tatqa_computed"] == pytest.approx(4 / 12)
     by = run["metrics_by_type"]
