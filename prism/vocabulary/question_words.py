@@ -71,6 +71,11 @@ EMBEDDED_POLAR: tuple[str, ...] = ("tell me whether", "tell me if", "say whether
 """Openings that ask a yes/no question in the imperative ("Tell me whether net income rose", "Check if the fee is
 above ₹100")."""
 
+ITEM_NOUNS: frozenset[str] = frozenset(
+    "components component items item categories category types kinds elements breakdown parts constituents".split())
+"""Nouns that name a table's or a group's items as such ("How many components …", "What items make up …"), not
+any thing or figure of their own."""
+
 FRAME_WORDS: frozenset[str] = frozenset(
     """what which who whom whose when where why how much many is are was were be been being do does did doing done
     has have had can could should would will shall may might must please tell show give list name find compute
@@ -93,9 +98,8 @@ FRAME_WORDS: frozenset[str] = frozenset(
     divided plus minus equals up down did yes came come comes made make makes account accounted accounts
     contributed contribute contributes represent represented represents constitute constituted constitutes
     generated generate attributable related relating due expressed terms greater exceed exceeds exceeded
-    exceeding above below least fewer excess rs inr usd eur gbp rupees rupee dollars dollar euros components
-    component items item categories category types kinds elements breakdown parts constituents""".split()
-)
+    exceeding above below least fewer excess rs inr usd eur gbp rupees rupee dollars dollar euros""".split()
+) | ITEM_NOUNS
 """Words that frame a question (what is asked, how figures combine, when) and name no figure or line item."""
 
 MEASURE_HEADS: frozenset[str] = frozenset(

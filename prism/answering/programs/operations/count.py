@@ -22,6 +22,7 @@ from prism.answering.programs.groups import (
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
+from prism.vocabulary.question_words import ITEM_NOUNS
 
 
 class Count(Operation):
@@ -39,7 +40,7 @@ class Count(Operation):
         for name, group in item_groups(reading, evidence):
             if _named_in_part(name, reading) and not _headed_by(name, reading):
                 continue  # "How many ATMs …" does not count the rows under "Free ATM transactions – …"
-            if name == GROUP_OF_TABLE and _modifies_items(reading, group):
+            if name == GROUP_OF_TABLE and (_modifies_items(reading, group) or not _rows_counted(reading, group)):
                 continue  # nor a fee table whose rows are "Free ATM transactions a month – …"
             yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
         for figures in threshold_rows(reading, evidence):
@@ -94,6 +95,28 @@ def _headed_by(name: str, reading: Reading) -> bool:
     wanted = _counted(reading)
     return wanted is None or any((tokens := tokenize(phrase)) and tokens[-1] == wanted
                                  for phrase in _PHRASE_BREAK.split(name))
+
+
+_ITEM_TOKENS = frozenset(t for word in ITEM_NOUNS for t in tokenize(word))
+"""Index tokens of the nouns naming items as such ("components", "items", "categories")."""
+
+
+def _rows_counted(reading: Reading, group: list[Row]) -> bool:
+    """Whether counting every row of a table counts what the question counts (:func:`_counted`): it asks of the
+    table ("How many items does the table list?"), counts items as such ("How many components …"), or
+    counts what the rows are: the head of every row's label ("How many segments …" over "Americas segment", "EMEA
+    segment") or a word of the table's title or headings. Not what heads some rows only ("How many primary service
+    units …": that row's figure is asked), what a column header measures ("How many shares were granted …" over
+    "Number of Shares"), nor a thing the table does not name ("How many employees …" over a table of expenses)."""
+    wanted = _counted(reading)
+    if wanted is None or wanted in _ITEM_TOKENS or "of_table" in reading.flags:
+        return True
+    heads = [bool(tokens := tokenize(row.label)) and tokens[-1] == wanted for row in group]
+    if all(heads):
+        return True
+    headers = {t for row in group for f in row.figures for t in tokenize(f.column)}
+    named = {t for row in group for t in tokenize(f"{row.title} {row.heading}")}
+    return not any(heads) and wanted in named - headers
 
 
 def _modifies_items(reading: Reading, group: list[Row]) -> bool:
