@@ -61,7 +61,7 @@ def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str |
     if kind == "points":
         bps = (value * 100).normalize()
         sign = "-" if value < 0 else ""
-        return f"{_number(value)} percentage points ({sign}{abs(bps):f} bps)"
+        return f"{points(value)} ({sign}{abs(bps):f} bps)"
     if kind == "bps":
         return f"{_number(value)} bps"
     if kind == "number" and like is not None and like.source == "cell" and (stated := label_unit(like.label)):
@@ -76,6 +76,11 @@ def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str |
     spoken = f" {SPOKEN[scale]}" if kind == "amount" and scale in SPOKEN else ""
     sign = "-" if value < 0 else ""
     return f"{sign}{symbol}{abs(value):,}{spoken}"
+
+
+def points(value: Decimal) -> str:
+    """A change of percentages (already rounded) in percentage points: "-0.06 percentage points"."""
+    return f"{_number(value)} percentage points"
 
 
 def amount_decimals(operands: Sequence[Operand]) -> int:

@@ -45,6 +45,10 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
     ("What was the change in NIM between Q2 FY24 and Q2 FY25?",
      "change in Net interest margin (NIM) %, Q2 FY24 to Q2 FY25 = -0.19 percentage points (-19 bps)",
      "3.62 − 3.81 = -0.19"),
+    # a percentage change of a percentage states the move in points beside it: (3.62 − 3.68) / 3.68 = −1.63 %
+    ("What was the percentage change in the net interest margin from Q1 FY25 to Q2 FY25?",
+     "percentage change in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = -1.63 % (-0.06 percentage points)",
+     "(3.62 − 3.68) / 3.68 × 100 = -1.63 %; 3.62 − 3.68 = -0.06 percentage points"),
     # an average of a percentage is a percentage, not points
     ("What was the average net interest margin in Q1 FY25 and Q2 FY25?",
      "average in Net interest margin (NIM) %, Q1 FY25 to Q2 FY25 = 3.65 %", "(3.68 + 3.62) / 2 = 3.65 %"),

@@ -6,7 +6,9 @@ their size, (|to| − |from|) / |from| × 100 = (to − from) / from × 100: a l
 signed base throughout ("-25.0 / -33.6 - 1"), which agrees here; from a negative base to a positive figure the
 change is measured on |from| (a swing from a loss of 10 to a profit of 5 is +150 %).
 
-Unit rule: a percent, two decimals. A change from zero is undefined.
+Unit rule: a percent, two decimals; of two percentages (a rate, a margin, a share), the change in percentage points
+is stated beside it ("-1.63 % (-0.06 percentage points)"), as an analyst reads a rate's move both ways. A change
+from zero is undefined.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Iterator
 
 from prism.answering.programs.binding import into_year_pairs, item_pairs, series_pairs
 from prism.answering.programs.evidence import Evidence
-from prism.answering.programs.formatting import common_scale, rounded, written
+from prism.answering.programs.formatting import common_scale, points, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.types.reading import Reading
 
@@ -54,7 +56,12 @@ class PercentChange(Operation):
         raw = (vb - va) / (va if vb < 0 else abs(va))  # both negative: (|to| − |from|) / |from|
         shown = rounded(raw * 100, 2)
         text = written(shown, "percent")
-        return Result(raw, shown, "percent", text, work=f"({b.printed} − {a.printed}) / {a.printed} × 100 = {text}")
+        work = f"({b.printed} − {a.printed}) / {a.printed} × 100 = {text}"
+        if a.kind == "percent" and b.kind == "percent":  # a rate's move in points beside its relative change
+            moved = points(rounded(vb - va, 2))
+            return Result(raw, shown, "percent", text, f"({moved})", f"{work}; {b.printed} − {a.printed} = {moved}",
+                          percents=((vb - va) / 100,))
+        return Result(raw, shown, "percent", text, work=work)
 
     def subject(self, program: Program) -> str:
         a, b = program.operands
