@@ -5,7 +5,8 @@ YoY" → "average operating expenses year over year") and the symbols between wo
 (:data:`~prism.vocabulary.question_words.SYMBOLS`: "revenue > $5bn" → "revenue greater than $5bn", "opex/revenue" →
 "opex divided by revenue", but "net income/share" → "net income per share":
 :data:`~prism.vocabulary.question_words.PER_UNIT_SLASH`) and an imperative division written verb first ("divide A by
-B" → "A divided by B"), keeping every other character as typed. :func:`mentions` finds the runs of words that
+B" → "A divided by B") and a word typed against the figure after it ("less than15,000" → "less than 15,000"),
+keeping every other character as typed. :func:`mentions` finds the runs of words that
 name figures or items — neither frame words (:data:`~prism.vocabulary.question_words.FRAME_WORDS`), stop words,
 periods nor entities — and :func:`frame` writes the question with each mention as ``X`` and each period as ``P``, the
 shape of what is asked, compared with the operations' phrasings.
@@ -30,6 +31,8 @@ _SYMBOL = re.compile("|".join(re.escape(s) for s in sorted((k for k in SYMBOLS i
                                                             key=len, reverse=True)))
 _SHORT = re.compile(r"(?<![\w/&-])(" + "|".join(re.escape(k) for k in sorted(SHORTHAND, key=len, reverse=True))
                     + r")(?![\w/&]|-\w)", re.IGNORECASE)
+_GLUED = re.compile(r"\b([a-z]{3,})(?=\d)")
+""""than15,000": a lower-case word of three letters or more run into a figure (not "FY2024", "Q3", "CO2" or "x2")."""
 _PLUS = re.compile(r"(?<=\S)\s+\+\s+(?=\S)")
 """A plus sign written between two words or figures ("Operating expenses 2023 + 2024"), not one inside a word
 ("A+", "60+")."""
@@ -56,7 +59,7 @@ def normalise(question: str) -> str:
     """The question with shorthand and symbols written out (module docstring); whitespace collapsed; "the respective
     A and B" asked as "A and B … respectively". A figure and two periods with no verb ("Net income from 2014 to
     2015?") is written out as the change in it ("change in Net income from 2014 to 2015?")."""
-    text = " ".join(question.split())
+    text = _GLUED.sub(r"\1 ", " ".join(question.split()))
     text = _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(0)]} ", text)
     text = _PLUS.sub(f" {SYMBOLS['+']} ", text)
 

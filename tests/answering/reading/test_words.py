@@ -20,6 +20,10 @@ from tests.readings import read
     ("avg opex YoY", "average operating expenses year over year"),
     ("Operating expenses 2023 + 2024", "Operating expenses 2023 plus 2024"),  # a plus between words adds
     ("Is the issuer rated A+ by CRISIL?", "Is the issuer rated A+ by CRISIL?"),  # one inside a word is kept
+    ("In which year was maintenance less than15,000 thousands?",  # a word typed against a figure is set apart
+     "In which year was maintenance less than 15,000 thousands?"),
+    ("Years with margin above10%", "Years with margin above 10%"),
+    ("CO2 emissions in FY2024 and Q3FY24", "CO2 emissions in FY2024 and Q3FY24"),  # codes and periods are kept
 ])
 def test_shorthand_symbols_and_imperative_division_are_written_out(question, text):
     assert normalise(question) == text
