@@ -152,11 +152,15 @@ def meets(comparison: Comparison, figure: Operand) -> bool:
 
 def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:
     """The figures of each row the question may mean over the periods asked (every period when none), when it
-    states a threshold."""
-    if reading.comparison is None:
+    states a threshold; an amount threshold ("less than 15,000 thousands") is not compared with the row's
+    percentages (its "% of total revenue" column)."""
+    comparison = reading.comparison
+    if comparison is None:
         return
     for row in rows(reading, evidence, figures=2):
         figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
+        if comparison.amount and not comparison.percent:
+            figures = tuple(f for f in figures if f.kind != "percent")
         if len(figures) >= 2:
             yield figures
 

@@ -24,6 +24,12 @@ PAGE = """<html><body>
 <tr><td>Total Other</td><td>89</td><td>95</td><td>82</td></tr>
 <tr><td>Risk-free interest rate</td><td>2.4%</td><td>2.1%</td><td>1.9%</td></tr>
 </table>
+<table>
+<tr><th></th><th>2019 Amount</th><th>2019 % of total revenue</th><th>2018 Amount</th>
+<th>2018 % of total revenue</th></tr>
+<tr><td>Maintenance</td><td>16,499</td><td>2%</td><td>14,783</td><td>2%</td></tr>
+<tr><td>Services</td><td>243,053</td><td>34%</td><td>246,548</td><td>38%</td></tr>
+</table>
 <p>Working capital consists of current assets less current liabilities.</p>
 </body></html>"""
 
@@ -121,6 +127,13 @@ def test_a_currency_printed_cell_is_computed_with_its_sign(report):
     assert heading.endswith(": -$1,054"), heading
     assert any("Total other income (expense), net, Years ended December 31, 2018: -$2,727" in li
                for li in rest), rest
+
+
+def test_an_amount_threshold_is_not_compared_with_a_rows_percentages(report):
+    answer = report.ask("In which year was Maintenance less than 15,000?", "which")
+    heading = answer.answer.splitlines()[0]
+    assert heading.endswith("Periods with Maintenance less than 15,000: 2018"), heading  # not its 2 % of revenue
+    assert answer.unsupported_numbers == [] and not answer.declined
 
 
 def test_a_description_question_is_answered_by_its_sentence_not_a_cell(report):
