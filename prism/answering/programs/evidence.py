@@ -11,7 +11,9 @@ and citation.
   heading above the row and whether the row is a total;
 * **figures in sentences** — each number of a prose sentence with a currency, a scale word or a percent sign ("the
   Company recognized $0.3 million, $0.9 million and $0.6 million, respectively"), with the period its sentence
-  names: the one period it names, or the periods in order when it lists as many as figures "respectively".
+  names: the one period it names, or the periods in order when it lists them "respectively" — as many figures as
+  periods, or several lists of that many ("sales were $318,928, $296,316 and $18,951, respectively, and operating
+  profit was $17,076, $18,177 and $3,300, respectively" over "fiscal 2017, 2018 and 2019": each list in turn).
 
 Years, dates, clause numbers and footnote markers are not figures. Nothing here reads the question.
 """
@@ -43,7 +45,7 @@ _COUNT_LABEL = re.compile(r"\bnumber\s+of\b|\(\s*(?:number|nos?\.?|count)\s*\)|\
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 _PART = re.compile(r"\b(?:Q|H)([1-4])\b")
 _PROSE_NUMBER = re.compile(
-    rf"(?P<neg>[-−–]\s?|\()?(?P<cur>US\$|Rs\.?\s?|INR\s?|[$€£¥₹])?\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?P<close>\))?"
+    rf"(?P<neg>[-−–]\s?|\()?(?P<cur>US\$|Rs\.?\s?|INR\s?|[$€£¥₹])?\s?(?P<num>\d(?:[\d,]*\d)?(?:\.\d+)?)(?P<close>\))?"
     rf"(?:\s?(?P<pct>%|per\s?cent\b|percent\b)|\s(?P<scale>{FIGURE_WORD_RE})\b)?",
     re.IGNORECASE)
 _NOT_A_FIGURE_BEFORE = re.compile(r"(?:note|notes|section|item|clause|para(?:graph)?|rule|page|table|chapter|"
@@ -209,10 +211,10 @@ def _prose_figures(n: int, chunk: RetrievedChunk, k: int, sentence: str) -> list
         found.append((m, -value if negative else value))
     if not found:
         return []
-    respectively = "respectively" in sentence.lower() and len(periods) == len(found)
+    respectively = "respectively" in sentence.lower() and len(periods) > 1 and len(found) % len(periods) == 0
     out = []
     for i, (m, value) in enumerate(found):
-        mention = periods[i] if respectively else periods[0] if len(periods) == 1 else None
+        mention = periods[i % len(periods)] if respectively else periods[0] if len(periods) == 1 else None
         period = period_label(mention, fye) if mention is not None else None
         scale = (m.group("scale") or "").lower()
         unit = CANONICAL.get(scale) or CANONICAL.get(scale.rstrip("s"))
