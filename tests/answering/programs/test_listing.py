@@ -5,11 +5,15 @@ whose row and period a table gives, whatever the question's other words ("What w
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from prism.answering.programs.operation import Evidence
+from prism.answering.programs.registry import OPERATIONS
 from prism.types import IngestItem
 from tests.conftest import offline_service
-from tests.readings import read
+from tests.readings import read, table_evidence
 
 DEFERRED = """<html><body>
 <table>
@@ -179,3 +183,18 @@ def test_a_header_naming_levels_heads_its_columns_and_an_unlabelled_sum_is_the_t
         greatest.answer  # of the 3 rows: the unlabelled sum below them is their total, not a component
     total = report.ask("What is the total fair value?", "listing", sources=["fair_value.html"])
     assert _first(total).startswith("- Total, Total Fair Value: 299,924"), _first(total)
+
+
+@pytest.mark.parametrize(("question", "items_offered"), [
+    ("In which years were cash flow hedges calculated?", False),  # periods are asked, never a group's items
+    ("What years are cash flow hedges given for?", False),
+    ("What are the derivatives in cash flow hedging relationship?", True),
+])
+def test_a_question_asking_for_periods_is_offered_no_list_of_items(question, items_offered):
+    rows = table_evidence(("Commodity contracts", "45.4"), ("Foreign exchange contracts", "(2.1)"),
+                          ("Total", "43.3")).rows
+    table = [dataclasses.replace(r, heading="Derivatives in Cash Flow Hedging Relationship:") for r in rows]
+    sections = [("Derivatives in Cash Flow Hedging Relationship:", None), *((r.label, r) for r in table)]
+    evidence = Evidence(rows=table, tables={"t": sections})
+    programs = list(OPERATIONS["list"].bindings(read(question), evidence))
+    assert any(p.option("of") == "items" for p in programs) is items_offered, programs

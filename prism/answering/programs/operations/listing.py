@@ -41,7 +41,8 @@ class Listing(Operation):
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         whole = "of_table" in reading.flags
-        for name, group in item_groups(reading, evidence):
+        for name, group in item_groups(reading, evidence) if reading.expected_unit != "period" else ():
+            # "In which years were cash flow hedges calculated?" asks for periods, never the items of a group
             options: tuple[tuple[str, object], ...] = (("of", "items"), ("group", name))
             if whole and name == GROUP_OF_TABLE:  # "What items does the table list?": every item of the table
                 options += (("whole", True),)
