@@ -198,3 +198,11 @@ def test_a_question_asking_for_periods_is_offered_no_list_of_items(question, ite
     evidence = Evidence(rows=table, tables={"t": sections})
     programs = list(OPERATIONS["list"].bindings(read(question), evidence))
     assert any(p.option("of") == "items" for p in programs) is items_offered, programs
+
+
+def test_a_table_whose_items_are_periods_lists_them_for_a_question_asking_for_periods():
+    rows = table_evidence(("2020", "460"), ("2021", "361"), ("2022", "254"), ("Thereafter", "70"),
+                          ("Less: interest", "(45)")).rows
+    evidence = Evidence(rows=rows, tables={"t": [(r.label, r) for r in rows]})
+    programs = list(OPERATIONS["list"].bindings(read("Which periods are highlighted in the table?"), evidence))
+    assert any(p.option("of") == "items" for p in programs), programs

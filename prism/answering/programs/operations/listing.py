@@ -20,6 +20,7 @@ from prism.answering.programs.groups import (
 )
 from prism.answering.programs.operation import Operand, Operation, Program, Result
 from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
 from prism.types.reading import Reading
 
 
@@ -41,8 +42,9 @@ class Listing(Operation):
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         whole = "of_table" in reading.flags
-        for name, group in item_groups(reading, evidence) if reading.expected_unit != "period" else ():
-            # "In which years were cash flow hedges calculated?" asks for periods, never the items of a group
+        for name, group in item_groups(reading, evidence):
+            if reading.expected_unit == "period" and 2 * sum(bool(find_periods(r.label)) for r in group) <= len(group):
+                continue  # "In which years were cash flow hedges calculated?": periods, not items that are no periods
             options: tuple[tuple[str, object], ...] = (("of", "items"), ("group", name))
             if whole and name == GROUP_OF_TABLE:  # "What items does the table list?": every item of the table
                 options += (("whole", True),)
