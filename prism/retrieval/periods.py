@@ -5,7 +5,9 @@
 "3QFY24", "H1 FY25", "2022 Q2", and an Indian fiscal year without "FY": "2024-25", the year ending in 2025), "fiscal
 2018" / "fiscal year 2018", "the second quarter of fiscal 2022", dates ("year ended December 31, 2015", "as of March
 31, 2024", "30 September 2024", and day first as Indian and European documents write them: "31.12.2023",
-"31/03/2024", "31-Mar-2024", read by :func:`prism.vocabulary.dates.read_date`) and a bare year ("in 2015"). A
+"31/03/2024", "31-Mar-2024", read by :func:`prism.vocabulary.dates.read_date`; a day written without its year
+before another that has one takes that year: "June 30 and December 31, 2019", "30 June and 31 December 2019") and a
+bare year ("in 2015"). A
 date after a stated duration keeps it (:attr:`~prism.types.PeriodMention.months`): "three months ended June 30,
 2024", "quarter ended …" (3), "six months ended …" (6), "nine months ended …" (9), a 52/53-week year's "13 / 26 / 39
 / 52 weeks ended …" (3 / 6 / 9 / 12); so do "first half of 2024" / "second half of fiscal 2023" (``H1`` / ``H2``)
@@ -62,6 +64,10 @@ _YEAR_RE = re.compile(r"(?<![\w$€£₹./])(?:(?<=[0-9]{4},)|(?<!,))(?P<year>(?
                       r"(?![\w%]|\.[0-9]|,(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]|-[0-9]{2}-)"
                       rf"(?!\s*(?:{units.SPOKEN_RE}|{units.ABBREVIATION_RE})\b)", re.IGNORECASE)
 _YEAR4 = r"(?P<year>(?:19|20)[0-9]{2})"
+_DAY_WITHOUT_YEAR_RE = re.compile(
+    rf"\b(?:{_MONTH}\s+(?P<day>[0-3]?[0-9])(?:st|nd|rd|th)?|(?P<day2>[0-3]?[0-9])(?:st|nd|rd|th)?\s+"
+    rf"{_MONTH.replace('month', 'month2')})\b(?=(?P<joint>,?\s*(?:and|or|to|through|-|–|,)\s*))", re.IGNORECASE)
+""""June 30" / "30 June" before a joining word, where the next date written gives the year of both."""
 _DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12,
                     "thirteen": 3, "13": 3, "twenty-six": 6, "26": 6, "thirty-nine": 9, "39": 9,
                     "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12, "quarter": 3, "quarterly": 3}
@@ -126,6 +132,21 @@ def _part_of_year(m: re.Match[str]) -> PeriodMention:
     return PeriodMention(m.group(), "Q", year, months // 3, None, m.start(), m.end(), months)
 
 
+def _shared_year(question: str, m: re.Match[str], found: list[PeriodMention]) -> PeriodMention | None:
+    """The date a :data:`_DAY_WITHOUT_YEAR_RE` match writes, in the year of the dated mention right after its joining
+    word ("June 30 and December 31, 2019": June 30, 2019); ``None`` when none follows or the day is impossible."""
+    after = m.end() + len(m.group("joint"))
+    nxt = next((f for f in found if f.kind == "date" and f.start == after and f.date), None)
+    if nxt is None:
+        return None
+    month = _MONTHS[(m.group("month") or m.group("month2")).lower()[:3]]
+    try:
+        iso = date(nxt.year, month, int(m.group("day") or m.group("day2"))).isoformat()
+    except ValueError:
+        return None
+    return PeriodMention(m.group(), "date", nxt.year, None, iso, m.start(), m.end())
+
+
 def _mentions(question: str) -> list[PeriodMention]:
     """Every single period the question writes, in text order; spans never overlap (codes and dates first)."""
     found: list[PeriodMention] = []
@@ -146,6 +167,9 @@ def _mentions(question: str) -> list[PeriodMention]:
             dated = _date_mention(question, m) if free(m.start(), m.end()) else None
             if dated is not None:
                 add(dated)
+    for m in _DAY_WITHOUT_YEAR_RE.finditer(question):
+        if (shared := _shared_year(question, m, found)) is not None and free(m.start(), m.end()):
+            add(shared)
     for m in _PART_OF_YEAR_RE.finditer(question):
         if free(m.start(), m.end()):
             add(_part_of_year(m))

@@ -52,6 +52,14 @@ CALENDAR, INDIA, WALMART, NIKE = "2015-12-31", "2024-03-31", "2020-01-31", "2018
     ("loans at 31-Mar-24", [("date", None, 2024, "2024-03-31")]),
     ("from 01/04/2024", [("date", None, 2024, "2024-04-01")]),  # day first: 1 April, an Indian fiscal year's start
     ("as of 12/31/2023", [("date", None, 2023, "2023-12-31")]),  # a US date that cannot be day first
+    # a day written without its year before a date that has one shares that year
+    ("working capital at June 30 and December 31, 2019", [("date", None, 2019, "2019-06-30"),
+                                                          ("date", None, 2019, "2019-12-31")]),
+    ("deposits as at 30 June and 31 December 2024", [("date", None, 2024, "2024-06-30"),
+                                                     ("date", None, 2024, "2024-12-31")]),
+    ("between September 30 and December 31, 2024", [("date", None, 2024, "2024-09-30"),
+                                                    ("date", None, 2024, "2024-12-31")]),
+    ("opened on May 5 and closed in 2019", [("year", None, 2019, None)]),  # no date follows: no year to share
 ])
 def test_find_periods_reads_each_written_form(question, kinds):
     assert [(p.kind, p.part, p.year, p.date) for p in find_periods(question)] == kinds
