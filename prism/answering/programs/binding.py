@@ -154,11 +154,22 @@ def matches_period(mention: PeriodMention, operand: Operand) -> bool:
     fye = operand.chunk.metadata.get("fiscal_year_end") if operand.chunk is not None else None
     if period_label(mention, fye or None) == operand.period:
         return True
+    dated = _dated_month(operand)
+    if mention.kind == "date" and dated is not None and _month(mention) not in (None, dated):
+        return False  # "June 30, 2019" does not name the column of December 31, 2019 (a day of that month may)
     if mention.kind in ("FY", "year", "date") and operand.when[1] == 0:
         return operand.when[0] == mention.year or (mention.kind != "date" and _closes_year(operand, mention.year))
     if mention.kind in ("Q", "H"):
         return operand.when == (mention.year, mention.part or 0)
     return False
+
+
+def _dated_month(operand: Operand) -> int | None:
+    """The month of an operand dated to a day (its period an ISO date), or ``None`` (a year's or quarter's column)."""
+    try:
+        return date.fromisoformat(operand.period or "").month
+    except ValueError:
+        return None
 
 
 def _closes_year(operand: Operand, year: int) -> bool:
@@ -175,11 +186,19 @@ def _closes_year(operand: Operand, year: int) -> bool:
 
 
 def asked_periods(reading: Reading) -> list[PeriodMention]:
-    """The distinct periods the question names, in text order (a year named twice counts once)."""
+    """The distinct periods the question names, in text order (a year named twice counts once; two dates of one year
+    in different months are two periods: "at June 30 and December 31, 2019")."""
     out: dict[tuple[object, ...], PeriodMention] = {}
+    months = {p.year: {m for q in reading.periods if q.year == p.year and (m := _month(q))} for p in reading.periods}
     for p in reading.periods:
-        out.setdefault((p.kind if p.kind in ("Q", "H") else "Y", p.year, p.part), p)
+        month = _month(p) if len(months[p.year]) > 1 else None
+        out.setdefault((p.kind if p.kind in ("Q", "H") else "Y", p.year, p.part, month), p)
     return list(out.values())
+
+
+def _month(mention: PeriodMention) -> int | None:
+    """The month of a date mention ("2019-06-30": 6), or ``None``."""
+    return int(mention.date[5:7]) if mention.kind == "date" and mention.date and len(mention.date) >= 7 else None
 
 
 def _same_year(mention: PeriodMention, operand: Operand) -> bool:

@@ -1,0 +1,66 @@
+"""Two dates of one year are two periods: "at June 30 and December 31, 2019" names the column of each day (a day
+without its year takes the year of the date after it), in the order the question names them, so a change between
+them runs from the first to the second. Through the real pipeline for the answers: an HTML page, real ingest, Chroma
+and the embedder."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from prism.answering.programs.binding import asked_periods, matches_period
+from prism.answering.programs.operation import Operand
+from prism.retrieval.periods import find_periods
+from prism.types import IngestItem
+from tests.conftest import offline_service
+from tests.readings import read
+
+PAGE = """<html><body>
+<p>The purchase price allocation was finalised during the year (in thousands).</p>
+<table>
+<tr><th></th><th>Estimated at June 30, 2019</th><th>Adjustments</th><th>Final as of December 31, 2019</th></tr>
+<tr><td>Cash</td><td>$3,795</td><td>-</td><td>$3,795</td></tr>
+<tr><td>Working capital adjustment to purchase price</td><td>(38)</td><td>20</td><td>(18)</td></tr>
+<tr><td>Total fair value of consideration transferred</td><td>$3,757</td><td>20</td><td>$3,777</td></tr>
+</table>
+</body></html>"""
+
+
+def _dated(header: str, iso: str) -> Operand:
+    return Operand("Cash", header, iso, (int(iso[:4]), 0), "1", Decimal(1), None, None, "amount", 1)
+
+
+def test_two_dates_of_one_year_are_two_periods_each_naming_its_own_column():
+    reading = read("What is the change in cash between June 30 and December 31, 2019?")
+    assert [p.date for p in asked_periods(reading)] == ["2019-06-30", "2019-12-31"]
+    june, december = asked_periods(reading)
+    estimated, final = _dated("Estimated at June 30, 2019", "2019-06-30"), _dated("Final as of December 31, 2019",
+                                                                                  "2019-12-31")
+    assert matches_period(june, estimated) and not matches_period(june, final)
+    assert matches_period(december, final) and not matches_period(december, estimated)
+    [year] = find_periods("in 2019")  # a year still names every column of it
+    assert matches_period(year, estimated) and matches_period(year, final)
+    [close] = find_periods("as of December 28, 2019")  # and a day names a column of another day of its month
+    assert matches_period(close, _dated("December 31, 2019", "2019-12-31"))
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory, embedder):
+    home = tmp_path_factory.mktemp("dates_home")
+    path = home / "allocation.html"
+    path.write_text(PAGE, encoding="utf-8")
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest([IngestItem(path)], "dates")] == ["ingested"]
+    return svc
+
+
+@pytest.mark.parametrize(("question", "ending"), [
+    ("What is the percentage change in the working capital adjustment at June 30 and December 31, 2019?",
+     ": -52.63 %"),  # (−18 − (−38)) / −38: from June 30 to December 31, not the other way (111.11 %)
+    ("What are the respective working capital adjustment at June 30 and December 31, 2019?",
+     "Estimated at June 30, 2019: -38; Final as of December 31, 2019: -18"),
+])
+def test_a_question_naming_two_dates_of_one_year_is_answered_over_both_in_its_order(report, question, ending):
+    first = report.ask(question, "dates").answer.splitlines()[0]
+    assert first.endswith(ending), first
