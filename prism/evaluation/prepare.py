@@ -7,6 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
 from prism.errors import PrismError
 from prism.evaluation.beir import ensure_corpus, has_corpus
 from prism.evaluation.dataset_types import EvalDataset
@@ -18,6 +20,9 @@ logger = logging.getLogger(__name__)
 
 PIPELINE_MARKER = "eval_pipeline.json"
 """File in an evaluated workspace's folder naming the :func:`pipeline_fingerprint` its documents were read with."""
+PREPARE_LOCK = "eval_prepare.lock"
+"""Lock file in the workspace's folder held while it is checked, re-indexed and filled: two evaluations (or an
+evaluation and a training run) preparing one workspace at once take turns, and the second finds it up to date."""
 PIPELINE_PACKAGES = ("ingestion", "vocabulary", "types")
 """The packages of ``prism`` whose code decides what a document's chunks and tables hold."""
 
@@ -81,7 +86,8 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     ``beir_corpus.json`` marker names the corpus hash); else ``eval-<name>`` (BEIR: ``beir-<name>``) is created.
     Documents already present (same content hash) are never ingested again; but when the workspace's documents
     were read by other ingestion code than today's (its :data:`PIPELINE_MARKER` names another
-    :func:`pipeline_fingerprint`, or none), the workspace is re-indexed from its kept originals first.
+    :func:`pipeline_fingerprint`, or none), the workspace is re-indexed from its kept originals first. Another
+    process preparing the same workspace is waited for (:data:`PREPARE_LOCK`).
 
     Returns:
         ``{"name", "documents", "ingested", "reindexed", "extra_documents"}`` (``reindexed``: how many documents
@@ -98,8 +104,16 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     name = workspace or _find_file_workspace(service, named) or f"eval-{dataset.name}"
     if service.find_workspace(name) is None:
         service.create_workspace(name)
-    fingerprint = pipeline_fingerprint()
     folder = service.workspace_dir(name)
+    with FileLock(str(folder / PREPARE_LOCK)):
+        return _fill(service, name, folder, wanted, dataset.name, progress)
+
+
+def _fill(service: EvalService, name: str, folder: Path, wanted: dict[str, Any], dataset: str,
+          progress: ProgressCallback | None) -> dict[str, Any]:
+    """:func:`prepare_workspace`'s work on workspace ``name``, under its :data:`PREPARE_LOCK`: re-index it when
+    other ingestion code read it, ingest the documents of ``wanted`` (content hash → document) it lacks."""
+    fingerprint = pipeline_fingerprint()
     reindexed = 0
     if service.documents(name) and _read_with(folder) != fingerprint:
         logger.info("workspace %s was read by other ingestion code: re-indexing it from its originals", name)
@@ -111,7 +125,7 @@ def prepare_workspace(service: EvalService, dataset: EvalDataset, workspace: str
     have = {d.doc_id for d in service.documents(name)}
     todo = [d for doc_id, d in wanted.items() if doc_id not in have]
     if todo:
-        logger.info("ingesting %d document(s) of %s into workspace %s", len(todo), dataset.name, name)
+        logger.info("ingesting %d document(s) of %s into workspace %s", len(todo), dataset, name)
         results = service.ingest([IngestItem(d.path, d.source) for d in todo if d.path is not None], name, progress,
                                  contextual=False, briefing=False)
         failed = [r for r in results if r.status == "failed"]

@@ -8,6 +8,7 @@ import math
 import re
 import shutil
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -531,6 +532,17 @@ def test_a_workspace_read_by_other_ingestion_code_is_reindexed_before_it_is_scor
     assert (again["name"], again["ingested"], again["reindexed"]) == (first["name"], 0, 1)
     assert sum(len(rows) for _, rows in service.chunk_rows(first["name"])) == chunks
     assert json.loads(marker.read_text())["fingerprint"] == pipeline_fingerprint()
+    # two processes preparing it at once take turns: one re-indexes, the other finds it up to date
+    marker.write_text(json.dumps({"fingerprint": "an older parser"}))
+    start = threading.Barrier(2)
+
+    def prepare() -> int:
+        start.wait()
+        return prepare_workspace(service, ds)["reindexed"]
+
+    with ThreadPoolExecutor(2) as pool:
+        assert sorted(pool.map(lambda _: prepare(), range(2))) == [0, 1]
+    assert sum(len(rows) for _, rows in service.chunk_rows(first["name"])) == chunks
     # the fingerprint follows the code that reads documents, and only that code
     root = tmp_path / "prism"
     for package in ("ingestion", "vocabulary", "types", "answering"):
