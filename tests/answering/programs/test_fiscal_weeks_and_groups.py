@@ -114,6 +114,16 @@ def test_an_average_over_a_group_of_items_takes_every_item(report):
     assert len(answer.calculation.inputs) == 4
 
 
+@pytest.mark.parametrize("question", ["What were the low prices of each quarter in 2018?",
+                                      "List the 2018 low price for each quarter"])
+def test_each_items_figure_is_listed_with_its_item(report, question):
+    answer = report.ask(question, "weeks", sources=["prices.html"])
+    first = answer.answer.splitlines()[0]
+    assert first.endswith("2018 Low: First Quarter: $5.99; Second Quarter: $4.79; Third Quarter: $2.66; "
+                          "Fourth Quarter: $1.88"), answer.answer
+    assert not answer.declined and answer.unsupported_numbers == []
+
+
 @pytest.mark.parametrize(("question", "offered"), [
     ("What is the total of the quarterly low prices in FY24?", True),  # the sum's word: the items are summed
     ("What were the quarterly low prices in FY24 in total?", True),

@@ -1,6 +1,7 @@
 """``list``: several items or figures — the items under a heading or making up a total ("What are the components
-of deferred tax assets?"), one item's figures in several periods ("What were revenues in 2018 and 2019?"), or the
-periods whose figure meets a threshold ("Which years did X exceed $5 million?")."""
+of deferred tax assets?"), one item's figures in several periods ("What were revenues in 2018 and 2019?"), each
+item's figure in a period ("What were the low prices of each quarter in 2018?"), or the periods whose figure meets a
+threshold ("Which years did X exceed $5 million?")."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.groups import (
     GROUP_OF_TABLE,
+    group_columns,
     item_groups,
     item_name,
     period_list,
@@ -42,7 +44,12 @@ class Listing(Operation):
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         whole = "of_table" in reading.flags
+        valued = list(group_columns(reading, evidence)) if "each" in reading.flags else []
+        for name, figures in valued:  # "What were the low prices of each quarter in 2018?": every item's figure
+            yield Program(self.name, figures, (("of", "item values"), ("group", name)))
         for name, group in item_groups(reading, evidence):
+            if any(name == n for n, _ in valued):
+                continue  # "each" asks for each item's figure, not only the items' names
             if reading.expected_unit == "period" and 2 * sum(bool(find_periods(r.label)) for r in group) <= len(group):
                 continue  # "In which years were cash flow hedges calculated?": periods, not items that are no periods
             options: tuple[tuple[str, object], ...] = (("of", "items"), ("group", name))
@@ -106,8 +113,10 @@ class Listing(Operation):
         if program.option("of") == "values":
             return first.name
         if program.option("of") == "item values":
-            return " and ".join(item_name(f.label) for f in program.operands) + (f", {first.column}"
-                                                                                  if first.column else "")
+            group = program.option("group")  # a group's items are named by the group, the table's by their column
+            named = (group if group != GROUP_OF_TABLE else "") if group else " and ".join(
+                item_name(f.label) for f in program.operands)
+            return ", ".join(part for part in (named, first.column) if part)
         if program.option("of") == "periods":
             return f"periods with {first.name} {program.option('threshold', '')}".rstrip()
         if program.option("of") == "coverage":
