@@ -45,6 +45,7 @@ from prism.vocabulary.question_words import (
     DIRECTION_PREDICATES,
     FALL_WORDS,
     GAP_WORDS,
+    ITEM_NOUNS,
     LESS_WORDS,
     MINUEND_WORDS,
     MORE_WORDS,
@@ -77,7 +78,9 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "threshold": reading["comparison"] is not None,
         "polar": (kinds.polar(text) or _declarative_polar(text, words)) and not alternative,
         "reason": kinds.asks_reason(text),
-        "description": kinds.asks_description(text), "table_subject": kinds.asks_table_subject(text),
+        # "What financial items does X consist of?" asks for the items, not a description of X
+        "description": kinds.asks_description(text) and not ITEM_NOUNS & set(words),
+        "table_subject": kinds.asks_table_subject(text),
         "target_count": getattr(target, "answer_type", None) == "count",
         "target_quantity": getattr(target, "answer_type", None) == "quantity",
         "target_person": getattr(target, "answer_type", None) == "person_or_org",

@@ -206,3 +206,13 @@ def test_a_table_whose_items_are_periods_lists_them_for_a_question_asking_for_pe
     evidence = Evidence(rows=rows, tables={"t": [(r.label, r) for r in rows]})
     programs = list(OPERATIONS["list"].bindings(read("Which periods are highlighted in the table?"), evidence))
     assert any(p.option("of") == "items" for p in programs), programs
+
+
+@pytest.mark.parametrize(("question", "intent"), [
+    ("What financial items does amounts falling due within one year consist of?", "list"),  # items, as such
+    ("Which components does deferred tax assets comprise?", "list"),
+    ("What does working capital consist of?", "description"),  # a description of the term
+    ("What does services revenue comprise of?", "description"),
+])
+def test_a_question_naming_items_as_such_asks_for_the_items_not_a_description(question, intent):
+    assert read(question).intent == intent
