@@ -154,7 +154,7 @@ def matches_period(mention: PeriodMention, operand: Operand) -> bool:
     fye = operand.chunk.metadata.get("fiscal_year_end") if operand.chunk is not None else None
     if period_label(mention, fye or None) == operand.period:
         return True
-    dated = _dated_month(operand)
+    dated = _month_of(operand.period)
     if mention.kind == "date" and dated is not None and _month(mention) not in (None, dated):
         return False  # "June 30, 2019" does not name the column of December 31, 2019 (a day of that month may)
     if mention.kind in ("FY", "year", "date") and operand.when[1] == 0:
@@ -164,10 +164,10 @@ def matches_period(mention: PeriodMention, operand: Operand) -> bool:
     return False
 
 
-def _dated_month(operand: Operand) -> int | None:
-    """The month of an operand dated to a day (its period an ISO date), or ``None`` (a year's or quarter's column)."""
+def _month_of(iso: str | None) -> int | None:
+    """The month of an ISO date ("2019-06-30": 6), or ``None`` for any other label (a year's, a quarter's)."""
     try:
-        return date.fromisoformat(operand.period or "").month
+        return date.fromisoformat(iso or "").month
     except ValueError:
         return None
 
@@ -198,7 +198,7 @@ def asked_periods(reading: Reading) -> list[PeriodMention]:
 
 def _month(mention: PeriodMention) -> int | None:
     """The month of a date mention ("2019-06-30": 6), or ``None``."""
-    return int(mention.date[5:7]) if mention.kind == "date" and mention.date and len(mention.date) >= 7 else None
+    return _month_of(mention.date) if mention.kind == "date" else None
 
 
 def _same_year(mention: PeriodMention, operand: Operand) -> bool:
@@ -282,10 +282,10 @@ def into_year_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Oper
 
 
 def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
-    """Two figures of one row: in the periods asked (two or more), else each adjacent pair and the first and last
-    of every period; oldest first, then the reverse order. A row whose columns name no time gives its figures in
-    column order (two columns the question names: "domestic" and "international"). Two figures of one sentence
-    given the same period are no pair: the sentence dates them as a whole, not each."""
+    """Two figures of one row: in the periods asked (two or more; of a range, its two ends), else each adjacent pair
+    and the first and last of every period; oldest first, then the reverse order. A row whose columns name no time
+    gives its figures in column order (two columns the question names: "domestic" and "international"). Two figures
+    of one sentence given the same period are no pair: the sentence dates them as a whole, not each."""
     periods = asked_periods(reading)
     for row in rows(reading, evidence, figures=2):
         figures = asked(reading, row)
@@ -299,7 +299,9 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
                     [(dated[0], dated[-1])] if len(dated) > 2 else [])
         if not families:
             chosen = list(combinations(figures, 2))
-        for a, b in chosen:
+        inner = {p.year for p in periods if "…" in p.text}  # "from 2017 to 2019" moves between its ends
+        ends = [(a, b) for a, b in chosen if a.when[0] not in inner and b.when[0] not in inner]
+        for a, b in ends or chosen:
             if a.source == "sentence" and a.period is not None and a.period == b.period:
                 continue  # a sentence's figures of one period are not a movement over time ("38.4%, against 39.1%")
             yield a, b

@@ -1,7 +1,7 @@
 """Two dates of one year are two periods: "at June 30 and December 31, 2019" names the column of each day (a day
 without its year takes the year of the date after it), in the order the question names them, so a change between
-them runs from the first to the second. Through the real pipeline for the answers: an HTML page, real ingest, Chroma
-and the embedder."""
+them runs from the first to the second; and a change "from 2017 to 2019" runs between the range's ends, not through
+the year inside it. Through the real pipeline for the answers: an HTML page, real ingest, Chroma and the embedder."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.programs.binding import asked_periods, matches_period
-from prism.answering.programs.operation import Operand
+from prism.answering.programs.binding import asked_periods, matches_period, series_pairs
+from prism.answering.programs.operation import Evidence, Operand, Row
+from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types import IngestItem
 from tests.conftest import offline_service
@@ -43,6 +44,20 @@ def test_two_dates_of_one_year_are_two_periods_each_naming_its_own_column():
     assert matches_period(year, estimated) and matches_period(year, final)
     [close] = find_periods("as of December 28, 2019")  # and a day names a column of another day of its month
     assert matches_period(close, _dated("December 31, 2019", "2019-12-31"))
+
+
+@pytest.mark.parametrize(("question", "pairs"), [
+    ("What was the change in revenue from 2017 to 2019?", {("2017", "2019"), ("2019", "2017")}),  # the range's ends
+    ("What was the change in revenue between 2018 and 2019?", {("2018", "2019"), ("2019", "2018")}),
+    ("What was the change in revenue in 2017, 2018 and 2019?", {("2017", "2018"), ("2017", "2019"), ("2018", "2019"),
+                                                              ("2018", "2017"), ("2019", "2017"), ("2019", "2018")}),
+])
+def test_a_change_over_a_range_of_years_runs_between_its_ends(question, pairs):
+    years = ((2017, 66), (2018, 65), (2019, 70))
+    figures = tuple(Operand("Revenue", str(year), f"FY{year}", (year, 0), str(v), Decimal(v), None, None, "amount", 1,
+                            table="t", row=0, col=i) for i, (year, v) in enumerate(years))
+    evidence = Evidence(rows=[Row(("t", 0), "Revenue", frozenset(tokenize("Revenue")), figures)])
+    assert {(a.column, b.column) for a, b in series_pairs(read(question), evidence)} == pairs
 
 
 @pytest.fixture(scope="module")
