@@ -5,7 +5,8 @@ The operations enumerate their candidate programs from these few shapes; the ran
 word with the question (the best :data:`ROWS` of them), every asked period, both orders of a pair.
 
 * :func:`rows` — the rows a question may mean, best first by the share of their label's words it names;
-* :func:`asked` — a row's figures in the periods asked (all its figures when none is asked);
+* :func:`~prism.answering.programs.periods.asked` (in :mod:`~prism.answering.programs.periods`) — a row's figures
+  in the periods asked (all its figures when none is asked);
 * :func:`series_pairs` — two figures of one row in two periods (a change), oldest first, and the reverse;
 * :func:`item_pairs` — two rows' figures in one period (a ratio, a share, a difference of items), both orders;
 * :func:`series_sets` — a row's figures over the periods asked, over every period, or over the year asked and the
@@ -18,22 +19,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from datetime import date
 from functools import lru_cache
 from itertools import combinations, permutations
 
 from prism.answering import acronyms
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.operation import Operand
+from prism.answering.programs.periods import asked, asked_periods, matches_period
 from prism.answering.reading.words import phrase_in, words_of
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import closes_prior_year, period_label
-from prism.types import PeriodMention
 from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, months
 
-__all__ = ["PARTS", "ROWS", "asked", "asked_periods", "into_year_pairs", "item_pairs", "item_sets", "matches_period",
-           "part_sets", "rows", "series_pairs", "series_sets"]
+__all__ = ["PARTS", "ROWS", "into_year_pairs", "item_pairs", "item_sets", "part_sets", "rows", "series_pairs",
+           "series_sets"]
 
 ROWS = 6
 """How many rows (best first) pairs and sets are built from."""
@@ -144,86 +143,6 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
         scored.append((-label_share(row, reading), -_run(row.label, words), -named, -context, i, row))
     scored.sort(key=lambda t: t[:5])
     return [t[-1] for t in scored[:limit]]
-
-
-def matches_period(mention: PeriodMention, operand: Operand) -> bool:
-    """Whether ``operand``'s column or sentence names the period ``mention`` (its label with the document's fiscal
-    year end, or for a year, a column dated in it)."""
-    if operand.period is None:
-        return False
-    fye = operand.chunk.metadata.get("fiscal_year_end") if operand.chunk is not None else None
-    if period_label(mention, fye or None) == operand.period:
-        return True
-    dated = _month_of(operand.period)
-    if mention.kind == "date" and dated is not None and _month(mention) not in (None, dated):
-        return False  # "June 30, 2019" does not name the column of December 31, 2019 (a day of that month may)
-    if mention.kind in ("FY", "year", "date") and operand.when[1] == 0:
-        return operand.when[0] == mention.year or (mention.kind != "date" and _closes_year(operand, mention.year))
-    if mention.kind in ("Q", "H"):
-        return operand.when == (mention.year, mention.part or 0)
-    return False
-
-
-def _month_of(iso: str | None) -> int | None:
-    """The month of an ISO date ("2019-06-30": 6), or ``None`` for any other label (a year's, a quarter's)."""
-    try:
-        return date.fromisoformat(iso or "").month
-    except ValueError:
-        return None
-
-
-def _closes_year(operand: Operand, year: int) -> bool:
-    """Whether ``operand``'s column is dated in the first week of January of the year after ``year`` but its first
-    day (a document with no fiscal year end profiled): the close of a 52/53-week fiscal year, which an analyst calls
-    by either year ("fiscal 2019" and "2020" both name the year ended January 3, 2020), as
-    :func:`prism.retrieval.periods.period_label` names it when the year end is known
-    (:func:`prism.retrieval.periods.closes_prior_year`; 1 January is an opening balance of its own year)."""
-    try:
-        day = date.fromisoformat(operand.period or "")
-    except ValueError:
-        return False
-    return day.year == year + 1 and closes_prior_year(day, first_day=2)
-
-
-def asked_periods(reading: Reading) -> list[PeriodMention]:
-    """The distinct periods the question names, in text order (a year named twice counts once; two dates of one year
-    in different months are two periods: "at June 30 and December 31, 2019")."""
-    out: dict[tuple[object, ...], PeriodMention] = {}
-    months = {p.year: {m for q in reading.periods if q.year == p.year and (m := _month(q))} for p in reading.periods}
-    for p in reading.periods:
-        month = _month(p) if len(months[p.year]) > 1 else None
-        out.setdefault((p.kind if p.kind in ("Q", "H") else "Y", p.year, p.part, month), p)
-    return list(out.values())
-
-
-def _month(mention: PeriodMention) -> int | None:
-    """The month of a date mention ("2019-06-30": 6), or ``None``."""
-    return _month_of(mention.date) if mention.kind == "date" else None
-
-
-def _same_year(mention: PeriodMention, operand: Operand) -> bool:
-    """A year asked of a column of a quarter or half of that year ("Q4 2018" for "2018"), when no column is the
-    year's own."""
-    return mention.kind in ("FY", "year") and operand.when[0] == mention.year
-
-
-def asked(reading: Reading, row: Row) -> list[Operand]:
-    """The row's figures in the periods asked, in the question's order of periods (every column of a period: a
-    two-level header has several); a year asked of quarter columns, the columns of that year; every figure of the
-    row when the question names no period, or when no figure is of a period asked but the row's label names them
-    all (a row "2020 – 2024")."""
-    periods = asked_periods(reading)
-    if not periods:
-        return list(row.figures)
-    out: list[Operand] = []
-    for p in periods:
-        hits = [f for f in row.figures if matches_period(p, f) and f not in out]
-        hits = hits or [f for f in row.figures if _same_year(p, f) and f not in out]
-        out.extend(hits)
-    if not out and (all(str(p.year) in row.label for p in periods)
-                    or all(f.period is None for f in row.figures)):
-        return list(row.figures)  # the row names the periods, or no column names any (the title does)
-    return out
 
 
 def _family(figure: Operand) -> str:

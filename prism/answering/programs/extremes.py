@@ -13,10 +13,11 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from prism.answering.programs.binding import asked, asked_periods, item_pairs, rows
+from prism.answering.programs.binding import item_pairs, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, written
 from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.answering.programs.periods import asked, asked_periods
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 

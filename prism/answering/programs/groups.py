@@ -10,11 +10,12 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.binding import rows
 from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.extremes import period_name
 from prism.answering.programs.operation import Operand
+from prism.answering.programs.periods import asked
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE

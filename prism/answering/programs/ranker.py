@@ -168,7 +168,7 @@ def _position(tokens: frozenset[str], reading: Reading) -> int:
 
 def _period_position(program: Program, reading: Reading) -> list[int]:
     """For each operand, the position of the asked period it is in (-1 when in none)."""
-    from prism.answering.programs.binding import asked_periods, matches_period
+    from prism.answering.programs.periods import asked_periods, matches_period
 
     periods = asked_periods(reading)
     return [next((i for i, p in enumerate(periods) if matches_period(p, o)), -1) for o in program.operands]
@@ -219,7 +219,7 @@ def _members(program: Program, reading: Reading, members: list[Row]) -> list[Row
 def describe(program: Program, result: Result, reading: Reading, rows: dict[tuple[str, int], Row],
              words: Sequence[str], log_probability: float) -> np.ndarray:
     """The features of one candidate (:data:`FEATURES`, the last, ``render_cosine``, left 0)."""
-    from prism.answering.programs.binding import asked_periods
+    from prism.answering.programs.periods import asked_periods
 
     operands = program.operands
     series = list(dict.fromkeys(o.series for o in operands))

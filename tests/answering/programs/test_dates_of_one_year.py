@@ -9,8 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.programs.binding import asked_periods, matches_period, series_pairs
+from prism.answering.programs.binding import series_pairs
 from prism.answering.programs.operation import Evidence, Operand, Row
+from prism.answering.programs.periods import asked_periods, matches_period
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types import IngestItem

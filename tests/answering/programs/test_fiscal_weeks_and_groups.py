@@ -12,10 +12,10 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.programs.binding import matches_period
 from prism.answering.programs.groups import group_columns
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Evidence, Operand, Program
+from prism.answering.programs.periods import matches_period
 from prism.answering.programs.registry import OPERATIONS
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, asked_periods, item_pairs, rows
+from prism.answering.programs.binding import item_pairs, rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.groups import (
@@ -21,6 +21,7 @@ from prism.answering.programs.groups import (
     threshold_words,
 )
 from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.answering.programs.periods import asked, asked_periods
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
 from prism.types.reading import Reading

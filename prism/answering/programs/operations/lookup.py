@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.binding import rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.answering.programs.periods import asked
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 

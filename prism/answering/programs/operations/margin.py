@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.binding import rows
 from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.formatting import common_scale, rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.periods import asked
 from prism.index.statements import ITEMS
 from prism.types.reading import Reading
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, rows
+from prism.answering.programs.binding import rows
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import rounded, written
 from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.periods import asked
 from prism.types.reading import Reading
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prism.answering.programs.binding import asked, rows, series_pairs
+from prism.answering.programs.binding import rows, series_pairs
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.groups import meets
 from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.periods import asked
 from prism.types.reading import Reading
 
 
