@@ -23,7 +23,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from prism.answering import acronyms
-from prism.answering.programs.evidence import Evidence, Row
+from prism.answering.programs.evidence import Evidence, Row, transposed
 from prism.answering.programs.operation import Operand
 from prism.answering.programs.periods import asked, asked_periods, matches_period
 from prism.answering.reading.words import phrase_in, words_of
@@ -229,9 +229,11 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
 
 def item_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
     """Two rows' figures in one column (a period asked, or every column when none is), or of one period (a table's
-    and a sentence's); both orders."""
+    and a sentence's); both orders. Never a row and a column of one table (a table of periods read both ways)."""
     candidates = rows(reading, evidence)
     for r1, r2 in combinations(candidates, 2):
+        if r1.key[0] == r2.key[0] and transposed(r1) != transposed(r2):
+            continue  # a row and a column of one table cross at one cell: no pair of items
         for a in asked(reading, r1):
             b = next((f for f in r2.figures if f.col == a.col and f.table == a.table), None)
             if b is None and a.period is not None:

@@ -174,6 +174,16 @@ def naming_tokens(label: str) -> frozenset[str]:
     return frozenset(tokenize(label))
 
 
+TRANSPOSED = 10_000_000
+"""Row numbers from here on are a table's columns read as rows (:func:`_transposed`): column ``c`` is row
+``TRANSPOSED + c``."""
+
+
+def transposed(row: Row) -> bool:
+    """Whether ``row`` is a table's column read as a row (:func:`_transposed`)."""
+    return row.key[1] >= TRANSPOSED
+
+
 def _transposed(rows: list[Row]) -> list[Row]:
     """A table whose rows are periods ("2020", "2021", … with columns "Operating leases", "Finance leases") read the
     other way too: one row per column, its figures down the column, each with its row's period."""
@@ -185,7 +195,7 @@ def _transposed(rows: list[Row]) -> list[Row]:
     for row in dated:
         for f in row.figures:
             columns.setdefault(f.col, []).append(replace(f, label=f.column, column=row.label,
-                                                         row=10_000_000 + f.col, total=False))
+                                                         row=TRANSPOSED + f.col, total=False))
     return [Row((figs[0].table, figs[0].row), figs[0].label, naming_tokens(figs[0].label), tuple(figs),
                 title=figs[0].title, context=dated[0].context)
             for figs in columns.values() if len(figs) >= 2]
