@@ -151,17 +151,22 @@ def meets(comparison: Comparison, figure: Operand) -> bool:
             "at_most": figure.value <= limit}[comparison.relation]
 
 
+def comparable(comparison: Comparison, figure: Operand) -> bool:
+    """Whether ``figure`` may be compared with the threshold: an amount threshold ("less than 15,000 thousands") is
+    not compared with a percentage (a row's "% of total revenue" column); a percentage or a sign ("negative") is
+    compared with any figure."""
+    return not comparison.amount or comparison.percent or figure.kind != "percent"
+
+
 def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:
     """The figures of each row the question may mean over the periods asked (every period when none), when it
-    states a threshold; an amount threshold ("less than 15,000 thousands") is not compared with the row's
-    percentages (its "% of total revenue" column)."""
+    states a threshold, those it may be compared with (:func:`comparable`)."""
     comparison = reading.comparison
     if comparison is None:
         return
     for row in rows(reading, evidence, figures=2):
         figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
-        if comparison.amount and not comparison.percent:
-            figures = tuple(f for f in figures if f.kind != "percent")
+        figures = tuple(f for f in figures if comparable(comparison, f))
         if len(figures) >= 2:
             yield figures
 

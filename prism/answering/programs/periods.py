@@ -57,9 +57,12 @@ def asked_periods(reading: Reading) -> list[PeriodMention]:
     """The distinct periods the question names, in text order (a year named twice counts once; two dates of one year
     in different months are two periods: "at June 30 and December 31, 2019")."""
     out: dict[tuple[object, ...], PeriodMention] = {}
-    months = {p.year: {m for q in reading.periods if q.year == p.year and (m := _month(q))} for p in reading.periods}
+    months: dict[int, set[int]] = {}
     for p in reading.periods:
-        month = _month(p) if len(months[p.year]) > 1 else None
+        if (m := _month(p)) is not None:
+            months.setdefault(p.year, set()).add(m)
+    for p in reading.periods:
+        month = _month(p) if len(months.get(p.year, ())) > 1 else None
         out.setdefault((p.kind if p.kind in ("Q", "H") else "Y", p.year, p.part, month), p)
     return list(out.values())
 

@@ -4,14 +4,17 @@ named as written. Through the real pipeline: an HTML report page, real ingest, C
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
 
 from prism.answering.programs.numbers import cell_number
+from prism.answering.programs.operation import Evidence
+from prism.answering.programs.registry import OPERATIONS
 from prism.types import IngestItem
 from tests.conftest import offline_service
-from tests.readings import read
+from tests.readings import read, table_evidence
 
 PAGE = """<html><body>
 <p>Operating expenses and segment figures (in thousands).</p>
@@ -134,6 +137,18 @@ def test_an_amount_threshold_is_not_compared_with_a_rows_percentages(report):
     heading = answer.answer.splitlines()[0]
     assert heading.endswith("Periods with Maintenance less than 15,000: 2018"), heading  # not its 2 % of revenue
     assert answer.unsupported_numbers == [] and not answer.declined
+
+
+def test_a_yes_no_amount_threshold_is_tested_on_the_amount_not_its_percentage(report):
+    answer = report.ask("Was Maintenance less than 15,000 in 2019?", "which")
+    heading = answer.answer.splitlines()[0]
+    assert heading.startswith("No") and "16,499" in heading and "2%" not in heading, heading
+    [row] = table_evidence(("Maintenance", "16,499")).rows
+    share = dataclasses.replace(row.figures[0], printed="2%", value=Decimal(2), kind="percent", col=1)
+    evidence = Evidence(rows=[dataclasses.replace(row, figures=(row.figures[0], share))])
+    tested = [p.operands[0].printed for p in OPERATIONS["yes_no"].bindings(read("Was Maintenance less than 15,000 in "
+                                                                                "FY24?"), evidence)]
+    assert tested == ["16,499"]  # the row's "% of total revenue" figure is never tested against an amount
 
 
 def test_a_description_question_is_answered_by_its_sentence_not_a_cell(report):

@@ -49,7 +49,7 @@ class Listing(Operation):
         for name, figures in valued:  # "What were the low prices of each quarter in 2018?": every item's figure
             yield Program(self.name, figures, (("of", "item values"), ("group", name)))
         for name, group in item_groups(reading, evidence):
-            if any(name == n for n, _ in valued):
+            if name in {n for n, _ in valued}:
                 continue  # "each" asks for each item's figure, not only the items' names
             if reading.expected_unit == "period" and 2 * sum(bool(find_periods(r.label)) for r in group) <= len(group):
                 continue  # "In which years were cash flow hedges calculated?": periods, not items that are no periods
@@ -115,9 +115,8 @@ class Listing(Operation):
             return first.name
         if program.option("of") == "item values":
             group = program.option("group")  # a group's items are named by the group, the table's by their column
-            named = (group if group != GROUP_OF_TABLE else "") if group else " and ".join(
-                item_name(f.label) for f in program.operands)
-            return ", ".join(part for part in (named, first.column) if part)
+            named = " and ".join(item_name(f.label) for f in program.operands) if group is None else group
+            return ", ".join(part for part in (named if named != GROUP_OF_TABLE else "", first.column) if part)
         if program.option("of") == "periods":
             return f"periods with {first.name} {program.option('threshold', '')}".rstrip()
         if program.option("of") == "coverage":

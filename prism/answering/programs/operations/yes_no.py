@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from prism.answering.programs.binding import rows, series_pairs
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
-from prism.answering.programs.groups import meets
+from prism.answering.programs.groups import comparable, meets
 from prism.answering.programs.operation import Operation, Program, Result
 from prism.answering.programs.periods import asked
 from prism.types.reading import Reading
@@ -34,7 +34,8 @@ class YesNo(Operation):
         if reading.comparison is not None:
             for row in rows(reading, evidence, limit=10):
                 for figure in asked(reading, row):
-                    yield Program(self.name, (figure,), (("test", "threshold"),))
+                    if comparable(reading.comparison, figure):
+                        yield Program(self.name, (figure,), (("test", "threshold"),))
         direction = "rise" if "rise" in reading.flags else "fall" if "fall" in reading.flags else None
         if direction is not None:
             for a, b in series_pairs(reading, evidence):
