@@ -86,6 +86,20 @@ def offline_service(home: Path, embedder, **settings):
     return PrismService(Settings(home=home, groq_api_key=None, tavily_api_key=None, **settings), embedder=embedder)
 
 
+def pages_service(home: Path, embedder, pages: dict[str, str], workspace: str):
+    """An :func:`offline_service` (no briefings) with ``pages`` (file name → HTML text) written under ``home`` and
+    ingested into ``workspace``; every page must ingest."""
+    from prism.types import IngestItem
+
+    items = []
+    for name, page in pages.items():
+        (home / name).write_text(page, encoding="utf-8")
+        items.append(IngestItem(home / name))
+    svc = offline_service(home, embedder, briefing_on_ingest=False)
+    assert [r.status for r in svc.ingest(items, workspace)] == ["ingested"] * len(items)
+    return svc
+
+
 SLOW_FILES = frozenset({"test_browser.py", "test_browser_feedback.py", "test_browser_xss.py", "test_concurrency.py",
                         "test_upload_refresh.py"})
 """Test modules that start real browsers or servers: the whole module is in the slow lane."""

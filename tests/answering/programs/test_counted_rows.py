@@ -14,8 +14,7 @@ from prism.answering.programs.groups import GROUP_OF_TABLE
 from prism.answering.programs.operation import Evidence
 from prism.answering.programs.registry import OPERATIONS
 from prism.index.tokenizer import tokenize
-from prism.types import IngestItem
-from tests.conftest import offline_service
+from tests.conftest import pages_service
 from tests.readings import read, table_evidence
 
 EXPENSES = """<html><body>
@@ -79,14 +78,8 @@ def test_the_rows_are_counted_only_when_they_are_what_is_counted(question, label
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("counted_rows_home")
-    items = []
-    for name, page in (("expenses.html", EXPENSES), ("segments.html", SEGMENTS)):
-        (home / name).write_text(page, encoding="utf-8")
-        items.append(IngestItem(home / name))
-    svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest(items, "counted")] == ["ingested"] * 2
-    return svc
+    pages = {"expenses.html": EXPENSES, "segments.html": SEGMENTS}
+    return pages_service(tmp_path_factory.mktemp("counted_rows_home"), embedder, pages, "counted")
 
 
 def _first(answer) -> str:

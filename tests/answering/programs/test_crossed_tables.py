@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.types import IngestItem
-from tests.conftest import offline_service
+from tests.conftest import pages_service
 
 PAGE = """<html><body>
 <p>The activity in the restructuring liability of the Fiscal 2017 Restructuring Plan was as follows.</p>
@@ -23,12 +22,7 @@ PAGE = """<html><body>
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("crossed_home")
-    path = home / "restructuring.html"
-    path.write_text(PAGE, encoding="utf-8")
-    svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest([IngestItem(path)], "crossed")] == ["ingested"]
-    return svc
+    return pages_service(tmp_path_factory.mktemp("crossed_home"), embedder, {"restructuring.html": PAGE}, "crossed")
 
 
 def test_two_columns_of_a_dated_row_are_the_two_items_compared(report):

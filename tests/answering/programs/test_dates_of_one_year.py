@@ -14,8 +14,7 @@ from prism.answering.programs.operation import Evidence, Operand, Row
 from prism.answering.programs.periods import asked_periods, matches_period
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods
-from prism.types import IngestItem
-from tests.conftest import offline_service
+from tests.conftest import pages_service
 from tests.readings import read
 
 PAGE = """<html><body>
@@ -63,12 +62,7 @@ def test_a_change_over_a_range_of_years_runs_between_its_ends(question, pairs):
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("dates_home")
-    path = home / "allocation.html"
-    path.write_text(PAGE, encoding="utf-8")
-    svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest([IngestItem(path)], "dates")] == ["ingested"]
-    return svc
+    return pages_service(tmp_path_factory.mktemp("dates_home"), embedder, {"allocation.html": PAGE}, "dates")
 
 
 @pytest.mark.parametrize(("question", "ending"), [
