@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import logging
 from pathlib import Path
@@ -23,19 +24,49 @@ PIPELINE_MARKER = "eval_pipeline.json"
 PREPARE_LOCK = "eval_prepare.lock"
 """Lock file in the workspace's folder held while it is checked, re-indexed and filled: two evaluations (or an
 evaluation and a training run) preparing one workspace at once take turns, and the second finds it up to date."""
-PIPELINE_PACKAGES = ("ingestion", "vocabulary", "types")
-"""The packages of ``prism`` whose code decides what a document's chunks and tables hold."""
+PIPELINE_PACKAGES = ("ingestion", "index")
+"""The packages of ``prism`` that read documents into a workspace's chunks, tables and indexes; with every module of
+``prism`` they import (:func:`pipeline_modules`), their code decides what an evaluated workspace holds."""
+
+
+def pipeline_modules(root: Path) -> list[Path]:
+    """The ``.py`` files of :data:`PIPELINE_PACKAGES` under ``root`` (a ``prism`` package folder) and of every module
+    of the package they import, transitively (``import prism.x`` and ``from prism.x import y``, read with
+    :mod:`ast`, wherever in a file), sorted: a vocabulary module the reader alone uses (question words) is not among
+    them, the tokenizer that writes the chunks' terms is."""
+    seen: set[Path] = set()
+    todo = [path for package in PIPELINE_PACKAGES for path in (root / package).rglob("*.py")]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] != root.name or len(parts) < 2:
+                    continue
+                target = root.joinpath(*parts[1:])
+                todo += [f for f in (target.with_suffix(".py"), target / "__init__.py") if f.is_file()]
+    return sorted(seen)
 
 
 def pipeline_fingerprint(root: Path | None = None) -> str:
-    """sha256 over the path and bytes of every ``.py`` file of :data:`PIPELINE_PACKAGES` under ``root`` (the
-    installed ``prism`` package by default), in path order: it changes whenever the code that reads documents
-    does, so an evaluation never scores chunks an older parser wrote."""
+    """sha256 over the path and bytes of every file of :func:`pipeline_modules` under ``root`` (the installed
+    ``prism`` package by default), in path order: it changes whenever the code that reads documents does, so an
+    evaluation never scores chunks an older parser wrote, and only then (a change to how questions are read
+    re-indexes nothing)."""
     root = root or Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for package in PIPELINE_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in pipeline_modules(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -518,7 +518,7 @@ def test_cli_eval_run_and_beir_alias(embedder, prism_home, tmp_path, monkeypatch
 
 def test_a_workspace_read_by_other_ingestion_code_is_reindexed_before_it_is_scored(service, tiny_ground_truth,
                                                                                     tmp_path):
-    from prism.evaluation.prepare import PIPELINE_MARKER, pipeline_fingerprint, prepare_workspace
+    from prism.evaluation.prepare import PIPELINE_MARKER, pipeline_fingerprint, pipeline_modules, prepare_workspace
 
     ds = load_dataset(tiny_ground_truth)
     first = prepare_workspace(service, ds)
@@ -543,13 +543,21 @@ def test_a_workspace_read_by_other_ingestion_code_is_reindexed_before_it_is_scor
     with ThreadPoolExecutor(2) as pool:
         assert sorted(pool.map(lambda _: prepare(), range(2))) == [0, 1]
     assert sum(len(rows) for _, rows in service.chunk_rows(first["name"])) == chunks
-    # the fingerprint follows the code that reads documents, and only that code
+    # the fingerprint follows the code that reads documents, and only that code: the pipeline's packages and what
+    # they import (a vocabulary module ingestion reads), not what only the question reader imports
     root = tmp_path / "prism"
-    for package in ("ingestion", "vocabulary", "types", "answering"):
+    for package in ("ingestion", "index", "vocabulary", "types", "answering"):
         (root / package).mkdir(parents=True)
         (root / package / "a.py").write_text("x = 1\n")
+    (root / "ingestion" / "b.py").write_text("def f():\n    from prism.vocabulary import a\n    return a\n")
+    (root / "answering" / "b.py").write_text("import prism.types.a\n")
     before = pipeline_fingerprint(root)
-    (root / "answering" / "a.py").write_text("x = 2\n")
-    assert pipeline_fingerprint(root) == before
-    (root / "ingestion" / "a.py").write_text("x = 2\n")
-    assert pipeline_fingerprint(root) != before
+    assert [p.relative_to(root).as_posix() for p in pipeline_modules(root)] == [
+        "index/a.py", "ingestion/a.py", "ingestion/b.py", "vocabulary/a.py"]
+    for untouched in ("answering/a.py", "answering/b.py", "types/a.py"):
+        (root / untouched).write_text("x = 2\n")
+        assert pipeline_fingerprint(root) == before, untouched
+    for changed in ("ingestion/a.py", "index/a.py", "vocabulary/a.py"):
+        (root / changed).write_text("x = 3\n")
+        assert pipeline_fingerprint(root) != before, changed
+        before = pipeline_fingerprint(root)
