@@ -118,11 +118,27 @@ def block_of_chunk(chunk: Any, head: str = "") -> Block:
     ``unit`` is not used: prose figures carry their own scale words. The decimal mark: ``table_decimal``."""
     meta = getattr(chunk, "metadata", None)
     meta = meta if isinstance(meta, dict) else {}
+    if len(columns_own_units(str(meta.get("table_columns") or "").split(" | "))) > 1:
+        return Block(chunk.text, decimal=str(meta.get("table_decimal") or "."))
     block = Block.of(chunk.text, head=head, unit=meta.get("table_unit") or None,
                      currency=meta.get("table_currency") or None)
     if block.currency is None and meta.get("currency"):
         block = Block(block.text, block.unit, str(meta["currency"]))
     return replace(block, decimal=str(meta.get("table_decimal") or "."))
+
+
+def columns_own_units(headers: Sequence[str]) -> set[str]:
+    """The units other than a percent that a table's column headers state for themselves, each in a closing
+    parenthesis ("Volume (crore transactions)", "Value (₹ lakh crore)" → {"crore transactions", "₹ lakh crore"}).
+    Two or more mean the columns count in different units, so no one unit of the table is every cell's:
+    :func:`block_of_chunk` then gives the block none, and its cells are quoted as printed (never "₹612 crore" for
+    612 crore transactions)."""
+    out = set()
+    for header in headers:
+        m = re.search(r"\(([^()]*)\)\s*$", header)
+        if m and label_states_unit(header) and m.group(1).strip() not in ("%", "per cent", "percent"):
+            out.add(" ".join(m.group(1).lower().split()))
+    return out
 
 
 def page_head(chunk: Any, rows: Sequence[Mapping[str, Any]]) -> str:

@@ -208,6 +208,28 @@ def test_table_metadata_unit_wins():
     assert (block.unit, block.currency) == (None, "USD")
 
 
+def test_a_table_whose_columns_count_in_different_units_gives_its_cells_no_one_unit():
+    """The UPI annexure's columns are "Volume (crore transactions)" and "Value (₹ lakh crore)": the table's one
+    unit ("crore", in INR) is no cell's, so a quoted row keeps its cells as printed, never "₹612 crore"."""
+    from prism.answering.units import columns_own_units
+
+    headers = "Volume (crore transactions) | Value (₹ lakh crore) | YoY volume growth | Technical decline rate"
+    row = "FY2024 612 8.40 52.6% 0.75%"
+    mixed = RetrievedChunk(chunk_id="t", doc_id="d", source="upi.pdf", text=row,
+                           metadata={"table_unit": "crore", "table_currency": "INR", "table_columns": headers})
+    [block] = blocks_of_chunks([mixed])
+    assert (block.unit, block.currency) == (None, None)
+    assert with_units(row, block) == row
+    assert columns_own_units(headers.split(" | ")) == {"crore transactions", "₹ lakh crore"}
+    one = "Advances (₹ crore) | Deposits (₹ crore) | YoY (%)"  # one unit, stated per column, and a percent
+    assert columns_own_units(one.split(" | ")) == {"₹ crore"}
+    same = RetrievedChunk(chunk_id="u", doc_id="d", source="r.pdf", text="Q2 FY25 4,812 6,686",
+                          metadata={"table_unit": "crore", "table_currency": "INR", "table_columns": one})
+    [block] = blocks_of_chunks([same])
+    assert (block.unit, block.currency) == ("crore", "INR")
+    assert "₹4,812 crore" in with_units("Q2 FY25 4,812 6,686", block)
+
+
 @pytest.mark.parametrize(("label", "stated"), [
     ("Volume (crore transactions)", ("", "crore transactions")),
     ("Value (₹ lakh crore)", ("₹", "lakh crore")),
