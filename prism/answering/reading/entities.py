@@ -10,7 +10,10 @@ the 16 filings' profiles and on the sample set's 72 questions: no false match, t
   punctuation, matches case-insensitively, but each word of three letters or more must start with a capital ("Foot
   Locker", not "foot locker") and a name of three characters or fewer only as written ("3M", not "3m users"); a
   one-word name must be capitalised in the question ("Pfizer", "PFIZER", not "pfizer"), so "target" or "apple" in
-  running text never names Target or Apple.
+  running text never names Target or Apple. A question typed wholly in lower case (no capitalised word, not even
+  its first: "netflix op income FY22") says nothing by its capitals, so there a name written whole in lower case
+  names its entity ("netflix", "foot locker"), unless it is a generic word; its first word and tickers still do
+  not.
 * **First words**: the first word of a several-word short name stands for it ("JPMorgan", "Kraft", "Costco",
   "Meridian") when it has at least :data:`MIN_FIRST_WORD` letters, is capitalised in the question and is not a
   generic word (:data:`GENERIC_WORDS`: "American", "National", "Reserve", …).
@@ -113,6 +116,7 @@ class _Name:
     how: str
     one_word: str | None  # a one-word name, for fuzzy matching
     cased: bool = False  # every word of the match must start with a capital ("Foot Locker", not "foot locker")
+    lower: re.Pattern[str] | None = None  # the name in lower case, for a question typed in lower case
 
 
 def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
@@ -150,7 +154,9 @@ def _names(entity: str, profiles: list[DocumentProfile]) -> list[_Name]:
         else:  # one word: capitalised as a name ("Pfizer", "PFIZER")
             pattern = rf"(?<![\w&])(?:{re.escape(text[0].upper() + text[1:].lower())}|{re.escape(text.upper())}" \
                       rf"|{re.escape(text)}){_POSSESSIVE}(?![\w&])"
-            out.append(_Name(text, re.compile(pattern), entity, how, text if how == "name" else None))
+            lower = re.compile(rf"(?<![\w&]){re.escape(text.lower())}{_POSSESSIVE}(?![\w&])") \
+                if how == "name" and text.lower() not in GENERIC_WORDS else None
+            out.append(_Name(text, re.compile(pattern), entity, how, text if how == "name" else None, lower=lower))
     return sorted(out, key=lambda n: -len(n.text))
 
 
@@ -178,6 +184,14 @@ def _capitalised(span: str) -> bool:
     return all(w[0].isupper() for w in re.findall(r"[^\W\d_]{3,}", span))
 
 
+def typed_in_lower_case(question: str) -> bool:
+    """Whether the question is typed without capitals: no word, its first included, starts with a capital followed
+    by a small letter (all-capitals tokens such as "FY22", "YoY" excepted: "netflix op income FY22"). A question in
+    sentence case ("What is the target capital ratio?") is not: its lower-case words are words."""
+    words = re.findall(r"[^\W\d_][\w'’]*", question)
+    return not any(w[0].isupper() and len(w) > 1 and w[1].islower() for w in words)
+
+
 def _span_text(question: str, start: int, end: int) -> str:
     text = question[start:end]
     return re.sub(r"['’]s$", "", text)
@@ -199,9 +213,13 @@ def find_entities(question: str, profiles: Mapping[str, DocumentProfile]) -> tup
     docs, names = _entity_names(profiles)
     taken: list[tuple[int, int]] = []
     found: list[EntityMatch] = []
+    lower_case = typed_in_lower_case(question)
     for name in names:
-        for m in name.pattern.finditer(question):
-            if name.cased and not _capitalised(m.group()):
+        matches = list(name.pattern.finditer(question))
+        if lower_case and name.lower is not None:
+            matches += name.lower.finditer(question)
+        for m in matches:
+            if name.cased and not lower_case and not _capitalised(m.group()):
                 continue
             if (m.start(), m.end()) not in taken and any(m.start() < e and s < m.end() for s, e in taken):
                 continue  # inside a longer name; the same span as another entity's name is ambiguous: both match

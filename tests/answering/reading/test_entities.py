@@ -64,11 +64,20 @@ WORKSPACE = {
     # common words never match
     ("What is the target capital ratio?", []),
     ("Which foot locker rule applies?", []),
-    ("amazon rainforest exposure", []),  # a one-word name must be capitalised
+    ("The amazon rainforest exposure", []),  # a one-word name must be capitalised
     ("American companies and water works", []),
     ("FY EPS per the CEO", []),
     ("What is the NKEE?", []),
     ("Over 3m users signed up", []),  # "3M" only as written
+    # a question typed wholly in lower case says nothing by its capitals: a name written whole names its entity
+    ("pfizer op income FY22", ["Pfizer Inc."]),
+    ("what was pfizer's revenue in 2019?", ["Pfizer Inc."]),
+    ("foot locker store count", ["Foot Locker, Inc."]),
+    ("amazon rainforest exposure", ["Amazon.com, Inc."]),
+    ("What was pfizer's revenue in 2019?", []),  # sentence case: a lower-case word is a word
+    ("What is the target capital ratio for Pfizer?", ["Pfizer Inc."]),
+    ("what is american's capex", []),  # a generic word stays one, and a first word never stands for the name
+    ("mmm operating margin", []),  # tickers only in capitals
 ])
 def test_entities(question, entities):
     assert [m.entity for m in find_entities(question, WORKSPACE)] == entities
