@@ -93,10 +93,13 @@ def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:
 
 
 _NOT_AN_ANSWER = re.compile(
-    r"\s*(?:(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+[A-Z][^.!?:;\n]{0,60}|(?:Moderator|Operator)\s*:.*)\s*$", re.DOTALL)
-"""Sentences that answer nothing: a numbered heading ("4. Transaction Limits") and a call's logistics ("Moderator: On
-behalf of Meridian Bank Ltd, that concludes this conference."). Left out of the candidates unless nothing else is
-there."""
+    r"\s*(?:(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+(?:[A-Z][^.!?:;\n]{0,60}|[A-Z][\w’'-]*(?:\s+[\w’'()-]+){0,2}\.)"
+    r"|(?:Moderator|Operator)\s*:.*|.*\?[\s\"”’')\]]*)$",
+    re.DOTALL)
+"""Sentences that answer nothing: a numbered heading ("4. Transaction Limits"; with a full stop, three words at most:
+"4.3.1 Cooling period."), a call's logistics ("Moderator: On behalf of Meridian Bank Ltd, that concludes this
+conference.") and a question (an analyst's on a call: "What is your microfinance exposure?", which shares every word
+of the analyst's own). Left out of the candidates unless nothing else is there."""
 
 
 _SMALL_WORDS = frozenset({"of", "and", "the", "for", "on", "in", "to", "a", "an", "by", "at", "with", "under", "or"})

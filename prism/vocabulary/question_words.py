@@ -34,6 +34,7 @@ SHORTHAND: dict[str, str] = {
     "ocf": "operating cash flow", "gp": "gross profit", "op": "operating",
     "ni": "net income", "shr": "share", "shs": "shares", "eps": "earnings per share", "max": "maximum",
     "min": "minimum", "tot": "total", "combd": "combined", "cumul": "cumulative",
+    "vol": "volume", "vols": "volumes", "txn": "transaction", "txns": "transactions",
     **{f"per-{unit}": f"per {unit}" for unit in ("share", "unit", "employee", "customer", "account", "user")},
 }
 """Informal shorthand → the words the reader reads (whole words, any case). Ambiguous shorthand stays out: "Inc."

@@ -140,3 +140,18 @@ def test_the_line_stating_the_questions_own_figures_is_quoted(embedder):
                                   max_sentences=2)
     assert answer.splitlines()[2:] == ["- Total amount due on the statement Late payment fee Up to ₹500 Nil [1]",
                                        "- ₹501 – ₹5,000 ₹500 ₹5,001 – ₹10,000 ₹750 ₹10,001 – ₹25,000 ₹950 [1]"]
+
+
+@pytest.mark.parametrize(("sentence", "answers"), [
+    ("4. Transaction Limits", False),
+    ("4.3.1 Cooling period.", False),  # a numbered heading closed by a full stop
+    ("2. Banks shall report frauds within 7 days.", True),  # a numbered clause is a statement
+    ("Research): What is your microfinance exposure?", False),  # an analyst's question on a call
+    ("Did the “cooling period” apply?\u201d", False),
+    ("Microfinance loans are ₹7,300 crore, or 1.9% of advances.", True),
+    ("Moderator: That concludes this conference.", False),
+])
+def test_headings_questions_and_logistics_answer_nothing(sentence, answers):
+    from prism.answering.extractive import _NOT_AN_ANSWER
+
+    assert (_NOT_AN_ANSWER.match(sentence) is None) == answers
