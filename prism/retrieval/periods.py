@@ -13,7 +13,8 @@ date after a stated duration keeps it (:attr:`~prism.types.PeriodMention.months`
 / 52 weeks ended …" (3 / 6 / 9 / 12); so do "first half of 2024" / "second half of fiscal 2023" (``H1`` / ``H2``)
 and "first three / six / nine months of 2024" (Q1 / H1 / nine months), the periods of a 10-Q's columns. A range
 ("FY2018 - FY2020", "from FY2016 to FY2018", "2018-2020") names every year in it (at most
-:data:`MAX_RANGE_YEARS`); "between FY20 and FY21" names its two years.
+:data:`MAX_RANGE_YEARS`), a range of quarters every quarter ("from Q2 FY24 to Q2 FY25": five); "between FY20 and
+FY21" names its two years.
 
 :func:`period_label` names one mention in the profile convention of :mod:`prism.ingestion.profiles.read` (``FY2024``,
 ``Q3 FY2024``, ``H1 FY2025``, an ISO date) with one document's fiscal year end: "as of March 31, 2024" is
@@ -188,15 +189,19 @@ def _mentions(question: str) -> list[PeriodMention]:
 
 def _fill_ranges(question: str, mentions: list[PeriodMention]) -> list[PeriodMention]:
     """``mentions`` with the years between the two ends of each range added ("FY2018 - FY2020" → FY2019 too;
-    "2019 to 2017" → 2018)."""
+    "2019 to 2017" → 2018), and the quarters between two quarters ("Q2 FY24 to Q2 FY25" → Q3 FY24, Q4 FY24, Q1 FY25;
+    at most :data:`MAX_RANGE_YEARS` years of them)."""
     out: list[PeriodMention] = []
     for i, m in enumerate(mentions):
         out.append(m)
         nxt = mentions[i + 1] if i + 1 < len(mentions) else None
-        if nxt is None or m.kind not in ("FY", "year") or nxt.kind != m.kind:
+        if nxt is None or m.kind not in ("FY", "year", "Q") or nxt.kind != m.kind:
             continue
         if not _RANGE_RE.match(question[m.end:nxt.start]):
             continue  # "between FY20 and FY21": its two ends are all it names
+        if m.kind == "Q":
+            out.extend(_quarters_between(m, nxt))
+            continue
         span = nxt.year - m.year
         if 1 < abs(span) <= MAX_RANGE_YEARS:  # a descending range ("2019 to 2017") names its years in its order
             step = 1 if span > 0 else -1
@@ -204,6 +209,17 @@ def _fill_ranges(question: str, mentions: list[PeriodMention]) -> list[PeriodMen
                 text = f"{m.text} … {nxt.text}"
                 out.append(PeriodMention(text, m.kind, year, None, None, m.start, nxt.end))
     return out
+
+
+def _quarters_between(first: PeriodMention, last: PeriodMention) -> list[PeriodMention]:
+    """The quarters strictly between two quarter mentions, in the range's order (none when they are adjacent or
+    more than :data:`MAX_RANGE_YEARS` years apart)."""
+    a, b = first.year * 4 + (first.part or 1) - 1, last.year * 4 + (last.part or 1) - 1
+    if not 1 < abs(b - a) <= 4 * MAX_RANGE_YEARS:
+        return []
+    step = 1 if b > a else -1
+    text = f"{first.text} … {last.text}"
+    return [PeriodMention(text, "Q", k // 4, k % 4 + 1, None, first.start, last.end) for k in range(a + step, b, step)]
 
 
 def find_periods(question: str) -> tuple[PeriodMention, ...]:

@@ -125,8 +125,11 @@ def _period_score(labels: Sequence[str], profile: DocumentProfile | None,
 def _preferred(facts: QuestionFacts, candidates: Sequence[str], profiles: Mapping[str, DocumentProfile | None],
                docs_with_token: Callable[[str], set[str]] | None) -> frozenset[str]:
     """The candidate documents that report the most named periods (ties: the most own periods), plus those that
-    cannot be judged (never demoted); empty when no judged document reports any, or when all would be preferred."""
-    if not facts.periods or len(candidates) < 2:
+    cannot be judged (never demoted); empty when no judged document reports any, or when all would be preferred. A
+    range's inner periods are implied, not named ("from Q2 FY24 to Q2 FY25" names its two ends): a document is not
+    preferred for the quarters between them."""
+    named = [m for m in facts.periods if "…" not in m.text] or list(facts.periods)
+    if not named or len(candidates) < 2:
         return frozenset()
     token_docs: dict[str, set[str]] = {}
 
@@ -143,8 +146,7 @@ def _preferred(facts: QuestionFacts, candidates: Sequence[str], profiles: Mappin
     scores: dict[str, tuple[int, int] | None] = {}
     for doc_id in candidates:
         profile = profiles.get(doc_id)
-        labels = list(dict.fromkeys(period_label(m, profile.fiscal_year_end if profile else None)
-                                    for m in facts.periods))
+        labels = list(dict.fromkeys(period_label(m, profile.fiscal_year_end if profile else None) for m in named))
         scores[doc_id] = _period_score(labels, profile, has_token_of(doc_id))
     judged = [s for s in scores.values() if s is not None]
     best = max(judged, default=(0, 0))

@@ -37,6 +37,11 @@ CALENDAR, INDIA, WALMART, NIKE = "2015-12-31", "2024-03-31", "2020-01-31", "2018
     ("between FY20 and FY21", [("FY", None, 2020, None), ("FY", None, 2021, None)]),
     ("2018-2020 capex", [("year", None, 2018, None), ("year", None, 2019, None), ("year", None, 2020, None)]),
     ("Q2 FY24 and Q2 FY25", [("Q", 2, 2024, None), ("Q", 2, 2025, None)]),
+    # a range of quarters names every quarter in it, in its order; "and" names its two ends only
+    ("average opex from Q2 FY24 to Q2 FY25", [("Q", 2, 2024, None), ("Q", 3, 2024, None), ("Q", 4, 2024, None),
+                                               ("Q", 1, 2025, None), ("Q", 2, 2025, None)]),
+    ("Q4 FY25 - Q2 FY25", [("Q", 4, 2025, None), ("Q", 3, 2025, None), ("Q", 2, 2025, None)]),
+    ("Q3 FY24 to Q4 FY24", [("Q", 3, 2024, None), ("Q", 4, 2024, None)]),
     # a list of years written without a space after its commas
     ("average costs for 2017,2018 and 2019", [("year", None, 2017, None), ("year", None, 2018, None),
                                               ("year", None, 2019, None)]),
