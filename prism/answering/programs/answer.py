@@ -92,20 +92,36 @@ class Choice:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a
         sentence (a cause, a description, what a table shows); always for a program over a whole table when the
         question asks about the table as a whole (its periods, its items); not when no operand's label shares a word
-        with it;
-        otherwise when the accept model (:attr:`accept`) gives it at least even odds of being right; untrained, when
-        the reader expects a program, or a lookup whose row the question names whole."""
+        with it; not when it reads undated figures for a period the evidence dates the same row in but not in that
+        period (:meth:`undated_elsewhere`); otherwise when the accept model (:attr:`accept`) gives it at least even
+        odds of being right; untrained, when the reader expects a program, or a lookup whose row the question names
+        whole."""
         best = self.best
         if best is None or reading.intent in _SENTENCE_INTENTS:
             return False
         if best.program.option("whole"):
             return True  # made only for a question about the table as a whole, which names none of its rows
+        if self.undated_elsewhere(reading):
+            return False
         if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
             return False
         if self.accept is None:
             return reading.operation != "text" or (best.program.operation == "lookup"
                                                    and best.features[_LEAST] >= 1.0)
         return float(self.accept_features(reading) @ np.asarray(self.accept)) >= 0.0
+
+    def undated_elsewhere(self, reading: Reading) -> bool:
+        """Whether the best program answers a question asking periods with figures of no known period while the
+        evidence gives the same rows dated, in none of the periods asked: "Netflix's operating income in 2022" over
+        a filing dating operating income 2013–2015 is not answered by an undated table's operating income."""
+        from prism.answering.programs.periods import asked_periods, matches_period
+
+        best, periods = self.best, asked_periods(reading)
+        if best is None or not periods or any(o.period is not None for o in best.program.operands):
+            return False
+        labels = {o.label.strip().lower() for o in best.program.operands}
+        dated = [f for r in self.evidence.rows if r.label.strip().lower() in labels for f in r.figures if f.period]
+        return bool(dated) and not any(matches_period(p, f) for p in periods for f in dated)
 
     def margin(self) -> float:
         """The best program's share of its and the runner-up's probability (1.0 without a runner-up)."""

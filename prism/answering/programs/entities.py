@@ -6,7 +6,9 @@ documents plus a focused search in them; the program choice runs over the pool (
 figure step (:func:`~.step.figure_lines`, a statement metric first when the question names one). The companies'
 answers join into one: each line names its company ("Acme Widgets: Net income, 2023: $64,875 thousand …"); a
 computed figure's heading states every company's result; block numbers count the retrieved chunks, then every chunk
-an answer added. A company whose documents give no figure is reported, not left out silently.
+an answer added. A company whose documents give no figure is reported, not left out silently. When the question
+names one line item or none besides the companies ("Compare Acme's and Bolt's net income in 2023"), the companies
+are what it compares: a change between two of one company's rows is not asked (:func:`compares_companies`).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from prism.answering.programs.answer import Choice
 from prism.answering.programs.step import figure_lines
 from prism.answering.programs.tables import RowsOf
 from prism.answering.seams import WorkspaceReader
+from prism.index.tokenizer import tokenize
 from prism.types import Derived, Heading, RetrievedChunk, SearchScope
 from prism.types.reading import Reading
 
-__all__ = ["EntityFigures", "entity_documents", "entity_figures", "join_figures", "missing_note"]
+__all__ = ["EntityFigures", "compares_companies", "entity_documents", "entity_figures", "join_figures",
+           "missing_note"]
 
 ChooseOver = Callable[[Sequence[RetrievedChunk]], Choice]
 """The program choice over a pool of chunks (the engine's, with its reader, ranker and table search)."""
@@ -46,6 +50,26 @@ def entity_documents(scope: SearchScope | None, workspace: WorkspaceReader | Non
         if sources:
             out.append((name, sources))
     return out if len(out) >= 2 else []
+
+
+def compares_companies(reading: Reading, names: Sequence[str]) -> bool:
+    """Whether the companies ``names`` are all the question compares: it names one line item or none, both among
+    its mentions (:attr:`~prism.types.reading.Reading.mentions`) that name no company and among the statement line
+    items it names (:attr:`~prism.types.reading.Reading.items`: "operating income and net income" is one mention,
+    two items)."""
+    company = set().union(*(tokenize(n) for n in names)) if names else set()
+    return max(len(reading.items), sum(1 for m in reading.mentions if not set(m.tokens) <= company)) <= 1
+
+
+_BETWEEN_ROWS = frozenset({"change", "percent_change"})
+"""The operations that compare two figures, which across two of one company's rows compare line items."""
+
+
+def _own_figure(choice: Choice) -> Choice:
+    """``choice`` without its changes between two rows (one company's answer to a question comparing companies)."""
+    ranked = [c for c in choice.ranked if c.program.operation not in _BETWEEN_ROWS
+              or len({o.series for o in c.program.operands}) == 1]
+    return replace(choice, ranked=ranked)
 
 
 def missing_note(missing: Sequence[str]) -> str:
@@ -141,6 +165,7 @@ def entity_figures(reading: Reading, chunks: Sequence[RetrievedChunk], entities:
     """Each company's answer, joined (module docstring); ``None`` when no company's documents give a figure."""
     parts = []
     missing: list[str] = []
+    between_companies = compares_companies(reading, [name for name, _ in entities])
     for name, sources in entities:
         own = [c for c in chunks if c.source in sources]
         seen = {c.chunk_id for c in own}
@@ -149,7 +174,9 @@ def entity_figures(reading: Reading, chunks: Sequence[RetrievedChunk], entities:
             missing.append(name)
             continue
         metric = metric_over(pool) if metric_over is not None else None
-        derived, lines, extra = figure_lines(reading, choose_over(pool), rows_of, metric)
+        choice = choose_over(pool)
+        derived, lines, extra = figure_lines(reading, _own_figure(choice) if between_companies else choice, rows_of,
+                                             metric)
         if not lines or (derived is not None and derived.raw is None):
             missing.append(name)
             continue

@@ -85,8 +85,10 @@ def _kind(label: str, column: str, printed: str, unit: str | None, currency: str
 
 def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int]]:
     """The period a row label names on its own ("Non-vested at December 31, 2019"), for a table whose columns name
-    none."""
+    none; a parenthesis restating it ("Q4 FY25 (Jan–Mar 2025)": the quarter's months) is left aside."""
     found = find_periods(label)
+    if len(found) > 1:
+        found = find_periods(re.sub(r"\([^()]*\)", " ", label))
     if len(found) != 1:
         return None, (0, 0)
     period = period_label(found[0], fye)

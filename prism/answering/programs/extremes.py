@@ -28,7 +28,10 @@ _YEARS = re.compile(r"(?:19|20)\d{2}")
 
 def period_name(figure: Operand) -> str:
     """The period a figure's column names as an analyst says it: its year ("Years ended December 31, 2019" →
-    "2019"), else the column header as printed."""
+    "2019"); a quarter or a half as the column writes it, without a parenthesis restating it ("Q4 FY25 (Jan–Mar
+    2025)" → "Q4 FY25", never its year alone, which its other quarters share); else the column header as printed."""
+    if figure.period and figure.period[:1] in ("Q", "H"):
+        return re.sub(r"\s*\([^()]*\)", "", figure.column).strip() or figure.period
     years = _YEARS.findall(figure.column)
     return years[-1] if years else figure.column.strip() or (figure.period or "")
 

@@ -213,6 +213,10 @@ class Operation:
         intent: the kind of answer it gives (:data:`~prism.types.reading.Intent`).
         in_time_order: whether the operands' order in time decides the result (a change from A to B); for the
             others (a list, a sum, an average) the ranker does not weigh which period comes first.
+        same_unit: whether its operands must be in one unit (figures added, subtracted, compared or taken as parts of
+            a whole): figures whose labels state different units of their own ("Volume (crore transactions)",
+            "Value (₹ lakh crore)") are not its operands (:func:`one_unit`); a ratio may divide them (value per
+            transaction).
     """
 
     name: ClassVar[str] = ""
@@ -222,6 +226,7 @@ class Operation:
     formula: ClassVar[str] = ""
     intent: ClassVar[Intent] = "figure"
     in_time_order: ClassVar[bool] = False
+    same_unit: ClassVar[bool] = False
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         """Every program of this operation the evidence allows for the question (operands bound to the roles)."""
@@ -271,6 +276,27 @@ def _slots(phrasing: str) -> tuple[int, int] | None:
     if "N" in words:
         return None
     return (sum(w in ("X", "Y") for w in words), sum(w == "P" for w in words))
+
+
+def one_unit(operands: Sequence[Operand]) -> bool:
+    """False when two operands state different units of their own: table cells by their labels or columns
+    ("Volume (crore transactions)" and "Value (₹ lakh crore)"; "UPI transactions (crore)" and "Volume (crore
+    transactions)"), a figure in a sentence by its scale word ("₹21.7 crore" is no part of "₹ lakh crore"); else
+    True (a label stating no unit takes its table's, and is compared with nothing)."""
+    stated = {u for o in operands if (u := _stated_unit(o)) is not None}
+    return len(stated) <= 1 or not any(o.source == "cell" and _stated_unit(o) for o in operands)
+
+
+def _stated_unit(operand: Operand) -> str | None:
+    """The unit an operand states of its own, in words ("crore transactions", "lakh crore", "crore"), or ``None``."""
+    from prism.answering.units import label_unit
+
+    if operand.source == "cell":
+        stated = label_unit(operand.label) or label_unit(operand.column)  # a row's own, or its column's
+        if stated is None:
+            return None
+        return " ".join(w for w in stated[1].lower().split() if w != "in") or stated[0]
+    return operand.unit.lower() if operand.unit and operand.kind == "amount" else None
 
 
 def distinct(values: Sequence[Any]) -> bool:

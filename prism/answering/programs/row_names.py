@@ -1,7 +1,10 @@
-"""Operations a row's own name asks: "What was the Return on Average Equity in 2017?" names the row "Return on
-Average Equity", it asks for no average. The ranker (:mod:`prism.answering.programs.ranker`) gives such a program the
-probability of an operation the question does not ask, and training (:mod:`prism.evaluation.training.train`) sets
-that feature through :func:`operation_log_probability` too.
+"""Operations a name in a table states or asks. A row's own name may hold an operation's words: "What was the Return
+on Average Equity in 2017?" names the row "Return on Average Equity", it asks for no average. A column's header may
+name the operation whose result its cells state: the "Change (%)" or "% of total" column of a table states each row's
+change or share, so looking one up answers "What is the change (%) for order intake?" as computing it does. The
+ranker (:mod:`prism.answering.programs.ranker`) gives the first the probability of an operation the question does not
+ask and the second the probability of the operation it states, and training
+(:mod:`prism.evaluation.training.train`) sets that feature through :func:`operation_log_probability` too.
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from prism.answering.programs.operation import Program
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_spans, words_of
 
-__all__ = ["label_cued", "named_by_row", "operation_log_probability"]
+__all__ = ["STATED", "column_states", "label_cued", "named_by_row", "operation_log_probability"]
+
+STATED = ("change", "percent_change", "average", "sum", "cagr", "share", "margin")
+"""The operations whose result a table prints as a column of its own ("Change", "% Change", "Average", "Total",
+"CAGR", "% of total", "Margin"); a column never states a list, a count, an extreme or a yes/no."""
 
 
 def label_cued(evidence: Evidence, words: Sequence[str]) -> dict[tuple[str, int], frozenset[str]]:
@@ -63,11 +70,28 @@ def named_by_row(name: str, program: Program, cued: dict[tuple[str, int], frozen
     return name != "lookup" and bool(held) and all(h is not None and name in h for h in held)
 
 
-def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool) -> float:
+def column_states(name: str, program: Program) -> frozenset[str]:
+    """The operations (of :data:`STATED`) whose result a lookup ``program`` reads as printed: those whose cues
+    (:attr:`~prism.answering.programs.operation.Operation.cues`) its cell's column header writes ("Change (%)" →
+    ``change``; "% of total revenue" → ``share``, its "total" the share's whole). The ranker leaves out those the
+    question writes only inside a row's name (:func:`label_cued`: "net change in cash balance" asks no change).
+    Empty for any other program or a figure of a sentence."""
+    if name != "lookup" or len(program.operands) != 1 or program.operands[0].source != "cell":
+        return frozenset()
+    words = words_of(program.operands[0].column)
+    found = frozenset(op for op in STATED if any(phrase_spans(cue, words) for cue in OPERATIONS[op].cues))
+    return found - {"sum"} if len(found) > 1 else found  # "% of total": the total is the share's whole
+
+
+def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool,
+                              stated: frozenset[str] = frozenset()) -> float:
     """A candidate's ``op_log_probability``: the log of the reader's probability of its operation
     (``probabilities``, :attr:`~prism.types.reading.Reading.operations` as a dict), or, for an operation asked only
     by words of the name of the rows it reads (``named_by_row``: "What was the Return on Average Equity in 2017?"
-    asks for no average), of the least likely operation, as one the question does not ask. Training
-    (:mod:`prism.evaluation.training.train`) sets the feature through this too, with its held-out probabilities."""
+    asks for no average), of the least likely operation, as one the question does not ask; for a lookup of a cell
+    whose column states an operation's result (``stated``, :func:`column_states`), of the likelier of the two.
+    Training (:mod:`prism.evaluation.training.train`) sets the feature through this too, with its held-out
+    probabilities."""
     p = min(probabilities.values(), default=0.0) if named_by_row else probabilities.get(name, 0.0)
+    p = max([p, *(probabilities.get(op, 0.0) for op in stated)])
     return math.log(max(p, 1e-6))

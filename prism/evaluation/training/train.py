@@ -193,7 +193,7 @@ def _set_probabilities(p: Prepared, model: OperationModel, vectors: dict[str, np
                                     intent=intent_of(operations[0][0], reading.flags))
     probability = dict(operations)
     for c in p.found:
-        c.features[_OP] = operation_log_probability(probability, c.program.operation, c.named_by_row)
+        c.features[_OP] = operation_log_probability(probability, c.program.operation, c.named_by_row, c.stated)
 
 
 def _probabilities(model: OperationModel, p: Prepared, vectors: dict[str, np.ndarray]) -> tuple[tuple[str, float], ...]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.programs.entities import entity_documents
+from prism.answering.programs.entities import compares_companies, entity_documents
 from prism.types import IngestItem, SearchScope
 from tests.builders import bolt_statement_pdf, statements_pdf
 from tests.conftest import offline_service
+from tests.readings import read
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +41,20 @@ def test_each_named_company_gets_its_own_figure(two):
     # one company: one line, no company prefix (as before)
     single = two.ask("What was Bolt Gears' net income in 2023?", "two")
     assert _lines(single) == ["Net income, 2023: $27,310 thousand (CONSOLIDATED STATEMENTS OF OPERATIONS) [1]"]
+
+
+def test_a_question_comparing_companies_gets_each_companys_figure_and_one_comparing_items_the_difference(two):
+    """"Compare Acme's and Bolt's net income" compares the companies: each company's answer is its net income, not
+    a difference between two of its own rows offered as another reading; naming two items asks for their
+    difference in each company."""
+    names = ["Acme Widgets, Inc.", "Bolt Gears, Inc."]
+    assert compares_companies(read("Compare Acme Widgets' and Bolt Gears' net income in 2023"), names)
+    items = "What was the difference between operating income and net income for Acme Widgets and Bolt Gears in 2023?"
+    assert not compares_companies(read(items), names)
+    assert not compares_companies(read("How much higher was operating income than net income at Acme and Bolt in "
+                                       "2023"), names)
+    first = two.ask(items, "two").answer.splitlines()[0]
+    assert "Acme Widgets: $31,435 thousand" in first and "Bolt Gears: $13,890 thousand" in first, first
 
 
 def test_a_company_without_the_row_is_named_not_dropped_silently(two):

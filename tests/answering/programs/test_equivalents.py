@@ -8,8 +8,8 @@ import pytest
 from prism.answering.programs.binding import equivalent_tokens, label_share
 from prism.answering.programs.evidence import Row
 from prism.answering.programs.extremes import _names_each
+from prism.answering.programs.features import _row_tokens
 from prism.answering.programs.operation import Operand
-from prism.answering.programs.ranker import _row_tokens
 from prism.index.tokenizer import tokenize
 from tests.readings import read
 

@@ -7,6 +7,7 @@ finds its rows in the tables of the whole workspace."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,9 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
      "1,642 − 1,538 = 104; (1,642 − 1,538) / 1,538 × 100 = 6.76 %"),
     ("What was the percentage growth in the number of branches from Q2 FY24 to Q2 FY25?",
      "percentage change in Branches (number), Q2 FY24 to Q2 FY25 = 6.76 %", "(1,642 − 1,538) / 1,538 × 100"),
+    # a range of quarters averages every quarter in it: (2,941 + 3,018 + 3,142 + 3,116 + 3,205) / 5, not its ends
+    ("What was the average operating expenses from Q2 FY24 to Q2 FY25?",
+     "average in Operating expenses, Q2 FY24 to Q2 FY25 = ₹3,084.4 crore", "/ 5 = ₹3,084.4 crore"),
     # two segments of the loan book: ₹1,02,380 crore + ₹38,900 crore
     ("What is the combined outstanding of the Home loans and Personal loans segments?",
      "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹141,280 crore",
@@ -72,3 +76,42 @@ def test_everyday_calculations_are_computed_and_cited(sample, question, heading,
     assert {c.source for c in answer.citations} == {"meridian_fee_schedule_tables.pdf"}
     assert answer.calculation is not None and answer.calculation.inputs
     assert all(i.citation >= 1 for i in answer.calculation.inputs)
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    # the UPI annexure's rows are periods, a quarter's row restating its months ("Q4 FY25 (Jan–Mar 2025)"): each
+    # row is its period, so the volume column is a series over them
+    ("How much higher was UPI volume in Q4 FY25 than in Q1 FY25?",
+     "Change in Volume (crore transactions), Q1 FY25 (Apr–Jun 2024) to Q4 FY25 (Jan–Mar 2025): 33 crore "
+     "transactions (18.23 %)"),
+    # the period that wins is named as its row writes it, not by a year its other quarters share
+    ("Which was higher, UPI volume in Q1 FY25 or Q4 FY25?",
+     "Highest Volume (crore transactions): Q4 FY25 (214 crore transactions)"),
+    # a direction asked of one year is the movement into it from the year before, answered Yes or No
+    ("Did UPI volume grow in FY2025?",
+     "Yes — Volume (crore transactions): rose from 612 crore transactions in FY2024 to 787 crore transactions in "
+     "FY2025"),
+    ("did upi vol grow in FY2025",  # typed in lower case, with the shorthand "vol"
+     "Yes — Volume (crore transactions): rose from 612 crore transactions in FY2024 to 787 crore transactions in "
+     "FY2025"),
+])
+def test_a_table_of_period_rows_answers_movements_and_extremes(sample, question, first_line):
+    answer = sample.ask(question, "sample")
+    assert answer.answer.splitlines()[0] == first_line, answer.answer.splitlines()[0]
+    assert {c.source for c in answer.citations} == {"meridian_bank_upi_operating_circular.pdf"}
+
+
+def test_an_analysts_question_on_a_call_is_never_the_answer(sample):
+    """The call's Q&A holds the analyst's "What is your microfinance exposure?", which shares every word of the
+    question: a sentence that asks answers nothing, so the CRO's reply is quoted."""
+    answer = sample.ask("What is the microfinance exposure?", "sample")
+    lines = [li for li in answer.answer.splitlines() if li.startswith("- ")]
+    assert "₹7,300 crore" in lines[0] and "?" not in lines[0], lines
+    assert not any(re.sub(r"(?:\s*\[\d+\])+$", "", li).endswith("?") for li in lines), lines
+
+
+def test_a_figure_restated_in_another_table_is_no_share_of_itself(sample):
+    """Table 9's "UPI transactions (crore)" and the annexure's "Volume (crore transactions)" both give 189 for Q2
+    FY25: one quantity in two units' words, never "100.00 %" of each other; the call's sentence answers."""
+    answer = sample.ask("What was Meridian Bank's share of national UPI volumes in Q2 FY25?", "sample")
+    assert "100.00 %" not in answer.answer and "4.2%" in answer.answer.split("\n\n")[1], answer.answer

@@ -9,9 +9,10 @@ from decimal import Decimal
 import pytest
 
 from prism.answering.programs.evidence import Evidence, Row
-from prism.answering.programs.operation import Operand
-from prism.answering.programs.ranker import FEATURES, _item_order, candidates
-from prism.answering.programs.row_names import operation_log_probability
+from prism.answering.programs.features import FEATURES, _item_order
+from prism.answering.programs.operation import Operand, Program
+from prism.answering.programs.ranker import candidates
+from prism.answering.programs.row_names import column_states, operation_log_probability
 from prism.evaluation.training.train import _OP
 from prism.index.tokenizer import tokenize
 from tests.readings import read, table_evidence
@@ -108,3 +109,66 @@ def test_an_operation_named_only_by_the_row_is_not_asked_in_serving_and_training
     asked = read("What was the change in the change in valuation allowance from 2023 to 2024?")
     moved = next(c for c in candidates(asked, evidence) if c.program.operation == "change")
     assert not moved.named_by_row  # "the change in …" besides the row's name asks for one
+
+
+@pytest.mark.parametrize(("column", "stated"), [
+    ("Change (%)", {"change"}), ("% Change", {"change", "percent_change"}), ("2019 % of total revenue", {"share"}),
+    ("Total", {"sum"}), ("Increase (decrease)", {"change"}), ("2019", set()), ("Per share", set()),
+])
+def test_a_column_named_for_an_operation_states_its_result(column, stated):
+    """A lookup of a cell in a "Change (%)" column reads the change as printed: it takes the likelier of the
+    lookup's and the stated operation's probability (a computed change of the same row keeps its own)."""
+    cell = Operand("Order intake", column, None, (0, 0), "13.2", Decimal("13.2"), None, None, "percent", 1,
+                   table="t", row=0, col=2)
+    lookup = Program("lookup", (cell,))
+    assert column_states("lookup", lookup) == stated
+    assert column_states("change", Program("change", (cell, cell))) == frozenset()
+    probabilities = {"change": 0.8, "lookup": 0.1}
+    expected = math.log(0.8) if "change" in stated else math.log(0.1)
+    assert operation_log_probability(probabilities, "lookup", False, column_states("lookup", lookup)) == \
+        pytest.approx(expected)
+
+
+def test_a_change_the_question_writes_inside_a_rows_name_lifts_no_stated_change():
+    """"Net change in cash balance?" names a row; it asks for no change, so the "Change (%)" column's cells
+    keep the lookup's own probability, while "What is the change (%) for order intake?" lifts them."""
+    def cell(label: str, row: int, column: str, col: int, printed: str) -> Operand:
+        return Operand(label, column, "FY2019" if "2019" in column else None, (2019, 0) if "2019" in column
+                       else (0, 0), printed, Decimal(printed), None, None, "number", 1, table="t", row=row, col=col)
+
+    figures = [[cell("Net change in cash balance", 0, "2019", 0, "-16"), cell("Net change in cash balance", 0,
+                                                                                "Change (%)", 1, "-120.0")],
+               [cell("Order intake", 1, "2019", 0, "532.0"), cell("Order intake", 1, "Change (%)", 1, "13.2")]]
+    evidence = Evidence(rows=[Row(("t", i), fs[0].label, frozenset(tokenize(fs[0].label)), tuple(fs))
+                              for i, fs in enumerate(figures)])
+
+    def lookup_log_p(question: str, label: str, column: str) -> float:
+        reading = read(question)
+        found = candidates(reading, evidence)
+        c = next(c for c in found if c.program.operation == "lookup" and c.program.operands[0].label == label
+                 and c.program.operands[0].column == column)
+        return c.features[FEATURES.index("op_log_probability")], dict(reading.operations)
+
+    named, probabilities = lookup_log_p("Net change in cash balance?", "Net change in cash balance", "Change (%)")
+    assert named == pytest.approx(math.log(max(probabilities.get("lookup", 0.0), 1e-6)))
+    asked, probabilities = lookup_log_p("What is the change (%) for order intake?", "Order intake", "Change (%)")
+    assert asked == pytest.approx(math.log(probabilities["change"])) and probabilities["change"] > probabilities[
+        "lookup"]
+
+
+@pytest.mark.parametrize(("question", "label", "unasked"), [
+    ("What was the License and subscription revenue in 2024?", "Cost of license and subscription revenue", 1.0),
+    ("What was the License and subscription revenue in 2024?", "License and subscription", 0.0),
+    ("What was the cost of license and subscription revenue in 2024?", "Cost of license and subscription revenue",
+     0.0),
+    ("What was goodwill in 2024?", "Impairment of goodwill", 1.0),
+    ("What was the goodwill impairment in 2024?", "Impairment of goodwill", 0.0),
+    ("How many shares were outstanding in 2024?", "Number of shares outstanding", 0.0),  # the number is the thing
+    ("What were the proceeds in 2024?", "Proceeds from sale of assets", 0.0),  # no head: "from" links the phrase
+])
+def test_a_row_naming_another_quantity_of_the_thing_asked_is_marked(question, label, unasked):
+    """"Cost of license and subscription revenue" is a cost, not the license and subscription revenue the question
+    asks: a row whose label's head (the words before "of") the question does not write is marked ``head_unasked``."""
+    found = candidates(read(question), table_evidence((label, "1,002")))
+    lookup = next(c for c in found if c.program.operation == "lookup")
+    assert lookup.features[FEATURES.index("head_unasked")] == unasked

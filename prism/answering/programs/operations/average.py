@@ -27,6 +27,7 @@ class Average(Operation):
                  "typical X per year between P and P")
     cues = ("average", "mean", "on average", "avg", "typical", "per year on average", "averaged")
     formula = "sum / number of values"
+    same_unit = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for figures in series_sets(reading, evidence):

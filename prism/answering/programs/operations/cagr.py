@@ -27,6 +27,7 @@ class Cagr(Operation):
     cues = ("cagr", "compound annual growth", "compounded annual", "compound annual", "compound growth",
             "annualised growth", "annualized growth", "compounded")
     formula = "(last / first) ^ (1 / years) − 1"
+    same_unit = True
     in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:

@@ -36,6 +36,7 @@ class Change(Operation):
             "how much more", "how much less", "how much larger", "how much smaller", "how much bigger",
             "how much greater", "minus", "exceed", "exceeded", "exceeds", "subtract")
     formula = "to − from"
+    same_unit = True
     in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:

@@ -18,6 +18,7 @@ class Maximum(Extreme):
             "which was higher", "which is larger", "which was larger", "which is greater", "which was greater",
             "faster", "fastest")
     formula = "the largest value"
+    same_unit = True
     intent = "which"
 
     largest = True

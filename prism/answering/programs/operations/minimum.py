@@ -17,6 +17,7 @@ class Minimum(Extreme):
             "worst", "min", "record low", "less", "its low", "which is lower",
             "which was lower", "which is smaller", "which was smaller", "slower", "slowest")
     formula = "the smallest value"
+    same_unit = True
     intent = "which"
 
     largest = False

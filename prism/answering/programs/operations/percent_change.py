@@ -38,6 +38,7 @@ class PercentChange(Operation):
             "percentage growth", "percentage delta", "% delta", "percentage movement", "% movement",
             "percentage difference", "relative change", "in %", "what percent did", "what percentage did", "what % did")
     formula = "(to − from) / |from| × 100"
+    same_unit = True
     in_time_order = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:

@@ -35,6 +35,7 @@ class Share(Quotient):
             "what proportion", "what percentage", "what percent", "contribution", "constitute", "represent",
             "mix", "weight")
     formula = "A / B × 100"
+    same_unit = True
 
     def candidate_bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         for a, b in item_pairs(reading, evidence):

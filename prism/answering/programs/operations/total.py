@@ -30,6 +30,7 @@ class Total(Operation):
     cues = ("sum", "total of", "combined", "together", "altogether", "in total", "aggregate", "add", "plus",
             "cumulative", "sum of", "combined total", "total", "in all", "all together")
     formula = "sum of the values"
+    same_unit = True
 
     def bindings(self, reading: Reading, evidence: Evidence) -> Iterator[Program]:
         # "total" names the row ("the total current assets in 2018 and 2019") unless another word asks for the sum,

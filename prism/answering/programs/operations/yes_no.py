@@ -1,13 +1,15 @@
 """``yes_no``: Yes or No over a condition a figure decides — a threshold the question states ("Is the UPI Lite limit
 above ₹1,000?") or a direction of change ("Did revenue grow year over year?"). The answer opens with Yes or No and
-then states the figure (or the two figures) that decide it. A yes/no question about a rule that no figure decides is
-answered by the rule's sentence (:mod:`prism.answering.extractive`)."""
+then states the figure (or the two figures) that decide it; "Did X grow in 2025?" compares 2025 with the year
+before. A yes/no question about a rule that no figure decides is answered by the rule's sentence
+(:mod:`prism.answering.extractive`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
-from prism.answering.programs.binding import rows, series_pairs
+from prism.answering.programs.binding import into_year_pairs, rows, series_pairs
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import written
 from prism.answering.programs.groups import comparable, meets
@@ -37,8 +39,8 @@ class YesNo(Operation):
                     if comparable(reading.comparison, figure):
                         yield Program(self.name, (figure,), (("test", "threshold"),))
         direction = "rise" if "rise" in reading.flags else "fall" if "fall" in reading.flags else None
-        if direction is not None:
-            for a, b in series_pairs(reading, evidence):
+        if direction is not None:  # between the periods asked, or into the one year asked from the year before
+            for a, b in chain(series_pairs(reading, evidence), into_year_pairs(reading, evidence)):
                 if a.when < b.when:
                     yield Program(self.name, (a, b), (("test", direction),))
 
