@@ -9,7 +9,9 @@ binding does not read, not a wording. Per row, with its two latest years ``P1`` 
 - ``percent_change``: "What was the percentage change in {row} from {P1} to {P2}?" → ``(v2 − v1) / |v1| × 100``;
 - ``average``: "What was the average {row} in {P1} and {P2}?" → ``(v1 + v2) / 2``;
 - ``share``: "What percentage of {total row} was {row} in {P2}?" → ``v2 / total × 100`` (tables with a row labelled
-  "Total …").
+  "Total …");
+- ``list``: "What was the {row} in {P2} and {P1} respectively?" → both ``v2`` and ``v1`` (TAT-QA's multi-span
+  questions).
 
 With ``--wordings varied`` each row is asked instead one of four rephrasings per operation, in turn (:data:`VARIED`:
 "avg {row} 2018-2019", "{row}: 2019 vs 2018 delta", "What share of {total} came from {row} in 2019?"), and three
@@ -99,6 +101,7 @@ PLAIN: dict[str, tuple[str, ...]] = {
     "percent_change": ("What was the percentage change in {r} from {y1} to {y2}?",),
     "average": ("What was the average {r} in {y1} and {y2}?",),
     "share": ("What percentage of {t} was {r} in {y2}?",),
+    "list": ("What was the {r} in {y2} and {y1} respectively?",),
 }
 """One plain wording per operation (``{r}`` the row, ``{t}`` the total row, ``{y1}`` < ``{y2}`` the years)."""
 
@@ -114,6 +117,8 @@ VARIED: dict[str, tuple[str, ...]] = {
                 "What was {r} on average across {y1} and {y2}?"),
     "share": ("{r} as a % of {t} in {y2}", "What share of {t} came from {r} in {y2}?",
               "What portion of {t} did {r} represent in {y2}?", "In {y2}, what fraction of {t} was {r}, in percent?"),
+    "list": ("{r} for {y1} and {y2}?", "Give me {r} in {y2} and {y1}", "What were the values of {r} in {y1} and {y2}?",
+             "List {r} for {y1} and {y2}"),
     "sum": ("What was the total of {a} and {b} in {y2}?", "{a} plus {b} in {y2}",
             "What were {a} and {b} combined in {y2}?", "Add {a} and {b} for {y2}"),
     "difference": ("What was the difference between {a} and {b} in {y2}?", "{a} minus {b} in {y2}",
@@ -142,16 +147,17 @@ def _other_row(body: list[list[str]], row: list[str], total: list[str] | None, l
     return None, None
 
 
-def _questions(row: dict, wordings: dict[str, tuple[str, ...]], turn: int) -> list[tuple[str, str, Decimal]]:
+def _questions(row: dict, wordings: dict[str, tuple[str, ...]], turn: int
+               ) -> list[tuple[str, str, Decimal | tuple[Decimal, ...]]]:
     """``(operation, question, expected figure)`` of one row, each operation's wording number ``turn`` (modulo
-    how many it has)."""
+    how many it has); a list expects every figure of a tuple."""
     v1, v2, whole, other = row["v1"], row["v2"], row["whole"], row["other"]
     expected = {"lookup": v2, "change": v2 - v1, "average": (v1 + v2) / 2,
                 "percent_change": (v2 - v1) / abs(v1) * 100 if v1 else None,
                 "share": v2 / whole * 100 if whole and not row["label"].lower().startswith("total") else None,
                 "sum": v2 + other if other is not None else None,
                 "difference": v2 - other if other is not None else None,
-                "ratio": v2 / other if other else None}
+                "ratio": v2 / other if other else None, "list": (v2, v1)}
     names = {"r": row["label"], "t": (row["total"] or "").lower(), "y1": row["y1"], "y2": row["y2"],
              "a": row["label"], "b": row["other_label"]}
     out = []
@@ -163,8 +169,11 @@ def _questions(row: dict, wordings: dict[str, tuple[str, ...]], turn: int) -> li
     return out
 
 
-def _states(line: str, expected: Decimal) -> bool:
-    """Whether the line's figures (after its last ": ", the answer's own) hold ``expected``, either sign."""
+def _states(line: str, expected: Decimal | tuple[Decimal, ...]) -> bool:
+    """Whether the line's figures (after its last ": ", the answer's own) hold ``expected``, either sign; for a
+    tuple (a list), whether the line's figures after its first ": " hold every one."""
+    if isinstance(expected, tuple):
+        return all(_states(line.split(": ", 1)[-1].replace(": ", " "), e) for e in expected)
     stated = line.rsplit(": ", 1)[-1]
     return any(abs(abs(Decimal(x.replace(",", ""))) - abs(expected)) <= TOLERANCE for x in _NUMBER.findall(stated))
 
@@ -204,7 +213,8 @@ def main() -> None:
             if _states(first, expected):
                 right[operation] += 1
             else:
-                misses.append((operation, row["source"], question, round(expected, 2), first[:200]))
+                shown = tuple(round(e, 2) for e in expected) if isinstance(expected, tuple) else round(expected, 2)
+                misses.append((operation, row["source"], question, shown, first[:200]))
     print("| operation | questions | right | share |\n|---|---|---|---|")
     for operation in wordings:
         if asked[operation]:
