@@ -37,10 +37,13 @@ def period_name(figure: Operand) -> str:
 
 
 def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[Program]:
-    """The programs of operation ``name`` (``max`` or ``min``) over every set of figures a question may compare."""
+    """The programs of operation ``name`` (``max`` or ``min``) over every set of figures a question may compare; a
+    question asking for an item ("Which country had the lowest revenue in 2019?": the reader expects a label) of one
+    period or none is not compared over one row's periods."""
     periods = asked_periods(reading)
     rank = (("rank", reading.ordinal),) if reading.ordinal > 1 else ()
-    for row in rows(reading, evidence, figures=2):
+    over_periods = reading.expected_unit != "label" or len(periods) >= 2
+    for row in rows(reading, evidence, figures=2) if over_periods else ():
         figures = tuple(asked(reading, row)) if len(periods) >= 2 else tuple(f for f in row.figures
                                                                               if f.when != (0, 0))
         if len({f.when for f in figures}) >= 2:
