@@ -28,6 +28,7 @@ import numpy as np
 from prism.answering.citations import defuse_references
 from prism.answering.evidence import UnitTest, gives_reason
 from prism.answering.figures import with_digits
+from prism.answering.reading.segments import names_segments, segments
 from prism.answering.rules import lead_with_verdict
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -252,6 +253,8 @@ def extractive_lines(
     """The sentences of ``chunks`` that best answer the question (as read), each with the block ``n`` it is quoted
     from.
 
+    For a question asking a segment's figure (:func:`~prism.answering.reading.segments.segments`: "the gross NPA
+    of the home loan segment") only sentences that answer and name the segment are quoted.
     The best ``max_sentences`` sentences scoring at least half the best score are kept; the best-scoring one that
     answers (:attr:`ScoredSentence.answers`; the best-scoring one when none does) leads, unless it adds to the
     sentence before it and that one answers too (:func:`_lead`: then that one leads), and the others (less a line
@@ -273,6 +276,8 @@ def extractive_lines(
         it never reads as a citation.
     """
     scored = score_sentences(reading, chunks, embedder, lexical_weight)
+    if segments(reading):  # a segment's figure: only a sentence stating it for that segment answers
+        scored = [s for s in scored if s.answers and names_segments(s.text, reading)]
     if not scored:
         return []
     floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score

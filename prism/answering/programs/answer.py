@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, gather
 from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, Candidate, Ranker, candidates
 from prism.answering.programs.tables import RowsOf
 from prism.answering.programs.writing import write
+from prism.answering.reading.segments import segments
 from prism.types import Derived, RetrievedChunk
 from prism.types.reading import Reading
 
@@ -101,7 +103,7 @@ class Choice:
             return False
         if best.program.option("whole"):
             return True  # made only for a question about the table as a whole, which names none of its rows
-        if self.undated_elsewhere(reading):
+        if self.undated_elsewhere(reading) or self.segment_unnamed(reading):
             return False
         if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
             return False
@@ -122,6 +124,23 @@ class Choice:
         labels = {o.label.strip().lower() for o in best.program.operands}
         dated = [f for r in self.evidence.rows if r.label.strip().lower() in labels for f in r.figures if f.period]
         return bool(dated) and not any(matches_period(p, f) for p in periods for f in dated)
+
+    def segment_unnamed(self, reading: Reading) -> bool:
+        """Whether the question asks a segment's figure ("the gross NPA ratio of the home loan segment", "the cloud
+        business's revenue", "the retail division") that the best program's figures are not of: none of the words
+        naming the segment (:func:`~prism.answering.reading.segments.segments`) are all in the program's rows'
+        labels, headings, titles or columns. A bank-wide figure does not answer a segment's question, nor does
+        another segment's ("personal loans" for "the home loan segment")."""
+        best = self.best
+        if best is None or not segments(reading):
+            return False
+        keys = {o.series for o in best.program.operands}
+        covered: set[str] = set()
+        for row in self.evidence.rows:
+            if row.key in keys:
+                covered |= row.tokens | row.context
+        covered |= {t for o in best.program.operands for t in header_tokens(o.column)}
+        return any(not words <= covered for words in segments(reading))
 
     def margin(self) -> float:
         """The best program's share of its and the runner-up's probability (1.0 without a runner-up)."""
