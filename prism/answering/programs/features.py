@@ -33,7 +33,7 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
             "question_order", "item_order", "same_row", "operands", "sentence", "retrieval", "beside", "unit_match",
             "unit_clash", "mixed_kinds", "label_named", "column_named", "magnitude", "percent_difference",
             "percent_relative", "year_before", "distinct_periods", "figure_words", "unit_outmatched", "head_unasked",
-            *(f"op_{name}" for name in OPERATIONS), "render_cosine")
+            "question_cover", *(f"op_{name}" for name in OPERATIONS), "render_cosine")
 """The candidate features, in the weights' order."""
 
 _COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps", "points"},
@@ -135,6 +135,15 @@ def _figure_words(operand: Operand, reading: Reading) -> float:
         after = before[last:]
     tokens = frozenset(tokenize(after))
     return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
+
+
+def _question_cover(reading: Reading, said: set[str] | frozenset[str]) -> float:
+    """The share of the question's index tokens, less those naming a period, that the candidate's figures are
+    stated with (their labels or sentences, headings, titles and columns): the recall of the question's words, where
+    ``label_share`` is the label's. "How many million of trade accounts receivable were sold without recourse" is
+    the sentence stating the sale, not the balance row "Trade accounts receivable"."""
+    asked = [t for t in reading.tokens if not _PERIOD_TOKEN.fullmatch(t)]
+    return sum(1 for t in asked if t in said) / len(asked) if asked else 0.0
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -281,5 +290,6 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
         1.0 if several and len({o.when for o in operands}) == len(operands) else 0.0,
         _mean([_figure_words(o, reading) for o in operands]), 0.0, _head_unasked(members, reading),
+        _question_cover(reading, labels | context | set().union(*headers) if headers else labels | context),
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])

@@ -90,8 +90,12 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                     result = op.run(variant, reading)
                 except (ArithmeticError, ValueError):
                     continue
-                out.append(Candidate(variant, result, describe(variant, result, reading, rows, words,
-                                                               program_log_p), named_by_row=named, stated=stated))
+                features = describe(variant, result, reading, rows, words, program_log_p)
+                if reading.operation in stated:  # the column states the asked operation's result over the row's
+                    # periods, as computing it would read them
+                    features = features.copy()
+                    features[_OVER_PERIODS] = 1.0
+                out.append(Candidate(variant, result, features, named_by_row=named, stated=stated))
             if len(out) >= limit:
                 logger.info("candidates cut at %d", limit)
                 return _outmatched(out)
@@ -99,6 +103,9 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
 
 
 _MATCH, _CLASH, _OUTMATCHED = (FEATURES.index(f) for f in ("unit_match", "unit_clash", "unit_outmatched"))
+_OVER_PERIODS = [FEATURES.index(f) for f in ("chronological", "distinct_periods", "latest")]
+"""The features a program over a row's periods in time order has: a column stating such a program's result
+("Change (%)") has them too."""
 
 
 def _outmatched(found: list[Candidate]) -> list[Candidate]:
@@ -125,7 +132,7 @@ def _magnitude(program: Program) -> Program | None:
 
 
 _DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0.3, 0.3, 0.2, 0.0, -0.3, 0.5, -0.2, 0.5,
-            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0, -1.0, *([0.0] * len(OPERATIONS)))
+            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0, -1.0, 0.0, *([0.0] * len(OPERATIONS)))
 """Hand-set weights before training, one per feature but the meaning one."""
 
 

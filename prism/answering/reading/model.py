@@ -63,7 +63,8 @@ SHARED_FEATURES = ("frame_cosine", "question_cosine", "cue", "cues", "cue_length
 QUESTION_FEATURES = ("bias", "no_period", "one_period", "periods", "threshold", "polar", "reason", "description",
                      "table_subject", "target_count", "target_quantity", "target_person", "which_or_when",
                      "how_many", "two_mentions", "unit_percent", "unit_count", "unit_period", "unit_ratio",
-                     "unit_points", "polarity", "each", "direction", "conjoined", "own_frame_cosine", "own_cue")
+                     "unit_points", "polarity", "each", "direction", "conjoined", "bare_periods", "own_frame_cosine",
+                     "own_cue")
 """The question's features, weighted per alternative; the last two are the alternative's own frame cosine and cue
 (its weight on them beside the shared one: a cue reliable for one operation counts more for it)."""
 
@@ -108,7 +109,7 @@ def _phrasings(name: str) -> tuple[str, ...]:
 
 _PRIORS: dict[str, dict[str, float]] = {
     "lookup": {"bias": 1.0, "one_period": 0.5, "target_quantity": 0.5},
-    "list": {"each": 1.0, "respectively": 1.0},
+    "list": {"each": 1.0, "respectively": 1.0, "bare_periods": 2.0},
     "count": {"bias": -1.0, "how_many": 3.0, "target_count": 2.0, "unit_count": 1.5},
     "sum": {"bias": -0.5},
     "change": {"unit_points": 1.5},

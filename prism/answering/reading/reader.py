@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from prism.answering.metrics.calc import Plan
@@ -21,7 +22,7 @@ from prism.answering.reading import kinds
 from prism.answering.reading.cues import conjoined
 from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
-from prism.answering.reading.model import OperationModel, Signals, flags_of
+from prism.answering.reading.model import OperationModel, Signals, cue_hits, flags_of
 from prism.answering.reading.salient import quarters, salient_words
 from prism.answering.reading.words import (
     frame,
@@ -95,6 +96,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "minuend_first": bool(MINUEND_WORDS & set(words)) or "than" in words and bool(
             (MORE_WORDS | {"higher"}) & set(words[:words.index("than")])),
         "conjoined": conjoined(text, reading["mentions"]),  # type: ignore[arg-type]
+        "bare_periods": periods >= 2 and _bare(text, reading["mentions"]),  # type: ignore[arg-type]
         "of_table": kinds.asks_of_table(text, [m.text for m in reading["mentions"]],  # type: ignore[attr-defined]
                                         unit),  # type: ignore[arg-type]
     }
@@ -110,6 +112,25 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         if out & {"rise", "fall"}:
             out.add("direction")  # "Did revenue increase …?": a direction tested, yes or no
     return out
+
+
+_COMPUTING = frozenset(OPERATIONS) - {"lookup", "list", "yes_no"}
+"""The operations that compute a figure from others."""
+
+
+def _bare(text: str, found: Sequence[Mention]) -> bool:
+    """Whether the question holds no cue of an operation that computes but inside a name ("Revenues for 2018 and
+    2019?", "Give me defined contribution schemes in 2019 and 2018": a row named "contribution" asks no share; a
+    mention's first word still counts, "the total goodwill", "the average cost of revenue", unless the mention is a
+    statement line item's name, "total current assets"): asked of several periods, such a question asks the figure
+    in each."""
+    rest = words_of(text)
+    for _, said in kinds.line_items(text):
+        rest = _without(rest, words_of(said))
+    for mention in found:
+        rest = _without(rest, words_of(mention.text)[1:])
+    hits = cue_hits(rest)
+    return not any(hits[name] for name in _COMPUTING)
 
 
 def _as_read(salient: tuple[tuple[str, str], ...], text: str) -> tuple[tuple[str, str], ...]:

@@ -11,6 +11,7 @@ import pytest
 
 from prism.answering.programs.operation import Evidence
 from prism.answering.programs.registry import OPERATIONS
+from prism.answering.reading.reader import Reader
 from prism.types import IngestItem
 from tests.conftest import offline_service
 from tests.readings import read, table_evidence
@@ -216,3 +217,26 @@ def test_a_table_whose_items_are_periods_lists_them_for_a_question_asking_for_pe
 ])
 def test_a_question_naming_items_as_such_asks_for_the_items_not_a_description(question, intent):
     assert read(question).intent == intent
+
+
+@pytest.mark.parametrize(("question", "figures"), [
+    ("Net operating loss carryforwards for 2018 and 2019?", ("3,167", "3,445")),  # no word of an operation
+    ("Give me Other employee benefits in 2019 and 2018", ("134", "162")),
+    ("Post-retirement and pension benefit costs, 2019 and 2018", ("1,169", "1,111")),
+])
+def test_a_figure_asked_of_several_periods_with_no_operation_is_given_for_each(report, question, figures):
+    answer = report.ask(question, "listing", sources=["deferred.html"])
+    head = answer.answer.split("\n\n")[0] + _first(answer)
+    assert all(f in head for f in figures), answer.answer
+    assert "change" not in head.lower() and not answer.declined, answer.answer
+
+
+@pytest.mark.parametrize(("question", "operation"), [
+    ("Net operating loss carryforwards for 2018 and 2019?", "list"),
+    ("Net operating loss carryforwards 2019 vs 2018", "change"),  # an operation's word: computed
+    ("Net operating loss carryforwards in 2018 and 2019 combined", "sum"),
+    ("What was the average Land in 2018 and 2019?", "average"),
+    ("Defined contribution schemes in 2019 and 2018", "list"),  # "contribution" names the row, asks no share
+])
+def test_only_an_operations_word_outside_a_name_makes_several_periods_a_computation(embedder, question, operation):
+    assert Reader(embedder).read(question).operation == operation
