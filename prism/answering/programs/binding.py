@@ -178,23 +178,30 @@ _MOVEMENT = frozenset(tokenize("increase increased decrease decreased change cha
 
 
 def into_year_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
-    """For a question naming one year and a movement ("What was the increase in FCC licenses in 2019?"), each
-    row's figures of the year before and of that year (full years, per column family: :func:`_families`; a year as
-    :func:`matches_period` reads it, so "2019" is the column closing fiscal 2019 on January 3, 2020): its
-    movement into the year asked; both orders. Only when the question names a movement (:data:`_MOVEMENT`: "compare
-    net income in 2023" asks for the figure); nothing for several periods or a difference asked without a
-    direction (the reader's ``gap`` flag: "the difference between the domestic and international rates in 2019"
-    compares the items)."""
+    """For a question naming one year or one quarter and a movement ("What was the increase in FCC licenses in
+    2019?", "Did credit card spends fall in Q4 FY24?"), each row's figures of the period before (the year before;
+    the quarter before, sequentially) and of that period (full years or quarters, per column family:
+    :func:`_families`; a year as :func:`matches_period` reads it, so "2019" is the column closing fiscal 2019 on
+    January 3, 2020): its movement into the period asked; both orders. Only when the question names a movement
+    (:data:`_MOVEMENT`: "compare net income in 2023" asks for the figure); nothing for several periods or a
+    difference asked without a direction (the reader's ``gap`` flag: "the difference between the domestic and
+    international rates in 2019" compares the items)."""
     periods = asked_periods(reading)
-    if len(periods) != 1 or periods[0].kind not in ("FY", "year") or "gap" in reading.flags \
+    if len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q") or "gap" in reading.flags \
             or not _MOVEMENT & reading.tokens:
         return
-    asked_year = periods[0]
-    year_before = replace(asked_year, year=asked_year.year - 1)
+    asked_period = periods[0]
+    quarter = asked_period.kind == "Q" and asked_period.part is not None
+    if quarter:
+        part = asked_period.part or 1
+        period_before = replace(asked_period, part=part - 1) if part > 1 else \
+            replace(asked_period, year=asked_period.year - 1, part=4)
+    else:
+        period_before = replace(asked_period, year=asked_period.year - 1)
     for row in rows(reading, evidence, figures=2):
         for dated in _families(row.figures):
-            before = [f for f in dated if f.when[1] == 0 and matches_period(year_before, f)]
-            into = [f for f in dated if f.when[1] == 0 and matches_period(asked_year, f)]
+            before = [f for f in dated if (f.when[1] != 0) == quarter and matches_period(period_before, f)]
+            into = [f for f in dated if (f.when[1] != 0) == quarter and matches_period(asked_period, f)]
             if len(before) == 1 and len(into) == 1 and before[0] is not into[0]:
                 yield before[0], into[0]
                 yield into[0], before[0]

@@ -11,6 +11,7 @@ retrieved chunks, then the chunks added because a figure sits in another chunk o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -24,7 +25,7 @@ from prism.vocabulary.currencies import SYMBOL
 from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
 from prism.vocabulary.units import SPOKEN
 
-__all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "write"]
+__all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "stated_range", "write"]
 
 COMPUTED_LABEL = "Computed in code from the cited table cells (extractive, no LLM)"
 """The note of an answer whose figure a program computed offline."""
@@ -62,11 +63,41 @@ def cell_quote(label: str, column: str, printed: str, unit: str | None, currency
     return f"{printed_label(label)}, {column}: {figure}" + (f" ({title})" if title else "")
 
 
+_NUMBER = r"[-+]?[₹$€£]?\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?!\d)\s?%?"
+_RANGE = re.compile(rf"(?P<low>{_NUMBER})\s*(?:to|–|—|-)\s*(?P<high>{_NUMBER})")
+"""Two figures a sentence states as a range: "3.55% to 3.65%", "₹500–1,000", "12-14%"."""
+
+
+def stated_range(operand: Operand) -> str | None:
+    """The range a sentence states a figure as one end of ("our FY25 NIM guidance of 3.55% to 3.65%": "3.55% to
+    3.65%"), as printed; ``None`` for a figure stated alone, a cell, or two figures of different units (one has a
+    % sign, the other none, unless the sign closes the range: "12-14%"), years ("2024-25") and a movement ("from
+    612 to 787")."""
+    if operand.source != "sentence":
+        return None
+    printed = operand.printed.strip().rstrip("%").strip()
+    for m in _RANGE.finditer(operand.label):
+        low, high = m.group("low").strip(), m.group("high").strip()
+        if printed not in (low.rstrip("%").strip(), high.rstrip("%").strip()):
+            continue
+        if low.endswith("%") != high.endswith("%") and not high.endswith("%"):
+            continue
+        if _year(low) or _year(high) or operand.label[:m.start()].rstrip().lower().endswith("from"):
+            continue  # "2018-2019", "2024-25": years; "rose from 612 to 787": a movement, not a range
+        return f"{low} to {high}"
+    return None
+
+
+def _year(text: str) -> bool:
+    digits = text.strip("%₹$€£ +-")
+    return len(digits) == 4 and digits.isdigit() and digits[:2] in ("19", "20")
+
+
 def quote(operand: Operand) -> str:
     """``"<label>, <column>: <figure> (<title>)"`` for a cell; ``"<figure>: <sentence>"`` for a sentence's figure
     (the figure first: the sentence may state several)."""
     if operand.source == "sentence":
-        return f"{_figure(operand)}: {operand.label}"
+        return f"{stated_range(operand) or _figure(operand)}: {operand.label}"
     title = f" ({operand.title})" if operand.title else ""
     column = f", {operand.column}" if operand.column else ""
     flag = f" {AMBIGUOUS_NOTE}" if operand.ambiguous else ""

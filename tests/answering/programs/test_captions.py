@@ -93,3 +93,21 @@ def test_a_definition_is_the_sentence_not_the_table_row_naming_the_term(service)
     line = _first_line(ans.answer)
     assert line.startswith("Audit Fees consist of fees billed for the annual audit")
     assert "column" not in ans.answer.split("\n\n", 1)[1].splitlines()[0]
+
+
+@pytest.mark.parametrize(("sentence", "printed", "stated"), [
+    ("We guide loan growth of 15% to 16% and deposit growth of 14% to 15%.", "14%", "14% to 15%"),
+    ("Annual fees run ₹500–1,000 per card.", "₹500", "₹500 to 1,000"),
+    ("Margins of 12-14% are expected.", "12", "12 to 14%"),
+    ("Revenue rose in 2018-2019 to $1,200 million.", "1,200", None),  # years, not a range
+    ("Deposits grew 14% to ₹4,41,600 crore.", "14%", None),  # a growth to an amount: another unit
+    ("Volume rose from 612 to 787 crore.", "612", None),  # a movement, not a range
+])
+def test_a_sentences_range_is_read_whole(sentence, printed, stated):
+    from decimal import Decimal
+
+    from prism.answering.programs.operation import Operand
+    from prism.answering.programs.writing import stated_range
+
+    operand = Operand(sentence, "", None, (0, 0), printed, Decimal(1), None, None, "percent", 0, source="sentence")
+    assert stated_range(operand) == stated

@@ -115,3 +115,26 @@ def test_a_figure_restated_in_another_table_is_no_share_of_itself(sample):
     FY25: one quantity in two units' words, never "100.00 %" of each other; the call's sentence answers."""
     answer = sample.ask("What was Meridian Bank's share of national UPI volumes in Q2 FY25?", "sample")
     assert "100.00 %" not in answer.answer and "4.2%" in answer.answer.split("\n\n")[1], answer.answer
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    # a direction asked of one quarter is the movement into it from the quarter before: 13,640 → 13,210
+    ("Did credit card spends fall in Q4 FY24?",
+     "Yes — Credit card spends (₹ crore): fell from ₹13,640 crore in Q3 FY24 to ₹13,210 crore in Q4 FY24"),
+    # the quarter before the first of a fiscal year is the last of the year before: 176 → 181
+    ("Did UPI transactions rise in Q1 FY25?",
+     "Yes — UPI transactions (crore): rose from 176 crore in Q4 FY24 to 181 crore in Q1 FY25"),
+    ("How much did credit card spends change in Q4 FY24?",
+     "Change in Credit card spends (₹ crore), Q3 FY24 to Q4 FY24: -₹430 crore (-3.15 %)"),
+])
+def test_a_movement_asked_of_one_quarter_is_from_the_quarter_before(sample, question, first_line):
+    answer = sample.ask(question, "sample")
+    assert answer.answer.splitlines()[0] == first_line, answer.answer.splitlines()[0]
+    assert {c.source for c in answer.citations} == {"meridian_fee_schedule_tables.pdf"}
+
+
+def test_a_figure_stated_as_a_range_is_quoted_as_the_range(sample):
+    """The call guides "NIM guidance of 3.55% to 3.65%": the answer's figure is the range, never its first end."""
+    answer = sample.ask("What is the NIM guidance for FY25?", "sample")
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert first.startswith("- 3.55% to 3.65%:"), first
