@@ -88,7 +88,7 @@ class Choice:
                          f["label_least"], f["label_phrase"], f["label_named"], f["column_named"], f["period_cover"],
                          f["unit_match"], f["unit_clash"], f["render_cosine"], self.margin(),
                          1.0 if best.program.operation == "lookup" else 0.0, f["sentence"], f["unasked_total"],
-                         f["coverage"]])
+                         f["coverage"], f["question_cover"]])
 
     def fits(self, reading: Reading) -> bool:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a

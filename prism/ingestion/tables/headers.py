@@ -229,21 +229,29 @@ def anchor_columns(phrase: Word, cols: list[Word]) -> tuple[int, int] | None:
 
 
 def _wrapped(lines: list[list[Word]]) -> tuple[list[list[Word]], set[tuple[int, int]]]:
-    """Header cells that wrap onto a second line joined into one phrase: a phrase of the next line that lies within
-    a phrase's extent, closer below it than :data:`WRAP_GAP` text heights (tighter than the header's line spacing),
-    is its second line. Returns the lines of phrases and the ``(line, phrase)`` indices of the joined cells, which
-    are column headers in their own right and never spread over several columns."""
+    """Header cells that wrap onto a second line joined into one phrase: the first phrase below a phrase that overlaps
+    its extent (in the next line, or a later one when the lines between hold nothing under it: a one-line header
+    cell set beside a wrapped one is a line of its own between the two halves, "Outstanding (₹" over "crore)" with
+    "Share of book" level between them), lying within its extent and closer below it than :data:`WRAP_GAP` text
+    heights (tighter than the header's line spacing; one text height across a line between), is its second line.
+    Returns the lines of phrases and the ``(line, phrase)`` indices of the joined cells, which are column headers
+    in their own right and never spread over several columns."""
     phrased = [phrases_of(line) for line in lines]
     leaves: set[tuple[int, int]] = set()
     for i in range(len(phrased) - 1):
         for k, p in enumerate(phrased[i]):
             pad = p.height / 2
-            under = [q for q in phrased[i + 1] if min(p.x1, q.x1) - max(p.x0, q.x0) > 0]
-            if len(under) == 1 and under[0].x0 >= p.x0 - pad and under[0].x1 <= p.x1 + pad and \
-                    p.bottom - under[0].top < WRAP_GAP * p.height:
-                q = under[0]
+            j, under = next(((j, u) for j in range(i + 1, len(phrased))
+                             if (u := [q for q in phrased[j] if min(p.x1, q.x1) - max(p.x0, q.x0) > 0])), (0, []))
+            if len(under) != 1 or under[0].x0 < p.x0 - pad or under[0].x1 > p.x1 + pad:
+                continue
+            q = under[0]
+            # across a line set level between the two halves, within a text height: boxes of glyphs without
+            # ascenders or descenders ("Share of" over "deposits") leave a wider gap than the line pitch says
+            limit = WRAP_GAP * p.height if j == i + 1 else max(p.height, q.height)
+            if p.bottom - q.top < limit:
                 phrased[i][k] = Word(f"{p.text} {q.text}", min(p.x0, q.x0), max(p.x1, q.x1), q.bottom, p.top)
-                phrased[i + 1].remove(q)
+                phrased[j].remove(q)
                 leaves.add((i, k))
     return phrased, leaves
 

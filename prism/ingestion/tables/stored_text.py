@@ -214,6 +214,8 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
         j = i + 1
         while j < len(lines):
             line = lines[j]
+            if _CAPTION.match(line.text.strip()):  # "Table 11 – Deposits by type": the next table's caption
+                break
             if line.cells and (line.label.strip() or len(line.cells) > 1):  # a lone number is a page number
                 last, gap = j, 0
             elif line.text.strip():

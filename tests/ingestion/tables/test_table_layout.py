@@ -134,3 +134,24 @@ def test_garbled_text_is_read_with_pdfium():
     assert "OBLIGATION/SERVICE DATES START" in table.column_headers
     bain = next(r for r in table.rows if r.label == "BAIN, J MATTHEW")
     assert bain.cells[-2:] == ("DISTRICT DIRECTOR", "37,499.96")
+
+
+def test_a_caption_starts_a_new_table_and_wrapped_headers_are_joined_across_a_level_line():
+    """The sample fee schedule prints Table 10 and Table 11 one under the other with the same columns, each header
+    cell "Outstanding (₹ crore)" and "Share of deposits" wrapped onto two lines with the one-line cells ("Share of
+    book", "YoY growth") set level between the halves: each caption starts its own table, and the halves join."""
+    from pathlib import Path
+
+    from prism.ingestion.tables.finders import document_tables
+
+    pdf = Path(__file__).resolve().parents[3] / "data" / "sample" / "meridian_fee_schedule_tables.pdf"
+    data = pdf.read_bytes()
+    doc = parsing.load_bytes(data, pdf.name, Settings(ocr_enabled=False))
+    tables = {t.title: t for _, t in document_tables(doc, True, PdfTableHeaders(data)) if t.page == 4}
+    loans = tables["Table 10 – Loan book by segment, 30 September 2024"]
+    deposits = tables["Table 11 – Deposits by type, 30 September 2024"]
+    assert loans.column_headers == ("Outstanding (₹ crore)", "Share of book", "YoY growth")
+    assert deposits.column_headers == ("Outstanding (₹ crore)", "Share of deposits", "YoY growth")
+    assert [r.label for r in loans.rows][-1] == "Total gross advances"
+    assert [r.label for r in deposits.rows] == ["Savings deposits", "Current deposits", "Term deposits",
+                                                "Total deposits"]
