@@ -95,12 +95,15 @@ def _entity_tokens(chunks: Sequence[RetrievedChunk]) -> set[str]:
 
 _NOT_AN_ANSWER = re.compile(
     r"\s*(?:(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+(?:[A-Z][^.!?:;\n]{0,60}|[A-Z][\w’'-]*(?:\s+[\w’'()-]+){0,2}\.)"
-    r"|(?:Moderator|Operator)\s*:.*|.*\?[\s\"”’')\]]*)$",
+    r"|(?:Moderator|Operator)\s*:.*|.*\?[\s\"”’')\]]*"
+    r"|.*(?:\.\s?){4,}\s*[\dA-Za-z]{0,4}[\s.]*)$",
     re.DOTALL)
 """Sentences that answer nothing: a numbered heading ("4. Transaction Limits"; with a full stop, three words at most:
 "4.3.1 Cooling period."), a call's logistics ("Moderator: On behalf of Meridian Bank Ltd, that concludes this
-conference.") and a question (an analyst's on a call: "What is your microfinance exposure?", which shares every word
-of the analyst's own). Left out of the candidates unless nothing else is there."""
+conference."), a question (an analyst's on a call: "What is your microfinance exposure?", which shares every word
+of the analyst's own) and a line of a table of contents, its dot leaders running to a page number ("11 J. Penal
+interest for wrong claims of Agency Commission ........ 14"). Left out of the candidates unless nothing else is
+there."""
 
 
 _SMALL_WORDS = frozenset({"of", "and", "the", "for", "on", "in", "to", "a", "an", "by", "at", "with", "under", "or"})

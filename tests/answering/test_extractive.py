@@ -150,8 +150,11 @@ def test_the_line_stating_the_questions_own_figures_is_quoted(embedder):
     ("Did the “cooling period” apply?\u201d", False),
     ("Microfinance loans are ₹7,300 crore, or 1.9% of advances.", True),
     ("Moderator: That concludes this conference.", False),
+    ("11 J. Penal interest for wrong claims of Agency Commission ...........................", False),  # contents
+    ("Chapter IV – Penal interest . . . . . . . 22", False),
+    ("Penal interest is charged at Bank Rate plus 2% on wrong claims.", True),
 ])
-def test_headings_questions_and_logistics_answer_nothing(sentence, answers):
+def test_headings_questions_contents_and_logistics_answer_nothing(sentence, answers):
     from prism.answering.extractive import _NOT_AN_ANSWER
 
     assert (_NOT_AN_ANSWER.match(sentence) is None) == answers

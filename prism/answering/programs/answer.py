@@ -88,7 +88,7 @@ class Choice:
                          f["label_least"], f["label_phrase"], f["label_named"], f["column_named"], f["period_cover"],
                          f["unit_match"], f["unit_clash"], f["render_cosine"], self.margin(),
                          1.0 if best.program.operation == "lookup" else 0.0, f["sentence"], f["unasked_total"],
-                         f["coverage"], f["question_cover"]])
+                         f["coverage"], f["question_cover"], f["label_clash"]])
 
     def fits(self, reading: Reading) -> bool:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a
@@ -103,7 +103,7 @@ class Choice:
             return False
         if best.program.option("whole"):
             return True  # made only for a question about the table as a whole, which names none of its rows
-        if self.undated_elsewhere(reading) or self.segment_unnamed(reading):
+        if self.undated_elsewhere(reading) or self.segment_unnamed(reading) or self.quarter_elsewhere(reading):
             return False
         if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
             return False
@@ -124,6 +124,29 @@ class Choice:
         labels = {o.label.strip().lower() for o in best.program.operands}
         dated = [f for r in self.evidence.rows if r.label.strip().lower() in labels for f in r.figures if f.period]
         return bool(dated) and not any(matches_period(p, f) for p in periods for f in dated)
+
+    def quarter_elsewhere(self, reading: Reading) -> bool:
+        """Whether the best program reads only figures of sentences that date them nowhere, from documents about one
+        quarter (an earnings call's "Q2 FY2025"), none of them a quarter the question asks: "return on equity in Q1
+        FY24" is not the Q2 FY25 call's "return on equity 15.1%"."""
+        from prism.answering.programs.periods import asked_periods
+        from prism.retrieval.periods import period_label
+
+        best, periods = self.best, asked_periods(reading)
+        if best is None or not periods or any(p.kind != "Q" for p in periods):
+            return False
+        operands = best.program.operands
+        if any(o.source != "sentence" or o.period is not None for o in operands):
+            return False
+        by_id = {c.chunk_id: c for c in self.chunks}
+        chunks = [o.chunk or by_id.get(o.table.split("#")[0]) for o in operands]
+        if any(c is None for c in chunks):
+            return False
+        quarters = {str(c.metadata.get("period") or "") for c in chunks if c is not None}
+        if not all(q.startswith("Q") for q in quarters):
+            return False  # a document of a year, or of no known period, may date its sentences' figures in any
+        fye = next((c.metadata.get("fiscal_year_end") for c in chunks if c is not None), None)
+        return not quarters & {period_label(p, str(fye) if fye else None) for p in periods}
 
     def segment_unnamed(self, reading: Reading) -> bool:
         """Whether the question asks a segment's figure ("the gross NPA ratio of the home loan segment", "the cloud

@@ -177,18 +177,33 @@ _MOVEMENT = frozenset(tokenize("increase increased decrease decreased change cha
 """The index tokens of the words naming a movement over time."""
 
 
+def _bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
+    return set(zip(tokens, tokens[1:], strict=False))
+
+
+def _moving(reading: Reading, evidence: Evidence) -> bool:
+    """Whether the question names a movement (:data:`_MOVEMENT`) other than as a word of a table row's name it
+    writes with its neighbour ("decline rate": the row "Technical decline rate")."""
+    asked = tokenize(reading.text)
+    pairs = _bigrams(asked)
+    in_names = {t for r in evidence.rows if r.figures and r.figures[0].source == "cell"
+                for pair in _bigrams(tokenize(r.label)) & pairs for t in pair}
+    return bool((_MOVEMENT & set(asked)) - in_names)
+
+
 def into_year_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
     """For a question naming one year or one quarter and a movement ("What was the increase in FCC licenses in
     2019?", "Did credit card spends fall in Q4 FY24?"), each row's figures of the period before (the year before;
     the quarter before, sequentially) and of that period (full years or quarters, per column family:
     :func:`_families`; a year as :func:`matches_period` reads it, so "2019" is the column closing fiscal 2019 on
     January 3, 2020): its movement into the period asked; both orders. Only when the question names a movement
-    (:data:`_MOVEMENT`: "compare net income in 2023" asks for the figure); nothing for several periods or a
-    difference asked without a direction (the reader's ``gap`` flag: "the difference between the domestic and
-    international rates in 2019" compares the items)."""
+    (:data:`_MOVEMENT`: "compare net income in 2023" asks for the figure) outside a table row's name
+    (:func:`_moving`: the "decline rate" of a row "Technical decline rate" is no movement); nothing for several
+    periods or a difference asked without a direction (the reader's ``gap`` flag: "the difference between the
+    domestic and international rates in 2019" compares the items)."""
     periods = asked_periods(reading)
     if len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q") or "gap" in reading.flags \
-            or not _MOVEMENT & reading.tokens:
+            or not _moving(reading, evidence):
         return
     asked_period = periods[0]
     quarter = asked_period.kind == "Q" and asked_period.part is not None

@@ -33,7 +33,7 @@ FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "lab
             "question_order", "item_order", "same_row", "operands", "sentence", "retrieval", "beside", "unit_match",
             "unit_clash", "mixed_kinds", "label_named", "column_named", "magnitude", "percent_difference",
             "percent_relative", "year_before", "distinct_periods", "figure_words", "unit_outmatched", "head_unasked",
-            "question_cover", *(f"op_{name}" for name in OPERATIONS), "render_cosine")
+            "question_cover", "label_clash", *(f"op_{name}" for name in OPERATIONS), "render_cosine")
 """The candidate features, in the weights' order."""
 
 _COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps", "points"},
@@ -144,6 +144,21 @@ def _question_cover(reading: Reading, said: set[str] | frozenset[str]) -> float:
     the sentence stating the sale, not the balance row "Trade accounts receivable"."""
     asked = [t for t in reading.tokens if not _PERIOD_TOKEN.fullmatch(t)]
     return sum(1 for t in asked if t in said) / len(asked) if asked else 0.0
+
+
+def _label_clash(members: Sequence[Row], reading: Reading, said: set[str] | frozenset[str]) -> float:
+    """1.0 when a table row read names another kind of the thing asked: its label has a word the question does not
+    write and the question's mentions have a word the row is not stated with (its label, heading, title, columns),
+    "Provision coverage ratio" for "the liquidity coverage ratio", "Credit cost" for "the cost of deposits"; else
+    0.0 (a sentence's words are many: it says nothing of them)."""
+    unasked = reading.mention_tokens - said
+    if not unasked:
+        return 0.0
+    for row in members:
+        if row.figures and row.figures[0].source == "cell" and any(
+                t not in reading.tokens and not _PERIOD_TOKEN.fullmatch(t) for t in row.tokens):
+            return 1.0
+    return 0.0
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -291,5 +306,6 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         1.0 if several and len({o.when for o in operands}) == len(operands) else 0.0,
         _mean([_figure_words(o, reading) for o in operands]), 0.0, _head_unasked(members, reading),
         _question_cover(reading, labels | context | set().union(*headers) if headers else labels | context),
+        _label_clash(members, reading, labels | context | set().union(*headers) if headers else labels | context),
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])

@@ -43,7 +43,7 @@ RANKER_FILE = Path(__file__).with_name("ranker.json")
 
 ACCEPT_FEATURES = ("bias", "op_log_probability", "text_probability", "label_share", "label_least", "label_phrase",
                    "label_named", "column_named", "period_cover", "unit_match", "unit_clash", "render_cosine",
-                   "margin", "lookup", "sentence", "unasked_total", "coverage", "question_cover")
+                   "margin", "lookup", "sentence", "unasked_total", "coverage", "question_cover", "label_clash")
 """What decides whether the best program answers, or the sentences do
 (:meth:`prism.answering.programs.answer.Choice.accept_features`): a logistic model over these, trained on whether
 the best program's result was right (:mod:`prism.evaluation.training`)."""
@@ -132,7 +132,7 @@ def _magnitude(program: Program) -> Program | None:
 
 
 _DEFAULT = (1.0, 2.0, 1.5, 1.0, 0.5, 0.5, -1.0, 0.5, 2.0, -2.0, 0.5, 0.5, 0.3, 0.3, 0.3, 0.2, 0.0, -0.3, 0.5, -0.2, 0.5,
-            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0, -1.0, 0.0, *([0.0] * len(OPERATIONS)))
+            -1.0, -0.5, 1.0, 0.5, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, -1.0, -1.0, 0.0, 0.0, *([0.0] * len(OPERATIONS)))
 """Hand-set weights before training, one per feature but the meaning one."""
 
 

@@ -124,7 +124,9 @@ def blocks_of(operands: Sequence[Operand], chunks: Sequence[RetrievedChunk]) -> 
 def _heading(program: Program, result: Result, subject: str) -> Heading:
     """The first line: what the result is and the result (a yes/no answer leads with Yes or No)."""
     if result.kind == "yes_no":
-        return Heading(subject[:1].upper() + subject[1:], result.aside.strip("()"), lead=result.text)
+        aside = result.aside.strip()
+        reason = aside[1:-1] if aside.startswith("(") and aside.endswith(")") else aside  # its own brackets only
+        return Heading(subject[:1].upper() + subject[1:], reason, lead=result.text)
     return Heading(subject[:1].upper() + subject[1:], result.text, result.aside)
 
 

@@ -138,3 +138,33 @@ def test_a_figure_stated_as_a_range_is_quoted_as_the_range(sample):
     answer = sample.ask("What is the NIM guidance for FY25?", "sample")
     first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
     assert first.startswith("- 3.55% to 3.65%:"), first
+
+
+def test_a_quarter_the_documents_do_not_report_is_declined_not_answered_from_the_calls_quarter(sample):
+    """The Q2 FY25 call says "return on equity 15.1%" and dates it nowhere in the sentence; Table 8 runs from Q2 FY24:
+    "in Q1 FY24" is declined, "in Q2 FY25" answered from the table."""
+    declined = sample.ask("What was Meridian Bank's return on equity in Q1 FY24?", "sample")
+    assert declined.declined and "15.1" not in declined.answer.split("\n\n")[0], declined.answer
+    answered = sample.ask("What was Meridian Bank's return on equity in Q2 FY25?", "sample")
+    assert "15.1%" in next(li for li in answered.answer.splitlines() if li.startswith("- ")), answered.answer
+
+
+@pytest.mark.parametrize(("question", "stated", "not_stated"), [
+    # Table 8's "Provision coverage ratio %" is another ratio: the call's sentence states the one asked
+    ("What was the liquidity coverage ratio in Q2 FY25?", "118%", "73.8"),
+    ("What is the cost of deposits in Q2 FY25?", "5.94%", "0.58"),  # not the table's "Credit cost %"
+])
+def test_a_row_naming_another_kind_of_the_thing_asked_does_not_answer(sample, question, stated, not_stated):
+    answer = sample.ask(question, "sample")
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert stated in first and not_stated not in first, answer.answer
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    ("Did the technical decline rate fall in Q2 FY25?",  # "fall" asks a movement; "decline" names the row
+     "Yes — Technical decline rate: fell from 0.65 % in Q1 FY25 (Apr–Jun 2024) to 0.62 % in Q2 FY25 (Jul–Sep 2024)"),
+])
+def test_a_movement_word_inside_a_rows_name_asks_no_movement(sample, question, first_line):
+    assert sample.ask(question, "sample").answer.splitlines()[0] == first_line
+    lookup = sample.ask("What was the technical decline rate in Q2 FY25?", "sample")
+    assert "0.62%" in next(li for li in lookup.answer.splitlines() if li.startswith("- ")), lookup.answer
