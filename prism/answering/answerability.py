@@ -51,6 +51,7 @@ from pathlib import Path
 
 from prism.answering import acronyms
 from prism.answering.evidence import duration_periods, holds_evidence
+from prism.answering.reading.entities import ABBREVIATIONS as ENTITY_ABBREVIATIONS
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, RetrievedChunk, SearchScope
 from prism.types.reading import Reading
@@ -247,3 +248,16 @@ def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence
     tries = "other words, another filter or a wider scope" if scoped else "other words or another filter"
     parts.append(f"The closest passages are listed below so you can check, or try {tries}.")
     return " ".join(parts)
+
+
+_KNOWN_ACRONYMS = frozenset(k.upper() for k in abbreviations.ABBREVIATIONS) | frozenset(ENTITY_ABBREVIATIONS)
+"""Finance's own abbreviations ("EBITDA", "NPA", "CASA"): a passage may state their figures without writing them."""
+
+
+def unknown_acronyms(reading: Reading, verdict: Answerability) -> list[str]:
+    """The acronyms of the question (its salient words of kind ``acronym``) that no top passage writes
+    (``verdict.missing``) and that are not finance's own abbreviations: a name such as "SBI", which no figure read
+    from these passages can be of."""
+    missing = {m.lower() for m in verdict.missing}
+    return [w for w, why in reading.salient if why == "acronym" and w.lower() in missing
+            and not _KNOWN_ACRONYMS & {w.upper(), w.upper().rstrip("S")}]

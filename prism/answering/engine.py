@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message
+from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message, unknown_acronyms
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.continuation import cite_quotes, complete_cut
 from prism.answering.conversation import History, condense, history_messages, history_turns
@@ -238,14 +238,14 @@ class AnswerEngine:
     def _assess(self, run: AnswerRun, chunks: Sequence[RetrievedChunk]) -> Answerability:
         """The answerability gate on the first retrieval (:mod:`prism.answering.answerability`). A question whose
         figures a program reads passes it, its words ("ratio", "highest") being the question's, not the table's; when
-        no top passage writes its period as asked, only if the program's figures are of that period ("31.03.2025").
-        The choice is kept for the answer when its chunks are the answer's."""
+        no top passage writes its period as asked, only if the program's figures are of that period ("31.03.2025");
+        never with :func:`unknown_acronyms` ("SBI"). The choice is kept when its chunks are the answer's."""
         best = relevance(run.reading, chunks, self.embedder, self.settings.extractive_lexical_weight,
                          stored=self.retriever.vectors([c.chunk_id for c in chunks]))
         verdict = assess(run.reading, chunks, best, self.retriever.idf,
                          min_relevance=self.settings.answer_min_relevance,
                          min_salient_idf=self.settings.gate_min_salient_idf)
-        if verdict.answerable or not chunks:
+        if verdict.answerable or not chunks or unknown_acronyms(run.reading, verdict):
             return verdict
         asked = {w.lower() for w, why in run.reading.salient if why == "period"}
         unnamed = asked & {m.lower() for m in verdict.missing}

@@ -58,9 +58,11 @@ DIVIDE_VERBS: tuple[str, ...] = ("divide",)
 """Verbs of an imperative division written verb first: "divide A by B" reads "A divided by B"."""
 
 PRIOR_PERIOD_PHRASES: dict[str, str] = {
-    "year over year": "year", "year-over-year": "year", "from the prior year": "year", "over the prior year": "year",
-    "from the previous year": "year", "from last year": "year",
-    "quarter over quarter": "quarter", "quarter-over-quarter": "quarter", "sequentially": "quarter",
+    "year over year": "year", "year-over-year": "year", "year on year": "year", "year-on-year": "year",
+    "from the prior year": "year", "over the prior year": "year", "from the previous year": "year",
+    "from last year": "year", "from a year earlier": "year", "from a year ago": "year",
+    "quarter over quarter": "quarter", "quarter-over-quarter": "quarter", "quarter on quarter": "quarter",
+    "quarter-on-quarter": "quarter", "sequentially": "quarter",
 }
 """Phrases that compare a period with the one before it without naming it ("revenue growth YoY in 2024": 2023 to
 2024; "NIM QoQ in Q2 FY25": Q1 to Q2 FY25), and which period before: the same part of the year before (``year``) or

@@ -191,22 +191,25 @@ def _moving(reading: Reading, evidence: Evidence) -> bool:
     return bool((_MOVEMENT & set(asked)) - in_names)
 
 
-def into_year_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
+def into_year_pairs(reading: Reading, evidence: Evidence, *, named_apart: bool = False
+                    ) -> Iterator[tuple[Operand, Operand]]:
     """For a question naming one year or one quarter and a movement ("What was the increase in FCC licenses in
     2019?", "Did credit card spends fall in Q4 FY24?"), each row's figures of the period before (the year before;
     the quarter before, sequentially) and of that period (full years or quarters, per column family:
     :func:`_families`; a year as :func:`matches_period` reads it, so "2019" is the column closing fiscal 2019 on
     January 3, 2020): its movement into the period asked; both orders. Only when the question names a movement
-    (:data:`_MOVEMENT`: "compare net income in 2023" asks for the figure) outside a table row's name
-    (:func:`_moving`: the "decline rate" of a row "Technical decline rate" is no movement); nothing for several
-    periods or a difference asked without a direction (the reader's ``gap`` flag: "the difference between the
-    domestic and international rates in 2019" compares the items)."""
+    (:data:`_MOVEMENT`: "compare net income in 2023" asks for the figure); with ``named_apart`` (a yes/no test of a
+    direction) or of a quarter, outside a table row's name (:func:`_moving`: the "decline rate" of a row "Technical
+    decline rate" is no movement; a change of a year named only by a row is weighed by the ranker instead); nothing
+    for several periods or a difference asked without a direction (the reader's ``gap`` flag: "the difference between
+    the domestic and international rates in 2019" compares the items)."""
     periods = asked_periods(reading)
-    if len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q") or "gap" in reading.flags \
-            or not _moving(reading, evidence):
+    if len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q") or "gap" in reading.flags:
         return
     asked_period = periods[0]
     quarter = asked_period.kind == "Q" and asked_period.part is not None
+    if not (_moving(reading, evidence) if named_apart or quarter else _MOVEMENT & reading.tokens):
+        return
     if quarter:
         part = asked_period.part or 1
         period_before = replace(asked_period, part=part - 1) if part > 1 else \

@@ -24,10 +24,13 @@ the 16 filings' profiles and on the sample set's 72 questions: no false match, t
 * Possessives are part of the name's span ("Pfizer's" → "Pfizer").
 
 **Unknown entities** (:attr:`QuestionFacts.unknown_entities`): a capitalised name followed by a legal suffix
-("Tesla, Inc.", "Acme Corp") or a capitalised possessive not after "the" ("Tesla's") that no profile holds and that
-is not a generic word, month or ordinary sentence opener. A name an exhibit of the workspace accounts for
-(:attr:`~prism.types.QuestionFacts.exhibits`) is not unknown; whether a document without an entity might be about
-an unknown name is for the scope to judge (:func:`prism.retrieval.scope.plan_scope`: only when its words are in it).
+("Tesla, Inc.", "Acme Corp") or a capitalised possessive not after "the" ("Tesla's"), neither with a generic word
+or a month, or a name closed by an institution's word ("Kotak Mahindra Bank", "HDFC Bank") whose own words (those
+not generic, such as "Bank") no profile holds; never an ordinary sentence opener. "HDFC Bank" is unknown in a
+workspace about Meridian Bank. A
+name an exhibit of the workspace accounts for (:attr:`~prism.types.QuestionFacts.exhibits`) is not unknown;
+whether a document without an entity might be about an unknown name is for the scope to judge
+(:func:`prism.retrieval.scope.plan_scope`: only when its words are in it).
 """
 
 from __future__ import annotations
@@ -81,6 +84,9 @@ _OPENERS = frozenset("what which who whom whose when where why how is are was we
 _LEGAL = rf"(?:{legal.NAME_END_RE}|Holdings\b\.?)"  # "Holdings" is no legal form but ends names the same way
 _SUFFIX_NAME_RE = re.compile(rf"\b(?P<name>(?:[A-Z][\w&.-]*\s+){{0,3}}[A-Z][\w&.-]*),?\s+{_LEGAL}")
 _POSSESSIVE_RE = re.compile(r"(?<![\w.])(?P<name>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})['’]s\b")
+_INSTITUTION_RE = re.compile(
+    r"(?<![\w.])(?P<name>(?:[A-Z][\w&.-]*\s+){1,3}(?:Bank|Bancorp|Finance|Securities|Insurance))\b")
+"""A name an institution's word closes ("Kotak Mahindra Bank", "HDFC Bank", "Bajaj Finance")."""
 _LEGAL_SUFFIX_RE = re.compile(rf"(?:,?\s+{_LEGAL}|\s+&\s+Co\b\.?)$", re.IGNORECASE)
 _POSSESSIVE = r"(?:['’]s)?"
 
@@ -255,7 +261,7 @@ def find_unknown_entities(question: str, known: tuple[EntityMatch, ...],
     known_words = {w.lower() for p in profiles.values() for n in (p.entity or "", *p.aliases, p.ticker or "")
                    for w in re.findall(r"[\w&.-]+", n)}
     out: dict[str, int] = {}
-    for regex in (_SUFFIX_NAME_RE, _POSSESSIVE_RE):
+    for regex in (_SUFFIX_NAME_RE, _POSSESSIVE_RE, _INSTITUTION_RE):
         for m in regex.finditer(question):
             if any(m.start("name") < k.end and k.start < m.end("name") for k in known):
                 continue
@@ -264,7 +270,10 @@ def find_unknown_entities(question: str, known: tuple[EntityMatch, ...],
                 words = words[1:]
             if regex is _POSSESSIVE_RE and re.search(r"\bthe\s+$", question[:m.start("name")], re.IGNORECASE):
                 continue
-            if not words or any(w.lower().strip(".") in GENERIC_WORDS | _MONTHS | known_words for w in words):
+            own = [w for w in words if w.lower().strip(".") not in GENERIC_WORDS | _MONTHS]  # "HDFC" of "HDFC Bank"
+            if regex is not _INSTITUTION_RE and len(own) < len(words):
+                continue  # a generic word in a possessive or a suffixed name ("State Northwind's", "the Board's")
+            if not own or all(w.lower().strip(".") in known_words for w in own):
                 continue
             if words[-1].upper() in ABBREVIATIONS or words[-1].rstrip("'s") in ABBREVIATIONS:
                 continue

@@ -168,3 +168,19 @@ def test_a_movement_word_inside_a_rows_name_asks_no_movement(sample, question, f
     assert sample.ask(question, "sample").answer.splitlines()[0] == first_line
     lookup = sample.ask("What was the technical decline rate in Q2 FY25?", "sample")
     assert "0.62%" in next(li for li in lookup.answer.splitlines() if li.startswith("- ")), lookup.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What was HDFC Bank's net profit in Q2 FY25?",  # a bank the workspace does not hold
+    "What is the CASA ratio of Kotak Mahindra Bank?",
+    "What was the net profit of SBI in Q2 FY25?",  # an acronym no passage writes: not Meridian's figure
+])
+def test_another_banks_question_is_declined_not_answered_with_meridians_figures(sample, question):
+    answer = sample.ask(question, "sample")
+    assert answer.declined and "2,146" not in answer.answer.split("\n\n")[0], answer.answer
+
+
+def test_year_on_year_of_a_quarter_is_from_the_same_quarter_a_year_before(sample):
+    answer = sample.ask("By how much did net profit grow year on year in Q2 FY25?", "sample")
+    assert answer.answer.splitlines()[0] == ("Change in Net profit (PAT), Q2 FY24 to Q2 FY25: ₹191 crore (9.77 %)"), \
+        answer.answer.splitlines()[0]

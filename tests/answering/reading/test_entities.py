@@ -102,6 +102,10 @@ def test_entity_span_and_documents():
     ("The CEO's pay at 3M", ()),
     ("How do Basel III's capital norms apply?", ()),
     ("How does India's GDP growth matter?", ()),
+    ("What was HDFC Bank's net profit in Q2 FY25?", ("HDFC Bank",)),  # "Bank" is generic, "HDFC" its own word
+    ("What is the CASA ratio of Kotak Mahindra Bank?", ("Kotak Mahindra Bank",)),
+    ("What does the Reserve Bank of India require?", ()),  # every word generic
+    ("State Amazon's capex for 2024", ()),  # an imperative's verb before a known name
 ])
 def test_unknown_entities(question, unknown):
     assert understand(question, WORKSPACE).unknown_entities == unknown

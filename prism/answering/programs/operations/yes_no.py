@@ -40,7 +40,7 @@ class YesNo(Operation):
                         yield Program(self.name, (figure,), (("test", "threshold"),))
         direction = "rise" if "rise" in reading.flags else "fall" if "fall" in reading.flags else None
         if direction is not None:  # between the periods asked, or into the one year asked from the year before
-            for a, b in chain(series_pairs(reading, evidence), into_year_pairs(reading, evidence)):
+            for a, b in chain(series_pairs(reading, evidence), into_year_pairs(reading, evidence, named_apart=True)):
                 if a.when < b.when:
                     yield Program(self.name, (a, b), (("test", direction),))
 
