@@ -44,7 +44,7 @@ def _first(answer) -> str:
 @pytest.mark.parametrize("question", [
     "What was the gross NPA ratio of the home loan segment in Q2 FY25?",
     "What was the home loan segment's gross NPA in Q2 FY25?",
-    "Gross NPA of the home loans portfolio, Q2 FY25",
+    "Gross NPA of the home loans division, Q2 FY25",
     "What was the gross NPA of the home loan segment?",
 ])
 def test_a_segment_the_figures_are_not_of_is_declined(bank, question):
@@ -62,3 +62,19 @@ def test_the_bank_wide_figure_is_answered(bank):
 def test_a_segment_the_documents_report_is_answered(bank):
     answer = bank.ask("What was the net profit of the retail banking segment in Q2 FY25?", "segments")
     assert not answer.declined and "1,204" in _first(answer), answer.answer
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("What was the gross NPA ratio of the home loan segment in Q2 FY25?", ({"home", "loan"},)),
+    ("What was the retail division's revenue?", ({"retail"},)),
+    ("How were operating segments defined?", ()),  # what a segment is: no segment's figure
+    ("In 2022 Q2, which of JPM's business segments had the highest net income?", ()),  # which segment: none named
+    ("What are the business segments the company operates in?", ()),
+    ("Is 3M a capital-intensive business based on FY2022 data?", ()),  # "business" qualifies, names no segment
+    ("What events outside Pfizer's standard business operations raised net income?", ()),
+])
+def test_the_segments_a_question_names(embedder, question, named):
+    from prism.answering.reading.reader import Reader
+    from prism.answering.reading.segments import segments
+
+    assert [set(words) for words in segments(Reader(embedder).read(question))] == [set(n) for n in named]
