@@ -150,10 +150,10 @@ class Choice:
 
     def segment_unnamed(self, reading: Reading) -> bool:
         """Whether the question asks a segment's figure ("the gross NPA ratio of the home loan segment", "the retail
-        division's revenue") that the best program's figures are not of: none of the words
-        naming the segment (:func:`~prism.answering.reading.segments.segments`) are all in the program's rows'
-        labels, headings, titles or columns. A bank-wide figure does not answer a segment's question, nor does
-        another segment's ("personal loans" for "the home loan segment")."""
+        division's revenue") that the best program's figures are not of: the words naming the segment
+        (:func:`~prism.answering.reading.segments.segments`) are not all among the program's rows' labels, headings,
+        titles or columns. A bank-wide figure does not answer a segment's question, nor does another segment's
+        ("personal loans" for "the home loan segment")."""
         best = self.best
         if best is None or not segments(reading):
             return False
