@@ -283,6 +283,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]
     column_named = sum(1 for h in headers if h and h & reading.tokens) / len(headers) if headers else 0.0
+    said = labels | context | frozenset().union(*headers)  # every word the figures are stated with
     several = len(operands) > 1  # one figure is neither one row's nor several periods' figures: those say nothing
     return np.array([
         log_probability, _mean(shares), float(min(shares)), coverage,
@@ -305,7 +306,6 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         and sorted(o.when[0] for o in operands) == [asked[0].year - 1, asked[0].year] else 0.0,
         1.0 if several and len({o.when for o in operands}) == len(operands) else 0.0,
         _mean([_figure_words(o, reading) for o in operands]), 0.0, _head_unasked(members, reading),
-        _question_cover(reading, labels | context | set().union(*headers) if headers else labels | context),
-        _label_clash(members, reading, labels | context | set().union(*headers) if headers else labels | context),
+        _question_cover(reading, said), _label_clash(members, reading, said),
         *(1.0 if program.operation == name else 0.0 for name in OPERATIONS), 0.0,
     ])
