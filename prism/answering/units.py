@@ -209,6 +209,15 @@ _COUNT_ONLY = frozenset({"number", "numbers", "no", "no.", "nos", "nos.", "count
 _CLOSING_PARENTHESIS = re.compile(r"\((?:in\s+)?([^()]*)\)\s*:?\s*$", re.IGNORECASE)
 
 
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+
+
+def without_parentheses(text: str) -> str:
+    """``text`` without its innermost bracketed parts, spaces collapsed ("Q4 FY25 (Jan–Mar 2025)" → "Q4 FY25",
+    "Reserve Account (RA)" → "Reserve Account"); ``""`` when nothing else is left."""
+    return " ".join(_PARENTHESIS.sub(" ", text).split())
+
+
 def unit_parenthesis(label: str) -> re.Match[str] | None:
     """The closing parenthesis of a row label that opens with the row's unit ("Volume (crore transactions)",
     "Employees (number)", "Change (%)"; group 1 its content), or ``None`` ("Net income (loss)", "Preferred stock

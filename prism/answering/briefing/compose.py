@@ -51,6 +51,7 @@ from prism.answering.briefing.topics import (
 )
 from prism.answering.citations import data_messages
 from prism.answering.llm import LLMClient
+from prism.answering.units import without_parentheses
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, LLMError
 from prism.index.embedder import PrismEmbedding
@@ -246,7 +247,7 @@ def suggested_questions(facts: Sequence[Fact], headings: Sequence[tuple[str, Bul
 def _unbracketed(title: str) -> str:
     """A heading without its bracketed parts ("Reserve for Exchange Rate Fluctuations Account (RERFA)" → "Reserve
     for Exchange Rate Fluctuations Account"): an acronym a passage does not spell out would decline the question."""
-    return " ".join(re.sub(r"\([^()]*\)", " ", title).split()) or title
+    return without_parentheses(title) or title
 
 
 def _page_list(citation: BulletCitation) -> list[int]:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, gather
+from prism.answering.programs.features import stated_words
 from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, Candidate, Ranker, candidates
 from prism.answering.programs.tables import RowsOf
 from prism.answering.programs.writing import write
@@ -158,11 +158,7 @@ class Choice:
         if best is None or not segments(reading):
             return False
         keys = {o.series for o in best.program.operands}
-        covered: set[str] = set()
-        for row in self.evidence.rows:
-            if row.key in keys:
-                covered |= row.tokens | row.context
-        covered |= {t for o in best.program.operands for t in header_tokens(o.column)}
+        covered = stated_words(best.program.operands, [r for r in self.evidence.rows if r.key in keys])
         return any(not words <= covered for words in segments(reading))
 
     def margin(self) -> float:

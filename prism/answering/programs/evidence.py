@@ -30,7 +30,14 @@ from prism.answering.programs.columns import column_periods
 from prism.answering.programs.numbers import cell_number
 from prism.answering.programs.operation import Evidence, Kind, Operand, Row
 from prism.answering.programs.tables import RowsOf, table_parts
-from prism.answering.units import PERCENT_LABEL, label_states_unit, per_unit_label, printed_label, unit_parenthesis
+from prism.answering.units import (
+    PERCENT_LABEL,
+    label_states_unit,
+    per_unit_label,
+    printed_label,
+    unit_parenthesis,
+    without_parentheses,
+)
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
@@ -88,7 +95,7 @@ def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int
     none; a parenthesis restating it ("Q4 FY25 (Jan–Mar 2025)": the quarter's months) is left aside."""
     found = find_periods(label)
     if len(found) > 1:
-        found = find_periods(re.sub(r"\([^()]*\)", " ", label))
+        found = find_periods(without_parentheses(label))
     if len(found) != 1:
         return None, (0, 0)
     period = period_label(found[0], fye)

@@ -18,6 +18,7 @@ from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.formatting import common_scale, written
 from prism.answering.programs.operation import Operand, Operation, Program, Result
 from prism.answering.programs.periods import asked, asked_periods
+from prism.answering.units import without_parentheses
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
 
@@ -31,7 +32,7 @@ def period_name(figure: Operand) -> str:
     "2019"); a quarter or a half as the column writes it, without a parenthesis restating it ("Q4 FY25 (Jan–Mar
     2025)" → "Q4 FY25", never its year alone, which its other quarters share); else the column header as printed."""
     if figure.period and figure.period[:1] in ("Q", "H"):
-        return re.sub(r"\s*\([^()]*\)", "", figure.column).strip() or figure.period
+        return without_parentheses(figure.column) or figure.period
     years = _YEARS.findall(figure.column)
     return years[-1] if years else figure.column.strip() or (figure.period or "")
 

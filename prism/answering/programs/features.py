@@ -26,7 +26,7 @@ from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
 from prism.types.reading import PeriodMention, Reading
 
-__all__ = ["FEATURES", "describe"]
+__all__ = ["FEATURES", "describe", "stated_words"]
 
 FEATURES = ("op_log_probability", "label_share", "label_least", "coverage", "label_phrase", "context_share",
             "unasked_total", "asked_total", "period_cover", "period_extra", "periods_match", "latest", "chronological",
@@ -135,6 +135,18 @@ def _figure_words(operand: Operand, reading: Reading) -> float:
         after = before[last:]
     tokens = frozenset(tokenize(after))
     return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
+
+
+def stated_words(operands: Sequence[Operand], rows: Sequence[Row]) -> frozenset[str]:
+    """Every index token the figures ``operands`` read are stated with: ``rows``' (theirs) label tokens and context
+    (heading, title, a sentence's words) and the column headers of the table cells among them."""
+    said: set[str] = set()
+    for row in rows:
+        said |= row.tokens | row.context
+    for o in operands:
+        if o.source == "cell":
+            said |= header_tokens(o.column)
+    return frozenset(said)
 
 
 def _question_cover(reading: Reading, said: set[str] | frozenset[str]) -> float:
@@ -283,7 +295,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]
     column_named = sum(1 for h in headers if h and h & reading.tokens) / len(headers) if headers else 0.0
-    said = labels | context | frozenset().union(*headers)  # every word the figures are stated with
+    said = labels | stated_words(operands, members)
     several = len(operands) > 1  # one figure is neither one row's nor several periods' figures: those say nothing
     return np.array([
         log_probability, _mean(shares), float(min(shares)), coverage,
