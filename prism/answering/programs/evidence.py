@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 from prism.answering.programs.columns import column_periods
@@ -102,6 +103,20 @@ def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int
     return period, when_of(found[0].text, period)
 
 
+@lru_cache(maxsize=4096)
+def _row_quarter(label: str, year: int, fye: str | None) -> tuple[str, tuple[int, int]] | None:
+    """The quarter or half of ``year`` a row label names without a year ("First Quarter", "Q4", "Second half") in a
+    column of that year: a table of quarters by year (a stock's high and low prices per quarter, quarterly results)
+    dates its cells by both, "First Quarter" under "2018" is Q1 of fiscal 2018. ``None`` for any other label."""
+    if not label or find_periods(label):
+        return None
+    found = find_periods(f"{label} {year}")
+    if len(found) != 1 or found[0].kind not in ("Q", "H") or found[0].year != year:
+        return None
+    period = period_label(found[0], fye)
+    return period, (year, found[0].part or 0)
+
+
 def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, RetrievedChunk | None]],
                 seen: set[tuple[str, str]]) -> tuple[list[Row], list[tuple[str, Row | None]]]:
     """The rows of one retrieved table chunk's table (its own part first, then the others on the page)."""
@@ -135,6 +150,8 @@ def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Ret
                 when = when_of(column, period)
                 if period is None and not any(periods):
                     period, when = _row_period(label, fye)
+                elif when[0] and not when[1]:
+                    period, when = _row_quarter(label, when[0], fye) or (period, when)
                 unit = table.unit or column_unit(column)
                 figures.append(Operand(
                     label or "Total", column, period, when, cell.strip(), value, unit, table.currency,

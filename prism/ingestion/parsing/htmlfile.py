@@ -31,7 +31,7 @@ from prism.ingestion.parsing.hidden import visible_html
 from prism.ingestion.parsing.normalize import has_indexable_text, normalize_report
 from prism.ingestion.parsing.text import decode_bytes, encoding_warning
 from prism.ingestion.parsing.url import html_to_text
-from prism.ingestion.tables.grid import combine_headers, split_header, spread_group_labels
+from prism.ingestion.tables.grid import stacked_tables
 from prism.ingestion.tables.html import HtmlTable, parse_tables
 from prism.types import Page, ParsedDocument, Table
 
@@ -153,9 +153,8 @@ def _page(text: str, html: str) -> tuple[str, tuple[Table, ...]]:
         if table is None:
             builder.paragraph("\n".join(lines))
             continue
-        rows = [*table.header_rows, *table.rows]
-        n = split_header(rows, len(table.header_rows))
-        builder.table(combine_headers(spread_group_labels(rows[:n])), rows[n:])
+        for names, body in stacked_tables([*table.header_rows, *table.rows], len(table.header_rows)):
+            builder.table(names, body)
     return builder.build()
 
 

@@ -80,16 +80,54 @@ def split_header(rows: Sequence[Sequence[str]], declared: int = 0) -> int:
         The header row count, ``declared`` ≤ n < ``len(rows)`` (or ``len(rows)`` when every row is declared).
     """
     n = declared
-    while n < min(len(rows), MAX_HEADER_ROWS):
-        row = [" ".join(c.split()) for c in rows[n]]
-        values = row[1:]
-        unit_note = bool(row) and is_unit_line(row[0]) and not any(values)
-        if not unit_note and not (any(values) and all(is_header_cell(c) for c in values)):
-            break
+    while n < min(len(rows), MAX_HEADER_ROWS) and _header_like(rows[n]):
         n += 1
     if n == len(rows) or not any(not is_header_cell(c) for r in rows[n:] for c in r[1:]):
         return declared if declared else min(1, len(rows))
     return n
+
+
+def _header_like(cells: Sequence[str]) -> bool:
+    """Whether a row reads as a header row (:func:`split_header`): value cells holding no figure, not all empty, or
+    a unit note alone in its label cell."""
+    row = [" ".join(c.split()) for c in cells]
+    values = row[1:]
+    unit_note = bool(row) and is_unit_line(row[0]) and not any(values)
+    return unit_note or (any(values) and all(is_header_cell(c) for c in values))
+
+
+def _has_figure(rows: Sequence[Sequence[str]]) -> bool:
+    return any(not is_header_cell(c) for r in rows for c in r[1:])
+
+
+def stacked_tables(rows: Sequence[Sequence[str]], declared: int = 0) -> list[tuple[list[str], list[Sequence[str]]]]:
+    """The tables stacked in one grid, each ``(column names, data rows)``: the header (:func:`split_header`) and the
+    rows under it, then, for every later block of header rows with an empty label cell that names a period and
+    stands between rows holding figures (a statement repeating its header for the year before: "As of December 31,
+    2018" over "Amortized Cost | Fair Value"; "Fiscal 2018" over its quarters), that block's names and the rows
+    under it. A row naming no period ("Liabilities and Stockholders' Equity", "€m") is a section or a unit, not a
+    header. Column names are :func:`combine_headers` of :func:`spread_group_labels`.
+
+    Returns:
+        One entry per stacked table, top first; one entry when the grid repeats no header.
+    """
+    n = split_header(rows, declared)
+    head: Sequence[Sequence[str]] = rows[:n]
+    out: list[tuple[list[str], list[Sequence[str]]]] = []
+    start = i = n
+    while i < len(rows):
+        m = 0
+        while i + m < len(rows) and m < MAX_HEADER_ROWS and not " ".join(rows[i + m][:1]).strip() \
+                and _header_like(rows[i + m]):
+            m += 1
+        block = rows[i:i + m]
+        if m and _has_figure(rows[start:i]) and _has_figure(rows[i + m:i + m + 1]) \
+                and any(_kind(c) == "period" for r in block for c in r[1:]):
+            out.append((combine_headers(spread_group_labels(head)), list(rows[start:i])))
+            head, start = block, i + m
+        i += max(m, 1)
+    out.append((combine_headers(spread_group_labels(head)), list(rows[start:])))
+    return out
 
 
 _DANGLING = re.compile(r"\b(?:of|and|&|for|to|in|at|on|from|the|by|per|with)\s*$", re.IGNORECASE)
