@@ -136,8 +136,8 @@ class Choice:
         if best is None or not periods or any(p.kind != "Q" for p in periods):
             return False
         operands = best.program.operands
-        if any(o.source != "sentence" or o.period is not None for o in operands):
-            return False
+        if any(o.source != "sentence" or o.column for o in operands):
+            return False  # a cell, or a sentence naming its figure's period (not dated by its document's quarter)
         by_id = {c.chunk_id: c for c in self.chunks}
         chunks = [o.chunk or by_id.get(o.table.split("#")[0]) for o in operands]
         if any(c is None for c in chunks):

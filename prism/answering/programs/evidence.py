@@ -13,7 +13,10 @@ and citation.
   Company recognized $0.3 million, $0.9 million and $0.6 million, respectively"), with the period its sentence
   names: the one period it names, or the periods in order when it lists them "respectively" — as many figures as
   periods, or several lists of that many ("sales were $318,928, $296,316 and $18,951, respectively, and operating
-  profit was $17,076, $18,177 and $3,300, respectively" over "fiscal 2017, 2018 and 2019": each list in turn).
+  profit was $17,076, $18,177 and $3,300, respectively" over "fiscal 2017, 2018 and 2019": each list in turn); a
+  sentence naming no period, of a document about one quarter (an earnings call, its ``period`` profile), is of
+  that quarter ("Gross NPA was 3.4% in credit cards" in the Q2 FY2025 call), its column (the words naming its
+  period) left empty.
 
 Years, dates, clause numbers and footnote markers are not figures. Nothing here reads the question.
 """
@@ -248,16 +251,18 @@ def _prose_figures(n: int, chunk: RetrievedChunk, k: int, sentence: str) -> list
     if not found:
         return []
     respectively = "respectively" in sentence.lower() and len(periods) > 1 and len(found) % len(periods) == 0
+    document_period = str(chunk.metadata.get("period") or "")
+    quarter = document_period if not periods and document_period.startswith("Q") else None
     out = []
     for i, (m, value) in enumerate(found):
         mention = periods[i % len(periods)] if respectively else periods[0] if len(periods) == 1 else None
-        period = period_label(mention, fye) if mention is not None else None
+        period = period_label(mention, fye) if mention is not None else quarter
         scale = (m.group("scale") or "").lower()
         unit = CANONICAL.get(scale) or CANONICAL.get(scale.rstrip("s"))
         currency = currencies.code_of(m.group("cur") or "") if m.group("cur") else None
         kind: Kind = "percent" if m.group("pct") else "amount" if (currency or unit) else "number"
         out.append(Operand(sentence, mention.text if mention else "", period,
-                           when_of(mention.text, period) if mention else (0, 0), m.group(0).strip(), value, unit,
+                           when_of(mention.text if mention else "", period), m.group(0).strip(), value, unit,
                            currency, kind, n, "sentence", f"{chunk.chunk_id}#{k}", -1, i, False, "", "", n))
     return out
 

@@ -24,6 +24,7 @@ from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
 from prism.types.reading import PeriodMention, Reading
 
 __all__ = ["FEATURES", "describe", "stated_words"]
@@ -115,26 +116,47 @@ def _head_unasked(members: Sequence[Row], reading: Reading) -> float:
     return 1.0 if any((head := _head(r.label)) and not head & reading.tokens for r in members) else 0.0
 
 
+_JOINS = re.compile(r"\b(?:and|but|while|whereas|against|versus|vs|compared\s+(?:with|to))\b", re.IGNORECASE)
+"""Words joining two figures' clauses in one sentence ("2.1% in personal loans and 3.4% in credit cards")."""
+_NAMED_AFTER = re.compile(r"\s*(?:of|in|for|on|at|under|across|among)\b", re.IGNORECASE)
+"""A figure followed by one of these is named by the words after it too ("3.4% in credit cards", "61% of value")."""
+
+
 def _figure_words(operand: Operand, reading: Reading) -> float:
-    """For a figure stated in a sentence, the share of the words naming it that the question names: which of a
-    sentence's figures is asked. The words naming it follow it when they start with "of" ("61% of volume but 34% of
-    value": "of volume but", "of value"), else they precede it back to the last figure or punctuation mark ("return
-    on assets was 1.52% and return on equity 15.1%": "and return on equity" names 15.1%). 0.0 for a table cell."""
+    """For a figure stated in a sentence, the share of the words naming it, less those naming a period, that the
+    question names: which of a sentence's figures is asked. The words naming it precede it back to the last figure
+    or punctuation mark, and after another figure from the last word joining the two ("and", "but", "while",
+    "against"): "return on assets was 1.52% and return on equity 15.1%" names 15.1% "return on equity"; they
+    follow it when they open with a preposition, up to the next figure, mark or joining word ("Gross NPA was 2.1%
+    in personal loans and 3.4% in credit cards": "Gross NPA … personal loans", "credit cards"; "61% of volume but
+    34% of value"). 0.0 for a table cell."""
     if operand.source != "sentence":
         return 0.0
-    figure = operand.printed.strip()
-    at = operand.label.find(figure)
+    tokens = _naming_tokens(operand.label, operand.printed.strip())
+    return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
+
+
+@functools.lru_cache(maxsize=8192)
+def _naming_tokens(sentence: str, figure: str) -> frozenset[str]:
+    """The index tokens of the words naming ``figure`` in ``sentence`` (:func:`_figure_words`), without the periods
+    it names ("for fiscal 2019")."""
+    at = sentence.find(figure)
     if at < 0:
-        return 0.0
-    after = operand.label[at + len(figure):]
+        return frozenset()
+    for period in find_periods(sentence):  # blanked, the same length: a period's digits are no figure
+        sentence = sentence.replace(period.text, " " * len(period.text)) if period.text != figure else sentence
+    before = sentence[:at]
+    last = max((m.end() for m in _NEXT_FIGURE.finditer(before)), default=0)
+    before = before[last:]
+    joins = list(_JOINS.finditer(before)) if last else []
+    before = before[joins[-1].end():] if joins else before
+    after = sentence[at + len(figure):]
     stop = _NEXT_FIGURE.search(after)
     after = after[:stop.start()] if stop else after
-    if not after.lstrip().lower().startswith("of "):  # "return on equity 15.1%": the name comes before the figure
-        before = operand.label[:at]
-        last = max((m.end() for m in _NEXT_FIGURE.finditer(before)), default=0)
-        after = before[last:]
-    tokens = frozenset(tokenize(after))
-    return len(tokens & reading.tokens) / len(tokens) if tokens else 0.0
+    join = _JOINS.search(after)
+    after = after[:join.start()] if join else after
+    words = f"{before} {after if _NAMED_AFTER.match(after) else ''}"
+    return frozenset(t for t in tokenize(words) if not _PERIOD_TOKEN.fullmatch(t))
 
 
 def stated_words(operands: Sequence[Operand], rows: Sequence[Row]) -> frozenset[str]:

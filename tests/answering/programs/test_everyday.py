@@ -184,3 +184,16 @@ def test_year_on_year_of_a_quarter_is_from_the_same_quarter_a_year_before(sample
     answer = sample.ask("By how much did net profit grow year on year in Q2 FY25?", "sample")
     assert answer.answer.splitlines()[0] == ("Change in Net profit (PAT), Q2 FY24 to Q2 FY25: ₹191 crore (9.77 %)"), \
         answer.answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "stated", "not_stated"), [
+    # Table 8 gives the bank-wide "Gross NPA %" (1.74 %); the Q2 FY25 call's sentence, dated by the call's quarter,
+    # gives it per product: "2.1% in personal loans and 3.4% in credit cards"
+    ("What was the gross NPA in credit cards in Q2 FY25?", "3.4%", "1.74"),
+    ("What was the gross NPA in personal loans in Q2 FY25?", "2.1%", "1.74"),
+])
+def test_a_calls_undated_sentence_is_of_the_calls_quarter_and_each_figure_of_the_words_beside_it(
+        sample, question, stated, not_stated):
+    answer = sample.ask(question, "sample")
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert first.startswith(f"- {stated}") and not_stated not in first, answer.answer

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from prism.answering.programs.evidence import Evidence, Row
-from prism.answering.programs.features import FEATURES, _item_order
+from prism.answering.programs.features import FEATURES, _item_order, _naming_tokens
 from prism.answering.programs.operation import Operand, Program
 from prism.answering.programs.ranker import candidates
 from prism.answering.programs.row_names import column_states, operation_log_probability
@@ -172,3 +172,17 @@ def test_a_row_naming_another_quantity_of_the_thing_asked_is_marked(question, la
     found = candidates(read(question), table_evidence((label, "1,002")))
     lookup = next(c for c in found if c.program.operation == "lookup")
     assert lookup.features[FEATURES.index("head_unasked")] == unasked
+
+
+@pytest.mark.parametrize(("sentence", "figure", "words"), [
+    # a figure followed by a preposition is named by the words after it; a joining word ends the clause before it
+    ("Gross NPA was 2.1% in personal loans and 3.4% in credit cards.", "3.4%", {"credit", "card"}),
+    ("Gross NPA was 2.1% in personal loans and 3.4% in credit cards.", "2.1%", {"gross", "npa", "person", "loan"}),
+    ("Return on assets was 1.52% and return on equity 15.1%.", "15.1%", {"return", "equiti"}),
+    ("P2M transactions were 61% of volume but 34% of value.", "34%", {"valu"}),
+    # the periods a sentence names are no name of its figures
+    ("Total revenue includes SPVSS revenue of $168 million and $903 million for fiscal 2019 and 2018, respectively.",
+     "$903 million", set()),
+])
+def test_the_words_naming_a_figure_of_a_sentence(sentence, figure, words):
+    assert _naming_tokens(sentence, figure) == frozenset(words)
