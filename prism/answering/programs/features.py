@@ -313,6 +313,9 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         ok = result.kind in _COMPATIBLE.get(expected, {expected})
         match, clash = (1.0, 0.0) if ok else (0.0, 1.0)
     total_asked = reading.names_total
+    # "What share of total deposits are savings deposits?": the total named is the whole, asked in no other role
+    misplaced = total_asked and reading.operation == "share" and any(
+        o.total and not (program.operation == "share" and o is operands[-1]) for o in operands)
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]
@@ -323,8 +326,8 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         log_probability, _mean(shares), float(min(shares)), coverage,
         1.0 if any(r.label and phrase_in(r.label.lower(), words) for r in members) else 0.0,
         len(context & reading.tokens) / max(len(reading.tokens), 1),
-        1.0 if any(o.total for o in operands) and not total_asked else 0.0,
-        1.0 if any(o.total for o in operands) and total_asked else 0.0,
+        1.0 if any(o.total for o in operands) and (not total_asked or misplaced) else 0.0,
+        1.0 if any(o.total for o in operands) and total_asked and not misplaced else 0.0,
         len(set(in_asked)) / len(asked) if asked else 0.0,
         sum(1 for p in positions if p < 0) / len(operands) if asked else 0.0,
         1.0 if asked and len({o.when for o in operands}) == len(asked) else 0.0,

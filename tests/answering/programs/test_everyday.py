@@ -197,3 +197,15 @@ def test_a_calls_undated_sentence_is_of_the_calls_quarter_and_each_figure_of_the
     answer = sample.ask(question, "sample")
     first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
     assert first.startswith(f"- {stated}") and not_stated not in first, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What share of total deposits are savings deposits?",
+    "What percentage of total deposits were savings deposits?",
+])
+def test_the_total_a_share_is_of_is_the_whole_not_the_part(sample, question):
+    """Table 11 states each deposit type's "Share of deposits", the Total row's 100.0 % too: the total the question
+    names is the whole, so the answer is the savings row's 24.5 % (stated, or computed from the outstanding)."""
+    answer = sample.ask(question, "sample")
+    first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
+    assert "24.5" in first and "100.0" not in first, answer.answer
