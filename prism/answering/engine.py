@@ -36,7 +36,7 @@ from prism.answering.answerability import NOT_FOUND, Answerability, assess, decl
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.continuation import cite_quotes, complete_cut
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance, unnamed_decline
 from prism.answering.figure_step import FigureStep
 from prism.answering.figures import unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -333,8 +333,8 @@ class AnswerEngine:
             run.chunks, run.blocks = run.chunks + added, run.blocks + blocks_of_chunks(added)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
-            text = NOT_RELEVANT
-            run.notes.insert(0, Note("declined", NOT_RELEVANT))
+            text = unnamed_decline(run.reading) or NOT_RELEVANT
+            run.notes.insert(0, Note("declined", text))
         elif run.derived is not None and label == EXTRACTIVE_LABEL:
             run.notes.insert(0, Note("extractive", f"{COMPUTED_LABEL}."))
         elif label == EXTRACTIVE_LABEL:

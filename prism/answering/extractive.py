@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from prism.answering import acronyms
 from prism.answering.citations import defuse_references
 from prism.answering.evidence import UnitTest, gives_reason
 from prism.answering.figures import with_digits
@@ -244,6 +245,40 @@ def _other_period(sentence: str, asked: set[tuple[str, int | None, int]]) -> boo
     return bool(stated) and not stated & asked
 
 
+_PERIOD_CODE = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q)\d{0,4}(?:fy\d{2,4})?")
+"""An index token naming a fiscal period ("q3", "fy25", "q3fy25"): a period, not a figure asked by."""
+
+
+def names_a_mention(reading: Reading, sentence: str, chunk: RetrievedChunk) -> bool:
+    """Whether ``sentence`` (read with its table's title and column headers, for a table line) names a word of one
+    of the question's mentions (the runs naming figures or items; periods are not among them), states a figure
+    the question states, or spells out an abbreviation the question writes ("net interest margin" for "NIM"):
+    "What was the NIM in Q3 FY25?" is not answered by a UPI table's line "Q3 FY25 (Oct–Dec 2024) 203 2.71 28.5%
+    0.63%". ``True`` for a question that names no figure or item."""
+    words = {t for m in reading.mentions for t in m.tokens}
+    if not words:
+        return True
+    text = " ".join([sentence, *(str(chunk.metadata.get(k) or "") for k in ("table_title", "table_columns"))])
+    tokens = set(tokenize(text))
+    figures = {t for t in _figures(reading.tokens) if not _PERIOD_CODE.fullmatch(t)}
+    if words & tokens or figures & tokens:  # or the figures it asks by ("between ₹10,001 and ₹25,000")
+        return True
+    return any(why == "acronym" and acronyms.mentioned(word, text) for word, why in reading.salient)
+
+
+def unnamed_decline(reading: Reading) -> str:
+    """The decline of a figure question no quoted line names (:func:`names_a_mention`): what was looked for, in
+    the periods asked ("… no sentence or table row of the closest passages names “NIM” in Q3 FY25. …"); ``""`` for
+    any other question."""
+    if reading.intent != "figure" or not reading.mentions:
+        return ""
+    named = " and ".join(f"“{m.text}”" for m in reading.mentions)
+    periods = " and ".join(p.text for p in reading.periods)
+    return (f"The documents in this workspace don't answer that: no sentence or table row of the closest passages "
+            f"names {named}{f' in {periods}' if periods else ''}. Try other words, check the document filter, or "
+            "add the document that covers it.")
+
+
 def extractive_lines(
     reading: Reading,
     chunks: Sequence[RetrievedChunk],
@@ -281,6 +316,8 @@ def extractive_lines(
     scored = score_sentences(reading, chunks, embedder, lexical_weight)
     if segments(reading):  # a segment's figure: only a sentence stating it for that segment answers
         scored = [s for s in scored if s.answers and names_segments(s.text, reading)]
+    if reading.intent == "figure":  # a figure of what the question names, not any line of the period asked
+        scored = [s for s in scored if names_a_mention(reading, s.text, chunks[s.n - 1])]
     if not scored:
         return []
     floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score

@@ -8,8 +8,15 @@ import pytest
 import tenacity
 
 from prism.answering.conversation import Conversation
-from prism.answering.engine import EMPTY_WORKSPACE, NOT_RELEVANT, REPHRASE, AnswerEngine, AnswerStream
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_answer, relevance, split_sentences
+from prism.answering.engine import EMPTY_WORKSPACE, REPHRASE, AnswerEngine, AnswerStream
+from prism.answering.extractive import (
+    EXTRACTIVE_LABEL,
+    extractive_answer,
+    relevance,
+    score_sentences,
+    split_sentences,
+    unnamed_decline,
+)
 from prism.answering.llm import wrap_llms
 from prism.config import Settings
 from prism.errors import DocumentNotFoundError, LLMAuthError
@@ -98,10 +105,14 @@ def test_extractive_leads_with_the_best_then_keeps_reading_order_and_markers(doc
     lines = text.splitlines()[2:]
     assert len(lines) <= 3 and cited
     ns = [int(li.rsplit("[", 1)[1].rstrip("]")) for li in lines]
-    assert ns[1:] == sorted(ns[1:]) and set(ns) == set(cited)  # the best answering line leads, then reading order
+    assert set(ns) == set(cited)
+    answering = {s.text for s in score_sentences(read(SEED), chunks, embedder) if s.answers}
+    order = []
     for li, n in zip(lines, ns, strict=True):
         sentence = li[2 : li.rindex(" [")].strip("…")  # "…" marks where the chunk cut a sentence
         assert " ".join(sentence.split()) in " ".join(chunks[n - 1].text.split())
+        order.append((not any(" ".join(sentence.split()) in " ".join(a.split()) for a in answering), n))
+    assert order[1:] == sorted(order[1:])  # the best answering line leads, then those that answer, in reading order
     assert extractive_answer(read(SEED), [], embedder) == ("", [])
 
 
@@ -377,7 +388,8 @@ def test_a_decline_is_not_an_extractive_answer(docs, monkeypatch):
     monkeypatch.setattr(engine_module, "extractive_lines", lambda *args, **kwargs: [])
     monkeypatch.setattr(engine_module.FigureStep, "figures", lambda *args, **kwargs: (None, [], []))
     answer = docs.ask(SEED, "docs")
-    assert answer.answer == NOT_RELEVANT and answer.mode == "extractive" and answer.declined
+    assert answer.answer == unnamed_decline(read(SEED)) and answer.mode == "extractive" and answer.declined
+    assert "names “total UPI transaction volume” in FY2024" in answer.answer
     assert answer.to_dict()["declined"] is True
     assert [n.kind for n in answer.notes] == ["declined"]
     assert answer.citations == [] and answer.retrieved  # the passages are still there to look at

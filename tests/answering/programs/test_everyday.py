@@ -209,3 +209,15 @@ def test_the_total_a_share_is_of_is_the_whole_not_the_part(sample, question):
     answer = sample.ask(question, "sample")
     first = next(li for li in answer.answer.splitlines() if li.startswith("- "))
     assert "24.5" in first and "100.0" not in first, answer.answer
+
+
+def test_a_figure_no_line_names_is_declined_not_quoted_from_a_line_of_the_period(sample):
+    """No document gives the NIM of Q3 FY25; the UPI circular's Annexure A has a line for that quarter ("Q3 FY25
+    (Oct–Dec 2024) 203 2.71 28.5% 0.63%"), which names no margin. Its volume, which the table's columns name, is
+    answered from that line."""
+    declined = sample.ask("What was the NIM in Q3 FY25?", "sample")
+    assert declined.declined and "names “NIM” in Q3 FY25" in declined.answer and "203" not in declined.answer, \
+        declined.answer
+    answered = sample.ask("What was the UPI volume in Q3 FY25?", "sample")
+    first = next(li for li in answered.answer.splitlines() if li.startswith("- "))
+    assert "203" in first and not answered.declined, answered.answer
