@@ -87,15 +87,22 @@ _HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*
 a means, nor "how many percent did it grow")."""
 
 
+_PER_COMPOUND = re.compile(r"\bper-(?!shares?\b)[a-z]+", re.IGNORECASE)
+"""A rate's kind written as one hyphenated modifier ("the per-transaction limit", "a per-day cap"): it names the
+figure, no division ("net income per share", "per-share" ask one)."""
+
+
 def cue_words(words: Sequence[str], text: str) -> list[str]:
     """``words`` less the words that name a metric or a rule's bound rather than an operation: "ratio" in a named
-    ratio (:func:`names_ratio`), "minimum"/"maximum" of a bound (:func:`names_bound`), "average" of an average a
+    ratio (:func:`names_ratio`), "per" of a hyphenated rate ("the per-transaction limit"), "minimum"/"maximum" of a
+    bound (:func:`names_bound`), "average" of an average a
     table prints (:func:`names_printed_average`), "percentage" of a change in
     a percentage figure (:func:`changes_a_percentage`); "proportion" of a proportion that is a ratio
     (:func:`asks_proportion_ratio`) is read as "ratio", "grow" of "how much did X grow from …" as "grew". The
     operation model reads these; mentions and retrieval keep every word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
     drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
+    drop |= {"per"} if _PER_COMPOUND.search(text) and not re.search(r"\bper\s", text, re.IGNORECASE) else frozenset()
     out = [w for w in words if w not in drop]
     if asks_proportion_ratio(text):
         out = ["ratio" if w == "proportion" else w for w in out]
