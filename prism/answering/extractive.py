@@ -191,12 +191,13 @@ def score_sentences(
     test = UnitTest(target, _entity_tokens(chunks)) if target is not None else None
     scored = []
     for (n, pos, s), cos in zip(candidates, cosines, strict=True):
-        s_tokens = tokenize(s)
+        chunk = chunks[n - 1]
+        s_tokens = tokenize(" ".join([s, *_table_words(chunk)]))  # a table line is named by its columns too
         overlap = len(q_tokens & set(s_tokens)) / len(q_tokens) if q_tokens else 0.0
         phrase = len(q_pairs & _pairs(s_tokens)) / len(q_pairs) if q_pairs else 0.0
-        chunk = chunks[n - 1]
-        answers = test is not None and test.answers(s, Path(chunk.source).stem.replace("_", " "),
-                                                    period_texts=[str(chunk.metadata.get("period") or "")])
+        table = _table_words(chunk)
+        answers = test is not None and test.answers(s, " ".join([Path(chunk.source).stem.replace("_", " "), *table]),
+                                                    bool(table), period_texts=[str(chunk.metadata.get("period") or "")])
         answers = answers or (reason and overlap > 0 and gives_reason(s))
         stated = len(q_figures & set(s_tokens)) / len(q_figures) if q_figures else 0.0
         score = (float(cos) + lexical_weight * overlap + PHRASE_WEIGHT * phrase + FIGURE_WEIGHT * stated
@@ -249,6 +250,12 @@ _PERIOD_CODE = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q)\d{0,4}(?:fy\d{2,4})?")
 """An index token naming a fiscal period ("q3", "fy25", "q3fy25"): a period, not a figure asked by."""
 
 
+def _table_words(chunk: RetrievedChunk) -> list[str]:
+    """The title and column headers of a table chunk's table (``[]`` for prose): the words its lines are stated
+    with ("P2P transfers ₹1,00,000" under "Per-transaction limit")."""
+    return [str(chunk.metadata.get(k) or "") for k in ("table_title", "table_columns") if chunk.metadata.get(k)]
+
+
 def names_a_mention(reading: Reading, sentence: str, chunk: RetrievedChunk) -> bool:
     """Whether ``sentence`` (read with its table's title and column headers, for a table line) names a word of one
     of the question's mentions (the runs naming figures or items; periods are not among them), states a figure
@@ -258,7 +265,7 @@ def names_a_mention(reading: Reading, sentence: str, chunk: RetrievedChunk) -> b
     words = {t for m in reading.mentions for t in m.tokens}
     if not words:
         return True
-    text = " ".join([sentence, *(str(chunk.metadata.get(k) or "") for k in ("table_title", "table_columns"))])
+    text = " ".join([sentence, *_table_words(chunk)])
     tokens = set(tokenize(text))
     figures = {t for t in _figures(reading.tokens) if not _PERIOD_CODE.fullmatch(t)}
     if words & tokens or figures & tokens:  # or the figures it asks by ("between ₹10,001 and ₹25,000")

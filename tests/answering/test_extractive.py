@@ -158,3 +158,21 @@ def test_headings_questions_contents_and_logistics_answer_nothing(sentence, answ
     from prism.answering.extractive import _NOT_AN_ANSWER
 
     assert (_NOT_AN_ANSWER.match(sentence) is None) == answers
+
+
+def test_a_table_line_is_named_by_its_column_headers_too(embedder):
+    """The row "P2P transfers ₹1,00,000 ₹2,00,000" states the per-transaction limit its column names; a sentence
+    writing "per-transaction limit" about another kind of payment does not lead over it."""
+    from prism.answering.extractive import extractive_answer
+    from prism.types import RetrievedChunk
+    from tests.readings import read
+
+    prose = RetrievedChunk("c-1", "d" * 64, "circular.pdf", "A per-transaction limit of ₹5,00,000 applies to payments "
+                           "to verified merchants for tax payments and hospitals.")
+    table = RetrievedChunk("c-2", "d" * 64, "circular.pdf", "P2P transfers ₹1,00,000 ₹2,00,000\n\n"
+                           "P2M payments ₹2,00,000 ₹5,00,000\n",
+                           metadata={"table_id": "t1", "table_title": "Transaction limits",
+                                     "table_columns": "Per-transaction limit | Per-day limit"})
+    answer, _ = extractive_answer(read("What is the per-transaction limit for P2P transfers?"), [prose, table],
+                                  embedder, max_sentences=2)
+    assert answer.splitlines()[2].startswith("- P2P transfers ₹1,00,000"), answer
