@@ -217,6 +217,19 @@ NOT_FOUND = "NOT FOUND"
 """How an LLM reply that the blocks do not answer begins (the answer prompt asks for it); shown as a decline."""
 
 
+def unnamed_decline(reading: Reading) -> str:
+    """The decline of a figure question no quoted line names (:func:`names_a_mention`): what was looked for, in
+    the periods asked ("… no sentence or table row of the closest passages names “NIM” in Q3 FY25. …"); ``""`` for
+    any other question."""
+    if reading.intent != "figure" or not reading.mentions:
+        return ""
+    named = " and ".join(f"“{m.text}”" for m in reading.mentions)
+    periods = " and ".join(p.text for p in reading.periods)
+    return (f"The documents in this workspace don't answer that: no sentence or table row of the closest passages "
+            f"names {named}{f' in {periods}' if periods else ''}. Try other words, check the document filter, or "
+            "add the document that covers it.")
+
+
 def decline_message(query: str, sources: Sequence[str] | None, missing: Sequence[str] = (), reason: str = "",
                     scope: SearchScope | None = None) -> str:
     """What a decline says: that the documents do not answer, what was searched (the standalone query and where:

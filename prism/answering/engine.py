@@ -32,11 +32,12 @@ from dataclasses import replace
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
+from prism.answering import answerability
 from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message, unknown_acronyms
 from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
 from prism.answering.continuation import cite_quotes, complete_cut
 from prism.answering.conversation import History, condense, history_messages, history_turns
-from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance, unnamed_decline
+from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figure_step import FigureStep
 from prism.answering.figures import unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
@@ -333,7 +334,7 @@ class AnswerEngine:
             run.chunks, run.blocks = run.chunks + added, run.blocks + blocks_of_chunks(added)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
-            text = unnamed_decline(run.reading) or NOT_RELEVANT
+            text = answerability.unnamed_decline(run.reading) or NOT_RELEVANT
             run.notes.insert(0, Note("declined", text))
         elif run.derived is not None and label == EXTRACTIVE_LABEL:
             run.notes.insert(0, Note("extractive", f"{COMPUTED_LABEL}."))

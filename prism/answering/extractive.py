@@ -273,17 +273,14 @@ def names_a_mention(reading: Reading, sentence: str, chunk: RetrievedChunk) -> b
     return any(why == "acronym" and acronyms.mentioned(word, text) for word, why in reading.salient)
 
 
-def unnamed_decline(reading: Reading) -> str:
-    """The decline of a figure question no quoted line names (:func:`names_a_mention`): what was looked for, in
-    the periods asked ("… no sentence or table row of the closest passages names “NIM” in Q3 FY25. …"); ``""`` for
-    any other question."""
-    if reading.intent != "figure" or not reading.mentions:
-        return ""
-    named = " and ".join(f"“{m.text}”" for m in reading.mentions)
-    periods = " and ".join(p.text for p in reading.periods)
-    return (f"The documents in this workspace don't answer that: no sentence or table row of the closest passages "
-            f"names {named}{f' in {periods}' if periods else ''}. Try other words, check the document filter, or "
-            "add the document that covers it.")
+def _naming(reading: Reading, scored: list[ScoredSentence], chunks: Sequence[RetrievedChunk]) -> list[ScoredSentence]:
+    """``scored`` less the sentences that do not name what is asked: of a segment's figure, those not stating it for
+    that segment; of a figure, those naming none of its mentions (:func:`names_a_mention`)."""
+    if segments(reading):
+        scored = [s for s in scored if s.answers and names_segments(s.text, reading)]
+    if reading.intent == "figure":
+        scored = [s for s in scored if names_a_mention(reading, s.text, chunks[s.n - 1])]
+    return scored
 
 
 def extractive_lines(
@@ -320,11 +317,7 @@ def extractive_lines(
         document itself writes is quoted as ``[ref 2]`` (:func:`~prism.answering.citations.defuse_references`), so
         it never reads as a citation.
     """
-    scored = score_sentences(reading, chunks, embedder, lexical_weight)
-    if segments(reading):  # a segment's figure: only a sentence stating it for that segment answers
-        scored = [s for s in scored if s.answers and names_segments(s.text, reading)]
-    if reading.intent == "figure":  # a figure of what the question names, not any line of the period asked
-        scored = [s for s in scored if names_a_mention(reading, s.text, chunks[s.n - 1])]
+    scored = _naming(reading, score_sentences(reading, chunks, embedder, lexical_weight), chunks)
     if not scored:
         return []
     floor = scored[0].score * 0.5 if scored[0].score > 0 else scored[0].score

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import tenacity
 
+from prism.answering.answerability import unnamed_decline
 from prism.answering.conversation import Conversation
 from prism.answering.engine import EMPTY_WORKSPACE, REPHRASE, AnswerEngine, AnswerStream
 from prism.answering.extractive import (
@@ -15,7 +16,6 @@ from prism.answering.extractive import (
     relevance,
     score_sentences,
     split_sentences,
-    unnamed_decline,
 )
 from prism.answering.llm import wrap_llms
 from prism.config import Settings

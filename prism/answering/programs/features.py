@@ -284,6 +284,13 @@ def _members(program: Program, reading: Reading, members: list[Row]) -> list[Row
     return members
 
 
+def _misplaced_total(program: Program, reading: Reading) -> bool:
+    """Whether a share question names a total ("What share of total deposits are savings deposits?": the share's
+    whole) and the program reads a total in another role than a share's whole (the Total row's own 100 %)."""
+    return reading.names_total and reading.operation == "share" and any(
+        o.total and not (program.operation == "share" and o is program.operands[-1]) for o in program.operands)
+
+
 def describe(program: Program, result: Result, reading: Reading, rows: dict[tuple[str, int], Row],
              words: Sequence[str], log_probability: float) -> np.ndarray:
     """The features of one candidate (:data:`FEATURES`, the last, ``render_cosine``, left 0)."""
@@ -313,9 +320,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
         ok = result.kind in _COMPATIBLE.get(expected, {expected})
         match, clash = (1.0, 0.0) if ok else (0.0, 1.0)
     total_asked = reading.names_total
-    # "What share of total deposits are savings deposits?": the total named is the whole, asked in no other role
-    misplaced = total_asked and reading.operation == "share" and any(
-        o.total and not (program.operation == "share" and o is operands[-1]) for o in operands)
+    misplaced = _misplaced_total(program, reading)
     percents = all(o.kind == "percent" for o in operands)
     named = len(mention_tokens & labels) / len(mention_tokens) if mention_tokens else 0.0
     headers = [header_tokens(o.column) for o in operands if o.source == "cell"]

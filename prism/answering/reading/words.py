@@ -144,11 +144,6 @@ _PERIOD_LEADS = frozenset({"in", "for", "during", "over", "across", "at", "as", 
 Other", "in total revenue")."""
 
 
-_CODE = re.compile(r"(?!(?:fy|cy)\d|[qh][1-4])(?:[a-z]+\d+[a-z][a-z\d]*|[a-z]{2,}\d+)")
-"""A name written with a digit among its letters ("P2P", "P2M", "CET1", "GSTR3B"), not a number or a period code
-("FY25", "Q3")."""
-
-
 def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[int, int]] = ()
              ) -> tuple[Mention, ...]:
     """The runs of words of ``text`` naming figures or items (module docstring): a word of its own index tokens,
@@ -185,8 +180,7 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
         summed = word == "total" and (follows == "of" or before == "in" and (not follows or follows in _PERIOD_LEADS
                                                                            or follows[:1].isdigit()))
         content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS and not summed)
-                   and not _covered(m.start(), m.end(), spans) and bool(tokenize(word))
-                   and (not re.search(r"\d", word) or bool(_CODE.fullmatch(word))))
+                   and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
             gap = text[run[-1].end():m.start()] if run else ""
             if run and _ABBREVIATION.fullmatch(run[-1].group(0)):
