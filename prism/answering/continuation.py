@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from prism.answering.citations import number_by_first_use, validate_citations
 from prism.answering.extractive import quoted_line
-from prism.answering.figures import check_sentences
+from prism.answering.figures import check_sentences, unsupported_numbers
 from prism.answering.programs.tables import RowsOf, sibling_chunk
+from prism.answering.stream import AnswerRun
 from prism.answering.units import Block
 from prism.index.sentences import ends_sentence
 from prism.types import RetrievedChunk
 
-__all__ = ["Completed", "cite_quotes", "complete_cut"]
+__all__ = ["Completed", "cite_answer", "cite_quotes", "complete_cut"]
 
 Completed = tuple[list[tuple[str, int]], list[RetrievedChunk], dict[int, tuple[int, ...]]]
 """``(lines, added chunks, beside)``: the lines with cut sentences completed, the neighbouring chunks they were
@@ -129,3 +131,24 @@ def cite_quotes(lines: Sequence[tuple[str, int]], beside: dict[int, tuple[int, .
     body = "\n".join((f"- {s} [{new[n]}]" if derived else quoted_line(s, new[n])) + "".join(f"[{new[m]}]" for m in more)
                      for (s, _), (n, *more) in zip(lines, refs, strict=True))
     return body, order, unsupported
+
+
+def cite_answer(run: AnswerRun, text: str) -> tuple[str, list[int], list[str]]:
+    """``(text, order, unsupported)``: the answer ``text`` with its citations numbered by first use, the block
+    numbers (retrieval ranks) in that order, and the figures not found in the blocks they cite. An extractive answer
+    is cited by its structure (:attr:`AnswerRun.lines`): a bracketed number quoted from a document is never taken for
+    a marker and is shown ``[ref 2]`` (a computed figure's lines carry Prism's own markers); an LLM's markers that
+    point to no block are removed, with a note on ``run``."""
+    blocks: dict[str, Block | str] = {str(i): b for i, b in enumerate(run.blocks, start=1)}
+    blocks.update({f"W{w.n}": w.content for w in run.web})
+    if run.lines is not None:
+        body, order, unsupported = cite_quotes(run.lines, run.beside, blocks, derived=run.derived is not None)
+        heading = text.split("\n", 1)[0] if run.lines else text
+        return (f"{heading}\n\n{body}" if run.lines else text), order, unsupported
+    check = validate_citations(text, len(run.chunks), len(run.web))
+    if check.removed:
+        run.note("citations_removed", "Removed citation marker(s) pointing to no source: "
+                 + ", ".join(f"[{r}]" for r in check.removed) + ".")
+    unsupported = unsupported_numbers(check.text, blocks)
+    text, order = number_by_first_use(check.text)
+    return text, order, unsupported

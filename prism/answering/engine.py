@@ -32,14 +32,19 @@ from dataclasses import replace
 
 from llama_index.core.llms import ChatMessage, MessageRole
 
-from prism.answering import answerability
-from prism.answering.answerability import NOT_FOUND, Answerability, assess, decline_message, unknown_acronyms
-from prism.answering.citations import MARKER_RE, number_by_first_use, system_message, user_message, validate_citations
-from prism.answering.continuation import cite_quotes, complete_cut
+from prism.answering.answerability import (
+    NOT_FOUND,
+    Answerability,
+    assess,
+    decline_message,
+    unknown_acronyms,
+    unnamed_decline,
+)
+from prism.answering.citations import MARKER_RE, system_message, user_message
+from prism.answering.continuation import cite_answer, complete_cut
 from prism.answering.conversation import History, condense, history_messages, history_turns
 from prism.answering.extractive import EXTRACTIVE_LABEL, extractive_lines, format_extractive, relevance
 from prism.answering.figure_step import FigureStep
-from prism.answering.figures import unsupported_numbers
 from prism.answering.llm import NO_LLMS, LLMs
 from prism.answering.metrics.answer import sub_search
 from prism.answering.numbercheck import accept_derived
@@ -49,7 +54,7 @@ from prism.answering.programs.writing import COMPUTED_LABEL, derived_text
 from prism.answering.reading.reader import Reader
 from prism.answering.seams import Retriever, WorkspaceReader
 from prism.answering.stream import AnswerRun, AnswerStream, Wanted
-from prism.answering.units import Block, blocks_of_chunks
+from prism.answering.units import blocks_of_chunks
 from prism.answering.websearch import WebSearcher, WebSearchOutcome
 from prism.config import Settings
 from prism.errors import LLMAuthError, LLMError
@@ -334,7 +339,7 @@ class AnswerEngine:
             run.chunks, run.blocks = run.chunks + added, run.blocks + blocks_of_chunks(added)
         text = derived_text(run.derived) if run.derived else format_extractive(run.lines, label)
         if not text:  # no sentence answers: a decline, not "sentences quoted from the documents"
-            text = answerability.unnamed_decline(run.reading) or NOT_RELEVANT
+            text = unnamed_decline(run.reading) or NOT_RELEVANT
             run.notes.insert(0, Note("declined", text))
         elif run.derived is not None and label == EXTRACTIVE_LABEL:
             run.notes.insert(0, Note("extractive", f"{COMPUTED_LABEL}."))
@@ -342,25 +347,6 @@ class AnswerEngine:
             run.notes.insert(0, Note("extractive", f"{EXTRACTIVE_LABEL}."))
         run.mark_first_token()
         yield text
-
-    def _cite(self, run: AnswerRun, text: str) -> tuple[str, list[int], list[str]]:
-        """The answer text with its citations numbered by first use, the block numbers (retrieval ranks) in that
-        order, and the figures not found in the blocks they cite. An extractive answer is cited by its structure
-        (:attr:`AnswerRun.lines`): a bracketed number quoted from a document is never taken for a marker and is
-        shown ``[ref 2]`` (a computed figure's lines carry Prism's own markers)."""
-        blocks: dict[str, Block | str] = {str(i): b for i, b in enumerate(run.blocks, start=1)}
-        blocks.update({f"W{w.n}": w.content for w in run.web})
-        if run.lines is not None:
-            body, order, unsupported = cite_quotes(run.lines, run.beside, blocks, derived=run.derived is not None)
-            heading = text.split("\n", 1)[0] if run.lines else text
-            return (f"{heading}\n\n{body}" if run.lines else text), order, unsupported
-        check = validate_citations(text, len(run.chunks), len(run.web))
-        if check.removed:
-            run.note("citations_removed", "Removed citation marker(s) pointing to no source: "
-                     + ", ".join(f"[{r}]" for r in check.removed) + ".")
-        unsupported = unsupported_numbers(check.text, blocks)
-        text, order = number_by_first_use(check.text)
-        return text, order, unsupported
 
     def _finish(self, run: AnswerRun, text: str) -> Answer:
         if run.lines is None and text.strip().upper().startswith(NOT_FOUND):  # the LLM says the blocks don't answer
@@ -370,7 +356,7 @@ class AnswerEngine:
             run.notes.insert(0, Note("declined", message))
             return self._early_answer(run, message)
         text = surface_computed(run, text)  # an LLM answer leads with the computed figure when it does not state it
-        text, order, unsupported = self._cite(run, text)
+        text, order, unsupported = cite_answer(run, text)
         unsupported = accept_derived(run.derived, unsupported) + unsupported_bare(run, text)
         if unsupported:
             run.note("unsupported_figures", "Check these figures, not found in the sources they cite: "

@@ -36,7 +36,7 @@ from prism.index.embedder import PrismEmbedding
 from prism.index.injection import find_injections
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import find_periods
+from prism.retrieval.periods import find_periods, is_period_code
 from prism.types import PeriodMention, RetrievedChunk
 from prism.types.reading import Reading
 
@@ -246,10 +246,6 @@ def _other_period(sentence: str, asked: set[tuple[str, int | None, int]]) -> boo
     return bool(stated) and not stated & asked
 
 
-_PERIOD_CODE = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q)\d{0,4}(?:fy\d{2,4})?")
-"""An index token naming a fiscal period ("q3", "fy25", "q3fy25"): a period, not a figure asked by."""
-
-
 def _table_words(chunk: RetrievedChunk) -> list[str]:
     """The title and column headers of a table chunk's table (``[]`` for prose): the words its lines are stated
     with ("P2P transfers ₹1,00,000" under "Per-transaction limit")."""
@@ -267,7 +263,7 @@ def names_a_mention(reading: Reading, sentence: str, chunk: RetrievedChunk) -> b
         return True
     text = " ".join([sentence, *_table_words(chunk)])
     tokens = set(tokenize(text))
-    figures = {t for t in _figures(reading.tokens) if not _PERIOD_CODE.fullmatch(t)}
+    figures = {t for t in _figures(reading.tokens) if not is_period_code(t)}
     if words & tokens or figures & tokens:  # or the figures it asks by ("between ₹10,001 and ₹25,000")
         return True
     return any(why == "acronym" and acronyms.mentioned(word, text) for word, why in reading.salient)

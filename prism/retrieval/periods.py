@@ -40,7 +40,7 @@ from prism.vocabulary import dates, months, units
 logger = logging.getLogger(__name__)
 
 __all__ = ["MAX_RANGE_YEARS", "YEAR_TO_DATE", "closes_prior_year", "duration_hint", "duration_of", "find_periods",
-           "period_label"]
+           "is_period_code", "period_label"]
 
 MAX_RANGE_YEARS = 10
 """A range spanning more years than this ("1990-2024") names only its two ends."""
@@ -243,6 +243,16 @@ def find_periods(question: str) -> tuple[PeriodMention, ...]:
             seen.add(key)
             out.append(m)
     return tuple(out)
+
+
+_PERIOD_CODE = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q)[0-9]{0,4}(?:fy[0-9]{0,4})?")
+
+
+def is_period_code(token: str, *, years: bool = False) -> bool:
+    """Whether the index token ``token`` (lower case, as :func:`prism.index.tokenizer.tokenize` gives it) names a
+    fiscal period ("q3", "fy25", "q3fy25", "h1fy"), or with ``years`` also a bare year or year code ("2019", "19"):
+    it names when, not what."""
+    return bool(_PERIOD_CODE.fullmatch(token)) or (years and token.isdigit() and 2 <= len(token) <= 4)
 
 
 def closes_prior_year(day: date, *, first_day: int = 1) -> bool:

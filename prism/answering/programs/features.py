@@ -24,7 +24,7 @@ from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
-from prism.retrieval.periods import find_periods
+from prism.retrieval.periods import find_periods, is_period_code
 from prism.types.reading import PeriodMention, Reading
 
 __all__ = ["FEATURES", "describe", "stated_words"]
@@ -42,8 +42,6 @@ _COMPATIBLE = {"percent": {"percent"}, "points": {"points", "bps"}, "bps": {"bps
                "ratio": {"ratio"}, "period": {"period"}, "label": {"label"}, "per_share": {"per_unit"}}
 
 
-_PERIOD_TOKEN = re.compile(r"(?:fy|cy|q[1-4]|h[12]|[1-4]q|q[1-4]fy|h[12]fy)?\d{2,4}|(?:fy|q[1-4]|h[12])")
-"""An index token naming a period ("fy2023", "2019", "q1fy2024", "q3"): it names when, not what."""
 
 
 @functools.cache
@@ -75,7 +73,7 @@ def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Se
     abbreviation: :func:`~prism.answering.programs.binding.equivalent_tokens`); a label of generic words only
     ("Other", "Total") counts when the question writes it whole; a label that names only a period ("FY2023") names no
     figure and counts 0."""
-    named = frozenset(t for t in tokens if not _PERIOD_TOKEN.fullmatch(t))
+    named = frozenset(t for t in tokens if not is_period_code(t, years=True))
     if named:
         from prism.answering.programs.binding import equivalent_tokens
 
@@ -156,7 +154,7 @@ def _naming_tokens(sentence: str, figure: str) -> frozenset[str]:
     join = _JOINS.search(after)
     after = after[:join.start()] if join else after
     words = f"{before} {after if _NAMED_AFTER.match(after) else ''}"
-    return frozenset(t for t in tokenize(words) if not _PERIOD_TOKEN.fullmatch(t))
+    return frozenset(t for t in tokenize(words) if not is_period_code(t, years=True))
 
 
 def stated_words(operands: Sequence[Operand], rows: Sequence[Row]) -> frozenset[str]:
@@ -176,7 +174,7 @@ def _question_cover(reading: Reading, said: set[str] | frozenset[str]) -> float:
     stated with (their labels or sentences, headings, titles and columns): the recall of the question's words, where
     ``label_share`` is the label's. "How many million of trade accounts receivable were sold without recourse" is
     the sentence stating the sale, not the balance row "Trade accounts receivable"."""
-    asked = [t for t in reading.tokens if not _PERIOD_TOKEN.fullmatch(t)]
+    asked = [t for t in reading.tokens if not is_period_code(t, years=True)]
     return sum(1 for t in asked if t in said) / len(asked) if asked else 0.0
 
 
@@ -190,7 +188,7 @@ def _label_clash(members: Sequence[Row], reading: Reading, said: set[str] | froz
         return 0.0
     for row in members:
         if row.figures and row.figures[0].source == "cell" and any(
-                t not in reading.tokens and not _PERIOD_TOKEN.fullmatch(t) for t in row.tokens):
+                t not in reading.tokens and not is_period_code(t, years=True) for t in row.tokens):
             return 1.0
     return 0.0
 

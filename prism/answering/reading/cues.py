@@ -87,9 +87,9 @@ _HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*
 a means, nor "how many percent did it grow")."""
 
 
-_PER_COMPOUND = re.compile(r"\bper-(?!shares?\b)[a-z]+", re.IGNORECASE)
-"""A rate's kind written as one hyphenated modifier ("the per-transaction limit", "a per-day cap"): it names the
-figure, no division ("net income per share", "per-share" ask one)."""
+_PER = re.compile(r"\bper(?:(?P<compound>-(?!shares?\b)[a-z]+)|\s)", re.IGNORECASE)
+""""per" as a word ("net income per share": a division) or as a rate's hyphenated modifier (group ``compound``: "the
+per-transaction limit", "a per-day cap" name the figure, no division; "per-share" asks one)."""
 
 
 def cue_words(words: Sequence[str], text: str) -> list[str]:
@@ -102,7 +102,8 @@ def cue_words(words: Sequence[str], text: str) -> list[str]:
     operation model reads these; mentions and retrieval keep every word."""
     drop = (_RATIO_WORDS if names_ratio(text) else frozenset()) | (_BOUND_WORDS if names_bound(text) else frozenset())
     drop |= _AVERAGE_WORDS if names_printed_average(text) else frozenset()
-    drop |= {"per"} if _PER_COMPOUND.search(text) and not re.search(r"\bper\s", text, re.IGNORECASE) else frozenset()
+    pers = [m.group("compound") for m in _PER.finditer(text)]
+    drop |= {"per"} if pers and all(pers) else frozenset()
     out = [w for w in words if w not in drop]
     if asks_proportion_ratio(text):
         out = ["ratio" if w == "proportion" else w for w in out]
