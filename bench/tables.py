@@ -45,7 +45,7 @@ from prism.ingestion.parsing.normalize import normalize_report  # noqa: E402
 from prism.ingestion.parsing.pdf.garbled import readable_text  # noqa: E402
 from prism.ingestion.parsing.pdf.read import _extract  # noqa: E402
 from prism.ingestion.tables.finders import page_tables  # noqa: E402
-from prism.ingestion.tables.headers import PdfTableHeaders  # noqa: E402
+from prism.ingestion.tables.pdf_words import PdfTableHeaders  # noqa: E402
 
 METHODS = ("stored text", "pdfplumber text", "pdfplumber lines") if pdfplumber else ("stored text",)
 """Compared methods; without pdfplumber installed (``pip install pdfplumber==0.11.10``) only Prism's own."""

@@ -30,7 +30,7 @@ from typing import Any
 from prism.index.sentences import ends_sentence
 from prism.ingestion.tables.chunks import TableChunkSpan, table_chunks
 from prism.ingestion.tables.finders import document_tables
-from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
 from prism.types import Chunk, ChunkTable, ParsedDocument, Table, TableRow
 
 logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from prism.index.workspaces import now_iso
 from prism.ingestion.chunking import chunk_document, document_text
 from prism.ingestion.parsing.running import RunningLines, strip_running_lines
 from prism.ingestion.profiles.read import extract_profile
-from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
 from prism.ingestion.titles import display_title, title_from_name, with_title
 from prism.types import (
     Chunk,
@@ -128,7 +128,7 @@ def chunk(parsed: ParsedDocument, doc_id: str, title: str | None, embedder: Pris
           attributes: Mapping[str, str] | None = None, pdf: bytes | None = None) -> list[Chunk]:
     """Chunk ``parsed`` (:func:`~prism.ingestion.chunking.chunk_document`: tables at row boundaries when
     ``settings.tables_enabled``, with column headers read from the ``pdf`` bytes where the text gives none:
-    :class:`~prism.ingestion.tables.headers.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
+    :class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders`); with a ``title``, chunks leave room for it in the
     embedder's window. Every chunk carries ``attributes`` (the profile's flat metadata) and, in a filing, its
     ``section`` and the ``exhibit_entity`` of another entity's exhibit (:func:`prism.index.sections.assign_sections`).
 

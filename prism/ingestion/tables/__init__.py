@@ -11,6 +11,6 @@ from __future__ import annotations
 
 from prism.ingestion.tables.csv import table_from_csv_rows
 from prism.ingestion.tables.finders import document_tables, page_tables
-from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
 
 __all__ = ["PdfTableHeaders", "document_tables", "page_tables", "table_from_csv_rows"]

@@ -2,7 +2,7 @@
 
 Tables are found in each page's final stored text (:func:`page_tables`): tables of figures by
 :func:`prism.ingestion.tables.stored_text.find_tables`, their column headers read from the PDF when the text gives
-none (:class:`~prism.ingestion.tables.headers.PdfTableHeaders`), numbered tables of text by
+none (:class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders`), numbered tables of text by
 :mod:`prism.ingestion.tables.lists`, registers of words by :mod:`prism.ingestion.tables.words`; a table continued on
 the next page keeps its headers, unit and title when its columns line up (:func:`continues_across_pages`), as one
 continued below a heading on the same page does (:func:`continued_tables`). A loader's own tables (a CSV's rows,
@@ -17,11 +17,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from prism.ingestion.tables.headers import PdfTableHeaders, column_centres
+from prism.ingestion.tables.headers import column_centres
 from prism.ingestion.tables.lists import find_numbered_tables
-from prism.ingestion.tables.stored_text import find_tables
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
+from prism.ingestion.tables.stored_text import find_tables, find_tail_rows
 from prism.ingestion.tables.words import find_word_tables, likely_register
-from prism.types import ParsedDocument, Table
+from prism.types import Page, ParsedDocument, Table
 from prism.vocabulary import number_formats
 
 logger = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = 
     page looks like a register, a table of words read from the ``pdf``
     (:func:`~prism.ingestion.tables.words.find_word_tables`) instead of those it overlaps, unless they read the same
     cells (:data:`MIN_AGREEMENT`); column headers from the ``pdf``'s word positions for the tables without
-    (:class:`~prism.ingestion.tables.headers.PdfTableHeaders`); and numbered tables of text
+    (:class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders`); and numbered tables of text
     (:func:`~prism.ingestion.tables.lists.find_numbered_tables`) that overlap none of them. A table that continues the
     one above it on the page (:func:`continued_tables`) takes its title, headers and unit first, and so does a table
     at the top of the page that continues ``above``, the last table of the page before, when their columns line up
@@ -56,7 +57,8 @@ def page_tables(page_text: str, page: int | None, pdf: PdfTableHeaders | None = 
             if not rivals or _agreement(rivals, word_table) < MIN_AGREEMENT:
                 tables = [t for t in tables if t not in rivals] + [word_table]
     if pdf is not None:
-        tables = [t if t.column_headers else replace(t, column_headers=plausible_headers(pdf(page, t))) for t in tables]
+        tables = [t if t.column_headers else with_header_lines(
+            replace(t, column_headers=plausible_headers(pdf(page, t), t)), page_text) for t in tables]
     for t in find_numbered_tables(page_text, page, len(tables) + 1):
         if not any(_overlap(t, o) for o in tables):
             tables.append(t)
@@ -110,8 +112,7 @@ def continues_across_pages(above: Table, table: Table, page_text: str, pdf: PdfT
     other title (a "(continued)" repeat of the same statement heading is the same title), as many columns as
     ``above`` has headers, and, in a PDF, columns that stand where ``above``'s stand (each within
     :data:`COLUMN_SHIFT` of the pitch; when either table's columns cannot be placed, the count decides)."""
-    head = [line for line in page_text[:table.char_start].split("\n") if line.strip()]
-    if len(head) > MAX_LINES_ABOVE or any(len(line) > 100 for line in head):
+    if not _opens_page(table, page_text):
         return False
     if table.title not in (None, above.title) or not _headerless_under(above, table):
         return False
@@ -124,13 +125,62 @@ def continues_across_pages(above: Table, table: Table, page_text: str, pdf: PdfT
     return all(abs(a - b) <= max(12.0, COLUMN_SHIFT * pitch) for a, b in zip(first, second, strict=True))
 
 
+def with_header_lines(table: Table, page_text: str) -> Table:
+    """``table`` starting at the lines right above it that print its column headers (at most
+    :data:`MAX_LINES_ABOVE` + 2 lines, each with half its words or more in the headers: "Category Per transaction Per
+    day Master" over "(aggregate) Circular para"), so they are chunked with the rows they head; unchanged without
+    headers or such lines."""
+    words = {w for h in table.column_headers for w in re.findall(r"\w+", h.casefold())}
+    start = table.char_start
+    for _ in range(MAX_LINES_ABOVE + 2):
+        above = page_text.rfind("\n", 0, max(start - 1, 0))
+        while above > 0 and not page_text[above:start].strip():  # blank lines between
+            above = page_text.rfind("\n", 0, above)
+        line = re.findall(r"\w+", page_text[above + 1:start].casefold())
+        if not words or not line or sum(w in words for w in line) * 2 < len(line):
+            break
+        start = above + 1
+    return replace(table, char_start=start) if start < table.char_start else table
+
+
+def _opens_page(table: Table, page_text: str) -> bool:
+    """Whether ``table`` opens its page: at most :data:`MAX_LINES_ABOVE` lines above it, none over 100 characters."""
+    head = [line for line in page_text[:table.char_start].split("\n") if line.strip()]
+    return len(head) <= MAX_LINES_ABOVE and all(len(line) <= 100 for line in head)
+
+
+def _cut_head(page: Page, number: int, after: int, table: Table, page_text: str,
+              pdf: PdfTableHeaders | None) -> tuple[Table | None, Table]:
+    """``(head, table)``: the rows ending ``page`` that are the head of ``table`` (the first table of the next page,
+    ``page_text``, which opens it with no title of its own), cut off by the page break and too few to be found as a
+    table (:func:`~prism.ingestion.tables.stored_text.find_tail_rows`), numbered ``number`` on its page, below
+    offset ``after``; with ``table``'s headers, or its own read from the ``pdf`` which ``table`` then takes when it
+    has none. ``(None, table)`` when ``page`` does not end so."""
+    n = _n_cols(table)
+    if table.title is not None or n < 2 or not _opens_page(table, page_text):
+        return None, table
+    head = find_tail_rows(page.text, page.number, n, number, after)
+    if head is None:
+        return None, table
+    headers = table.column_headers or (plausible_headers(pdf(page.number, head), head) if pdf is not None else ())
+    head = with_header_lines(replace(head, column_headers=headers if len(headers) == n else (), unit=table.unit,
+                                     currency=head.currency or table.currency), page.text)
+    if not table.column_headers and head.column_headers:
+        table = replace(table, column_headers=head.column_headers)
+    return head, table
+
+
 _VALUE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+\.\d+")
+_AMOUNT = re.compile(r"[$₹€£]\s*[\d—–-]")
 
 
-def plausible_headers(headers: tuple[str, ...] | None) -> tuple[str, ...]:
+def plausible_headers(headers: tuple[str, ...] | None, table: Table | None = None) -> tuple[str, ...]:
     """``headers`` when they read as column headers, else ``()``: headers that hold a figure ("3,944,463",
-    "12.5") or no letter or digit at all ("—") were stitched from the rows of a table above, not from a header."""
-    if not headers or any(_VALUE.search(h) or not re.search(r"\w", h) for h in headers):
+    "12.5", "$ 7", "$ —"), no letter or digit at all ("—") or one of ``table``'s own values ("9" over 9s) were
+    stitched from the rows of a table above or of the table itself, not from a header."""
+    values = {c for row in table.rows for c in row.cells} if table is not None else set()
+    if not headers or any(_VALUE.search(h) or _AMOUNT.search(h) or not re.search(r"\w", h) or h in values
+                          for h in headers):
         return ()
     return headers
 
@@ -164,6 +214,11 @@ def document_tables(doc: ParsedDocument, find: bool = True, pdf: PdfTableHeaders
         last: Table | None = None
         for i, page in enumerate(doc.pages):
             tables = page_tables(page.text, page.number, pdf, above=last)
+            if i and tables and not (last is not None and tables[0].column_headers == last.column_headers):
+                before = [t for j, t in found if j == i - 1]
+                head, tables[0] = _cut_head(doc.pages[i - 1], len(before) + 1, max((t.char_end for t in before),
+                                            default=0), tables[0], page.text, pdf)
+                found += [(i - 1, head)] if head is not None else []
             found += [(i, t) for t in tables]
             last = tables[-1] if tables else None
         found = with_document_numbers(found)

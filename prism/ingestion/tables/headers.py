@@ -3,21 +3,23 @@ give: two-level headers (``"Plan"`` over ``"Revenue Capital Total"``), headers t
 headers the text extraction scrambled.
 
 :func:`prism.ingestion.tables.stored_text.find_tables` reads a table's rows and their values from the stored text; when
-it finds no column headers there, :class:`PdfTableHeaders` looks at the page itself (pypdfium2's character boxes):
+it finds no column headers there, :class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders` looks at the page itself (pypdfium2's character boxes):
 
 1. the page's characters are grouped into words, the words into lines (by vertical overlap) and each line's words
    into phrases (a gap under :data:`PHRASE_GAP` × the text height joins two words); a header cell wrapped onto a
    second line (``"Total Plan &"`` over ``"Non-Plan"``, closer than the header's line spacing) is one phrase;
-2. each column's horizontal position is where its values stand: every value of the table's full rows is looked up
-   among the page's words (a value printed once on the page places its column), and a column sits at the median
-   centre of its values;
-3. the header lines are the lines just above the highest placed row (at most :data:`MAX_HEADER_LINES`, none after a
-   vertical gap of :data:`MAX_LINE_GAP` text heights, a sentence, the table's title or a line noting the unit,
-   ``"(In crores of Rupees)"``); a phrase left of the first column belongs to the label column and is left out;
+2. each column stands where its values do (:func:`_columns`): at the median centre of its values among the page's
+   words;
+3. the header lines are the lines just above the highest placed row (at most :data:`MAX_HEADER_LINES`; none
+   after a gap of :data:`MAX_LINE_GAP` text heights below the lowest or :data:`MAX_HEADER_GAP` above a header line,
+   a sentence, the table's title or a line noting the unit, ``"(In crores of Rupees)"``); a phrase left of the
+   first column belongs to the label column and is left out;
 4. each phrase is anchored at the columns its extent overlaps (the nearest one within half a pitch when it overlaps
    none), then widened one column on each side at a time (one side at the table's edge) while the columns are
-   still free in its line and have headers in a line below — so a group header centred over three columns
-   (``"Plan"``) covers all three, one over a single column covers only it, and a line's only phrase covers all;
+   still free in its line, have headers in a line below and no wrapped cell begun in a line above — so a group
+   header centred over three columns (``"Plan"``) covers all three, one over a single column covers only it, a
+   line's only phrase covers all, and a one-line cell set level between a wrapped cell's two lines ("Per
+   transaction" beside "Per day" over "(aggregate)") stays over its own column;
 5. a column's header is the phrases over it, top line first (``"Plan Revenue"``, ``"Total Plan & Non-Plan"``).
 
 This is the usual approach of "stream" table readers (columns from the alignment of words, headers spanning the
@@ -26,17 +28,15 @@ columns beneath them), reduced to headers: rows and values still come from the s
 
 from __future__ import annotations
 
-import logging
 import re
 import statistics
 import unicodedata
 from dataclasses import dataclass
 
 from prism.ingestion.tables.stored_text import is_unit_line, unit_of
-from prism.types import Table
+from prism.types import Table, TableRow
 
-logger = logging.getLogger(__name__)
-
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _UNIT_NOTE = re.compile(r"\(\s*(?:[₹$]|rs\.?|us\$)?\s*in\s", re.IGNORECASE)
 
 JOIN_GAP = 1.0
@@ -51,10 +51,11 @@ MAX_HEADER_LINES = 6
 WRAP_GAP = 0.75
 """A phrase less than this many text heights below a phrase it lies under continues that header cell."""
 MAX_HEADER_WORDS = 12
-"""A phrase above the table with this many words, or with four or more ending in a full stop, is prose: the header
-ends below it."""
-MAX_LINE_GAP = 4.0
-"""A vertical gap of more than this many text heights ends the header (the first gap may be twice as large)."""
+"""A phrase above the table with this many words, or four or more ending in ".", is prose: the header ends below."""
+MAX_LINE_GAP = 8.0
+"""A wider gap (text heights) between the table and the lowest line above it: no header."""
+MAX_HEADER_GAP = 2.0
+"""A wider gap (text heights) above a header line ends the header: its lines are close, a running head is not."""
 
 
 @dataclass(frozen=True)
@@ -149,9 +150,28 @@ def phrases_of(line: list[Word]) -> list[Word]:
     return out
 
 
+def _row_words(row: TableRow, lines: list[list[Word]]) -> list[Word] | None:
+    """The words printing ``row``'s cells, from the one line printing them side by side after its label's last word
+    (a value on several rows, "₹5,00,000", is placed by its own row), or ``None`` when no line or several do."""
+    tail = row.label.split()[-1:]
+    n = len(row.cells)
+    found = []
+    for line in lines:
+        texts = [w.text.lstrip("$₹€£") for w in line]
+        for s in range(len(texts) - n + 1):
+            if tuple(texts[s:s + n]) == row.cells and (not tail or tail[0] in texts[:s]):
+                found.append(line[s:s + n])
+    return found[0] if len(found) == 1 else None
+
+
 def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None:
     """Each column's box (median of the boxes of its values in the table's full rows) and the top of the highest
-    value of any row, or ``None`` when a column has no value printed once on the page."""
+    value of any row, or ``None`` when a column has no value placed: a value printed once on the page is placed by
+    its text, else (the same figures in many rows) by the line printing its row (:func:`_row_words`)."""
+    return _placed(table, words, None) or _placed(table, words, word_lines(words))
+
+
+def _placed(table: Table, words: list[Word], lines: list[list[Word]] | None) -> tuple[list[Word], float] | None:
     by_text: dict[str, list[Word]] = {}
     for w in words:
         by_text.setdefault(w.text.lstrip("$₹€£"), []).append(w)
@@ -159,8 +179,9 @@ def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None
     placed: list[list[Word]] = [[] for _ in range(n)]
     top = None
     for row in table.rows:
+        own = _row_words(row, lines) if lines is not None and row.cells else None
         for j, cell in enumerate(row.cells):
-            found = by_text.get(cell, [])
+            found = [own[j]] if own else by_text.get(cell, [])
             if len(found) != 1 or not any(ch.isdigit() for ch in cell):
                 continue
             top = max(top or found[0].top, found[0].top)
@@ -176,8 +197,7 @@ def _columns(table: Table, words: list[Word]) -> tuple[list[Word], float] | None
 
 
 def column_centres(table: Table, words: list[Word]) -> list[float] | None:
-    """Where each column of ``table`` stands on its page: the horizontal centre of its values (PDF points), left to
-    right, or ``None`` when a column has no value printed once on the page."""
+    """Where each column of ``table`` stands: the centre of its values (PDF points), left to right, or ``None``."""
     placed = _columns(table, words)
     return [c.center for c in placed[0]] if placed is not None else None
 
@@ -192,7 +212,7 @@ def _headerword_lines(words: list[Word], top: float, table: Table) -> list[list[
         height = statistics.median(w.height for w in line)
         gap = min(w.bottom for w in line) - edge
         text = " ".join(w.text for w in line)
-        if len(chosen) >= MAX_HEADER_LINES or gap > MAX_LINE_GAP * height * (2 if not chosen else 1):
+        if len(chosen) >= MAX_HEADER_LINES or gap > (MAX_HEADER_GAP if chosen else MAX_LINE_GAP) * height:
             break
         if any(len(p.text.split()) >= MAX_HEADER_WORDS or len(p.text.split()) > 3 and p.text.endswith(".")
                for p in phrases_of(line)):  # a sentence: prose above the table
@@ -276,9 +296,23 @@ def spread_columns(anchors: dict[int, tuple[int, int]], below: set[int], n: int,
     return cover
 
 
+def _level_beside(lines: list[tuple[list[Word], dict[int, tuple[int, int]], set[int]]], phrased: list[list[Word]],
+                  i: int) -> set[int]:
+    """The columns of line ``i - 1`` when line ``i`` sits between two lines closer than a text height (wrapped cells,
+    "Per day" over "(aggregate)"): its phrases ("Per transaction") are cells beside them, not groups over them."""
+    if not 0 < i < len(lines) - 1 or not (phrased[i - 1] and phrased[i] and phrased[i + 1]):
+        return set()
+    height = statistics.median(w.height for w in phrased[i])
+    if min(w.bottom for w in phrased[i - 1]) - max(w.top for w in phrased[i + 1]) >= height:
+        return set()
+    return {j for lo, hi in lines[i - 1][1].values() for j in range(lo, hi + 1)}
+
+
 def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
     """The table's column headers from the page's words (see the module docstring), or ``None`` when the columns
-    cannot be placed or fewer than half of them get a header."""
+    cannot be placed or fewer than half of them get a header; columns placed by their rows' lines (the same figures
+    in many rows) must also get distinct headers, none naming two years."""
+    by_rows = _placed(table, words, None) is None
     placed = _columns(table, words)
     if placed is None:
         return None
@@ -292,73 +326,16 @@ def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
         lines.append((phrases, anchors, {k for line, k in leaves if line == i}))
     headers: list[list[str]] = [[] for _ in range(n)]
     below: set[int] = set()
-    for phrases, anchors, wrapped in reversed(lines):  # bottom line first: what a group header may spread over
-        cover = spread_columns(anchors, below, n, wrapped)
+    for i in reversed(range(len(lines))):  # bottom line first: what a group header may spread over
+        phrases, anchors, wrapped = lines[i]
+        over = _level_beside(lines, phrased, i)
+        cover = spread_columns(anchors, below - over, n, wrapped)
         for k, columns in cover.items():
             for j in columns:
                 headers[j].insert(0, phrases[k].text)
         below |= {j for columns in cover.values() for j in columns}
     result = tuple(" ".join(" ".join(parts).split()) for parts in headers)
-    if sum(bool(h) for h in result) * 2 < n:
+    if sum(bool(h) for h in result) * 2 < n or by_rows and (
+            len(set(result)) < n or any(len(_YEAR.findall(h)) > 1 for h in result)):
         return None
     return result
-
-
-class PdfTableHeaders:
-    """The words of one PDF's pages, for the tables the stored text cannot fully read: column headers of a table
-    whose stored text gave none (``reader(page, table)``, 1-based page) and :meth:`words` for tables of words
-    (:mod:`prism.ingestion.tables.words`).
-
-    The PDF is opened on the first call (pypdfium2) and each page's words are read once; :meth:`close` releases it.
-    Any pdfium failure gives ``None`` / no words (the table keeps no headers), logged at WARNING.
-
-    Args:
-        data: the PDF's bytes.
-    """
-
-    def __init__(self, data: bytes):
-        self.data = data
-        self._pdf: object | None = None
-        self._words: dict[int, list[Word]] = {}
-
-    def _page_words(self, page: int) -> list[Word]:
-        if page not in self._words:
-            import pypdfium2 as pdfium
-
-            if self._pdf is None:
-                self._pdf = pdfium.PdfDocument(self.data)
-            pdf_page = self._pdf[page - 1]  # type: ignore[index]
-            textpage = pdf_page.get_textpage()
-            try:
-                self._words[page] = page_words(textpage, pdf_page.get_rotation())
-            finally:
-                textpage.close()
-                pdf_page.close()
-        return self._words[page]
-
-    def words(self, page: int | None) -> list[Word]:
-        """The words of ``page`` in displayed coordinates (``[]`` for no page or when pdfium fails)."""
-        if page is None:
-            return []
-        try:
-            return self._page_words(page)
-        except Exception as exc:  # pdfium raises PdfiumError and ctypes errors; tables of words are a bonus
-            logger.warning("page %s: words not read from the PDF (%s)", page, type(exc).__name__)
-            return []
-
-    def __call__(self, page: int | None, table: Table) -> tuple[str, ...] | None:
-        """The stitched headers of ``table`` on ``page``, or ``None``."""
-        if page is None:
-            return None
-        try:
-            return stitch_headers(self._page_words(page), table)
-        except Exception as exc:  # pdfium raises PdfiumError and ctypes errors; headers are a bonus, never a failure
-            logger.warning("page %s: column headers not read from the PDF (%s)", page, type(exc).__name__)
-            return None
-
-    def close(self) -> None:
-        """Release the PDF."""
-        if self._pdf is not None:
-            self._pdf.close()  # type: ignore[attr-defined]
-            self._pdf = None
-        self._words.clear()

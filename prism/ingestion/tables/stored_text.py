@@ -291,7 +291,8 @@ def _zone(lines: list[_Line], first: int, floor: int) -> int:
 
 
 def _title(zone_lines: list[_Line]) -> tuple[str | None, int | None]:
-    """The statement heading (or caption) in the zone, which may run over several lines, and its first line."""
+    """The statement heading (or else the caption nearest the rows) in the zone, which may run over several lines,
+    and its first line."""
     text, starts = "", []
     for line in zone_lines:
         if line.text.strip():
@@ -301,7 +302,7 @@ def _title(zone_lines: list[_Line]) -> tuple[str | None, int | None]:
     if match:
         where = max(s for s in starts if s[0] <= match.start())
         return " ".join(match.group().split()), where[1]
-    for line in zone_lines:
+    for line in reversed(zone_lines):  # the caption nearest the rows: one above it heads a table of words
         if _CAPTION.match(line.text.strip()):
             return " ".join(line.text.split()), line.start
     return None, None
@@ -349,3 +350,31 @@ def find_tables(page_text: str, page: int | None = None) -> list[Table]:
         floor = last + 1
     logger.debug("page %s: %d tables", page, len(tables))
     return tables
+
+
+MAX_FOOT_CHARS = 30
+"""A line this short below a page's last rows is page furniture ("Page 1 of 5", "(continued)"), not text."""
+
+
+def find_tail_rows(page_text: str, page: int | None, n_cols: int, number: int, after: int = 0) -> Table | None:
+    """The rows that end a page, too few to be found as a table (1 to ``MIN_ROWS`` − 1 lines of exactly ``n_cols``
+    values, each with a label, below ``after`` and below a line that is no row, with at most :data:`MAX_GAP_LINES`
+    lines of page furniture under them), as table ``number`` of the page with no title or headers; ``None`` when
+    the page does not end so. The head of a table that a page break cut: call it only when the next page opens with
+    the rest (:func:`prism.ingestion.tables.finders.document_tables`), which gives it its title and headers."""
+    lines = [line for line in _lines(page_text) if line.text.strip()]
+    end = len(lines)
+    while end and len(lines[end - 1].cells) < 2 and len(lines[end - 1].text.strip()) <= MAX_FOOT_CHARS \
+            and len(lines) - end < MAX_GAP_LINES:
+        end -= 1
+    first = end
+    while first and len(lines[first - 1].cells) == n_cols and lines[first - 1].label.strip():
+        first -= 1
+    if not 0 < end - first < MIN_ROWS or lines[first].start < after or first and len(lines[first - 1].cells) >= 2:
+        return None
+    rows = _rows(lines[first:end], n_cols)
+    body = " ".join(page_text[s:e] for row in rows for s, e in row.cell_spans)
+    numbers = number_formats.decide(c for row in rows for c in row.cells)
+    table_id = f"p{page}-t{number}" if page is not None else f"t{number}"
+    return Table(table_id, page, None, (), None, currency_of(body), rows, rows[0].char_start, rows[-1].char_end,
+                 numbers.decimal, numbers.ambiguous)

@@ -10,8 +10,8 @@ from prism.config import Settings
 from prism.ingestion import parsing
 from prism.ingestion.parsing.pdf.garbled import readable_text, word_share
 from prism.ingestion.tables.finders import page_tables
-from prism.ingestion.tables.headers import PdfTableHeaders
 from prism.ingestion.tables.lists import find_numbered_tables
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
 from prism.ingestion.tables.stored_text import find_tables
 from prism.types import Table
 from tests.conftest import require_data

@@ -21,7 +21,7 @@ from prism.ingestion.parsing.pdf.read import load_pdf
 from prism.ingestion.tables.chunks import table_chunks
 from prism.ingestion.tables.csv import table_from_csv_rows
 from prism.ingestion.tables.finders import continued_tables, page_tables, plausible_headers
-from prism.ingestion.tables.headers import PdfTableHeaders
+from prism.ingestion.tables.pdf_words import PdfTableHeaders
 from prism.ingestion.tables.stored_text import Table, find_tables, is_statement_heading, is_unit_line
 
 ROOT = Path(__file__).resolve().parents[3]
