@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 __all__ = ["AMBIGUOUS_NOTE", "DECIMAL_COMMA", "DECIMAL_POINT", "NOT_COMPUTED_NOTE", "NumberConvention", "decide",
-           "evidence", "house_marks", "read_number"]
+           "evidence", "grouped", "house_marks", "lakh_grouped", "read_number"]
 
 DECIMAL_POINT = "."
 """``1,234.5`` and Indian ``1,23,456.50``."""
@@ -145,3 +145,24 @@ def house_marks(text: str, decimal: str) -> str:
     if decimal != DECIMAL_COMMA:
         return text
     return _NUMBER.sub(lambda m: _house(m.group(), decimal), text)
+
+
+_LAKH_GROUPS = re.compile(r"\d,\d{2},\d{3}(?!\d)")
+"""Two-digit groups before the last three ("1,00,000", "3,84,250.75"): the Indian way of grouping."""
+
+
+def lakh_grouped(figure: str) -> bool:
+    """Whether ``figure`` groups its digits the Indian way, in lakhs and crores ("₹1,00,000", "3,84,250 crore"); a
+    figure under a lakh ("50,000") settles nothing and gives ``False``."""
+    return _LAKH_GROUPS.search(figure) is not None
+
+
+def grouped(value: Decimal, *, lakh: bool = False) -> str:
+    """``value`` written with a decimal point, its decimals as it states them, and its digits grouped in thousands
+    ("-2,500,000.50") or, with ``lakh``, the Indian way ("-25,00,000.50"), by babel's CLDR patterns (``#,##0`` for
+    ``en``, ``#,##,##0`` for ``en_IN``)."""
+    from babel.numbers import format_decimal
+
+    places = max(0, -int(value.as_tuple().exponent))
+    pattern = ("#,##,##0" if lakh else "#,##0") + ("." + "0" * places if places else "")
+    return format_decimal(value, format=pattern, locale="en_IN" if lakh else "en")

@@ -13,7 +13,9 @@ from prism.vocabulary.number_formats import (
     NumberConvention,
     decide,
     evidence,
+    grouped,
     house_marks,
+    lakh_grouped,
     read_number,
 )
 
@@ -57,3 +59,19 @@ def test_house_marks_rewrites_figures_and_leaves_years_and_words():
     assert house_marks("Revenue 1.234,5 1.102,3 Cost of sales (612,8) 2024 Take rate 1,46%", DECIMAL_COMMA) == \
         "Revenue 1,234.5 1,102.3 Cost of sales (612.8) 2024 Take rate 1.46%"
     assert house_marks("Revenue 1.234,5", DECIMAL_POINT) == "Revenue 1.234,5"
+
+
+@pytest.mark.parametrize(("figure", "lakh"), [
+    ("₹1,00,000", True), ("3,84,250.75 crore", True), ("(12,34,567)", True), ("10,00,00,000", True),
+    ("50,000", False), ("1,234,567", False), ("₹500", False), ("2024", False),
+])
+def test_lakh_grouping_is_told_from_a_figure_over_a_lakh(figure, lakh):
+    assert lakh_grouped(figure) is lakh
+
+
+@pytest.mark.parametrize(("value", "thousands", "lakhs"), [
+    ("100000", "100,000", "1,00,000"), ("-2500000.50", "-2,500,000.50", "-25,00,000.50"),
+    ("141280", "141,280", "1,41,280"), ("999", "999", "999"), ("12.345", "12.345", "12.345"),
+])
+def test_a_value_is_grouped_in_thousands_or_lakhs_with_its_decimals_kept(value, thousands, lakhs):
+    assert (grouped(Decimal(value)), grouped(Decimal(value), lakh=True)) == (thousands, lakhs)

@@ -1,7 +1,8 @@
 """Results written as an analyst reads them, by their kind — never by a word near the figure.
 
 * an **amount** keeps its operands' currency and scale, grouped: ``-$12.6 million``, ``₹4,812.36 crore``; a
-  ``per_unit`` amount (per share) its currency without the table's scale;
+  ``per_unit`` amount (per share) its currency without the table's scale; an amount or number whose figure is
+  printed in lakh groups is written in them (``₹1,00,000``, ``₹3,84,250 crore``);
 * a **percent** is written ``-22.22 %``; a change of percentages is in **points** with its basis points beside it
   (``-0.19 percentage points (-19 bps)``; 1 bp = 0.01 percentage point), or in **bps** when asked;
 * a **ratio** has no unit (``2.93``); a **count** and a bare **number** are written bare (``1,384``).
@@ -19,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from prism.answering.programs.operation import Kind, Operand, shown_decimals
 from prism.answering.units import label_unit
 from prism.vocabulary.currencies import SYMBOL
+from prism.vocabulary.number_formats import grouped, lakh_grouped
 from prism.vocabulary.units import SCALE, SPOKEN
 
 __all__ = ["added", "commensurable", "common_scale", "mean_shown", "rounded", "written"]
@@ -47,9 +49,8 @@ def common_scale(operands: Sequence[Operand]) -> tuple[list[Decimal], str | None
     return [o.value * SCALE[o.unit] / SCALE[smallest] if o.unit in SCALE else o.value for o in operands], smallest
 
 
-def _number(value: Decimal) -> str:
-    sign = "-" if value < 0 else ""
-    return f"{sign}{abs(value):,}"
+def _number(value: Decimal, lakh: bool = False) -> str:
+    return grouped(value, lakh=lakh)
 
 
 def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str | None = None) -> str:
@@ -64,18 +65,19 @@ def written(value: Decimal, kind: Kind, like: Operand | None = None, unit: str |
         return f"{points(value)} ({sign}{abs(bps):f} bps)"
     if kind == "bps":
         return f"{_number(value)} bps"
+    lakh = like is not None and lakh_grouped(like.printed)  # "₹1,00,000" is written back as printed, not "100,000"
     if kind == "number" and like is not None and like.source == "cell" and (stated := label_unit(like.label)):
         symbol, words = stated  # the row states its unit: "Volume (crore transactions)" → 612 crore transactions
-        return f"{'-' if value < 0 else ''}{symbol}{_number(abs(value))}" + (f" {words}" if words else "")
+        return f"{'-' if value < 0 else ''}{symbol}{_number(abs(value), lakh)}" + (f" {words}" if words else "")
     if kind in ("ratio", "count", "number") or like is None:
-        return _number(value)
+        return _number(value, lakh)
     symbol = SYMBOL.get(like.currency or "", "")
     if not symbol:
         symbol = next((s for s in SYMBOL.values() if s in like.printed), "")
     scale = unit if unit is not None else like.unit
     spoken = f" {SPOKEN[scale]}" if kind == "amount" and scale in SPOKEN else ""
     sign = "-" if value < 0 else ""
-    return f"{sign}{symbol}{abs(value):,}{spoken}"
+    return f"{sign}{symbol}{_number(abs(value), lakh)}{spoken}"
 
 
 def points(value: Decimal) -> str:

@@ -22,7 +22,7 @@ from prism.answering.units import PERCENT_LABEL, label_unit, per_unit_label, pri
 from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.currencies import SYMBOL
-from prism.vocabulary.number_formats import AMBIGUOUS_NOTE
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE, grouped, lakh_grouped
 from prism.vocabulary.units import SPOKEN
 
 __all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "stated_range", "write"]
@@ -41,7 +41,8 @@ def _figure(operand: Operand) -> str:
         if operand.kind == "percent" and not printed.endswith("%"):
             return f"{printed}%"
         if operand.kind == "per_unit" and operand.currency and SYMBOL.get(operand.currency, "") not in printed:
-            return f"{'-' if operand.value < 0 else ''}{SYMBOL[operand.currency]}{abs(operand.value):,}"
+            digits = grouped(abs(operand.value), lakh=lakh_grouped(printed))
+            return f"{'-' if operand.value < 0 else ''}{SYMBOL[operand.currency]}{digits}"
         return printed
     symbol = SYMBOL.get(operand.currency or "", "") or next((s for s in SYMBOL.values() if s in printed), "")
     unit = f" {SPOKEN[operand.unit]}" if operand.unit in SPOKEN else ""

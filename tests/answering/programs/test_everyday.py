@@ -64,8 +64,8 @@ def test_two_quarters_are_two_periods_and_two_segments_two_items():
      "average in Operating expenses, Q2 FY24 to Q2 FY25 = ₹3,084.4 crore", "/ 5 = ₹3,084.4 crore"),
     # two segments of the loan book: ₹1,02,380 crore + ₹38,900 crore
     ("What is the combined outstanding of the Home loans and Personal loans segments?",
-     "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹141,280 crore",
-     "1,02,380 + 38,900 = ₹141,280 crore"),
+     "Home loans and Personal loans combined, Outstanding (₹ crore) = ₹1,41,280 crore",
+     "1,02,380 + 38,900 = ₹1,41,280 crore"),
 ])
 def test_everyday_calculations_are_computed_and_cited(sample, question, heading, work):
     answer = sample.ask(question, "sample")
