@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from prism.types.reading import Mention
+from prism.vocabulary import question_words
 
 __all__ = ["asks_proportion_ratio", "changes_a_percentage", "conjoined", "cue_words", "names_bound",
            "names_printed_average", "names_ratio"]
@@ -87,9 +88,11 @@ _HOW_MUCH_GROW = re.compile(r"\bhow\s+much\s+(?:did|has|have|had|does|do)\b[^?]*
 a means, nor "how many percent did it grow")."""
 
 
-_PER = re.compile(r"\bper(?:(?P<compound>-(?!shares?\b)[a-z]+)|\s)", re.IGNORECASE)
-""""per" as a word ("net income per share": a division) or as a rate's hyphenated modifier (group ``compound``: "the
-per-transaction limit", "a per-day cap" name the figure, no division; "per-share" asks one)."""
+_PER = re.compile(r"\bper(?:(?P<compound>-(?!shares?\b)[a-z]+|\s+(?!shares?\b)[a-z]+\s+(?:"
+                  + "|".join(question_words.VALUE_NOUNS.split()) + r")\b)|\s)", re.IGNORECASE)
+""""per" as a word ("net income per share": a division) or as a rate's modifier, hyphenated or before the noun
+naming the value (group ``compound``: "the per-transaction limit", "the per day cap", "a per-day fee" name the
+figure, no division; "per share" and "per-share" ask one)."""
 
 
 def cue_words(words: Sequence[str], text: str) -> list[str]:

@@ -150,8 +150,11 @@ def test_a_figure_per_share_is_read_as_the_figure_then_its_divisor_wherever_the_
 @pytest.mark.parametrize(("question", "ratio"), [
     ("What is the per-transaction limit for P2P transfers?", False),  # a hyphenated rate names the limit
     ("What is the per-day cap on UPI Lite spends?", False),
+    ("What is the per transaction limit for P2P transfers?", False),  # unhyphenated, before the value's noun
+    ("per day fee for a locker", False),
     ("What was revenue per employee in 2024?", True),  # "per" of a figure per unit still divides
+    ("What was revenue per employee and the fee in 2024?", True),
 ])
-def test_per_of_a_hyphenated_rate_asks_no_division(question, ratio):
+def test_per_of_a_rate_modifier_asks_no_division(question, ratio):
     reading = read(question)
     assert (reading.operation == "ratio") is ratio, reading.operations[:3]
