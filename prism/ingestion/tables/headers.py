@@ -3,7 +3,8 @@ give: two-level headers (``"Plan"`` over ``"Revenue Capital Total"``), headers t
 headers the text extraction scrambled.
 
 :func:`prism.ingestion.tables.stored_text.find_tables` reads a table's rows and their values from the stored text; when
-it finds no column headers there, :class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders` looks at the page itself (pypdfium2's character boxes):
+it finds no column headers there, :class:`~prism.ingestion.tables.pdf_words.PdfTableHeaders` looks at the page
+itself (pypdfium2's character boxes):
 
 1. the page's characters are grouped into words, the words into lines (by vertical overlap) and each line's words
    into phrases (a gap under :data:`PHRASE_GAP` × the text height joins two words); a header cell wrapped onto a
