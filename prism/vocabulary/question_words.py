@@ -117,6 +117,11 @@ MEASURE_HEADS: frozenset[str] = frozenset(
 GENERIC_FOCUS = "minimum maximum total average overall level figure key main major principal applicable"
 """Words of a question's focus that a passage need not repeat ("the minimum balance": "balance" suffices)."""
 
+BOUND_NOUNS = ("balance liability fee charge penalty limit cap amount tenure age term exposure investment deposit "
+               "payment contribution")
+"""Nouns a "minimum"/"maximum" before them makes a rule's bound ("the minimum balance", "the maximum liability",
+"the maximum amount of a collect request"), not the least or greatest figure of a series."""
+
 VALUE_NOUNS = ("fee charge rate limit cap amount price cost rent rental compensation value penalty ratio percentage "
                "share")
 """Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states

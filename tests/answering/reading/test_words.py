@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from prism.answering.reading import kinds
+from prism.answering.reading.cues import names_bound
 from prism.answering.reading.words import mentions, normalise
 from tests.readings import read
 
@@ -158,3 +159,15 @@ def test_a_figure_per_share_is_read_as_the_figure_then_its_divisor_wherever_the_
 def test_per_of_a_rate_modifier_asks_no_division(question, ratio):
     reading = read(question)
     assert (reading.operation == "ratio") is ratio, reading.operations[:3]
+
+
+@pytest.mark.parametrize(("question", "bound"), [
+    ("What is the minimum capital adequacy ratio required?", True),
+    ("What is the minimum balance for a savings account?", True),  # a rule's quantity after "minimum"
+    ("What is the maximum liability of a BSBD account holder?", True),
+    ("Maximum monthly fee for a current account", True),
+    ("What was the maximum revenue between 2017 and 2019?", False),  # the greatest of a series
+    ("Which year had the minimum operating income?", False),
+])
+def test_minimum_or_maximum_of_a_rules_quantity_names_a_bound(question, bound):
+    assert names_bound(question) is bound
