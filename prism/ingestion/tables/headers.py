@@ -17,10 +17,11 @@ itself (pypdfium2's character boxes):
    first column belongs to the label column and is left out;
 4. each phrase is anchored at the columns its extent overlaps (the nearest one within half a pitch when it overlaps
    none), then widened one column on each side at a time (one side at the table's edge) while the columns are
-   still free in its line, have headers in a line below and no wrapped cell begun in a line above — so a group
-   header centred over three columns (``"Plan"``) covers all three, one over a single column covers only it, a
-   line's only phrase covers all, and a one-line cell set level between a wrapped cell's two lines ("Per
-   transaction" beside "Per day" over "(aggregate)") stays over its own column;
+   still free in its line and have headers in a line below (and, for a line set level between two header lines
+   closer than a text height, no phrase in the line above: :func:`_level_beside`) — so a group header centred over
+   three columns (``"Plan"``) covers all three, one over a single column covers only it, a line's only phrase
+   covers all, and a one-line cell set between a wrapped cell's two lines ("Per transaction" beside "Per day" over
+   "(aggregate)") stays over its own column;
 5. a column's header is the phrases over it, top line first (``"Plan Revenue"``, ``"Total Plan & Non-Plan"``).
 
 This is the usual approach of "stream" table readers (columns from the alignment of words, headers spanning the
@@ -313,8 +314,9 @@ def stitch_headers(words: list[Word], table: Table) -> tuple[str, ...] | None:
     """The table's column headers from the page's words (see the module docstring), or ``None`` when the columns
     cannot be placed or fewer than half of them get a header; columns placed by their rows' lines (the same figures
     in many rows) must also get distinct headers, none naming two years."""
-    by_rows = _placed(table, words, None) is None
-    placed = _columns(table, words)
+    placed = _placed(table, words, None)
+    by_rows = placed is None
+    placed = placed or _placed(table, words, word_lines(words))  # as _columns, the first placement read once
     if placed is None:
         return None
     cols, top = placed
