@@ -17,6 +17,8 @@ _CELL = re.compile(
     r"(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<close>\))?\s*(?P<pct>%)?\s*(?P<close2>\))?",
     re.IGNORECASE,
 )
+_CELL_NOTE = re.compile(r"(?<=[\d%)])\s+\((?![^)]*\d)[A-Za-z][^()]{2,30}\)\s*$")
+"""A note in words after a cell's figure ("₹4,000 (spends)"): the cell still states the figure."""
 _MARK = re.compile(rf"^(?:{currencies.MARK_RE})\s*", re.IGNORECASE)
 
 
@@ -25,14 +27,18 @@ def cell_number(cell: str) -> Decimal | None:
 
     ``"1,234"`` → 1234; ``"$1,139,927"``, ``"€ 4,411"``, ``"₹ 12.5"`` → the number without its currency sign;
     ``"(1,837)"``, ``"$(5,637)"``, ``"-5.2"`` and ``"−5.2"`` → negative (accounting parentheses are a minus sign);
-    ``"3.40%"`` → 3.40 (the percent is the cell's unit, kept by the caller). Thousands separators are dropped, in
-    western or Indian grouping (``"1,23,456"`` → 123456); a cell with two numbers ("2019 2018", "n/m") is not a
-    number. A cell that is one number in words, or a ratio, is read by :func:`read_number_words`: ``"fifteen"``,
-    ``"₹ fifteen"`` → 15, ``"2:1"`` → 2; other words ("Nil", "Free", "one of two") are not numbers, nor is a cell
-    with a scale word ("5 lakh", "fifteen crore": the table's unit is the caller's to apply, and a cell's own would
-    be applied twice).
+    ``"3.40%"`` → 3.40 (the percent is the cell's unit, kept by the caller); a note in words after the figure is not
+    part of it (``"₹4,000 (spends)"`` → 4000) unless it names a scale ("4,000 (in lakh)" is not a number).
+    Thousands separators are dropped, in western or Indian grouping (``"1,23,456"`` → 123456); a cell with two
+    numbers ("2019 2018", "n/m") is not a number. A cell that is one number in words, or a ratio, is read by
+    :func:`read_number_words`: ``"fifteen"``, ``"₹ fifteen"`` → 15, ``"2:1"`` → 2; other words ("Nil", "Free",
+    "one of two") are not numbers, nor is a cell with a scale word ("5 lakh", "fifteen crore": the table's unit is
+    the caller's to apply, and a cell's own would be applied twice).
     """
     text = str(cell).strip()
+    note = _CELL_NOTE.search(text)
+    if note and not any(w.lower() in number_words.SCALES for w in re.findall(r"[A-Za-z]+", note.group(0))):
+        text = text[:note.start()]
     m = _CELL.fullmatch(text)
     if m is None:
         return _word_number(text)

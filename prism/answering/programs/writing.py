@@ -31,6 +31,9 @@ COMPUTED_LABEL = "Computed in code from the cited table cells (extractive, no LL
 """The note of an answer whose figure a program computed offline."""
 
 
+_PERCENT_WRITTEN = re.compile(r"%|\bper\s?cent\b|\bpercent\b", re.IGNORECASE)
+
+
 def _figure(operand: Operand) -> str:
     """The figure as quoted: sign, currency, digits as printed, unit (module docstring)."""
     printed = operand.printed.strip()
@@ -38,7 +41,7 @@ def _figure(operand: Operand) -> str:
         symbol, words = stated  # the row states its figures' unit ("Value (₹ lakh crore)": ₹8.40 lakh crore)
         return (printed if not symbol or symbol in printed else f"{symbol}{printed}") + (f" {words}" if words else "")
     if operand.kind in ("percent", "count", "per_unit", "number") or operand.source == "sentence":
-        if operand.kind == "percent" and not printed.endswith("%"):
+        if operand.kind == "percent" and not _PERCENT_WRITTEN.search(printed):  # "20 per cent" says it already
             return f"{printed}%"
         if operand.kind == "per_unit" and operand.currency and SYMBOL.get(operand.currency, "") not in printed:
             digits = grouped(abs(operand.value), lakh=lakh_grouped(printed))

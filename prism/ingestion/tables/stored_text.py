@@ -32,9 +32,9 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from prism.ingestion.tables.periods import PERIOD, column_headers
+from prism.ingestion.tables.row_lines import Line, page_lines
 from prism.types import Table, TableRow
 from prism.vocabulary import currencies, number_formats, statements, units
 
@@ -46,8 +46,6 @@ MAX_GAP_LINES = 3
 """Consecutive non-empty lines without values (section labels) a table may contain."""
 MAX_LABEL_LINE_CHARS = 100
 """A line without values longer than this is prose: it ends a table."""
-MAX_ROW_LABEL_CHARS = 200
-"""A line whose text before its values is longer than this is prose, not a row."""
 HEADER_ZONE_LINES = 14
 """How many lines above a table's first row are searched for its title, unit and column headers."""
 
@@ -58,16 +56,6 @@ _NOTE_HEADER = re.compile(r"\b(?:notes?(?:\s+no\.?)?|sch(?:edule)?\.?(?:\s+no\.?
 """The header of an Indian statement's reference column ("Note", "Note No.", "Schedule"), which holds no figure."""
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\s?\(?[a-z]\)?)?$", re.IGNORECASE)
 """A note reference in that column: "22", "5(a)", "5A"."""
-_VALUE = re.compile(
-    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?\s*\)"
-    r"|[-−–]?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
-    r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
-    re.IGNORECASE,
-)
-_BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
-"""A line whose values are all bare years is a column-header line, not a row."""
-_CURRENCY_TOKEN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?|US\$)$")
-_SIGN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?)")
 _UNIT_WORDS = re.compile(
     rf"\b({units.WORD_RE}|{units.abbreviations_re(column_notes=True)})\b"
     rf"|₹\s*(?:in\s+)?({units.words_re(units.INDIAN_UNITS, spoken_only=True)})",
@@ -128,80 +116,7 @@ def currency_of(text: str) -> str | None:
 # --- lines and rows ------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Line:
-    start: int
-    end: int
-    text: str
-    label: str
-    cells: tuple[str, ...]
-    spans: tuple[tuple[int, int], ...]
-
-
-def _lines(page_text: str) -> list[_Line]:
-    """Every line of the page (empty ones too) with its offsets and its trailing value tokens."""
-    out: list[_Line] = []
-    pos = 0
-    for raw in page_text.split("\n"):
-        start, end = pos, pos + len(raw)
-        pos = end + 1
-        tokens = [(m.start() + start, m.end() + start, m.group()) for m in re.finditer(r"\S+", raw)]
-        cells: list[tuple[str, int, int]] = []
-        i = len(tokens)
-        while i > 0:
-            s, e, tok = tokens[i - 1]
-            if _VALUE.match(tok):
-                cells.insert(0, (_SIGN.sub("", tok), s, e))
-            elif _CURRENCY_TOKEN.match(tok) and cells:
-                first, _s, e0 = cells[0]
-                cells[0] = (first, s, e0)  # the sign belongs to the cell after it
-            else:
-                break
-            i -= 1
-        label_end = tokens[i - 1][1] if i > 0 else start
-        label = page_text[start:label_end]
-        if len(label) > MAX_ROW_LABEL_CHARS or cells and all(_BARE_YEAR.match(c) for c, _s, _e in cells):
-            cells = []
-            label = raw
-        out.append(_Line(start, end, raw, label, tuple(c for c, _s, _e in cells), tuple((s, e) for _c, s, e in cells)))
-    return _join_split_labels(out, page_text)
-
-
-_CONNECTORS = frozenset({"to", "of", "and", "for", "in", "on", "from", "by", "with", "the", "a", "an", "or", "at"})
-"""Words a row label does not end with: a label split one word per line goes on after them."""
-
-
-def _open_label(label: str) -> bool:
-    """True when a label split over lines cannot end here: its last connector word is followed only by capitalised
-    words (``"Net income attributable to MGM"`` goes on with ``"Resorts"``) or ends it."""
-    words = label.split()
-    last = max((i for i, w in enumerate(words) if w in _CONNECTORS), default=None)
-    return last is not None and last > 0 and all(w[:1].isupper() for w in words[last + 1 :])
-
-
-def _join_split_labels(lines: list[_Line], page_text: str) -> list[_Line]:
-    """Join a line that ends in a one-word line to the next line when that one starts in lower case, or when the
-    label so far cannot end (:func:`_open_label`).
-
-    pypdf's layout mode sets some bold labels one word per line (``"Net\nincome 583,894 ..."``, ``"Net\nincome\n
-    attributable\nto\nMGM\nResorts\nInternational $ 466,772"``); the joined line spans those lines of the page
-    text and its label reads ``"Net income"``, ``"Net income attributable to MGM Resorts International"``.
-    """
-    out: list[_Line] = []
-    for line in lines:
-        prev = out[-1] if out else None
-        first = line.text.lstrip("(")[:1]
-        one_word = prev is not None and not prev.cells and len(prev.text.rsplit("\n", 1)[-1].split()) == 1
-        if prev and one_word and (first.islower() or "\n" in prev.text and _open_label(prev.label)):
-            label = f"{' '.join(prev.label.split())} {line.label}".strip()
-            text = page_text[prev.start : line.end]
-            out[-1] = _Line(prev.start, line.end, text, label, line.cells, line.spans)
-        else:
-            out.append(line)
-    return out
-
-
-def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
+def _blocks(lines: list[Line]) -> list[tuple[int, int]]:
     """``(first, last)`` line indices of each run of rows that makes a table (see the module docstring)."""
     blocks: list[tuple[int, int]] = []
     i = 0
@@ -232,13 +147,13 @@ def _blocks(lines: list[_Line]) -> list[tuple[int, int]]:
     return blocks
 
 
-def _heads_columns(line: _Line) -> bool:
+def _heads_columns(line: Line) -> bool:
     """True for a line of column headers inside a run of rows ("Particulars 2024-25 2023-24"): two periods or more
     and no values; the table above ends there and the next one starts below it with its own header."""
     return not line.cells and len(PERIOD.findall(line.text)) >= 2
 
 
-def _note_column(zone: str, lines: list[_Line], n_cols: int) -> bool:
+def _note_column(zone: str, lines: list[Line], n_cols: int) -> bool:
     """True when the first of ``n_cols`` value columns holds note references, not figures: the header zone names a
     "Note" (or "Schedule") column, every row with all ``n_cols`` values opens with a one- or two-digit reference
     ("22", "5(a)"), and some other value of those rows is no such number (Indian statements of profit and loss:
@@ -257,7 +172,7 @@ def _without_notes(rows: tuple[TableRow, ...], n_cols: int) -> tuple[TableRow, .
                  if len(r.cells) == n_cols else r for r in rows)
 
 
-def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
+def _rows(lines: list[Line], n_cols: int) -> tuple[TableRow, ...]:
     """The block's lines as rows of exactly ``n_cols`` cells (section labels: none); blank lines dropped."""
     rows: list[TableRow] = []
     for line in lines:
@@ -277,7 +192,7 @@ def _rows(lines: list[_Line], n_cols: int) -> tuple[TableRow, ...]:
 # --- what is above the rows: title, unit, column headers -----------------------------------------------------------
 
 
-def _zone(lines: list[_Line], first: int, floor: int) -> int:
+def _zone(lines: list[Line], first: int, floor: int) -> int:
     """Index of the first line of the header zone above line ``first`` (never above ``floor``)."""
     k = first
     seen = 0
@@ -290,7 +205,7 @@ def _zone(lines: list[_Line], first: int, floor: int) -> int:
     return k
 
 
-def _title(zone_lines: list[_Line]) -> tuple[str | None, int | None]:
+def _title(zone_lines: list[Line]) -> tuple[str | None, int | None]:
     """The statement heading (or else the caption nearest the rows) in the zone, which may run over several lines,
     and its first line."""
     text, starts = "", []
@@ -320,7 +235,7 @@ def find_tables(page_text: str, page: int | None = None) -> list[Table]:
         its line, every cell span lies inside its row, and rows of one table have ``len(column_headers)`` cells
         when headers were found (section labels have none).
     """
-    lines = _lines(page_text)
+    lines = page_lines(page_text)
     tables: list[Table] = []
     floor = 0
     for first, last in _blocks(lines):
@@ -362,7 +277,7 @@ def find_tail_rows(page_text: str, page: int | None, n_cols: int, number: int, a
     lines of page furniture under them), as table ``number`` of the page with no title or headers; ``None`` when
     the page does not end so. The head of a table that a page break cut: call it only when the next page opens with
     the rest (:func:`prism.ingestion.tables.finders.document_tables`), which gives it its title and headers."""
-    lines = [line for line in _lines(page_text) if line.text.strip()]
+    lines = [line for line in page_lines(page_text) if line.text.strip()]
     end = len(lines)
     while end and len(lines[end - 1].cells) < 2 and len(lines[end - 1].text.strip()) <= MAX_FOOT_CHARS \
             and len(lines) - end < MAX_GAP_LINES:

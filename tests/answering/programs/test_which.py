@@ -53,6 +53,8 @@ def report(tmp_path_factory, embedder):
     ("(1,837)", Decimal(-1837)),
     ("−5.2", Decimal("-5.2")), ("2.4%", Decimal("2.4")), ("€ 4,411", Decimal(4411)), ("1,23,456", Decimal(123456)),
     ("—", None), ("-", None), ("2019 2018", None), ("n/m", None), ("(12", None), ("", None),
+    ("₹4,000 (spends)", Decimal(4000)), ("3.4% (annualised)", Decimal("3.4")), ("4,000 (in lakh)", None),
+    ("5 (a)", None), ("12 (core 1)", None),
 ])
 def test_a_cell_is_read_as_a_number_with_its_sign_and_without_its_currency(cell, value):
     assert cell_number(cell) == value
@@ -165,3 +167,16 @@ def test_how_many_periods_are_counted_in_code(report):
                             "2 (2019 and 2018)"), heading
     assert answer.calculation is not None and answer.calculation.value == 2.0
     assert answer.unsupported_numbers == [] and not answer.declined
+
+
+@pytest.mark.parametrize(("printed", "written"), [
+    ("20 per cent", "20 per cent"), ("12.5 percent", "12.5 percent"), ("3.40%", "3.40%"), ("15", "15%"),
+])
+def test_a_percentage_is_quoted_with_one_percent_sign_at_most(printed, written):
+    """A rule's "20 per cent" says its unit in words: no "%" is added after it ("20 per cent%")."""
+    from prism.answering.programs.operation import Operand
+    from prism.answering.programs.writing import _figure
+
+    figure = Operand("exposure limit", "", None, (0, 0), printed, cell_number(printed.split()[0].rstrip("%")), None,
+                     None, "percent", 1, "sentence")
+    assert _figure(figure) == written
