@@ -61,6 +61,9 @@ _PROSE_NUMBER = re.compile(
     re.IGNORECASE)
 _NOT_A_FIGURE_BEFORE = re.compile(r"(?:note|notes|section|item|clause|para(?:graph)?|rule|page|table|chapter|"
                                   r"annexure|schedule|exhibit|no\.?|part|level)\s*$", re.IGNORECASE)
+_REFERENCE_COLUMN = re.compile(r"\b(?:note|notes|section|clause|para(?:graph)?|rule|page|schedule|ref(?:erence)?)"
+                               r"s?\s*(?:no\.?|number)?\s*$", re.IGNORECASE)
+"""A column of references, not figures ("Master Circular para", "Note", "Page No."): "9.1" there is a paragraph."""
 
 
 def when_of(text: str, period: str | None) -> tuple[int, int]:
@@ -149,6 +152,8 @@ def _table_rows(n: int, chunk: RetrievedChunk, parts: list[tuple[ChunkTable, Ret
                 if value is None or j >= len(table.column_headers) and table.column_headers:
                     continue
                 column = table.column_headers[j] if j < len(table.column_headers) else ""
+                if _REFERENCE_COLUMN.search(column):
+                    continue
                 period = periods[j] if j < len(periods) else None
                 when = when_of(column, period)
                 if period is None and not any(periods):
