@@ -30,6 +30,7 @@ from prism.answering.citations import defuse_references
 from prism.answering.evidence import UnitTest, gives_reason
 from prism.answering.figures import with_digits
 from prism.answering.reading.segments import names_segments, segments
+from prism.answering.row_quotes import columns_of_chunk, with_columns
 from prism.answering.rules import lead_with_verdict
 from prism.answering.units import Block, with_units
 from prism.index.embedder import PrismEmbedding
@@ -298,11 +299,12 @@ def extractive_lines(
     sentence before it and that one answers too (:func:`_lead`: then that one leads), and the others (less a line
     stating only fiscal periods the question does not ask about: :func:`_other_period`) follow in
     reading order (block ``n``, then position), those that answer first; a sentence contained in a kept longer
-    one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block`
-    of each chunk), a bare table figure is quoted with its block's unit and currency
-    (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213" under "(In millions)" → "Net sales $5,213
-    million"). A figure written in words is stated in digits first (:func:`~prism.answering.figures.with_digits`:
-    "₹15 crore (fifteen crore rupees)").
+    one is dropped. With ``blocks`` (the :class:`~prism.answering.units.Block` of each chunk), a bare table figure
+    is quoted with its block's unit and currency (:func:`~prism.answering.units.with_units`: "Net sales $ 5,213"
+    under "(In millions)" → "Net sales $5,213 million"), and a table row of a block without a unit is written with
+    its columns' headers (:func:`~prism.answering.row_quotes.with_columns`: "P2M – general merchants — Per
+    transaction: ₹1,00,000; …"). A figure written in words is stated in digits first
+    (:func:`~prism.answering.figures.with_digits`: "₹15 crore (fifteen crore rupees)").
 
     A yes/no question about a rule is led by the Yes or No the rule's sentence gives
     (:func:`~prism.answering.rules.lead_with_verdict`).
@@ -331,12 +333,17 @@ def extractive_lines(
     rest = sorted((s for s in chosen if s is not best and not _other_period(s.text, asked)),
                   key=lambda s: (not s.answers, s.n, s.position))
     chosen = [best, *rest]  # the best answering sentence leads (the analyst reads the first line), the others follow
-    lines = []
-    for s in chosen:
-        quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, blocks[s.n - 1]) if blocks
-                                                               else s.text)))
-        lines.append((_mark_fragment(quoted, chunks[s.n - 1].text), s.n))
+    lines = [(_quote(s, chunks[s.n - 1], blocks[s.n - 1] if blocks else None), s.n) for s in chosen]
     return lead_with_verdict(reading.flags, lines)
+
+
+def _quote(s: ScoredSentence, chunk: RetrievedChunk, block: Block | None) -> str:
+    """One sentence as quoted: a whole table row with its columns' headers, else with its block's unit."""
+    row = with_columns(s.text, columns_of_chunk(chunk)) if block is None or block.unit is None else s.text
+    if row != s.text:
+        return defuse_references(with_digits(row))
+    quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, block) if block else s.text)))
+    return _mark_fragment(quoted, chunk.text)
 
 
 def quoted_line(text: str, n: int) -> str:
@@ -381,13 +388,11 @@ def relevance(
     """
     if not chunks:
         return -1.0
-    stored = stored or {}
+    stored, q_tokens, best = stored or {}, set(reading.tokens), -1.0
     missing = [c.text for c in chunks if c.chunk_id not in stored]
     fresh = iter(embedder.embed(missing)) if missing else iter(())
     vectors = np.stack([stored[c.chunk_id] if c.chunk_id in stored else next(fresh) for c in chunks])
     cosines = vectors @ _vector(reading, embedder)
-    q_tokens = set(reading.tokens)
-    best = -1.0
     for chunk, cos in zip(chunks, cosines, strict=True):
         overlap = len(q_tokens & set(tokenize(chunk.text))) / len(q_tokens) if q_tokens else 0.0
         best = max(best, float(cos) + lexical_weight * overlap)

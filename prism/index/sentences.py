@@ -39,6 +39,19 @@ _ROW_LINE = re.compile(r"[^\n:;]{1,120}:\s[^\n]*(?:;\s|$)")
 """A table row as Prism renders it, ``"Name: value; Name: value"`` (:mod:`prism.ingestion.tables.csv`)."""
 
 
+_FIGURE_END = re.compile(r"\d\)?%?[ \t]*$")
+"""A line ending in a figure ("Tax payments ₹5,00,000 ₹5,00,000 9.3"): a table's row, as a PDF's text gives it."""
+
+
+def _table_rows(piece: str) -> bool:
+    """Whether a fragment spanning lines is a table's rows as a page's text prints them: two lines or more, and at
+    least half its lines, end in a figure, and none is a row as Prism renders it (:data:`_ROW_LINE`: such a row
+    names its columns, and a section's rows are read together under their heading row)."""
+    lines = [line.strip() for line in piece.split("\n") if line.strip()]
+    rows = sum(1 for line in lines if _FIGURE_END.search(line))
+    return rows >= 2 and rows * 2 >= len(lines) and not any(_ROW_LINE.match(line) for line in lines)
+
+
 def _lines_of(piece: str) -> list[str]:
     """A long fragment's lines, a line joined to the one before where it goes on in lower case (a wrapped line of a
     long sentence, "… for delay in crediting" / "pension arrears …"), unless either line is a rendered table row
@@ -75,9 +88,10 @@ def is_abbreviation(text: str, stop_at: int) -> bool:
 def split_sentences(text: str) -> list[str]:
     """Sentences of document ``text`` in order, inner line breaks joined with spaces.
 
-    Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment longer than
-    400 characters that spans lines (a table) is split at its line breaks, except where the next line goes on in
-    lower case (a long sentence of a circular, wrapped at the page's lines, stays whole).
+    Fragments without 3 word characters in a row (page furniture, lone numbers) are dropped; a fragment that spans
+    lines and is longer than 400 characters or a table's rows (:func:`_table_rows`: one row quoted, not the rows
+    beside it) is split at its line breaks, except where the next line goes on in lower case (a long sentence of a
+    circular, wrapped at the page's lines, stays whole).
     """
     pieces: list[str] = []
     start = 0
@@ -90,7 +104,8 @@ def split_sentences(text: str) -> list[str]:
     pieces.append(text[start:])
     sentences: list[str] = []
     for piece in pieces:
-        parts = _lines_of(piece) if len(piece) > _MAX_SENTENCE_CHARS and "\n" in piece else [piece]
+        long = len(piece) > _MAX_SENTENCE_CHARS
+        parts = _lines_of(piece) if "\n" in piece and (long or _table_rows(piece)) else [piece]
         for part in parts:
             s = re.sub(r"\s+", " ", part).strip()
             if re.search(r"\w{3}", s):

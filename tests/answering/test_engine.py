@@ -99,6 +99,16 @@ def test_extractive_answers_on_real_rbi_text(rbi_docs, question, expected):
     assert all(c.source == SHG for c in answer.citations + answer.retrieved)
 
 
+def _source(line: str, sentences: list[str]) -> str:
+    """The document's sentence a quoted line gives: itself, or for a table row written with its columns' headers
+    ("P2P transfers — Per transaction: ₹1,00,000; …") the row as printed, its label then its figures."""
+    if " — " not in line or ": " not in line:
+        return line
+    label, cells = line.split(" — ", 1)
+    figures = ["".join(c.split(": ", 1)[1].split()) for c in cells.split("; ")]
+    return next(s for s in sentences if s.startswith(label) and "".join(s[len(label):].split()) == "".join(figures))
+
+
 def test_extractive_leads_with_the_best_then_keeps_reading_order_and_markers(docs, embedder):
     chunks = docs.open("docs").retriever.search(SEED, sources=[UPI]).results
     text, cited = extractive_answer(read(SEED), chunks, embedder, max_sentences=3)
@@ -106,10 +116,11 @@ def test_extractive_leads_with_the_best_then_keeps_reading_order_and_markers(doc
     assert len(lines) <= 3 and cited
     ns = [int(li.rsplit("[", 1)[1].rstrip("]")) for li in lines]
     assert set(ns) == set(cited)
-    answering = {s.text for s in score_sentences(read(SEED), chunks, embedder) if s.answers}
+    scored = score_sentences(read(SEED), chunks, embedder)
+    answering = {s.text for s in scored if s.answers}
     order = []
     for li, n in zip(lines, ns, strict=True):
-        sentence = li[2 : li.rindex(" [")].strip("…")  # "…" marks where the chunk cut a sentence
+        sentence = _source(li[2 : li.rindex(" [")].strip("…"), [s.text for s in scored])  # "…": where a chunk cut
         assert " ".join(sentence.split()) in " ".join(chunks[n - 1].text.split())
         order.append((not any(" ".join(sentence.split()) in " ".join(a.split()) for a in answering), n))
     assert order[1:] == sorted(order[1:])  # the best answering line leads, then those that answer, in reading order

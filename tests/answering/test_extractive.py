@@ -162,7 +162,8 @@ def test_headings_questions_contents_and_logistics_answer_nothing(sentence, answ
 
 def test_a_table_line_is_named_by_its_column_headers_too(embedder):
     """The row "P2P transfers ₹1,00,000 ₹2,00,000" states the per-transaction limit its column names; a sentence
-    writing "per-transaction limit" about another kind of payment does not lead over it."""
+    writing "per-transaction limit" about another kind of payment does not lead over it. The row is quoted with its
+    columns' headers."""
     from prism.answering.extractive import extractive_answer
     from prism.types import RetrievedChunk
     from tests.readings import read
@@ -175,4 +176,5 @@ def test_a_table_line_is_named_by_its_column_headers_too(embedder):
                                      "table_columns": "Per-transaction limit | Per-day limit"})
     answer, _ = extractive_answer(read("What is the per-transaction limit for P2P transfers?"), [prose, table],
                                   embedder, max_sentences=2)
-    assert answer.splitlines()[2].startswith("- P2P transfers ₹1,00,000"), answer
+    assert answer.splitlines()[2].startswith("- P2P transfers — Per-transaction limit: ₹1,00,000; Per-day limit: "
+                                             "₹2,00,000 [2]"), answer

@@ -82,3 +82,19 @@ def test_a_long_sentence_wrapped_at_the_page_lines_stays_whole_and_a_long_table_
     unnamed = "\n".join(f"column 1: Line item {i}; Year Ended December 31, 2019: ${i},347; Year Ended December 31, "
                         f"2018: $100,28{i}" for i in range(6))  # rows of a table whose label column has no name
     assert len(unnamed) > 400 and len(split_sentences(unnamed)) == 6
+
+
+def test_a_short_run_of_a_pdf_tables_rows_is_quoted_one_row_at_a_time():
+    """A page's table rows, fewer than 400 characters, are no sentence of three rows: each row that ends in its
+    figures is one (its header lines stay together), while wrapped prose and rendered rows keep their old cuts."""
+    rows = ("Category Per transaction Per day Rule\n(aggregate) para\n\n"
+            "P2M – general merchants ₹1,00,000 ₹2,00,000 9.1\n"
+            "Tax payments to verified government merchants ₹5,00,000 ₹5,00,000 9.3\nHospitals ₹5,00,000 ₹5,00,000 9.3")
+    assert split_sentences(rows) == ["Category Per transaction Per day Rule (aggregate) para",
+                                     "P2M – general merchants ₹1,00,000 ₹2,00,000 9.1",
+                                     "Tax payments to verified government merchants ₹5,00,000 ₹5,00,000 9.3",
+                                     "Hospitals ₹5,00,000 ₹5,00,000 9.3"]
+    prose = "Deposits rose to ₹1,200 crore in FY2024\nfrom ₹1,100 crore in FY2023, a rise of 9\nper cent."
+    assert split_sentences(prose) == [" ".join(prose.split())]
+    rendered = "Cost of revenue:\ncolumn 1: Products; 2019: $29,816\ncolumn 1: Services; 2019: $7,042"
+    assert len(split_sentences(rendered)) == 1  # a section's rendered rows are read under their heading
