@@ -110,7 +110,7 @@ MEASURE_HEADS: frozenset[str] = frozenset(
     "balance balances margin margins ratio ratios score scores profit profits income revenue revenues loss losses "
     "payout dividend dividends volume volumes value values share percentage penalty penalties compensation mark-up "
     "markup mdr npa advances deposits book ebitda expenses assets liabilities growth yield return returns salary "
-    "premium tenure threshold ceiling".split()
+    "premium tenure threshold ceiling liability deposit expense asset payment contribution".split()
 )
 """Head nouns that make a "what/which" question ask for a number (Li & Roth's NUM classes, COLING 2002)."""
 

@@ -9,8 +9,9 @@ no program), is an alternative. Each gets
   Paraphrasing", ACL 2014); whether the question holds one of its cue words, how many, and how long the longest
   (a cue inside a longer cue of another alternative does not count: :func:`cue_hits`);
 * **question features** weighted per alternative: how many periods it names, a threshold, a yes/no lead, the
-  rule-based readings of :mod:`prism.answering.reading.kinds` (reason, description, expected unit, answer type) —
-  proposals the model weighs, never decisions on their own.
+  rule-based readings of :mod:`prism.answering.reading.kinds` (reason, description, expected unit, answer type)
+  and whether "minimum"/"maximum" name a rule's bound ("the maximum liability") — proposals the model weighs,
+  never decisions on their own.
 
 The score of an alternative is the weighted sum; the probabilities are its softmax over the alternatives
 (McFadden's conditional logit, "Conditional logit analysis of qualitative choice behavior", 1973). An operation the
@@ -63,8 +64,8 @@ SHARED_FEATURES = ("frame_cosine", "question_cosine", "cue", "cues", "cue_length
 QUESTION_FEATURES = ("bias", "no_period", "one_period", "periods", "threshold", "polar", "reason", "description",
                      "table_subject", "target_count", "target_quantity", "target_person", "which_or_when",
                      "how_many", "two_mentions", "unit_percent", "unit_count", "unit_period", "unit_ratio",
-                     "unit_points", "polarity", "each", "direction", "conjoined", "bare_periods", "own_frame_cosine",
-                     "own_cue")
+                     "unit_points", "polarity", "each", "direction", "conjoined", "bare_periods", "bound",
+                     "own_frame_cosine", "own_cue")
 """The question's features, weighted per alternative; the last two are the alternative's own frame cosine and cue
 (its weight on them beside the shared one: a cue reliable for one operation counts more for it)."""
 
@@ -108,7 +109,7 @@ def _phrasings(name: str) -> tuple[str, ...]:
 
 
 _PRIORS: dict[str, dict[str, float]] = {
-    "lookup": {"bias": 1.0, "one_period": 0.5, "target_quantity": 0.5},
+    "lookup": {"bias": 1.0, "one_period": 0.5, "target_quantity": 0.5, "bound": 1.0},
     "list": {"each": 1.0, "respectively": 1.0, "bare_periods": 2.0},
     "count": {"bias": -1.0, "how_many": 3.0, "target_count": 2.0, "unit_count": 1.5},
     "sum": {"bias": -0.5},
@@ -119,8 +120,8 @@ _PRIORS: dict[str, dict[str, float]] = {
     "cagr": {"bias": -1.0},
     "margin": {"bias": -0.5},
     "per_share": {"bias": -1.0},
-    "max": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0},
-    "min": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0},
+    "max": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0, "bound": -2.0},
+    "min": {"bias": -1.0, "polarity": 2.0, "which_or_when": 1.0, "bound": -2.0},
     "yes_no": {"bias": -3.0, "polar": 5.0, "threshold": 1.0, "direction": 2.0},
     "text": {"reason": 4.0, "description": 4.0, "table_subject": 4.0, "target_person": 2.0},
 }

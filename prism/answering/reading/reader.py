@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from prism.answering.metrics.calc import Plan
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading import kinds
-from prism.answering.reading.cues import conjoined
+from prism.answering.reading.cues import conjoined, names_bound
 from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
 from prism.answering.reading.model import OperationModel, Signals, cue_hits, flags_of
@@ -29,6 +29,7 @@ from prism.answering.reading.words import (
     mentions,
     normalise,
     own_pairs,
+    own_words,
     phrase_spans,
     shortened_words,
     title_tokens,
@@ -85,6 +86,7 @@ def _flags(text: str, words: list[str], reading: dict[str, object]) -> set[str]:
         "target_count": getattr(target, "answer_type", None) == "count",
         "target_quantity": getattr(target, "answer_type", None) == "quantity",
         "target_person": getattr(target, "answer_type", None) == "person_or_org",
+        "bound": names_bound(own_words(text)),  # the question's own words, not a follow-up's carried context
         "which_or_when": alternative or bool(re.match(r"\s*(?:in\s+)?(?:which|when)\b", text, re.IGNORECASE)),
         "how_many": kinds.asks_how_many(text), "two_mentions": len(reading["mentions"]) >= 2,  # type: ignore[arg-type]
         "unit_percent": unit == "percent", "unit_count": unit == "count", "unit_period": unit == "period",

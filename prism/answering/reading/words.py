@@ -23,7 +23,7 @@ from prism.types.reading import Mention
 from prism.vocabulary import titles
 from prism.vocabulary.question_words import DIVIDE_VERBS, FRAME_WORDS, PER_UNIT_SLASH, SHORTHAND, SYMBOLS
 
-__all__ = ["frame", "mentions", "normalise", "own_pairs", "phrase_in", "title_tokens", "words_of"]
+__all__ = ["frame", "mentions", "normalise", "own_pairs", "own_words", "phrase_in", "title_tokens", "words_of"]
 
 _WORD = re.compile(r"[^\W_][\w&'’.\-/]*[\w%]|[^\W_]|%", re.UNICODE)
 _SLASH = re.compile(r"(?<=[A-Za-z]{2})\s*/\s*(?=[A-Za-z]{2})")
@@ -216,9 +216,14 @@ _CARRIED = re.compile(r"\s*\([^()]*\)\s*\??\s*$")
 bank take single NBFC)?"): left out of the phrase pairs, which are the question's own wording."""
 
 
+def own_words(question: str) -> str:
+    """The question without the context a condensed follow-up carries at its end (:data:`_CARRIED`)."""
+    return _CARRIED.sub("", question)
+
+
 def own_pairs(question: str) -> frozenset[tuple[str, str]]:
     """The question's consecutive index-token pairs, without the context a condensed follow-up carries."""
-    tokens = tokenize(_CARRIED.sub("", question))
+    tokens = tokenize(own_words(question))
     return frozenset(zip(tokens, tokens[1:], strict=False))
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.reading.model import cue_hits
+from prism.answering.reading.model import OperationModel, cue_hits
+from prism.answering.reading.reader import Reader
 from prism.answering.reading.words import words_of
 from tests.readings import read
 
@@ -183,3 +184,18 @@ def test_a_cause_asked_in_any_position_reads_as_a_reason(question):
 ])
 def test_due_to_and_attributable_to_before_their_object_name_a_figure(question):
     assert "reason" not in read(question).flags
+
+
+@pytest.mark.parametrize(("question", "operation"), [
+    # "maximum"/"minimum" before a rule's quantity name a bound the rule sets: one figure, not the greatest
+    ("What is the maximum liability of an ordinary savings account holder?", "lookup"),
+    ("What is the minimum balance for a current account?", "lookup"),
+    ("maximum penalty for a late filing", "lookup"),
+    # the greatest or least of a series stays an extreme
+    ("Which year had the maximum revenue?", "max"),
+    ("In which year was operating income at its minimum?", "min"),
+])
+def test_a_rules_bound_is_one_figure_and_a_series_extreme_is_not(embedder, question, operation):
+    """With the packaged model and the packaged embedder, as the engine reads."""
+    reading = Reader(embedder, OperationModel.load()).read(question)
+    assert reading.operation == operation, reading.operations[:3]

@@ -19,7 +19,8 @@ class Lookup(Operation):
     name = "lookup"
     roles = ("figure",)
     phrasings = ("what was X in P", "how much was X in P", "X for P", "what is the amount of X in P",
-                 "what did X amount to in P", "state X for P", "what were X as of P")
+                 "what did X amount to in P", "state X for P", "what were X as of P", "how much is X",
+                 "what is the maximum X permitted")
     cues = ("amount of", "value of", "figure for", "amount to", "as of", "balance of", "reported")
     formula = "the figure as stated"
 
