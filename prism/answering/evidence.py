@@ -192,7 +192,9 @@ class UnitTest:
     when it is required, and an officer's title whole ("CEO": chief, executive and officer; a "Chief Financial
     Officer" is not the CEO). A focus word is also named in another form: an abbreviation by the words it stands
     for ("AMCs" by "asset management companies", "PAT" by "net profit"), focus words by a unit's abbreviation
-    ("net interest income" by "NII"), a plural abbreviation by its singular (:mod:`prism.answering.acronyms`).
+    ("net interest income" by "NII"), a plural abbreviation by its singular (:mod:`prism.answering.acronyms`), a
+    frequency adjective by "per" and its noun ("daily" by "Per day";
+    :data:`~prism.vocabulary.question_words.FREQUENCIES`).
     """
 
     def __init__(self, target: AnswerTarget, entity_words: set[str] | frozenset[str] = frozenset()):
@@ -208,6 +210,8 @@ class UnitTest:
         self.abbreviated = [(name, toks) for w in target.focus if titles.spelled_out(w) is None
                             and (name := acronyms.acronym(w)) and (toks := set(tokenize(name)) - set(entity_words))]
         self._runs: dict[str, set[str]] = {}
+        self.frequencies = [(w, re.compile(r"\bper\s+(?:" + "|".join(nouns) + r")\b", re.IGNORECASE))
+                            for w in target.focus if (nouns := question_words.FREQUENCIES.get(w.lower()))]
 
     def _equivalents(self, text: str, tokens: set[str]) -> set[str]:
         """The focus tokens ``text`` states in another form: an abbreviation of the focus spelled out ("AMC" where
@@ -215,6 +219,7 @@ class UnitTest:
         abbreviation stands for ("net interest income" where it says "NII"; :mod:`prism.answering.acronyms`)."""
         extra = {t for name, toks in self.abbreviated if not toks <= tokens and acronyms.mentioned(name, text)
                  for t in toks}
+        extra |= {t for word, per in self.frequencies if per.search(text) for t in tokenize(word)}
         if len(self.target.focus) > 1:
             for name in acronyms.abbreviations_in(text):
                 if name not in self._runs:

@@ -122,6 +122,13 @@ BOUND_NOUNS = ("balance liability fee charge penalty limit cap amount tenure age
 """Nouns a "minimum"/"maximum" before them makes a rule's bound ("the minimum balance", "the maximum liability",
 "the maximum amount of a collect request"), not the least or greatest figure of a series."""
 
+FREQUENCIES: dict[str, tuple[str, ...]] = {
+    "daily": ("day",), "weekly": ("week",), "monthly": ("month",), "quarterly": ("quarter",),
+    "annual": ("year", "annum"), "annually": ("year", "annum"), "yearly": ("year", "annum"),
+}
+"""A frequency adjective and the nouns a document states it with after "per" ("daily limit" where the table's column
+says "Per day", "annual fee" where the schedule says "per annum")."""
+
 VALUE_NOUNS = ("fee charge rate limit cap amount price cost rent rental compensation value penalty ratio percentage "
                "share")
 """Head nouns that name the value itself ("IMPS charge": the ₹5.00 of the IMPS row is the charge; a table states

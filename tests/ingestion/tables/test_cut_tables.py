@@ -27,7 +27,8 @@ HEADERS = ("Per transaction", "Per day (aggregate)", "Rule para")
 FIRST = ("Person-to-person transfers", "₹1,00,000", "₹1,00,000", "9.1")
 REST = (("General merchants", "₹1,00,000", "₹2,00,000", "9.1"), ("Tax payments", "₹5,00,000", "₹5,00,000", "9.3"),
         ("Hospitals and schools", "₹5,00,000", "₹5,00,000", "9.3"), ("Insurance premium", "₹2,00,000", "₹2,00,000",
-                                                                      "9.1"))
+                                                                      "9.1"),
+        ("Small-value wallet", "₹500", "₹4,000 (spends)", "9.2"))
 COLUMNS = (300, 380, 470)
 
 
@@ -132,6 +133,14 @@ def test_the_sample_circulars_limits_table_keeps_its_first_row_and_headers():
     assert (head.page, head.rows[0].label, head.rows[0].cells, head.column_headers) == (
         1, "P2P transfers", ("1,00,000", "1,00,000", "9.1"), headers)
     assert (rest.page, rest.column_headers, rest.rows[0].label) == (2, headers, "P2M – general merchants")
+    assert (rest.rows[-1].label, rest.rows[-1].cells) == ("UPI Lite (on-device wallet)",
+                                                          ("500", "4,000 (spends)", "9.2"))
+
+
+def test_a_note_after_a_cells_figure_stays_in_its_cell(tmp_path):
+    """"₹4,000 (spends)": the note belongs to the figure before it; the row keeps its label and all its values."""
+    rest = _tables(_limits(tmp_path / "limits.pdf"))[1]
+    assert (rest.rows[-1].label, rest.rows[-1].cells) == ("Small-value wallet", ("500", "4,000 (spends)", "9.2"))
 
 
 @pytest.fixture(scope="module")
@@ -146,10 +155,12 @@ def svc(tmp_path_factory, embedder):
 @pytest.mark.parametrize(("question", "figure", "page"), [
     ("Per-transaction limit for person-to-person transfers", "Per transaction: ₹1,00,000", 1),
     ("Per-day limit for general merchants", "Per day (aggregate): ₹2,00,000", 2),
+    ("What is the daily limit for a small-value wallet?", "Per day (aggregate): ₹4,000 (spends)", 2),
 ])
 def test_a_limit_is_quoted_with_its_column_on_either_side_of_the_break(svc, question, figure, page):
     answer = svc.ask(question, "bank")
     assert figure in answer.answer, answer.answer
+    assert "₹9." not in answer.answer  # the "Rule para" column holds paragraph numbers, never figures
     cited = answer.citations[0]
     assert cited.page_start == page
     assert cited.text.startswith("Category Per transaction Per day Rule\n(aggregate) para\n\n")  # chunked with its rows
