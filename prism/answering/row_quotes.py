@@ -12,13 +12,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["columns_of_chunk", "with_columns"]
+from prism.index import row_cells
 
-_FIGURE = re.compile(r"[-−]?(?:₹|\$|Rs\.?)?\(?\d+(?:,\d{2,3})*(?:\.\d+)?\)?%?")
-"""One figure cell: "₹1,00,000", "(1,837)", "9.2", "12.5%"."""
-_SIGN_ONLY = re.compile(r"₹|\$|Rs\.?")
-_NOTE_WORDS = re.compile(r"\([A-Za-z][A-Za-z .'/-]{2,30}\)")
-"""A note in words after a figure ("(spends)"): part of its cell."""
+__all__ = ["columns_of_chunk", "with_columns"]
 
 
 def columns_of_chunk(chunk: Any) -> list[str]:
@@ -26,28 +22,6 @@ def columns_of_chunk(chunk: Any) -> list[str]:
     meta = getattr(chunk, "metadata", None)
     meta = meta if isinstance(meta, dict) else {}
     return str(meta.get("table_columns") or "").split(" | ") if meta.get("table_id") else []
-
-
-def _row_cells(tokens: list[str]) -> tuple[int, list[str]] | None:
-    """``(where the label ends, the cells)`` of a table row as a page prints it, read from its end: figures (a lone
-    currency sign joins the figure after it, a note in words after a figure stays with it: "₹4,000 (spends)")."""
-    cells: list[str] = []
-    k = len(tokens)
-    while k > 0:
-        note = next((i for i in range(k - 1, max(k - 5, 0) - 1, -1) if tokens[i].startswith("(")), None)
-        if note is not None and note > 0 and _NOTE_WORDS.fullmatch(" ".join(tokens[note:k])) \
-                and _FIGURE.fullmatch(tokens[note - 1]):
-            cells.insert(0, " ".join(tokens[note - 1:k]))
-            k = note - 1
-        elif _FIGURE.fullmatch(tokens[k - 1]):
-            cells.insert(0, tokens[k - 1])
-            k -= 1
-        elif _SIGN_ONLY.fullmatch(tokens[k - 1]) and cells:
-            cells[0] = f"{tokens[k - 1]}{cells[0]}"
-            k -= 1
-        else:
-            break
-    return (k, cells) if cells else None
 
 
 def with_columns(sentence: str, headers: Sequence[str]) -> str:
@@ -61,10 +35,11 @@ def with_columns(sentence: str, headers: Sequence[str]) -> str:
     if len(headers) < 2 or ":" in sentence:
         return sentence
     tokens = sentence.split()
-    found = _row_cells(tokens)
-    if found is None or len(found[1]) != len(headers):
+    label_end, cells = row_cells.trailing_cells(tokens)
+    if len(cells) != len(headers) or not any(row_cells.is_figure(tokens[c.figure]) for c in cells):
         return sentence
-    label = tokens[:found[0]]
-    if not re.search(r"[A-Za-z]{2}", " ".join(label)) or sum(bool(_FIGURE.fullmatch(t)) for t in label) >= 2:
+    label = tokens[:label_end]
+    if not re.search(r"[A-Za-z]{2}", " ".join(label)) or sum(map(row_cells.is_figure, label)) >= 2:
         return sentence
-    return f"{' '.join(label)} — " + "; ".join(f"{h}: {c}" for h, c in zip(headers, found[1], strict=True))
+    written = [" ".join(["".join(tokens[c.first:c.figure + 1]), *tokens[c.figure + 1:c.stop]]) for c in cells]
+    return f"{' '.join(label)} — " + "; ".join(f"{h}: {c}" for h, c in zip(headers, written, strict=True))

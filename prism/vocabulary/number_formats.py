@@ -21,8 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from prism.vocabulary import currencies
+
 __all__ = ["AMBIGUOUS_NOTE", "DECIMAL_COMMA", "DECIMAL_POINT", "NOT_COMPUTED_NOTE", "NumberConvention", "decide",
-           "evidence", "grouped", "house_marks", "lakh_grouped", "read_number"]
+           "evidence", "grouped", "house_marks", "is_cell_note", "lakh_grouped", "read_number", "split_cell_note",
+           "takes_cell_note"]
 
 DECIMAL_POINT = "."
 """``1,234.5`` and Indian ``1,23,456.50``."""
@@ -166,3 +169,31 @@ def grouped(value: Decimal, *, lakh: bool = False) -> str:
     places = max(0, -int(value.as_tuple().exponent))
     pattern = ("#,##,##0" if lakh else "#,##0") + ("." + "0" * places if places else "")
     return format_decimal(value, format=pattern, locale="en_IN" if lakh else "en")
+
+
+_CELL_NOTE = r"\([A-Za-z]{3}[A-Za-z .'/-]{0,28}\)"
+"""A note in words printed after a cell's figure ("₹4,000 (spends)", "9.2 (aggregate)"): in parentheses, three letters
+first, no digits, at most 31 characters."""
+_NOTE_ONLY = re.compile(_CELL_NOTE)
+_NOTE_AT_END = re.compile(rf"(?<=[\d%)])\s+{_CELL_NOTE}\s*$")
+_NOTED_FIGURE = re.compile(rf"[,.%]|\d{{3}}|^\(?(?:{currencies.SYMBOL_CLASS}|Rs)")
+
+
+def is_cell_note(text: str) -> bool:
+    """True when ``text`` is a note in words as a table prints it after a figure: ``"(spends)"``, ``"(on-device
+    wallet)"``; not ``"(a)"``, ``"(1,837)"`` or ``"(Note 4)"``."""
+    return _NOTE_ONLY.fullmatch(" ".join(text.split())) is not None
+
+
+def takes_cell_note(figure: str) -> bool:
+    """True when a note in words after ``figure`` belongs to its cell: an amount, a rate or a number of three digits
+    or more (``"₹4,000"``, ``"9.2"``, ``"12%"``, ``"500"``), not a label's small number (``"Tier 1 (core)"``)."""
+    return _NOTED_FIGURE.search(figure) is not None
+
+
+def split_cell_note(cell: str) -> tuple[str, str]:
+    """``(figure, note)`` of a cell whose figure is followed by a note in words: ``"₹4,000 (spends)"`` →
+    ``("₹4,000", "(spends)")``; any other cell → ``(cell, "")``. Only the shape is read: whether a note names a
+    scale ("(in lakh)") is the caller's to judge."""
+    m = _NOTE_AT_END.search(cell)
+    return (cell[:m.start()], m.group(0).strip()) if m else (cell, "")

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+from prism.vocabulary import number_formats
 from prism.vocabulary.number_formats import (
     DECIMAL_COMMA,
     DECIMAL_POINT,
@@ -75,3 +76,23 @@ def test_lakh_grouping_is_told_from_a_figure_over_a_lakh(figure, lakh):
 ])
 def test_a_value_is_grouped_in_thousands_or_lakhs_with_its_decimals_kept(value, thousands, lakhs):
     assert (grouped(Decimal(value)), grouped(Decimal(value), lakh=True)) == (thousands, lakhs)
+
+
+@pytest.mark.parametrize(("cell", "parts"), [
+    ("₹4,000 (spends)", ("₹4,000", "(spends)")),
+    ("9.2 (per day aggregate)", ("9.2", "(per day aggregate)")),
+    ("(1,837) (restated)", ("(1,837)", "(restated)")),
+    ("4,000 (in lakh)", ("4,000 (in lakh)", "")),  # two letters first: not a note in words
+    ("4,000 (Note 4)", ("4,000 (Note 4)", "")),  # a digit: a reference, not a note
+    ("(1,837)", ("(1,837)", "")),
+    ("Tier (core)", ("Tier (core)", "")),  # no figure before it
+])
+def test_a_note_in_words_after_a_figure_is_split_from_it(cell, parts):
+    assert number_formats.split_cell_note(cell) == parts
+
+
+def test_which_figures_take_a_note_and_which_texts_are_notes():
+    assert [number_formats.takes_cell_note(f) for f in ("₹500", "9.2", "12%", "500", "1", "12")] == \
+        [True, True, True, True, False, False]
+    assert [number_formats.is_cell_note(t) for t in ("(spends)", "(per  day)", "(a)", "(1,837)")] == \
+        [True, True, False, False]

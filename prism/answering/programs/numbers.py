@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from prism.vocabulary import currencies, number_words
+from prism.vocabulary import currencies, number_formats, number_words
 from prism.vocabulary.number_words import read_number_words
 
 __all__ = ["cell_number", "read_number_words"]
@@ -17,8 +17,6 @@ _CELL = re.compile(
     r"(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<close>\))?\s*(?P<pct>%)?\s*(?P<close2>\))?",
     re.IGNORECASE,
 )
-_CELL_NOTE = re.compile(r"(?<=[\d%)])\s+\((?![^)]*\d)[A-Za-z][^()]{2,30}\)\s*$")
-"""A note in words after a cell's figure ("₹4,000 (spends)"): the cell still states the figure."""
 _MARK = re.compile(rf"^(?:{currencies.MARK_RE})\s*", re.IGNORECASE)
 
 
@@ -36,9 +34,9 @@ def cell_number(cell: str) -> Decimal | None:
     the caller's to apply, and a cell's own would be applied twice).
     """
     text = str(cell).strip()
-    note = _CELL_NOTE.search(text)
-    if note and not any(w.lower() in number_words.SCALES for w in re.findall(r"[A-Za-z]+", note.group(0))):
-        text = text[:note.start()]
+    figure, note = number_formats.split_cell_note(text)
+    if note and not any(w.lower() in number_words.SCALES for w in re.findall(r"[A-Za-z]+", note)):
+        text = figure
     m = _CELL.fullmatch(text)
     if m is None:
         return _word_number(text)

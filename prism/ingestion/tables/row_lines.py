@@ -12,28 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from prism.vocabulary import currencies
+from prism.index import row_cells
 
 __all__ = ["MAX_ROW_LABEL_CHARS", "Line", "page_lines"]
 
 MAX_ROW_LABEL_CHARS = 200
 """A line whose text before its values is longer than this is prose, not a row."""
-_VALUE = re.compile(
-    r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?\s*\)"
-    r"|[-−–]?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
-    r"|^\d{1,3}[-–]\d{1,3}$",  # a page range ("71-72"): a budget's "Page No." column
-    re.IGNORECASE,
-)
-_CELL_NOTE = re.compile(r"^\((?P<words>[A-Za-z]{3}[A-Za-z .'/-]{0,28})\)$")
-"""A note in words printed after a cell's figure ("₹4,000 (spends)", "9.2 (aggregate)"): part of that cell, not the
-end of the row's label."""
-_NOTED_FIGURE = re.compile(rf"[,.%]|\d{{3}}|^(?:{currencies.SYMBOL_CLASS}|Rs)")
-"""A figure a note may follow: an amount, a rate or a number of three digits or more, not a label's small number
-("Tier 1 (core)")."""
 _BARE_YEAR = re.compile(r"^(?:19|20)\d{2}$")
 """A line whose values are all bare years is a column-header line, not a row."""
-_CURRENCY_TOKEN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?|US\$)$")
-_SIGN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?)")
 
 
 @dataclass(frozen=True)
@@ -56,25 +42,11 @@ def page_lines(page_text: str) -> list[Line]:
     for raw in page_text.split("\n"):
         start, end = pos, pos + len(raw)
         pos = end + 1
-        tokens = [(m.start() + start, m.end() + start, m.group()) for m in re.finditer(r"\S+", raw)]
-        cells: list[tuple[str, int, int]] = []
-        i = len(tokens)
-        while i > 0:
-            s, e, tok = tokens[i - 1]
-            if (note := _note_before(tokens, i)) is not None:
-                s0, e0, value = tokens[note - 1]
-                cells.insert(0, (f"{_SIGN.sub('', value)} {raw[tokens[note][0] - start:e - start]}", s0, e))
-                i = note - 1
-                continue
-            if _VALUE.match(tok):
-                cells.insert(0, (_SIGN.sub("", tok), s, e))
-            elif _CURRENCY_TOKEN.match(tok) and cells:
-                first, _s, e0 = cells[0]
-                cells[0] = (first, s, e0)  # the sign belongs to the cell after it
-            else:
-                break
-            i -= 1
-        label_end = tokens[i - 1][1] if i > 0 else start
+        found = list(re.finditer(r"\S+", raw))
+        label_at, spans = row_cells.trailing_cells([m.group() for m in found])
+        cells = [(_cell_text(raw, found, c), found[c.first].start() + start, found[c.stop - 1].end() + start)
+                 for c in spans]
+        label_end = found[label_at - 1].end() + start if label_at > 0 else start
         label = page_text[start:label_end]
         if len(label) > MAX_ROW_LABEL_CHARS or cells and all(_BARE_YEAR.match(c.split(" (")[0]) for c, _s, _e in cells):
             cells = []
@@ -83,19 +55,12 @@ def page_lines(page_text: str) -> list[Line]:
     return _join_split_labels(out, page_text)
 
 
-def _note_before(tokens: list[tuple[int, int, str]], i: int) -> int | None:
-    """When ``tokens[:i]`` ends with a note in words after a figure ("₹4,000 (spends)"), the index of the note's
-    first token (the figure is the token before it); else ``None``."""
-    if not tokens[i - 1][2].endswith(")"):
-        return None
-    for first in range(i - 1, max(i - 5, 0), -1):
-        if tokens[first][2].startswith("("):
-            note = " ".join(t for _s, _e, t in tokens[first:i])
-            figure = tokens[first - 1][2] if first > 0 else ""
-            if _CELL_NOTE.match(note) and _VALUE.match(figure) and _NOTED_FIGURE.search(figure):
-                return first
-            return None
-    return None
+def _cell_text(raw: str, found: list[re.Match[str]], cell: row_cells.CellSpan) -> str:
+    """A cell's stored text: its figure without a currency sign, then its note as the line prints it."""
+    figure = row_cells.SIGN.sub("", found[cell.figure].group())
+    if cell.stop == cell.figure + 1:
+        return figure
+    return f"{figure} {raw[found[cell.figure + 1].start():found[cell.stop - 1].end()]}"
 
 
 _CONNECTORS = frozenset({"to", "of", "and", "for", "in", "on", "from", "by", "with", "the", "a", "an", "or", "at"})
