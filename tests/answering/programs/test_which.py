@@ -175,8 +175,9 @@ def test_how_many_periods_are_counted_in_code(report):
 def test_a_percentage_is_quoted_with_one_percent_sign_at_most(printed, written):
     """A rule's "20 per cent" says its unit in words: no "%" is added after it ("20 per cent%")."""
     from prism.answering.programs.operation import Operand
-    from prism.answering.programs.writing import _figure
+    from prism.answering.programs.writing import quote
 
-    figure = Operand("exposure limit", "", None, (0, 0), printed, cell_number(printed.split()[0].rstrip("%")), None,
+    sentence = f"The exposure limit is {printed} of Tier 1 capital."
+    figure = Operand(sentence, "", None, (0, 0), printed, cell_number(printed.split()[0].rstrip("%")), None,
                      None, "percent", 1, "sentence")
-    assert _figure(figure) == written
+    assert quote(figure) == f"{written}: {sentence}"
