@@ -118,7 +118,7 @@ GENERIC_FOCUS = "minimum maximum total average overall level figure key main maj
 """Words of a question's focus that a passage need not repeat ("the minimum balance": "balance" suffices)."""
 
 BOUND_NOUNS = ("balance liability fee charge penalty limit cap amount tenure age term exposure investment deposit "
-               "payment contribution")
+               "payment contribution fund funds")
 """Nouns a "minimum"/"maximum" before them makes a rule's bound ("the minimum balance", "the maximum liability",
 "the maximum amount of a collect request"), not the least or greatest figure of a series."""
 

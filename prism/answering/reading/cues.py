@@ -27,11 +27,13 @@ _OPERATION_RATIO = re.compile(r"\bratios?\s+(?:of|between)\b|\bdivided\s+by\b|\b
 _BOUND = re.compile(r"\b(?:minimum|maximum|max|min)\b.*\b(?:required|requirements?|permitted|permissible|allowed|"
                     r"prescribed|mandated|mandatory|stipulated|limits?|caps?|ceiling|floor|regulatory|norms?)\b|"
                     r"\b(?:required|permitted|permissible|allowed|prescribed|mandated|regulatory)\s+"
-                    r"(?:minimum|maximum)\b|\b(?:minimum|maximum)\s+(?:(?:average|monthly|daily|annual)\s+)?(?:"
+                    r"(?:minimum|maximum)\b|\b(?:minimum|maximum|min\.|max\.|min|max)\s+(?:(?!(?:of|in|for|the|an?|and|or|to|between|over|"
+                    r"during|at|with)\b)[a-z][a-z-]*\s+){0,2}(?:"
                     + "|".join(question_words.BOUND_NOUNS.split()) + r")\b", re.IGNORECASE)
 """A bound a rule sets ("the minimum capital adequacy ratio required", "the maximum permissible limit", "the
-minimum balance", :data:`~prism.vocabulary.question_words.BOUND_NOUNS`): the figure the rule states, not the least
-or greatest of a series."""
+minimum balance", "the maximum loan amount": a bound noun of :data:`~prism.vocabulary.question_words.BOUND_NOUNS`
+heading the phrase after "minimum"/"maximum", at most two words on): the figure the rule states, not the least or
+greatest of a series."""
 
 
 def names_ratio(text: str) -> bool:

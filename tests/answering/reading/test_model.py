@@ -191,9 +191,28 @@ def test_due_to_and_attributable_to_before_their_object_name_a_figure(question):
     ("What is the maximum liability of an ordinary savings account holder?", "lookup"),
     ("What is the minimum balance for a current account?", "lookup"),
     ("maximum penalty for a late filing", "lookup"),
+    ("Max liability for a BSBD account holder?", "lookup"),
+    ("what's the min balance for a savings account", "lookup"),
+    ("maximum amount of a UPI collect request", "lookup"),
+    ("Ceiling on the maximum exposure to a single borrower?", "lookup"),
+    ("The minimum balance of a savings account: how much is it?", "lookup"),
+    ("What's the maximum per-transaction limit for UPI Lite?", "lookup"),
+    # known misses, kept so that a fix shows: a period-less rule figure asked imperatively or tersely about an
+    # unfamiliar acronym reads as `text` (the reader has no training questions of this kind), and "min." keeps the
+    # question's embedding near the series minimum
+    *(pytest.param(q, "lookup", marks=pytest.mark.xfail(reason="rule figure read as text or min", strict=True))
+      for q in ("Tell me the minimum net owned fund an NBFC-MFI must hold",
+                "Give the minimum net owned fund required for an NBFC-MFI", "NBFC-MFI minimum net owned fund?",
+                "min. deposit for a recurring deposit account")),
     # the greatest or least of a series stays an extreme
     ("Which year had the maximum revenue?", "max"),
     ("In which year was operating income at its minimum?", "min"),
+    ("When did revenue peak?", "max"),
+    ("Year with the highest net income", "max"),
+    ("Which period had the lowest operating expenses?", "min"),
+    ("in which year was cash the greatest", "max"),
+    ("Which segment had the largest sales in 2019?", "max"),
+    ("Lowest gross margin: which year?", "min"),
 ])
 def test_a_rules_bound_is_one_figure_and_a_series_extreme_is_not(embedder, question, operation):
     """With the packaged model and the packaged embedder, as the engine reads."""
