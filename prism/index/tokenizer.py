@@ -27,7 +27,9 @@ word           ``Banks`` / ``बैंक``                     ``bank`` (Snowba
 
 A text that names a financial statement, however worded ("income statement", "P&L", "CONSOLIDATED STATEMENTS OF
 OPERATIONS"), also gives its kind's token after all others (``statement:income``, ``statement:balance``,
-``statement:cash_flow``; :mod:`prism.index.statements`), so questions and statement headings meet in BM25.
+``statement:cash_flow``; :mod:`prism.index.statements`), so questions and statement headings meet in BM25; a text
+that names a frequency as an adjective or "per annum" ("daily", "annual", "p.a.") also gives its noun's term (``day``,
+``year``; :mod:`prism.index.frequencies`), so "the daily limit" meets a column headed "Per day".
 
 Period codes are the one vocabulary of :mod:`prism.index.period_codes`: however a fiscal year, quarter or half is
 spaced or abbreviated, it gives the same tokens in a chunk and in a question (``H1 FY25`` → ``h1fy2025``, ``h1``,
@@ -51,6 +53,7 @@ import unicodedata
 import regex
 import Stemmer
 
+from prism.index.frequencies import frequency_nouns
 from prism.index.period_codes import PERIOD_CODE_PATTERN, code_of, code_tokens
 from prism.index.statements import statement_tokens
 from prism.vocabulary import currencies, units
@@ -59,10 +62,11 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 
-TOKENIZER_VERSION = 4
+TOKENIZER_VERSION = 5
 """Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``). Version 3:
 statement kinds ("income statement" = "Consolidated Statements of Operations" → ``statement:income``). Version 4: a
-quarter of a split fiscal year ("Q3 FY 2023-24") is of the year it ends in (``q3fy2024``).
+quarter of a split fiscal year ("Q3 FY 2023-24") is of the year it ends in (``q3fy2024``). Version 5: frequencies
+("daily" gives ``day`` as "per day" does, "annual" and "per annum" give ``year``).
 Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
@@ -237,7 +241,8 @@ def tokenize(text: str) -> list[str]:
         text: any Unicode text; empty, whitespace, punctuation, emoji or stop words only give ``[]``.
 
     Returns:
-        Terms in text order, then one ``statement:<kind>`` term per statement kind the text names; for one
+        Terms in text order, then one ``statement:<kind>`` term per statement kind the text names, then the
+        term of each frequency's noun the text names only as an adjective ("daily" → ``day``); for one
         identifier its whole form first, then its parts (no repeats within one identifier; repeated occurrences in
         the text repeat, as term frequency requires). Terms longer than
         :data:`MAX_TOKEN_CHARS` are dropped. Runs in time linear in ``len(text)``. Deterministic: the same
@@ -284,4 +289,5 @@ def tokenize(text: str) -> list[str]:
         elif kind == "grouped":
             out.append(match.group().replace(",", ""))
     out.extend(statement_tokens(text))
+    out.extend(t for noun in frequency_nouns(text) for t in _word(noun) if t not in out)
     return [token for token in out if len(token) <= MAX_TOKEN_CHARS]
