@@ -57,7 +57,7 @@ _NOTE_HEADER = re.compile(r"\b(?:notes?(?:\s+no\.?)?|sch(?:edule)?\.?(?:\s+no\.?
 _NOTE_REF = re.compile(r"^\d{1,2}(?:\s?\(?[a-z]\)?)?$", re.IGNORECASE)
 """A note reference in that column: "22", "5(a)", "5A"."""
 _UNIT_WORDS = re.compile(
-    rf"\b({units.WORD_RE}|{units.abbreviations_re(column_notes=True)})\b"
+    rf"(?<!\d)(?<!\d\s)\b({units.WORD_RE}|{units.abbreviations_re(column_notes=True)})\b"
     rf"|₹\s*(?:in\s+)?({units.words_re(units.INDIAN_UNITS, spoken_only=True)})",
     re.IGNORECASE,
 )
@@ -100,7 +100,10 @@ def is_statement_heading(line: str) -> bool:
 
 
 def unit_of(text: str) -> str | None:
-    """The first unit named in ``text`` (``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``) or None."""
+    """The first unit named in ``text`` (``thousands``, ``millions``, ``billions``, ``lakh``, ``crore``) or None.
+
+    A unit written after a figure is that figure's ("balances up to ₹10 lakh", "$2.5 billion" in a sentence above the
+    table), never the table's: it is skipped."""
     match = _UNIT_WORDS.search(text)
     if not match:
         return None

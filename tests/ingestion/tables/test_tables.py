@@ -246,6 +246,18 @@ def test_quarter_headers_rupee_unit_and_statement_title_from_text():
     assert INDIAN[table.char_start : table.char_end].startswith("Statement of Profit and Loss\n(₹ in crore)")
 
 
+def test_a_unit_written_after_a_figure_above_the_table_is_not_the_tables_unit():
+    """"up to ₹10 lakh" in the sentence above a fee table is that balance's unit: the table's fees (₹2.00) are not in
+    lakh; a unit line still is the table's."""
+    rows = "Channel At branch Online\nNEFT 2.00 1.00\nRTGS 20.00 10.00\nIMPS 5.00 2.50\n"
+    above = "Savings interest: 3.00% p.a.\non balances up to ₹10 lakh.\nTable 2 – Transfer charges\n"
+    [table] = find_tables(above + rows, 1)
+    assert (table.title, table.unit) == ("Table 2 – Transfer charges", None)
+    assert _row(table, "NEFT").cells == ("2.00", "1.00")
+    [table] = find_tables(above + "(₹ in lakh)\n" + rows, 1)
+    assert table.unit == "lakh"
+
+
 def test_dated_headers_on_one_line_and_years_in_labels():
     text = (
         "CONSOLIDATED BALANCE SHEETS\n(amounts in millions)\nAugust 29,2021 August 30,2020\n"
