@@ -22,7 +22,7 @@ from prism.answering.units import PERCENT_LABEL, label_unit, per_unit_label, pri
 from prism.types import Calculation, CalculationInput, Derived, Heading, RetrievedChunk
 from prism.types.reading import Reading
 from prism.vocabulary.currencies import SYMBOL
-from prism.vocabulary.number_formats import AMBIGUOUS_NOTE, grouped, lakh_grouped
+from prism.vocabulary.number_formats import AMBIGUOUS_NOTE, grouped, lakh_grouped, split_cell_note
 from prism.vocabulary.units import SPOKEN
 
 __all__ = ["COMPUTED_LABEL", "blocks_of", "cell_quote", "derived_text", "quote", "stated_range", "write"]
@@ -35,8 +35,15 @@ _PERCENT_WRITTEN = re.compile(r"%|\bper\s?cent\b|\bpercent\b", re.IGNORECASE)
 
 
 def _figure(operand: Operand) -> str:
-    """The figure as quoted: sign, currency, digits as printed, unit (module docstring)."""
-    printed = operand.printed.strip()
+    """The figure as quoted: sign, currency, digits as printed, unit (module docstring); a cell's note in words after
+    its figure stays after it ("₹4,000 (spends)")."""
+    printed, note = split_cell_note(operand.printed.strip())
+    figure = _bare_figure(operand, printed)
+    return f"{figure} {note}" if note else figure
+
+
+def _bare_figure(operand: Operand, printed: str) -> str:
+    """:func:`_figure` of ``printed``, the figure without its note."""
     if operand.kind == "number" and operand.source == "cell" and (stated := label_unit(operand.label)):
         symbol, words = stated  # the row states its figures' unit ("Value (₹ lakh crore)": ₹8.40 lakh crore)
         return (printed if not symbol or symbol in printed else f"{symbol}{printed}") + (f" {words}" if words else "")
