@@ -3,8 +3,9 @@
 One scan serves both sides of the index: ingestion reads a page's lines into rows with it
 (:mod:`prism.ingestion.tables.row_lines`), and the extractive answer finds the same cells again when it quotes a
 stored row under its headers (:mod:`prism.answering.row_quotes`). A **value** is a figure (``122,641``, ``(1,837)``,
-``0.29``, ``12.5%``, a decimal comma's ``1.234,5``, ``₹4,000``), a dash or ``nil``/``n/a`` for an empty cell, or a
-page range (``71-72``: a budget's "Page No." column). A currency sign printed apart (``"$ 466,772"``) joins the value
+``0.29``, ``12.5%``, a decimal comma's ``1.234,5``, ``₹4,000``), a dash or ``nil``/``n/a`` for an empty cell, a
+page range (``71-72``: a budget's "Page No." column), or a fee or limit a schedule states in a word ("Free",
+"Unlimited", "Waived"). A currency sign printed apart (``"$ 466,772"``) joins the value
 after it; a note in words after a figure (``"₹4,000 (spends)"``, :func:`prism.vocabulary.number_formats.is_cell_note`)
 stays in that figure's cell.
 """
@@ -22,9 +23,12 @@ __all__ = ["CellSpan", "SIGN", "is_figure", "is_value", "trailing_cells"]
 _VALUE = re.compile(
     r"^(?:[$₹€£]|Rs\.?)?(?:\(\s*-?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?\s*\)"
     r"|[-−–]?(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d(?:[\d,]*\d)?(?:\.\d+)?)%?)$|^(?:[—–−-]+|\.{2,}|…|nil|n/?a)$"
-    r"|^\d{1,3}[-–]\d{1,3}$",
+    r"|^\d{1,3}[-–]\d{1,3}$"
+    r"|^(?-i:Free|FREE|Unlimited|UNLIMITED|Waived|WAIVED)$",
     re.IGNORECASE,
 )
+"""A figure, an empty cell, a page range, or a cell a fee or limit table states in a word (capitalised: "Free",
+"Unlimited", "Waived"; a sentence's "free" ends no row)."""
 _CURRENCY_TOKEN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?|US\$)$")
 SIGN = re.compile(rf"^(?:{currencies.SYMBOL_CLASS}|Rs\.?)")
 """A currency sign at the start of a value token (``"₹4,000"``): callers that store bare figures drop it."""
@@ -47,7 +51,8 @@ class CellSpan:
 
 
 def is_value(token: str) -> bool:
-    """True when one whitespace-free token is a table value (a figure, a dash, ``nil``, ``n/a``, a page range)."""
+    """True when one whitespace-free token is a table value (a figure, a dash, ``nil``, ``n/a``, a page range, "Free",
+    "Unlimited", "Waived")."""
     return _VALUE.match(token) is not None
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from prism.index import row_cells
 from prism.vocabulary import legal
 
 ABBREVIATIONS: frozenset[str] = frozenset(
@@ -39,8 +40,13 @@ _ROW_LINE = re.compile(r"[^\n:;]{1,120}:\s[^\n]*(?:;\s|$)")
 """A table row as Prism renders it, ``"Name: value; Name: value"`` (:mod:`prism.ingestion.tables.csv`)."""
 
 
-_FIGURE_END = re.compile(r"\d\)?%?[ \t]*$")
-"""A line ending in a figure ("Tax payments ₹5,00,000 ₹5,00,000 9.3"): a table's row, as a PDF's text gives it."""
+
+def _ends_in_figures(line: str) -> bool:
+    """Whether a line ends in a table's cells, one of them a figure ("Tax payments ₹5,00,000 ₹5,00,000 9.3",
+    "Meridian ATMs 5 5 Unlimited", "Small-value wallet ₹500 ₹4,000 (spends) 9.2"; :mod:`prism.index.row_cells`): a
+    table's row, as a PDF's text gives it."""
+    tokens = line.split()
+    return any(row_cells.is_figure(tokens[c.figure]) for c in row_cells.trailing_cells(tokens)[1])
 
 
 def _table_rows(piece: str) -> bool:
@@ -48,7 +54,7 @@ def _table_rows(piece: str) -> bool:
     least half its lines, end in a figure, and none is a row as Prism renders it (:data:`_ROW_LINE`: such a row
     names its columns, and a section's rows are read together under their heading row)."""
     lines = [line.strip() for line in piece.split("\n") if line.strip()]
-    rows = sum(1 for line in lines if _FIGURE_END.search(line))
+    rows = sum(1 for line in lines if _ends_in_figures(line))
     return rows >= 2 and rows * 2 >= len(lines) and not any(_ROW_LINE.match(line) for line in lines)
 
 

@@ -19,6 +19,8 @@ HEADERS = ("Per transaction", "Per day (aggregate)", "Master Circular para")
      "Master Circular para: 9.2"),
     ("Credit line on UPI ₹ 50,000 ₹ 1,00,000 9.4",
      "Credit line on UPI — Per transaction: ₹50,000; Per day (aggregate): ₹1,00,000; Master Circular para: 9.4"),
+    ("Meridian ATMs 5 5 Unlimited", "Meridian ATMs — Per transaction: 5; Per day (aggregate): 5; Master Circular para: "
+     "Unlimited"),  # a cell stated in a word
 ])
 def test_a_row_is_written_with_its_columns(sentence, written):
     assert with_columns(sentence, HEADERS) == written
@@ -30,6 +32,7 @@ def test_a_row_is_written_with_its_columns(sentence, written):
     "Annual fee ₹250 ₹500",  # two figures under three headers
     "Meridian ATMs 5 5 Unlimited Other banks, metro 3 3 5",  # rows run together
     "2,000 3,000 4,000",  # no label
+    "Premium card Free Free Unlimited",  # no figure: words a label may end with
 ])
 def test_anything_else_is_quoted_as_it_is(sentence):
     assert with_columns(sentence, HEADERS) == sentence

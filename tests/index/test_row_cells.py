@@ -25,6 +25,11 @@ def test_a_row_ends_in_its_figures_and_a_note_stays_with_its_figure():
     ("Other income — 1,234.5 12.5%", "Other income", ["—", "1,234.5", "12.5%"]),
     ("Capital 1.234,5 (612,8) n/a", "Capital", ["1.234,5", "(612,8)", "n/a"]),
     ("See pages 71-72", "See pages", ["71-72"]),
+    # a fee or limit a schedule states in a word is a cell; a sentence's lower-case "free" is not
+    ("Free ATM transactions a month – Meridian ATMs 5 5 Unlimited", "Free ATM transactions a month – Meridian ATMs",
+     ["5", "5", "Unlimited"]),
+    ("Standard settlement (T+1) Free", "Standard settlement (T+1)", ["Free"]),
+    ("All P2P payments are free", "All P2P payments are free", []),
     ("No figures here", "No figures here", []),
 ])
 def test_the_cells_a_printed_row_ends_with(row, label, cells):
@@ -32,4 +37,5 @@ def test_the_cells_a_printed_row_ends_with(row, label, cells):
 
 
 def test_a_dash_is_a_value_but_states_no_figure():
-    assert [is_figure(t) for t in ("—", "n/a", "(1,837)", "₹4,000", "12.5%")] == [False, False, True, True, True]
+    assert [is_figure(t) for t in ("—", "n/a", "Unlimited", "(1,837)", "₹4,000", "12.5%")] == [
+        False, False, False, True, True, True]

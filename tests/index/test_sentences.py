@@ -94,6 +94,9 @@ def test_a_short_run_of_a_pdf_tables_rows_is_quoted_one_row_at_a_time():
                                      "P2M – general merchants ₹1,00,000 ₹2,00,000 9.1",
                                      "Tax payments to verified government merchants ₹5,00,000 ₹5,00,000 9.3",
                                      "Hospitals ₹5,00,000 ₹5,00,000 9.3"]
+    words = ("Free ATM transactions a month – Meridian ATMs 5 5 Unlimited\n"
+             "Free ATM transactions a month – other banks, metro 3 3 5")  # a cell stated in a word ends a row too
+    assert split_sentences(words) == words.split("\n")
     prose = "Deposits rose to ₹1,200 crore in FY2024\nfrom ₹1,100 crore in FY2023, a rise of 9\nper cent."
     assert split_sentences(prose) == [" ".join(prose.split())]
     rendered = "Cost of revenue:\ncolumn 1: Products; 2019: $29,816\ncolumn 1: Services; 2019: $7,042"

@@ -175,6 +175,15 @@ def test_a_table_is_titled_by_the_caption_nearest_its_rows_and_headed_below_it()
     assert lockers.column_headers == ("Metro / urban", "Semi-urban", "Rural")
 
 
+def test_a_row_whose_last_cell_is_a_word_is_a_row_of_its_table():
+    """The fee schedule's "Unlimited" free ATM transactions: the row keeps its label and its three cells."""
+    tables = _tables(REPO / "data" / "sample" / "meridian_fee_schedule_tables.pdf")
+    [cards] = [t for t in tables if (t.title or "").startswith("Table 3")]
+    assert [(r.label, r.cells) for r in cards.rows[3:5]] == [
+        ("Free ATM transactions a month – Meridian ATMs", ("5", "5", "Unlimited")),
+        ("Free ATM transactions a month – other banks, metro", ("3", "3", "5"))]
+
+
 def test_headers_stitched_from_the_tables_own_values_are_no_headers(tmp_path):
     table = _tables(_limits(tmp_path / "limits.pdf"))[1]
     assert plausible_headers(("9.1", "Per day"), None) == ()

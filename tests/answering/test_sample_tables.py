@@ -1,0 +1,42 @@
+"""Answers from the tables of the built-in sample workspace, through the full pipeline over its four fictional PDFs
+(real Chroma, the packaged embedder, BM25, the extractive engine): a frequency asked as an adjective ("daily") meets the
+column that states it with "per"; a row whose cell is a word ("Unlimited") is quoted under its columns' headers."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism.config import Settings
+from prism.service import PrismService
+from prism.types import IngestItem
+from tests.conftest import REPO
+
+SAMPLE = REPO / "data" / "sample"
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory, embedder) -> PrismService:
+    service = PrismService(Settings(home=tmp_path_factory.mktemp("frequency_home")), embedder=embedder)
+    results = service.ingest([IngestItem(path) for path in sorted(SAMPLE.glob("*.pdf"))], "sample")
+    assert [r.status for r in results] == ["ingested"] * 4, [r.error for r in results]
+    return service
+
+
+def test_a_daily_limit_is_found_in_the_table_whose_column_says_per_day(sample):
+    """The MDR table names general merchants more often; the limits table's "Per day" column now counts for "daily",
+    so its chunk is among the five the answer reads, and the answer quotes the per-day limit under its header."""
+    question = "What is the daily limit for general merchants?"
+    top = sample.search(question, "sample").results[:5]
+    [limits] = [r for r in top if "P2M – general merchants ₹1,00,000 ₹2,00,000" in r.text]
+    assert limits.page_start == 2 and limits.scores()["bm25_rank"] <= 5
+    answer = sample.ask(question, "sample")
+    assert "Per day (aggregate): ₹2,00,000" in answer.answer.split("\n- ")[1], answer.answer
+    assert answer.citations[0].source == "meridian_bank_upi_operating_circular.pdf"
+
+
+def test_a_row_whose_cell_is_a_word_is_quoted_under_its_columns(sample):
+    """"Unlimited" free transactions at the bank's own ATMs: the row is one quote, each cell named by its card."""
+    answer = sample.ask("How many free ATM transactions a month at Meridian ATMs does a RuPay Select card get?",
+                        "sample")
+    assert "Free ATM transactions a month – Meridian ATMs — Classic: 5; Platinum: 5; RuPay Select: Unlimited" in \
+        answer.answer.split("\n- ")[1], answer.answer
