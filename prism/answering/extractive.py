@@ -339,7 +339,7 @@ def extractive_lines(
 
 def _quote(s: ScoredSentence, chunk: RetrievedChunk, block: Block | None) -> str:
     """One sentence as quoted: a whole table row with its columns' headers, else with its block's unit."""
-    row = with_columns(s.text, columns_of_chunk(chunk)) if block is None or block.unit is None else s.text
+    row = with_columns(s.text, columns_of_chunk(chunk), block.unit if block else None)
     if row != s.text:
         return defuse_references(with_digits(row))
     quoted = replace(s, text=defuse_references(with_digits(with_units(s.text, block) if block else s.text)))

@@ -24,15 +24,17 @@ def columns_of_chunk(chunk: Any) -> list[str]:
     return str(meta.get("table_columns") or "").split(" | ") if meta.get("table_id") else []
 
 
-def with_columns(sentence: str, headers: Sequence[str]) -> str:
+def with_columns(sentence: str, headers: Sequence[str], unit: str | None = None) -> str:
     """``sentence``, when it is one row of its chunk's table as the page prints it (a label, then one figure per
     column header), written with the headers: "Small-value wallet ₹500 ₹4,000 (spends) 9.2" under "Per transaction |
     Per day (aggregate) | Rule para" → "Small-value wallet — Per transaction: ₹500; Per day (aggregate): ₹4,000
     (spends); Rule para: 9.2". Any other sentence is returned as it is: prose, a row Prism rendered with its headers
     already ("Name: value; …"), a row whose figures do not match the headers one for one, or rows run together (a
-    label holding two figures or more)."""
+    label holding two figures or more). A table with a ``unit`` (``"crore"``, ``"millions"``) is written with its
+    headers only when one of them states it ("Outstanding (₹ crore)"), so no figure loses its unit; else its rows are
+    the caller's to quote with the unit."""
     headers = [h.strip() for h in headers if h.strip()]
-    if len(headers) < 2 or ":" in sentence:
+    if len(headers) < 2 or ":" in sentence or unit and not any(unit.lower().rstrip("s") in h.lower() for h in headers):
         return sentence
     tokens = sentence.split()
     label_end, cells = row_cells.trailing_cells(tokens)

@@ -44,3 +44,12 @@ def test_only_a_table_chunk_has_columns():
     prose = RetrievedChunk(chunk_id="c2", doc_id="d", source="limits.pdf", text="Limits apply.",
                            metadata={"table_columns": "A | B"})
     assert (columns_of_chunk(table), columns_of_chunk(prose)) == (list(HEADERS), [])
+
+
+def test_a_table_with_a_unit_is_written_with_its_headers_only_when_a_header_states_the_unit():
+    deposits = ("Outstanding (₹ crore)", "Share of deposits", "YoY growth")
+    assert with_columns("Total deposits 4,41,600 100.0% 13.6%", deposits, "crore") == (
+        "Total deposits — Outstanding (₹ crore): 4,41,600; Share of deposits: 100.0%; YoY growth: 13.6%")
+    # "(In millions)" above year columns: the headers do not say it, so the row is left for the unit to be added
+    assert with_columns("Net sales 5,213 4,990", ("2019", "2018"), "millions") == "Net sales 5,213 4,990"
+    assert with_columns("Net sales 5,213 4,990", ("2019", "2018")) == "Net sales — 2019: 5,213; 2018: 4,990"
