@@ -26,6 +26,11 @@ CHANGE_WORDS = ("change", "changed", "increase", "increased", "decrease", "decre
 
 CHANGE_RE = r"\b(?:" + "|".join(CHANGE_WORDS) + r")\b"
 
+CHANGE_FAMILIES = (("grow", "grows", "grew", "grown", "growing", "growth"),
+                   ("rise", "rises", "rose", "risen", "rising"), ("fall", "falls", "fell", "fallen", "falling"))
+"""Forms of one change that stemming keeps apart (irregular verbs and their noun): a question's "grew" names a column
+headed "YoY growth", "rose" one headed "Rise"."""
+
 PERCENT_CHANGE_RE = (
     r"(?:\bpercent(?:age)?|%)\s*(?:change|increase|decrease|growth|decline|rise|fall|drop)"
     r"|\bgrowth\s+rate\b|\brate\s+of\s+(?:growth|change|increase|decrease|decline)\b"

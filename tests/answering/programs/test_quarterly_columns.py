@@ -128,3 +128,13 @@ def test_the_briefing_names_the_quarter_as_a_quarter(c65):
     assert "FY2024)" not in figures and "(2024)" not in figures
     assert "What was Orbital Loom Payments' net income for the three months ended June 30, 2024 in the income " \
            "statement?" in record.briefing["questions"]
+
+
+def test_a_columns_change_noun_is_named_by_its_irregular_verbs():
+    """"grew" and "growth", "rose" and "rise", "fell" and "fall" stem apart; a header's change is named by any form."""
+    from prism.answering.programs.columns import header_tokens
+    from prism.index.tokenizer import tokenize
+
+    assert {"grew", "grow", "grown", "growth"} <= header_tokens("YoY growth")
+    assert set(tokenize("rose")) <= header_tokens("Rise / (fall)") and set(tokenize("fell")) <= header_tokens("Fall")
+    assert header_tokens("Share of deposits") == {"share", "deposit"}
