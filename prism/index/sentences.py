@@ -40,7 +40,6 @@ _ROW_LINE = re.compile(r"[^\n:;]{1,120}:\s[^\n]*(?:;\s|$)")
 """A table row as Prism renders it, ``"Name: value; Name: value"`` (:mod:`prism.ingestion.tables.csv`)."""
 
 
-
 def _ends_in_figures(line: str) -> bool:
     """Whether a line ends in a table's cells, one of them a figure ("Tax payments ₹5,00,000 ₹5,00,000 9.3",
     "Meridian ATMs 5 5 Unlimited", "Small-value wallet ₹500 ₹4,000 (spends) 9.2"; :mod:`prism.index.row_cells`): a
