@@ -192,6 +192,7 @@ def test_due_to_and_attributable_to_before_their_object_name_a_figure(question):
     ("What is the minimum balance for a current account?", "lookup"),
     ("maximum penalty for a late filing", "lookup"),
     ("Max liability for a BSBD account holder?", "lookup"),
+    ("what is the maximum loan amount for a microfinance borrower", "lookup"),
     ("what's the min balance for a savings account", "lookup"),
     ("maximum amount of a UPI collect request", "lookup"),
     ("Ceiling on the maximum exposure to a single borrower?", "lookup"),
