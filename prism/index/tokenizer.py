@@ -23,7 +23,13 @@ period code    ``Q3FY24`` ``Q3 FY2024`` ``3QFY24``        ``q3fy2024``, ``q3``, 
 fiscal year    ``FY24`` ``FY 2023-24`` ``FY2024``         ``fy2024``, ``2024``
 hyphen word    ``co-operative``                       ``co``, ``oper``, ``cooper`` (stems, plus joined form)
 word           ``Banks`` / ``बैंक``                     ``bank`` (Snowball English) / ``बैंक`` (not stemmed)
+irregular form ``grew`` ``growth`` ``rose`` ``fell``      ``grow``, ``grow``, ``rise``, ``fall`` (one term a family)
 =============  =====================================  ===================================================
+
+Stemming keeps the irregular forms of a change apart ("grew", "grown" and "growth" from "grow"; "rose" and "risen"
+from "rise"; "fell" and "fallen" from "fall"), so each form of one family is given its base word's term
+(:data:`~prism.vocabulary.changes.CHANGE_FAMILIES`): a question's "grew" meets a column headed "YoY growth", in BM25
+and wherever tokens are compared.
 
 A text that names a financial statement, however worded ("income statement", "P&L", "CONSOLIDATED STATEMENTS OF
 OPERATIONS"), also gives its kind's token after all others (``statement:income``, ``statement:balance``,
@@ -56,17 +62,18 @@ import Stemmer
 from prism.index.frequencies import frequency_nouns
 from prism.index.period_codes import PERIOD_CODE_PATTERN, code_of, code_tokens
 from prism.index.statements import statement_tokens
-from prism.vocabulary import currencies, units
+from prism.vocabulary import changes, currencies, units
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["STOP_WORDS", "TOKENIZER_VERSION", "tokenize"]
 
-TOKENIZER_VERSION = 5
+TOKENIZER_VERSION = 6
 """Version 2: period codes (``Q3FY24`` = ``Q3 FY24`` = ``3QFY24`` → ``q3fy2024``; ``FY24`` → ``fy2024``). Version 3:
 statement kinds ("income statement" = "Consolidated Statements of Operations" → ``statement:income``). Version 4: a
 quarter of a split fiscal year ("Q3 FY 2023-24") is of the year it ends in (``q3fy2024``). Version 5: frequencies
-("daily" gives ``day`` as "per day" does, "annual" and "per annum" give ``year``).
+("daily" gives ``day`` as "per day" does, "annual" and "per annum" give ``year``). Version 6: a change's irregular forms
+are one term ("grew", "growth" → ``grow``).
 Bump whenever :func:`tokenize` changes its output: chunk rows record the version their stored tokens were made
 with (rows without one are version 1), and the BM25 index's fingerprint names it, so after a bump every workspace's
 index is rebuilt from re-tokenised rows (see :class:`prism.index.bm25_side.SparseSide`). Measured and kept as is:
@@ -134,12 +141,17 @@ _CACHE_MAX = 500_000
 _local = threading.local()
 
 
+_BASE_FORM = {form: family[0] for family in changes.CHANGE_FAMILIES for form in family}
+"""An irregular form of a change → its family's base word (``"grew"`` → ``"grow"``)."""
+
+
 def _stem(word: str) -> str:
-    """Snowball English stem; one PyStemmer instance per thread (instances must not be shared across threads)."""
+    """Snowball English stem of ``word`` (of its base word when it is an irregular form of a change: "grew" and
+    "growth" stem as "grow"); one PyStemmer instance per thread (instances must not be shared across threads)."""
     stemmer = getattr(_local, "stemmer", None)
     if stemmer is None:
         stemmer = _local.stemmer = Stemmer.Stemmer("english")
-    return stemmer.stemWord(word)
+    return stemmer.stemWord(_BASE_FORM.get(word, word))
 
 
 def _canon_int(digits: str) -> str:

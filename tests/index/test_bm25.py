@@ -131,6 +131,22 @@ def test_query_spellings_of_one_amount_share_their_tokens():
         assert "2000" in doc & set(tokenize(query)), query
 
 
+@pytest.mark.parametrize(("forms", "term"), [
+    (("grow", "grows", "grew", "grown", "growing", "growth", "Growth"), "grow"),
+    (("rise", "rises", "rose", "risen", "rising"), "rise"),
+    (("fall", "falls", "fell", "fallen", "falling"), "fall"),
+])
+def test_the_irregular_forms_of_a_change_are_one_term(forms, term):
+    """Stemming keeps "grew" from "growth" and "rose" from "rise"; the tokenizer gives every form its family's term."""
+    assert {t for form in forms for t in tokenize(form)} == {term}
+
+
+def test_a_question_worded_with_grew_finds_the_chunk_headed_growth():
+    texts = ["Deposits FY2024 FY2023 YoY growth", "Deposits were reported by branch"]
+    index = BM25Index(["growth", "branch"], texts, k1=1.5, b=0.75)
+    assert [doc for doc, _ in index.search("How much have deposits grew?", top_k=2)] == ["growth", "branch"]
+
+
 def test_indic_scripts_keep_their_vowel_signs_and_are_not_stemmed():
     words = ["भारतीय", "रिज़र्व", "बैंक", "ব্যাংক", "வங்கி"]
     tokens = tokenize(" ".join(words) + "। ")

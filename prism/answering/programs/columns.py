@@ -18,7 +18,6 @@ from datetime import date
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import YEAR_TO_DATE, find_periods, period_label
 from prism.types import ChunkTable, PeriodMention
-from prism.vocabulary import changes
 
 __all__ = ["column_periods", "header_tokens", "label_months", "pick_columns"]
 
@@ -150,16 +149,9 @@ def rows_name_years(tables: Sequence[ChunkTable], periods: Sequence[PeriodMentio
     return bool(periods) and all(str(p.year) in text for p in periods)
 
 
-_CHANGE_FORMS = {t: frozenset(u for word in family for u in tokenize(word))
-                 for family in changes.CHANGE_FAMILIES for word in family for t in tokenize(word)}
-"""Each index token of an irregular change's forms → the tokens of all its forms (``growth`` → ``grew``, ``grow``
-…: :data:`~prism.vocabulary.changes.CHANGE_FAMILIES`)."""
-
-
 @functools.lru_cache(maxsize=4096)
 def header_tokens(column: str) -> frozenset[str]:
-    """The index tokens of a column header but its numbers (the words a question can name a column by), with every
-    form of a change it names: ``"Low 2018"`` → ``{"low"}``; ``"YoY growth"`` → ``{"yoy", "growth", "grew", "grow",
-    …}`` (a question's "grew" names it)."""
-    tokens = frozenset(t for t in tokenize(column) if not t.isdigit())
-    return tokens.union(*(_CHANGE_FORMS.get(t, ()) for t in tokens))
+    """The index tokens of a column header but its numbers (the words a question can name a column by):
+    ``"Low 2018"`` → ``{"low"}``; ``"YoY growth"`` → ``{"yoy", "grow"}`` (a question's "grew" names it: the
+    tokenizer gives a change's irregular forms one term)."""
+    return frozenset(t for t in tokenize(column) if not t.isdigit())
