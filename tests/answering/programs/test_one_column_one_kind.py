@@ -125,3 +125,22 @@ def test_figures_in_different_units_are_never_added_compared_or_taken_as_parts()
     found = candidates(reading, _evidence(volume, value))
     assert not any(c.program.operation in ("share", "sum", "change", "max") for c in found)
     assert any(c.program.operation == "ratio" for c in found)
+
+
+def test_a_percentage_and_a_figure_whose_column_states_a_scale_are_never_one_unit():
+    """One row of a loan table, "Outstanding (Rs crore)" and "YoY growth %": no change, percentage change or sum runs
+    from the growth to the balance; a percentage beside a column stating no unit ("%" printed in a row's first column
+    only) is still one unit with it."""
+    from prism.answering.programs.operation import one_unit
+
+    balance = Operand("Personal loans", "Outstanding (Rs crore)", None, (0, 0), "41,210", Decimal("41210"), "crore",
+                      "INR", "amount", 1, table="t", row=1, col=0)
+    growth = Operand("Personal loans", "YoY growth %", None, (0, 0), "19.5", Decimal("19.5"), None, None, "percent",
+                     1, table="t", row=1, col=1)
+    assert not one_unit((growth, balance)) and not one_unit((balance, growth))
+    this_year = _cell("Effective tax rate", 4, 0, "21.0%", "percent")
+    last_year = Operand("Effective tax rate", "2018", "FY2018", (2018, 0), "19.5", Decimal("19.5"), "millions", None,
+                        "amount", 1, table="t", row=4, col=1)
+    assert one_unit((last_year, this_year))
+    found = candidates(read("How much did personal loans grow?"), _evidence(balance, growth))
+    assert not any(len({o.col for o in c.program.operands}) > 1 for c in found), [c.program for c in found]

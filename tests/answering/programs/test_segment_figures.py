@@ -78,3 +78,21 @@ def test_the_segments_a_question_names(embedder, question, named):
     from prism.answering.reading.segments import segments
 
     assert [set(words) for words in segments(Reader(embedder).read(question))] == [set(n) for n in named]
+
+
+@pytest.mark.parametrize("question", [
+    "How much did personal loans grow year on year?",
+    "What was the YoY growth of personal loans?",
+    "By how much have personal loans grown?",
+    "Personal loans growth YoY",
+    "personal loan book growth, year over year",
+    "How fast did personal loans grow",
+    "Give the year-on-year growth in personal loans",
+    "What growth did the personal loan segment report?",
+    "How much have personal loans grown over the year?",
+])
+def test_a_growth_the_table_states_is_quoted_however_it_is_asked(bank, question):
+    """The loan table states each segment's growth in a "YoY growth %" column: every wording of "how much did it
+    grow" ("grew", "grown", "growth"; the tokenizer gives them one term) is answered with that cell, not computed."""
+    answer = bank.ask(question, "segments")
+    assert not answer.declined and "19.5" in _first(answer), answer.answer
