@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from prism.answering import acronyms
+from prism.index.frequencies import frequency_nouns
 from prism.index.sentences import split_sentences
 from prism.index.statements import ITEMS
 from prism.index.tokenizer import tokenize
@@ -192,26 +193,26 @@ class UnitTest:
     when it is required, and an officer's title whole ("CEO": chief, executive and officer; a "Chief Financial
     Officer" is not the CEO). A focus word is also named in another form: an abbreviation by the words it stands
     for ("AMCs" by "asset management companies", "PAT" by "net profit"), focus words by a unit's abbreviation
-    ("net interest income" by "NII"), a plural abbreviation by its singular (:mod:`prism.answering.acronyms`), a
-    frequency adjective by "per" and its noun ("daily" by "Per day";
-    :data:`~prism.vocabulary.question_words.FREQUENCIES`).
+    ("net interest income" by "NII"), a plural abbreviation by its singular (:mod:`prism.answering.acronyms`). A
+    frequency adjective is required, always, as its noun's index term ("daily" as ``day``: a unit saying "Per day"
+    names it, as one saying "daily" does; a per-transaction limit is no daily limit;
+    :func:`prism.index.frequencies.frequency_nouns`).
     """
 
     def __init__(self, target: AnswerTarget, entity_words: set[str] | frozenset[str] = frozenset()):
         self.target = target
-        focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or abbreviations.base(w))
-                 if t not in entity_words]
+        focus = [t for w in target.focus for t in tokenize(titles.spelled_out(w) or " ".join(frequency_nouns(w))
+                                                             or abbreviations.base(w)) if t not in entity_words]
         self.required = set(focus) - _GENERIC - _VALUE_NOUNS or set(focus) - _GENERIC or set(focus)
         self.head = tokenize(abbreviations.base(target.head))
         self.needed = math.ceil(2 * len(self.required) / 3)
         self.title = {t for w in target.focus if (spelled := titles.spelled_out(w)) for t in tokenize(spelled)}
+        self.frequency = {t for w in target.focus for noun in frequency_nouns(w) for t in tokenize(noun)}
         self.own = set(focus) | set(entity_words)
         self.labels = _line_item_labels(target)
         self.abbreviated = [(name, toks) for w in target.focus if titles.spelled_out(w) is None
                             and (name := acronyms.acronym(w)) and (toks := set(tokenize(name)) - set(entity_words))]
         self._runs: dict[str, set[str]] = {}
-        self.frequencies = [(w, re.compile(r"\bper\s+(?:" + "|".join(nouns) + r")\b", re.IGNORECASE))
-                            for w in target.focus if (nouns := question_words.FREQUENCIES.get(w.lower()))]
 
     def _equivalents(self, text: str, tokens: set[str]) -> set[str]:
         """The focus tokens ``text`` states in another form: an abbreviation of the focus spelled out ("AMC" where
@@ -219,7 +220,6 @@ class UnitTest:
         abbreviation stands for ("net interest income" where it says "NII"; :mod:`prism.answering.acronyms`)."""
         extra = {t for name, toks in self.abbreviated if not toks <= tokens and acronyms.mentioned(name, text)
                  for t in toks}
-        extra |= {t for word, per in self.frequencies if per.search(text) for t in tokenize(word)}
         if len(self.target.focus) > 1:
             for name in acronyms.abbreviations_in(text):
                 if name not in self._runs:
@@ -246,7 +246,8 @@ class UnitTest:
         tokens |= {t for w in re.findall(r"\b[A-Z]{2,}s\b", text) for t in tokenize(abbreviations.base(w))}
         head = self.head
         named = len(self.required & tokens) >= self.needed and not (
-            head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens
+            head and head[0] in self.required and head[0] not in tokens) and self.title <= tokens \
+            and self.frequency <= tokens
         if not named and not (self.labels and self.labels.search(f"{unit} {context}".lower())):
             return None
         if not _has_value(self.target, unit, row, self.own):

@@ -72,6 +72,16 @@ def test_units_are_rows_with_their_headers_and_sentences():
     ]
 
 
+def test_a_frequency_adjective_is_named_by_its_noun():
+    """"Daily" is required as the term ``day``: a row under a "Per day" column holds it, as a sentence saying
+    "daily" does; a row with only a per-transaction limit does not."""
+    target = target_of("What is the daily limit for a small-value wallet?")
+    limits = "Category Per transaction Per day (aggregate)\nSmall-value wallet ₹1,000 ₹4,000"
+    assert holds_evidence(target, [_chunk(limits)])
+    assert holds_evidence(target, [_chunk("The daily limit for a small-value wallet is ₹4,000.")])
+    assert not holds_evidence(target, [_chunk("Category Per transaction\nSmall-value wallet ₹1,000")])
+
+
 def test_a_count_needs_the_number_before_its_noun():
     target = target_of("How many ATMs does Meridian Bank operate?")
     assert not holds_evidence(target, [_chunk(FEE_TABLE)])  # "ATMs 5": free transactions, not ATMs
