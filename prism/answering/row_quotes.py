@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prism.index import row_cells
+from prism.vocabulary import units
 
 __all__ = ["columns_of_chunk", "with_columns"]
 
@@ -30,11 +31,12 @@ def with_columns(sentence: str, headers: Sequence[str], unit: str | None = None)
     Per day (aggregate) | Rule para" → "Small-value wallet — Per transaction: ₹500; Per day (aggregate): ₹4,000
     (spends); Rule para: 9.2". Any other sentence is returned as it is: prose, a row Prism rendered with its headers
     already ("Name: value; …"), a row whose figures do not match the headers one for one, or rows run together (a
-    label holding two figures or more). A table with a ``unit`` (``"crore"``, ``"millions"``) is written with its
-    headers only when one of them states it ("Outstanding (₹ crore)"), so no figure loses its unit; else its rows are
-    the caller's to quote with the unit."""
+    label holding two figures or more). A table with a ``unit`` (a house word: ``"crore"``, ``"millions"``) is written
+    with its headers only when one of them states it as the units reader reads a header ("Outstanding (₹ crore)",
+    "2019 $'000" for ``"thousands"``; :func:`prism.vocabulary.units.column_unit`), so no figure loses its unit; else
+    its rows are the caller's to quote with the unit."""
     headers = [h.strip() for h in headers if h.strip()]
-    if len(headers) < 2 or ":" in sentence or unit and not any(unit.lower().rstrip("s") in h.lower() for h in headers):
+    if len(headers) < 2 or ":" in sentence or unit and unit not in {units.column_unit(h) for h in headers}:
         return sentence
     tokens = sentence.split()
     label_end, cells = row_cells.trailing_cells(tokens)

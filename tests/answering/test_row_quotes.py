@@ -53,3 +53,11 @@ def test_a_table_with_a_unit_is_written_with_its_headers_only_when_a_header_stat
     # "(In millions)" above year columns: the headers do not say it, so the row is left for the unit to be added
     assert with_columns("Net sales 5,213 4,990", ("2019", "2018"), "millions") == "Net sales 5,213 4,990"
     assert with_columns("Net sales 5,213 4,990", ("2019", "2018")) == "Net sales — 2019: 5,213; 2018: 4,990"
+    # the header states the unit as an annual report's column note does ("$'000"), read by the units reader
+    assert with_columns("Revenue 5,213 4,990", ("2019 $'000", "2018 $'000"), "thousands") == (
+        "Revenue — 2019 $'000: 5,213; 2018 $'000: 4,990")
+    # a header that names another unit, or the unit's letters inside a word ("Crore-linked"), does not state it
+    assert with_columns("Total deposits 4,41,600 13.6%", ("Outstanding (₹ lakh)", "YoY growth"), "crore") == (
+        "Total deposits 4,41,600 13.6%")
+    assert with_columns("Bonds 4,41,600 13.6%", ("Thousandsfold", "YoY growth"), "thousands") == (
+        "Bonds 4,41,600 13.6%")
