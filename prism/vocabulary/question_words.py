@@ -170,3 +170,7 @@ DIRECTED_WORDS: frozenset[str] = frozenset(
 difference between the high and low price") is the gap between two figures, the larger less the smaller, as an
 analyst (and TAT-QA's annotators) read it; a question with a direction word ("the change", "increase", "from
 2018 to 2019", "A minus B", "A as compared to B", "A versus B") asks for the signed movement."""
+
+PERIOD_ABBREVIATIONS: frozenset[str] = frozenset("fy fys fq fqs cy ytd qtd mtd ttm ltm".split())
+"""Abbreviations that name periods as a kind, without a number ("both FYs", "YTD", "TTM revenue"): the question's
+period, never a word a passage must print (a filing writes "fiscal 2019", "Nine Months Ended")."""
