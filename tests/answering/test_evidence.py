@@ -28,6 +28,14 @@ from tests.readings import target_of
      ("maximum", "amount", "P2P", "collect", "request"), ()),
     ("What is the FY2019 net income for Amazon? Answer in USD millions.", "quantity", ("net", "income"), ("FY2019",)),
     ("What was Netflix's net income in 2016?", "quantity", ("net", "income"), ("2016",)),
+    # a value noun's "for" / "on" phrase names what the value applies to; a period's words never do
+    ("What is the charge for standard settlement?", "quantity", ("charge", "standard", "settlement"), ()),
+    ("What is the interest rate on savings accounts?", "quantity", ("interest", "rate", "savings", "accounts"), ()),
+    ("What was the amount for accrued liabilities in 2019?", "quantity", ("amount", "accrued", "liabilities"),
+     ("2019",)),
+    ("What is the rate for the year ended December 31, 2019?", "quantity", ("rate",), ()),
+    ("What was the weighted average rate for the period?", "quantity", ("weighted", "average", "rate"), ()),
+    ("What was the revenue for 2019?", "quantity", ("revenue",), ("2019",)),  # no value noun: as before
 ])
 def test_answer_type_and_focus(question, answer_type, focus, periods):
     target = target_of(question)
@@ -80,6 +88,14 @@ def test_a_frequency_adjective_is_named_by_its_noun():
     assert holds_evidence(target, [_chunk(limits)])
     assert holds_evidence(target, [_chunk("The daily limit for a small-value wallet is ₹4,000.")])
     assert not holds_evidence(target, [_chunk("Category Per transaction\nSmall-value wallet ₹1,000")])
+
+
+def test_a_value_for_a_named_service_needs_the_service():
+    """"The charge for standard settlement": a row naming another charge with a figure does not hold it; the
+    service's row does, its charge stated in a word ("Free")."""
+    target = target_of("What is the charge for standard settlement?")
+    assert not holds_evidence(target, [_chunk("Finance charge on revolving balance 3.75% per month (45% p.a.)")])
+    assert holds_evidence(target, [_chunk("Service Charge\n\nStandard settlement (T+1) Free")])
 
 
 def test_a_count_needs_the_number_before_its_noun():

@@ -40,3 +40,12 @@ def test_a_row_whose_cell_is_a_word_is_quoted_under_its_columns(sample):
                         "sample")
     assert "Free ATM transactions a month – Meridian ATMs — Classic: 5; Platinum: 5; RuPay Select: Unlimited" in \
         answer.answer.split("\n- ")[1], answer.answer
+
+
+def test_a_charge_for_a_named_service_is_that_service_s_row(sample):
+    """"The charge for standard settlement": the merchant table's row, its charge stated in a word, comes first; the
+    card table's "Finance charge on revolving balance", a charge with a figure but for another service, does not."""
+    answer = sample.ask("What is the charge for standard settlement?", "sample")
+    first = answer.answer.split("\n- ")[1]
+    assert first.startswith("Standard settlement (T+1) Free"), answer.answer
+    assert "Finance charge" not in answer.answer, answer.answer

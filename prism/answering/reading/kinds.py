@@ -25,16 +25,16 @@ from decimal import Decimal
 
 from prism.answering.programs.numbers import cell_number
 from prism.answering.reading.cues import asks_proportion_ratio, changes_a_percentage, cue_words, names_ratio
-from prism.index.statements import ITEMS
+from prism.answering.reading.line_items import item_of
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, AnswerType, PeriodMention
 from prism.types.reading import Comparison, ExpectedUnit
-from prism.vocabulary import question_words
+from prism.vocabulary import months, question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_how_many", "asks_of_table", "asks_proportion_ratio",
            "asks_reason", "asks_table_subject", "changes_a_percentage", "comparison", "cue_words", "expected_unit",
-           "line_items", "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
+           "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -166,36 +166,32 @@ def _bare_phrase(text: str) -> str:
     return re.sub(r"^.*['’]s\s+", "", _ARTICLE.sub("", text.strip())).strip()
 
 
+_APPLIES_TO = re.compile(r"\s+(?:for|on)\s+(?P<what>.+)$", re.IGNORECASE)
+"""The phrase after a value noun that says what the value applies to: "the charge for standard settlement"."""
+_TIME_WORDS = frozenset("year years yearly ended ending period periods quarter quarters month months fiscal half date "
+                        "dates day days week weeks time".split()) | frozenset(months.NUMBER)
+"""Words of a period's name ("the year ended December 31", "the period"): a period, never what a value applies
+to."""
+
+
 def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str, str]:
-    """``(head part, of-complement)`` of a noun phrase, cut at the first preposition other than "of", without
+    """``(head part, complement)`` of a noun phrase, cut at the first preposition other than "of", without
     articles, possessors and periods ("the gross NPA ratio of Meridian Bank's home loan segment" → ``("gross NPA
-    ratio", "home loan segment")``)."""
+    ratio", "home loan segment")``). When the head is a value noun (:data:`~prism.vocabulary.question_words.
+    VALUE_NOUNS`) with no of-complement, what it applies to ("for", "on": "the charge for standard
+    settlement", "the interest rate on savings accounts") is the complement, up to the next preposition and without
+    a period's words ("the rate for the year ended …" names none)."""
     for period in periods:
         text = text.replace(period.text, " ")
-    text = _PREPOSITION.sub("", re.sub(r"\s+", " ", text.strip(" ?.")))
-    head, _, complement = text.partition(" of ")
+    text = re.sub(r"\s+", " ", text.strip(" ?."))
+    cut = _PREPOSITION.sub("", text)
+    head, _, complement = cut.partition(" of ")
+    words = head.split()
+    if not complement and words and set(tokenize(words[-1])) & _VALUE_NOUNS \
+            and (m := _APPLIES_TO.match(text, len(cut))):
+        what = _PREPOSITION.sub("", m.group("what"))
+        complement = " ".join(w for w in what.split() if w.lower() not in _TIME_WORDS and tokenize(w))
     return _bare_phrase(head), _bare_phrase(complement)
-
-
-def _item(focus: Sequence[str]) -> str | None:
-    """The statement line item a focus names ("total revenue" → ``revenue``; :data:`prism.index.statements.ITEMS`)."""
-    phrase = " ".join(w.lower() for w in focus)
-    for key, item in ITEMS.items():
-        if any(re.fullmatch(rf"(?:total |net )?{words}", phrase) for words in item.words):
-            return key
-    return None
-
-
-_ITEM_WORDS = {key: re.compile(r"\b(?:" + "|".join(item.words) + r")\b", re.IGNORECASE) for key, item in ITEMS.items()}
-
-
-def line_items(text: str) -> tuple[tuple[str, str], ...]:
-    """The statement line items ``text`` names anywhere (by :attr:`~prism.vocabulary.statements.LineItem.words`),
-    each as ``(key of :data:`prism.index.statements.ITEMS`, the words naming it, lower case)``, in the registry's
-    order: "research and development expense in FY2015" → ``(("rd", "research and development expense"),)``;
-    ``()`` when it names none."""
-    found = ((key, pattern.search(text)) for key, pattern in _ITEM_WORDS.items())
-    return tuple((key, match.group(0).lower()) for key, match in found if match)
 
 
 def _target(answer_type: AnswerType, head_part: str, complement: str, periods: tuple[PeriodMention, ...]
@@ -204,7 +200,7 @@ def _target(answer_type: AnswerType, head_part: str, complement: str, periods: t
     if not words:
         return None
     focus = [w for w in words + complement.split() if re.search(r"[A-Za-z]", w) and not _PERIOD_TEXT.fullmatch(w)]
-    return AnswerTarget(answer_type, tuple(focus), words[-1], periods, _item(focus))
+    return AnswerTarget(answer_type, tuple(focus), words[-1], periods, item_of(focus))
 
 
 _HOW_MANY_PERCENT = re.compile(r"\bhow\s+many\s+(?:per\s?cent(?:age)?|%)", re.IGNORECASE)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from prism.answering.metrics.calc import Plan
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.reading import kinds
+from prism.answering.reading import kinds, line_items
 from prism.answering.reading.cues import conjoined, names_bound
 from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
@@ -127,7 +127,7 @@ def _bare(text: str, found: Sequence[Mention]) -> bool:
     statement line item's name, "total current assets"): asked of several periods, such a question asks the figure
     in each."""
     rest = words_of(text)
-    for _, said in kinds.line_items(text):
+    for _, said in line_items.line_items(text):
         rest = _without(rest, words_of(said))
     for mention in found:
         rest = _without(rest, words_of(mention.text)[1:])
@@ -271,7 +271,7 @@ class Reader:
             # the question with its shorthand written out ("Rev CAGR FY22" → "revenue CAGR FY22"): what it means
             vector, frame_vector = self.embedder.embed([text, shape or text], threads=self.threads)
         signals = Signals(tuple(words), vector, frame_vector, flags_of(sorted(flags)))
-        items = kinds.line_items(text)
+        items = line_items.line_items(text)
         operations = self.model.probabilities(signals, self.embedder if vector is not None else None)
         reading = Reading(
             question=question, text=text, tokens=frozenset(tokenize(text)) | frozenset(tokenize(question)),

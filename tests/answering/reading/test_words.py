@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.reading import kinds
+from prism.answering.reading import kinds, line_items
 from prism.answering.reading.cues import names_bound
 from prism.answering.reading.words import mentions, normalise
 from tests.readings import read
@@ -86,7 +86,7 @@ def test_a_rare_word_the_reader_writes_out_is_not_required_of_the_passages():
     ("How many analysts attended the call?", ()),
 ])
 def test_the_line_items_a_question_names_are_read_with_the_words_naming_them(question, items):
-    assert kinds.line_items(question) == items
+    assert line_items.line_items(question) == items
 
 
 @pytest.mark.parametrize(("question", "named"), [
