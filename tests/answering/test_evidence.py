@@ -103,6 +103,10 @@ def test_a_count_needs_the_number_before_its_noun():
     assert not holds_evidence(target, [_chunk(FEE_TABLE)])  # "ATMs 5": free transactions, not ATMs
     assert holds_evidence(target, [_chunk("The Bank operates 1,240 ATMs and 410 branches.")])
     assert holds_evidence(target, [_chunk("Branches 410 398\nATMs 1,240 1,180")])  # a row labelled with the noun
+    upi = target_of("How many UPI transactions in FY2025?")
+    annexure = "Period Volume (crore transactions) Value (₹ lakh crore)\nFY2024 612 8.40\nFY2025 787 10.50"
+    assert holds_evidence(upi, [_chunk(annexure, table_title="Annexure A – UPI volumes")])  # the header names it
+    assert not holds_evidence(upi, [_chunk("Period Value (₹ lakh crore)\nFY2025 10.50")])
 
 
 def test_a_quantity_needs_its_focus_and_a_value_in_one_unit():

@@ -42,6 +42,27 @@ def test_a_row_whose_cell_is_a_word_is_quoted_under_its_columns(sample):
         answer.answer.split("\n- ")[1], answer.answer
 
 
+@pytest.mark.parametrize("question", [
+    "How many UPI transactions in FY2025?",
+    "How many UPI transactions did the bank process in FY2025?",
+    "In FY2025, how many UPI transactions were processed?",
+    "How many UPI txns in FY2025?",
+    "UPI transaction volume FY2025",
+    "What was the UPI volume in FY2025?",
+    "How many transactions went through UPI in FY2025",
+    "Total UPI transactions processed, FY2025",
+    "What was the UPI transaction count for FY2025?",
+])
+def test_a_count_in_a_table_of_periods_down_is_its_column(sample, question):
+    """Annexure A lists periods down ("FY2025") and measures across ("Volume (crore transactions)"): the column names
+    the figure, and the year's row answers. Not a quarter's column of another table (a fiscal year asked is the
+    year's figure), nor the ₹21.7 crore of a sentence about FY2025's complaints (a count carries no currency)."""
+    answer = sample.ask(question, "sample")
+    first = answer.answer.split("\n- ")[1]
+    assert "Volume (crore transactions)" in first and ": 787" in first, answer.answer
+    assert answer.citations[0].source == "meridian_bank_upi_operating_circular.pdf"
+
+
 def test_a_charge_for_a_named_service_is_that_service_s_row(sample):
     """"The charge for standard settlement": the merchant table's row, its charge stated in a word, comes first; the
     card table's "Finance charge on revolving balance", a charge with a figure but for another service, does not."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from prism.answering.programs.evidence import Evidence, gather
+from prism.answering.programs.evidence import Evidence, gather, period_only
 from prism.answering.programs.features import stated_words
 from prism.answering.programs.ranker import ACCEPT_FEATURES, FEATURES, Candidate, Ranker, candidates
 from prism.answering.programs.tables import RowsOf
@@ -42,7 +42,18 @@ _LABEL = FEATURES.index("label_share")
 _LEAST = FEATURES.index("label_least")
 _MATCH = FEATURES.index("unit_match")
 _CLASH = FEATURES.index("unit_clash")
+_COLUMN_NAMED = FEATURES.index("column_named")
 _SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
+
+
+def _named_by_column(candidate: Candidate) -> bool:
+    """Whether every figure the candidate reads sits in a row labelled with a period only ("FY2025", "Q4 FY25
+    (Jan–Mar 2025)": a table of periods down and measures across) and a column the question names ("Volume (crore
+    transactions)" for "How many UPI transactions …"): the column, not the row, names the figure."""
+    return candidate.features[_COLUMN_NAMED] > 0.0 and all(
+        o.source == "cell" and period_only(o.label) for o in candidate.program.operands)
+
+
 @dataclass
 class Choice:
     """The ranked programs of one question over one set of chunks.
@@ -94,10 +105,10 @@ class Choice:
         """Whether the best program answers the question (module docstring): not for a question whose answer is a
         sentence (a cause, a description, what a table shows); always for a program over a whole table when the
         question asks about the table as a whole (its periods, its items); not when no operand's label shares a word
-        with it; not when it reads undated figures for a period the evidence dates the same row in but not in that
-        period (:meth:`undated_elsewhere`); otherwise when the accept model (:attr:`accept`) gives it at least even
-        odds of being right; untrained, when the reader expects a program, or a lookup whose row the question names
-        whole."""
+        with it (but in a table of periods down, whose column names the figure: :func:`_named_by_column`); not when
+        it reads undated figures for a period the evidence dates the same row in but not in that period
+        (:meth:`undated_elsewhere`); otherwise when the accept model (:attr:`accept`) gives it at least even odds of
+        being right; untrained, when the reader expects a program, or a lookup whose row the question names whole."""
         best = self.best
         if best is None or reading.intent in _SENTENCE_INTENTS:
             return False
@@ -105,7 +116,7 @@ class Choice:
             return True  # made only for a question about the table as a whole, which names none of its rows
         if self.undated_elsewhere(reading) or self.segment_unnamed(reading) or self.quarter_elsewhere(reading):
             return False
-        if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0:
+        if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0 and not _named_by_column(best):
             return False
         if self.accept is None:
             return reading.operation != "text" or (best.program.operation == "lookup"

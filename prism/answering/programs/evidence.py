@@ -49,7 +49,7 @@ from prism.types import ChunkTable, RetrievedChunk
 from prism.vocabulary import currencies
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE, column_unit
 
-__all__ = ["Evidence", "Row", "gather", "naming_tokens", "when_of"]
+__all__ = ["Evidence", "Row", "gather", "naming_tokens", "period_only", "when_of"]
 
 _TOTAL = re.compile(r"^\s*(?:total|sub-?total|net\s+total|grand\s+total)\b|\btotal\s*$", re.IGNORECASE)
 _COUNT_LABEL = re.compile(r"\bnumber\s+of\b|\(\s*(?:number|nos?\.?|count)\s*\)|\bheadcount\b", re.IGNORECASE)
@@ -95,6 +95,16 @@ def _kind(label: str, column: str, printed: str, unit: str | None, currency: str
     if currency or unit or any(s in printed for s in currencies.SYMBOL.values()):
         return "amount"
     return "number"
+
+
+def period_only(label: str) -> bool:
+    """Whether a row label names one period and nothing else ("FY2025", "Q4 FY25 (Jan–Mar 2025)", "2019"), as the
+    rows of a table of periods down and measures across are labelled."""
+    found = find_periods(without_parentheses(label))
+    if len(found) != 1:
+        return False
+    rest = without_parentheses(label).replace(found[0].text, " ")
+    return not re.search(r"[A-Za-z]", rest)
 
 
 def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int]]:

@@ -73,9 +73,10 @@ def _month(mention: PeriodMention) -> int | None:
 
 
 def _same_year(mention: PeriodMention, operand: Operand) -> bool:
-    """A year asked of a column of a quarter or half of that year ("Q4 2018" for "2018"), when no column is the
-    year's own."""
-    return mention.kind in ("FY", "year") and operand.when[0] == mention.year
+    """A bare year asked of a column of a quarter or half of that year ("Q4 2018" for "2018": a table of quarters by
+    year), when no column is the year's own. A fiscal year named as one ("FY2025", "fiscal 2025") asks the year's
+    figure, which no quarter's column states."""
+    return mention.kind == "year" and operand.when[0] == mention.year
 
 
 def asked(reading: Reading, row: Row) -> list[Operand]:

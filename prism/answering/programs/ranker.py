@@ -65,8 +65,9 @@ class Candidate:
 
 def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[Candidate]:
     """Every program the evidence allows, executed, with its features (``render_cosine`` not yet set); programs whose
-    result is undefined (a division by zero), and computations over a figure whose number convention is unsettled,
-    are dropped; at most ``limit`` (logged when cut)."""
+    result is undefined (a division by zero), computations over a figure whose number convention is unsettled, and
+    sums of money for a question asking how many (:func:`_money_for_a_count`) are dropped; at most ``limit``
+    (logged when cut)."""
     rows = {r.key: r for r in evidence.rows}
     words = words_of(reading.text)
     cued = label_cued(evidence, words)
@@ -89,6 +90,8 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                 try:
                     result = op.run(variant, reading)
                 except (ArithmeticError, ValueError):
+                    continue
+                if _money_for_a_count(reading, variant, result):
                     continue
                 features = describe(variant, result, reading, rows, words, program_log_p)
                 if reading.operation in stated:  # the column states the asked operation's result over the row's
@@ -119,6 +122,20 @@ def _outmatched(found: list[Candidate]) -> list[Candidate]:
 
 
 _MAGNITUDE_OPERATIONS = frozenset({"change", "percent_change", "average", "sum", "ratio", "share", "cagr"})
+
+
+def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bool:
+    """Whether ``result`` is a sum of money answering a question that asks how many things: a count carries no
+    currency ("How many UPI transactions in FY2025?" is not answered by the ₹21.7 crore of a sentence beside the
+    count). A question asking how many years, months or days asks a duration, and one whose "number of" qualifies a
+    figure ("the total dividend based on the number of shares") asks no count: neither is concerned."""
+    target = reading.target
+    return target is not None and target.answer_type == "count" and target.head.lower() not in _DURATION_NOUNS \
+        and result.kind in ("amount", "per_unit") and any(o.currency for o in program.operands)
+
+
+_DURATION_NOUNS = frozenset("years year months month days day weeks week quarters quarter hours hour".split())
+"""Nouns of "how many <noun>" that ask a duration, not a count of things."""
 
 
 def _magnitude(program: Program) -> Program | None:

@@ -379,8 +379,8 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
                  r"^\s*when\b", text, re.I):
         return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
-    if re.search(r"(?i)\bnumber\s+of\b", text):
-        return "count"
+    if re.search(r"(?i)\bnumber\s+of\b|\b(?:head)?count\b", text):
+        return "count"  # "the number of branches", "the UPI transaction count", "headcount"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"
     if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):
