@@ -183,12 +183,13 @@ def _bigrams(tokens: Sequence[str]) -> set[tuple[str, str]]:
 
 def _moving(reading: Reading, evidence: Evidence) -> bool:
     """Whether the question names a movement (:data:`_MOVEMENT`) other than as a word of a table row's name it
-    writes with its neighbour ("decline rate": the row "Technical decline rate")."""
-    asked = tokenize(reading.text)
+    writes with its neighbour, in the same form ("decline rate": the row "Technical decline rate"; "volume grow" is a
+    verb beside the row "YoY volume growth", whose noun the tokenizer gives the same term)."""
+    asked = words_of(reading.text)
     pairs = _bigrams(asked)
-    in_names = {t for r in evidence.rows if r.figures and r.figures[0].source == "cell"
-                for pair in _bigrams(tokenize(r.label)) & pairs for t in pair}
-    return bool((_MOVEMENT & set(asked)) - in_names)
+    in_names = {w for r in evidence.rows if r.figures and r.figures[0].source == "cell"
+                for pair in _bigrams(words_of(r.label)) & pairs for w in pair}
+    return any(_MOVEMENT & set(tokenize(w)) for w in set(asked) - in_names)
 
 
 def into_year_pairs(reading: Reading, evidence: Evidence, *, named_apart: bool = False
