@@ -70,3 +70,27 @@ def test_a_charge_for_a_named_service_is_that_service_s_row(sample):
     first = answer.answer.split("\n- ")[1]
     assert first.startswith("Standard settlement (T+1) Free"), answer.answer
     assert "Finance charge" not in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which loan segment grew fastest?",
+    "Which loan segment had the highest YoY growth?",
+    "Which segment of the loan book grew the most?",
+    "In which loan segment was growth highest?",
+    "Which loan segment's growth was the highest?",
+    "Which loan segment grew faster than all others?",
+    "which loan segment had the biggest yoy growth",
+    "Which segment of the loan book recorded the largest growth?",
+])
+def test_which_item_of_a_category_is_the_column_s_extreme(sample, question):
+    """Table 10 lists seven loan segments with their "YoY growth": the fastest is Credit cards (22.4 %), whichever
+    two segments retrieval ranks first; the answer names the item, not a figure, and shows every segment compared."""
+    answer = sample.ask(question, "sample")
+    first = answer.answer.splitlines()[0]
+    assert first == "Highest, YoY growth: Credit cards (22.4 %)", answer.answer
+    assert answer.answer.count("(Table 10 – Loan book by segment") >= 7, answer.answer
+
+
+def test_two_items_the_question_names_are_still_compared_as_a_pair(sample):
+    answer = sample.ask("Which was higher, vehicle loans or personal loans outstanding?", "sample")
+    assert answer.answer.splitlines()[0] == "Highest, Outstanding (₹ crore): Personal loans (38,900)", answer.answer

@@ -46,12 +46,16 @@ _COLUMN_NAMED = FEATURES.index("column_named")
 _SENTENCE_INTENTS = frozenset({"reason", "description", "table_subject"})
 
 
-def _named_by_column(candidate: Candidate) -> bool:
-    """Whether every figure the candidate reads sits in a row labelled with a period only ("FY2025", "Q4 FY25
-    (Jan–Mar 2025)": a table of periods down and measures across) and a column the question names ("Volume (crore
-    transactions)" for "How many UPI transactions …"): the column, not the row, names the figure."""
-    return candidate.features[_COLUMN_NAMED] > 0.0 and all(
-        o.source == "cell" and period_only(o.label) for o in candidate.program.operands)
+def _named_by_column(candidate: Candidate, reading: Reading) -> bool:
+    """Whether the column the candidate reads is named by the question and its rows need not be: every row labelled
+    with a period only ("FY2025", "Q4 FY25 (Jan–Mar 2025)": a table of periods down, measures across; "How many UPI
+    transactions …" names the column "Volume (crore transactions)"), or every item of a category compared for a
+    question asking which item ("Which loan segment grew fastest?" over the "YoY growth" column names no segment)."""
+    program = candidate.program
+    whole_category = reading.expected_unit == "label" and program.option("over") == "items" \
+        and len(program.operands) > 2
+    return candidate.features[_COLUMN_NAMED] > 0.0 and (whole_category or all(
+        o.source == "cell" and period_only(o.label) for o in program.operands))
 
 
 @dataclass
@@ -116,7 +120,7 @@ class Choice:
             return True  # made only for a question about the table as a whole, which names none of its rows
         if self.undated_elsewhere(reading) or self.segment_unnamed(reading) or self.quarter_elsewhere(reading):
             return False
-        if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0 and not _named_by_column(best):
+        if best.features[_LEAST] <= 0.0 and best.features[_LABEL] <= 0.0 and not _named_by_column(best, reading):
             return False
         if self.accept is None:
             return reading.operation != "text" or (best.program.operation == "lookup"

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from prism.answering.programs.binding import item_pairs, rows
-from prism.answering.programs.evidence import Evidence
+from prism.answering.programs.evidence import Evidence, naming_tokens
 from prism.answering.programs.formatting import common_scale, written
 from prism.answering.programs.operation import Operand, Operation, Program, Result
 from prism.answering.programs.periods import asked, asked_periods
@@ -59,10 +59,19 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
             if len(figures) >= 2:
                 yield Program(name, figures, (("over", "items"), *group, *rank))
     pairs = [(a, b) for a, b in item_pairs(reading, evidence)
-             if a.row < b.row and not (a.total or b.total)]  # a total is no item to compare with its own parts
+             if a.row < b.row and not (a.total or b.total)  # a total is no item to compare with its own parts
+             and _asks_both(a, b, reading)]
     specific = [p for p in pairs if _names_each(p, reading)]
     for a, b in specific or pairs:
         yield Program(name, (a, b), (("over", "items"),))
+
+
+def _asks_both(a: Operand, b: Operand, reading: Reading) -> bool:
+    """Whether the question names each of two items by what sets it apart from the other ("Which was higher, home
+    loans or vehicle loans?"): two rows of a category the question names as a whole ("Which loan segment grew
+    fastest?") are half a comparison, which the table's column answers."""
+    ta, tb = naming_tokens(a.label), naming_tokens(b.label)
+    return bool(ta - tb & reading.tokens) and bool(tb - ta & reading.tokens)
 
 
 def _names_each(pair: tuple[Operand, Operand], reading: Reading) -> bool:

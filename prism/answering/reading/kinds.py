@@ -92,9 +92,9 @@ _THRESHOLD = re.compile(
     rf"(?P<unit>%|per\s?cent\b|percent\b|(?:{FIGURE_WORD_RE})\b)?",
     re.IGNORECASE)
 _MAX = re.compile(r"\b(?:highest|largest|greatest|biggest|most|maximum|peak(?:ed)?|higher|larger|greater|bigger|"
-                  r"top|record\s+high|(?:its|a|an\s+all[\s-]time)\s+high)\b", re.IGNORECASE)
-_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|record\s+low|"
-                  r"(?:its|a|an\s+all[\s-]time)\s+low)\b", re.IGNORECASE)
+                  r"fastest|quickest|faster|top|record\s+high|(?:its|a|an\s+all[\s-]time)\s+high)\b", re.IGNORECASE)
+_MIN = re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|trough|lower|smaller|fewer|bottom|slowest|slower|"
+                  r"record\s+low|(?:its|a|an\s+all[\s-]time)\s+low)\b", re.IGNORECASE)
 _WHICH_MORE = re.compile(r"\s*(?:in\s+)?(?:which|who)\b.*?\b(more|less)\b(?!\s+than\b)", re.IGNORECASE)
 """"Which segment earned more revenue, products or services?": "more"/"less" in a which-question (not "more than
 X", a threshold) ask which is higher or lower."""

@@ -5,7 +5,8 @@ A word is salient when it names a fiscal period or year (``FY2021``, ``Q3``, ``2
 whole (``cryptocurrency``: rare in general English). Common words ("many", "earlier") are a question's scaffolding
 and never salient, nor is a word that names an operation the question asks for ("CAGR", "avg": the registry's cues),
 which no passage needs to hold: the program computes it, nor an abbreviation naming periods as a kind ("both FYs",
-"YTD": :data:`~prism.vocabulary.question_words.PERIOD_ABBREVIATIONS`). A quarter or half of a fiscal year ("Q3
+"YTD": :data:`~prism.vocabulary.question_words.PERIOD_ABBREVIATIONS`), nor a superlative ("quickest",
+"fastest-growing": the extreme asked). A quarter or half of a fiscal year ("Q3
 FY25") is also kept as one phrase, which a passage must name as one. The gate (:mod:`prism.answering.answerability`)
 looks these up in the passages.
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable
 import regex
 
 from prism.answering.programs.registry import OPERATIONS
+from prism.answering.reading.kinds import polarity
 from prism.index.period_codes import PERIOD_CODE_RE, code_of
 from prism.vocabulary import question_words
 
@@ -33,7 +35,8 @@ _QUARTER = re.compile(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
 def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
     """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
     base = re.sub(r"['’]s$", "", word)
-    if base.lower() in _OPERATION_WORDS or base.lower() in question_words.PERIOD_ABBREVIATIONS:
+    if base.lower() in _OPERATION_WORDS or base.lower() in question_words.PERIOD_ABBREVIATIONS \
+            or polarity(base) is not None:  # "quickest", "fastest-growing": which is highest, not the subject
         return None
     if _PERIOD_WORD.fullmatch(base):
         return "period"
