@@ -94,3 +94,12 @@ def test_which_item_of_a_category_is_the_column_s_extreme(sample, question):
 def test_two_items_the_question_names_are_still_compared_as_a_pair(sample):
     answer = sample.ask("Which was higher, vehicle loans or personal loans outstanding?", "sample")
     assert answer.answer.splitlines()[0] == "Highest, Outstanding (₹ crore): Personal loans (38,900)", answer.answer
+
+
+def test_a_count_asked_with_its_value_may_be_answered_in_money(sample):
+    """"How many complaints …, and for what value?" asks for money as well: the sentence stating both answers, not
+    a table's value of all UPI transactions."""
+    answer = sample.ask("How many complaints of unauthorised UPI transactions did Meridian receive in FY2025, and "
+                        "for what value?", "sample")
+    first = answer.answer.split("\n- ")[1]
+    assert "4,812 complaints" in first and "₹21.7 crore" in first, answer.answer

@@ -30,6 +30,7 @@ from prism.answering.programs.row_names import column_states, label_cued, named_
 from prism.answering.reading.words import words_of
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
+from prism.vocabulary import question_words
 
 if TYPE_CHECKING:
     from prism.index.embedder import PrismEmbedding
@@ -130,10 +131,16 @@ def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bo
     """Whether ``result`` is a sum of money answering a question that asks how many things: a count carries no
     currency ("How many UPI transactions in FY2025?" is not answered by the ₹21.7 crore of a sentence beside the
     count). A question asking how many years, months or days asks a duration, and one whose "number of" qualifies a
-    figure ("the total dividend based on the number of shares") asks no count: neither is concerned."""
+    figure ("the total dividend based on the number of shares") asks no count, and one that names a value too ("How
+    many complaints …, and for what value?") asks for money as well: none of them is concerned."""
     target = reading.target
     return target is not None and target.answer_type == "count" and target.head.lower() not in _DURATION_NOUNS \
-        and result.kind in ("amount", "per_unit") and any(o.currency for o in program.operands)
+        and not _VALUE_NOUNS & reading.tokens and result.kind in ("amount", "per_unit") \
+        and any(o.currency for o in program.operands)
+
+
+_VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
+"""The index tokens of the nouns that name a value ("value", "amount", "fee"): a question naming one asks for money."""
 
 
 _DURATION_NOUNS = frozenset("years year months month days day weeks week quarters quarter hours hour".split())
