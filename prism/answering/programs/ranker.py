@@ -67,9 +67,8 @@ class Candidate:
 def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[Candidate]:
     """Every program the evidence allows, executed, with its features (``render_cosine`` not yet set); programs whose
     result is undefined (a division by zero), computations over a figure whose number convention is unsettled, and
-    sums of money for a question asking how many (:func:`_money_for_a_count`), and figures for a question asking
-    which item ("Which loan segment grew fastest?": an item, or a period, names the answer) are dropped; at most
-    ``limit`` (logged when cut)."""
+    results of a kind that cannot answer the question (:func:`_unit_refused`) are dropped; at most ``limit`` (logged
+    when cut)."""
     rows = {r.key: r for r in evidence.rows}
     words = words_of(reading.text)
     cued = label_cued(evidence, words)
@@ -93,9 +92,8 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                     result = op.run(variant, reading)
                 except (ArithmeticError, ValueError):
                     continue
-                if _money_for_a_count(reading, variant, result) or (reading.expected_unit == "label"
-                                                                      and result.kind not in ("label", "period")):
-                    continue  # a count carries no currency; "which segment …" is answered by an item, no figure
+                if _unit_refused(reading, variant, result):
+                    continue
                 features = describe(variant, result, reading, rows, words, program_log_p)
                 if reading.operation in stated:  # the column states the asked operation's result over the row's
                     # periods, as computing it would read them
@@ -125,6 +123,14 @@ def _outmatched(found: list[Candidate]) -> list[Candidate]:
 
 
 _MAGNITUDE_OPERATIONS = frozenset({"change", "percent_change", "average", "sum", "ratio", "share", "cagr"})
+
+
+def _unit_refused(reading: Reading, program: Program, result: Result) -> bool:
+    """Whether ``result``'s kind cannot answer what the question asks, whatever its other features: a sum of money
+    for how many things (:func:`_money_for_a_count`); a figure for which item ("Which loan segment grew fastest?":
+    an item, or a period, names the answer)."""
+    return _money_for_a_count(reading, program, result) \
+        or (reading.expected_unit == "label" and result.kind not in ("label", "period"))
 
 
 def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bool:
