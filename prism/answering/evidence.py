@@ -103,12 +103,13 @@ def evidence_units(chunk: RetrievedChunk) -> list[tuple[str, str, bool]]:
 
 
 def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str], context: str = "") -> bool:
-    """True when the unit ``text`` (a table row when ``row``, read under ``context``: its table's title and column
-    headers) holds a value of ``target``'s answer type (see the module docstring). A number in words is a value as
-    its digits are: a quantity "shall not exceed fifteen crore rupees", "within thirty days"
+    """True when the unit ``text`` (a table row when ``row``, read under ``context``: its document's name, its
+    table's title and column headers) holds a value of ``target``'s answer type (see the module docstring). A number
+    in words is a value as its digits are: a quantity "shall not exceed fifteen crore rupees", "within thirty days"
     (:data:`prism.vocabulary.number_words.VALUE_RE`: not a lone "one", often a pronoun), a count "twelve ATMs". A
-    row's figures count the noun its table's header names ("FY2025 787" under "Volume (crore transactions)" counts
-    transactions)."""
+    row's figures count the noun a header states as their unit: in a parenthesis ("FY2025 787" under "Volume (crore
+    transactions)" counts transactions) or as "Number of …"; a title or file name naming the noun does not ("Charges
+    at Meridian ATMs" counts no ATMs)."""
     if target.answer_type == "person_or_org":
         return any(not set(tokenize(m.group(0))) <= own_words for m in _NAME.finditer(text))
     bare = _PERIOD_TEXT.sub(" ", _REFERENCE.sub(" ", text))
@@ -119,7 +120,8 @@ def _has_value(target: AnswerTarget, text: str, row: bool, own_words: set[str], 
     label = re.match(r"\s*([^\d₹$]+?)\s+\d", bare)
     label_row = label is not None and re.split(r"\s[–—-]\s|[(:,]", label.group(1))[0].strip().lower().endswith(
         target.head.lower())
-    named_by_header = row and re.search(rf"\b{head}\b", context.lower()) is not None
+    named_by_header = row and re.search(rf"\([^)]*\b{head}\b[^)]*\)|\bnumber\s+of\s+(?:\w+\s+){{0,2}}{head}\b",
+                                        context.lower()) is not None
     return before is not None or (row and label_row) or (named_by_header and _NUMBER.search(bare) is not None)
 
 

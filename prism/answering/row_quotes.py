@@ -36,7 +36,7 @@ def with_columns(sentence: str, headers: Sequence[str], unit: str | None = None)
     "2019 $'000" for ``"thousands"``; :func:`prism.vocabulary.units.column_unit`), so no figure loses its unit; else
     its rows are the caller's to quote with the unit."""
     headers = [h.strip() for h in headers if h.strip()]
-    if len(headers) < 2 or ":" in sentence or unit and unit not in {units.column_unit(h) for h in headers}:
+    if len(headers) < 2 or ":" in sentence or unit and not any(_states(h, unit) for h in headers):
         return sentence
     tokens = sentence.split()
     label_end, cells = row_cells.trailing_cells(tokens)
@@ -47,3 +47,11 @@ def with_columns(sentence: str, headers: Sequence[str], unit: str | None = None)
         return sentence
     written = [" ".join(["".join(tokens[c.first:c.figure + 1]), *tokens[c.figure + 1:c.stop]]) for c in cells]
     return f"{' '.join(label)} — " + "; ".join(f"{h}: {c}" for h, c in zip(headers, written, strict=True))
+
+
+def _states(header: str, unit: str) -> bool:
+    """Whether a column header states ``unit`` (a house word) as the units reader reads it ("(₹ crore)" crore, "2019
+    $'000" thousands, "(₹ lakh crore)" lakh crore)."""
+    if unit == units.LAKH_CRORE:
+        return re.search(units.LAKH_CRORE_RE, header, re.IGNORECASE) is not None
+    return units.column_unit(header) == unit and re.search(units.LAKH_CRORE_RE, header, re.IGNORECASE) is None

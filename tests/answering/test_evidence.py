@@ -36,6 +36,8 @@ from tests.readings import target_of
     ("What is the rate for the year ended December 31, 2019?", "quantity", ("rate",), ()),
     ("What was the weighted average rate for the period?", "quantity", ("weighted", "average", "rate"), ()),
     ("What was the revenue for 2019?", "quantity", ("revenue",), ("2019",)),  # no value noun: as before
+    ("What is the rate for the previous year?", "quantity", ("rate",), ()),  # a period's words are none
+    ("What was the fee for the last three years respectively?", "quantity", ("fee",), ()),
 ])
 def test_answer_type_and_focus(question, answer_type, focus, periods):
     target = target_of(question)
@@ -107,6 +109,10 @@ def test_a_count_needs_the_number_before_its_noun():
     annexure = "Period Volume (crore transactions) Value (₹ lakh crore)\nFY2024 612 8.40\nFY2025 787 10.50"
     assert holds_evidence(upi, [_chunk(annexure, table_title="Annexure A – UPI volumes")])  # the header names it
     assert not holds_evidence(upi, [_chunk("Period Value (₹ lakh crore)\nFY2025 10.50")])
+    # a title or file name naming the noun states no unit of the row's figures
+    assert not holds_evidence(target, [_chunk(FEE_TABLE, table_title="Charges at Meridian ATMs")])
+    atms = RetrievedChunk(chunk_id="c2", doc_id="d2", source="meridian_atms_charges.pdf", text=FEE_TABLE, metadata={})
+    assert not holds_evidence(target, [atms])
 
 
 def test_a_quantity_needs_its_focus_and_a_value_in_one_unit():

@@ -61,3 +61,8 @@ def test_a_table_with_a_unit_is_written_with_its_headers_only_when_a_header_stat
         "Total deposits 4,41,600 13.6%")
     assert with_columns("Bonds 4,41,600 13.6%", ("Thousandsfold", "YoY growth"), "thousands") == (
         "Bonds 4,41,600 13.6%")
+    # lakh crore is its own unit: stated by "(₹ lakh crore)", which states no crore
+    assert with_columns("FY2025 10.50 28.6%", ("Value (₹ lakh crore)", "YoY growth"), "lakh crore") == (
+        "FY2025 — Value (₹ lakh crore): 10.50; YoY growth: 28.6%")
+    assert with_columns("FY2025 10.50 28.6%", ("Value (₹ lakh crore)", "YoY growth"), "crore") == (
+        "FY2025 10.50 28.6%")

@@ -52,6 +52,8 @@ def test_a_row_whose_cell_is_a_word_is_quoted_under_its_columns(sample):
     "How many transactions went through UPI in FY2025",
     "Total UPI transactions processed, FY2025",
     "What was the UPI transaction count for FY2025?",
+    pytest.param("Give the number of UPI transactions in FY2025", marks=pytest.mark.xfail(
+        strict=True, reason="an imperative names no count target: the complaints sentence answers")),
 ])
 def test_a_count_in_a_table_of_periods_down_is_its_column(sample, question):
     """Annexure A lists periods down ("FY2025") and measures across ("Volume (crore transactions)"): the column names
@@ -81,6 +83,8 @@ def test_a_charge_for_a_named_service_is_that_service_s_row(sample):
     "Which loan segment grew faster than all others?",
     "which loan segment had the biggest yoy growth",
     "Which segment of the loan book recorded the largest growth?",
+    pytest.param("Of all loan segments, which grew fastest?", marks=pytest.mark.xfail(
+        strict=True, reason="declined: no passage close enough to the question (bench/paraphrase.py)")),
 ])
 def test_which_item_of_a_category_is_the_column_s_extreme(sample, question):
     """Table 10 lists seven loan segments with their "YoY growth": the fastest is Credit cards (22.4 %), whichever

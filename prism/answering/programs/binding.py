@@ -185,11 +185,22 @@ def _moving(reading: Reading, evidence: Evidence) -> bool:
     """Whether the question names a movement (:data:`_MOVEMENT`) other than as a word of a table row's name it
     writes with its neighbour, in the same form ("decline rate": the row "Technical decline rate"; "volume grow" is a
     verb beside the row "YoY volume growth", whose noun the tokenizer gives the same term)."""
-    asked = words_of(reading.text)
+    asked = _keys(reading.text)
     pairs = _bigrams(asked)
     in_names = {w for r in evidence.rows if r.figures and r.figures[0].source == "cell"
-                for pair in _bigrams(words_of(r.label)) & pairs for w in pair}
+                for pair in _bigrams(_keys(r.label)) & pairs for w in pair}
     return any(_MOVEMENT & set(tokenize(w)) for w in set(asked) - in_names)
+
+
+def _keys(text: str) -> list[str]:
+    """The words of ``text`` as :func:`_moving` compares them: a movement word as written ("grow" is not "growth"),
+    any other word by its index term ("deposits" is "deposit"); stop words left out."""
+    out = []
+    for word in words_of(text):
+        tokens = tokenize(word)
+        if tokens:
+            out.append(word if _MOVEMENT & set(tokens) else tokens[0])
+    return out
 
 
 def into_year_pairs(reading: Reading, evidence: Evidence, *, named_apart: bool = False

@@ -283,12 +283,14 @@ def one_unit(operands: Sequence[Operand]) -> bool:
     ("Volume (crore transactions)" and "Value (₹ lakh crore)"; "UPI transactions (crore)" and "Volume (crore
     transactions)"), a figure in a sentence by its scale word ("₹21.7 crore" is no part of "₹ lakh crore"); else
     True (a label stating no unit takes its table's, and is compared with nothing). A percentage and a figure whose
-    label or column states a scale ("YoY growth %" and "Outstanding (Rs crore)" of one row) are never one unit: the
-    change from 19.5 % to ₹41,210 crore means nothing. A percentage beside a column that states no unit (a filing
-    prints "%" in a row's first column only) is one unit with it."""
+    label or column states a unit the percentage's does not ("YoY growth %" and "Outstanding (Rs crore)" of one row;
+    "Expected volatility" and "Expected term (years)") are never one unit: the change from 19.5 % to ₹41,210 crore
+    means nothing. A percentage beside a column that states no unit (a filing prints "%" in a row's first column
+    only), or the same one ("FY2024 (₹ crore)" over "3.9%" and "3.8"), is one unit with it."""
     stated = {u for o in operands if (u := _stated_unit(o)) is not None}
-    if any(o.kind == "percent" for o in operands) and any(o.kind != "percent" and o.source == "cell"
-                                                           and _stated_unit(o) for o in operands):
+    percents = {_stated_unit(o) for o in operands if o.kind == "percent"}
+    if percents and any(o.kind != "percent" and o.source == "cell" and (u := _stated_unit(o)) and u not in percents
+                        for o in operands):
         return False
     return len(stated) <= 1 or not any(o.source == "cell" and _stated_unit(o) for o in operands)
 

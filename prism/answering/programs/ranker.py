@@ -137,11 +137,14 @@ def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bo
     """Whether ``result`` is a sum of money answering a question that asks how many things: a count carries no
     currency ("How many UPI transactions in FY2025?" is not answered by the ₹21.7 crore of a sentence beside the
     count). A question asking how many years, months or days asks a duration, and one whose "number of" qualifies a
-    figure ("the total dividend based on the number of shares") asks no count, and one that names a value too ("How
-    many complaints …, and for what value?") asks for money as well: none of them is concerned."""
+    figure ("the total dividend based on the number of shares") asks no count, and one that names a value besides
+    what it counts ("How many complaints …, and for what value?"; "How many shares …" counts shares) asks for money
+    as well: none of them is concerned."""
     target = reading.target
-    return target is not None and target.answer_type == "count" and target.head.lower() not in _DURATION_NOUNS \
-        and not _VALUE_NOUNS & reading.tokens and result.kind in ("amount", "per_unit") \
+    if target is None or target.answer_type != "count" or target.head.lower() in _DURATION_NOUNS:
+        return False
+    counted = {t for w in target.focus for t in tokenize(w)}  # "how many shares": a share counted, no value asked
+    return not (_VALUE_NOUNS & reading.tokens) - counted and result.kind in ("amount", "per_unit") \
         and any(o.currency for o in program.operands)
 
 

@@ -29,7 +29,7 @@ from prism.answering.reading.line_items import item_of
 from prism.index.tokenizer import tokenize
 from prism.types import AnswerTarget, AnswerType, PeriodMention
 from prism.types.reading import Comparison, ExpectedUnit
-from prism.vocabulary import months, question_words
+from prism.vocabulary import months, number_words, question_words
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_how_many", "asks_of_table", "asks_proportion_ratio",
@@ -169,9 +169,10 @@ def _bare_phrase(text: str) -> str:
 _APPLIES_TO = re.compile(r"\s+(?:for|on)\s+(?P<what>.+)$", re.IGNORECASE)
 """The phrase after a value noun that says what the value applies to: "the charge for standard settlement"."""
 _TIME_WORDS = frozenset("year years yearly ended ending period periods quarter quarters month months fiscal half date "
-                        "dates day days week weeks time".split()) | frozenset(months.NUMBER)
-"""Words of a period's name ("the year ended December 31", "the period"): a period, never what a value applies
-to."""
+                        "dates day days week weeks time previous prior last next current same respectively compared "
+                        "versus each both".split()) | frozenset(months.NUMBER) | frozenset(number_words.SMALL)
+"""Words of a period's name ("the year ended December 31", "the last three years") and of a comparison
+("respectively", "compared"): never what a value applies to."""
 
 
 def _noun_phrase(text: str, periods: Sequence[PeriodMention] = ()) -> tuple[str, str]:
@@ -379,7 +380,7 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     if re.search(r"\b(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:fiscal\s+)?(?:year|quarter|period|month)s?\b|"
                  r"^\s*when\b", text, re.I):
         return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
-    if re.search(r"(?i)\bnumber\s+of\b|\b(?:head)?count\b", text):
+    if re.search(r"(?i)\bnumber\s+of\b|\bheadcount\b|\bcount\b(?!\s+(?:as|towards?|against)\b)", text):
         return "count"  # "the number of branches", "the UPI transaction count", "headcount"
     if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
         return "label"

@@ -35,9 +35,10 @@ _QUARTER = re.compile(r"\b([QH][1-4])\s?FY\s?'?(\d{2}|\d{4})\b", re.IGNORECASE)
 def _kind(word: str, in_vocabulary: Callable[[str], bool]) -> str | None:
     """Why ``word`` is salient (``period``, ``acronym``, ``compound``, ``rare``) or ``None``."""
     base = re.sub(r"['’]s$", "", word)
+    first = base.split("-")[0]
     if base.lower() in _OPERATION_WORDS or base.lower() in question_words.PERIOD_ABBREVIATIONS \
-            or polarity(base) is not None:  # "quickest", "fastest-growing": which is highest, not the subject
-        return None
+            or (polarity(first) is not None and (first == base or first.lower().endswith("est"))):
+        return None  # "quickest", "fastest-growing": which is highest, not the subject ("top-up" is one)
     if _PERIOD_WORD.fullmatch(base):
         return "period"
     if re.fullmatch(r"[A-Z]{2,}s?", base) and base.rstrip("s").isupper():

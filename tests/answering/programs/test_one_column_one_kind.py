@@ -144,3 +144,35 @@ def test_a_percentage_and_a_figure_whose_column_states_a_scale_are_never_one_uni
     assert one_unit((last_year, this_year))
     found = candidates(read("How much did personal loans grow?"), _evidence(balance, growth))
     assert not any(len({o.col for o in c.program.operands}) > 1 for c in found), [c.program for c in found]
+    ratio = Operand("Gross NPA", "FY2024 (₹ crore)", "FY2024", (2024, 0), "3.9%", Decimal("3.9"), "crore", "INR",
+                    "percent", 1, table="t", row=5, col=0)
+    level = Operand("Gross NPA", "FY2023 (₹ crore)", "FY2023", (2023, 0), "3.8", Decimal("3.8"), "crore", "INR",
+                    "amount", 1, table="t", row=5, col=1)
+    assert one_unit((level, ratio))  # both columns state crore: the percentage's own column says the same
+
+
+def test_a_movement_verb_is_told_from_a_row_name_by_its_form_not_by_its_number():
+    """"volume grow" beside the row "YoY volume growth" is a movement (the verb is no row's noun); "deposits growth"
+    beside the row "Deposit growth" is the row's name (singular and plural are one word)."""
+    from prism.answering.programs.binding import _moving
+
+    growth = _evidence(_cell("YoY volume growth", 0, 0, "28.6", "percent"), _cell("Deposit growth", 1, 0, "13.6",
+                                                                                   "percent"))
+    assert _moving(read("Did UPI volume grow in FY2025?"), growth)
+    assert not _moving(read("What was the deposits growth in FY2025?"), growth)
+
+
+def test_money_answers_how_many_only_when_the_question_names_a_value_besides_what_it_counts():
+    from prism.answering.programs.operation import Program, Result
+    from prism.answering.programs.ranker import _money_for_a_count
+
+    rupees = Operand("repurchases", "FY2019", "FY2019", (2019, 0), "₹21.7 crore", Decimal("21.7"), "crore", "INR",
+                     "amount", 1, source="sentence")
+    money = Result(Decimal("21.7"), Decimal("21.7"), "amount", "₹21.7 crore")
+    program = Program("lookup", (rupees,))
+    assert _money_for_a_count(read("How many shares did the company repurchase in 2019?"), program, money)
+    assert _money_for_a_count(read("How many UPI transactions in FY2025?"), program, money)
+    assert not _money_for_a_count(read("How many complaints did it receive in FY2025, and for what value?"), program,
+                                  money)
+    assert not _money_for_a_count(read("In how many years is the cost to be recognized?"), program, money)
+

@@ -113,6 +113,15 @@ def test_how_many_times_something_happened_is_still_a_count():
     assert reading.expected_unit == "count" and reading.target.answer_type == "count"
 
 
+@pytest.mark.parametrize(("question", "unit"), [
+    ("What was the UPI transaction count for FY2025?", "count"),
+    ("What is the bank's headcount?", "count"),
+    ("Which assets count as HQLA?", None),  # the verb "count as": no count asked
+])
+def test_count_as_a_noun_asks_a_count(question, unit):
+    assert read(question).expected_unit == unit
+
+
 def test_a_count_asked_as_an_order_is_a_count():
     reading = read("Count the years in which net income exceeded $100 million")
     assert reading.expected_unit == "count" and reading.target.head == "years"

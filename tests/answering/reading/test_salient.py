@@ -30,3 +30,9 @@ def test_an_abbreviation_naming_periods_as_a_kind_is_not_salient(question):
     """"FYs", "YTD", "TTM": the question's periods, which a filing prints as "fiscal 2019" or "Nine Months Ended"."""
     assert not [w for w, kind in salient_words(question, _all_held) if kind == "acronym"]
     assert ("EBITDA", "acronym") in salient_words("EBITDA for both FYs", _all_held)
+
+
+def test_a_superlative_is_not_salient_but_a_compound_that_only_starts_like_one_is():
+    assert not [w for w, _ in salient_words("Which is the fastest-growing loan segment, the quickest?", _all_held)
+                if w.lower().startswith(("fastest", "quickest"))]
+    assert ("top-up", "compound") in salient_words("What is the top-up limit for a UPI Lite wallet?", _all_held)
