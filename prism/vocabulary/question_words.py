@@ -172,5 +172,6 @@ analyst (and TAT-QA's annotators) read it; a question with a direction word ("th
 2018 to 2019", "A minus B", "A as compared to B", "A versus B") asks for the signed movement."""
 
 PERIOD_ABBREVIATIONS: frozenset[str] = frozenset("fy fys fq fqs cy ytd qtd mtd ttm ltm".split())
-"""Abbreviations that name periods as a kind, without a number ("both FYs", "YTD", "TTM revenue"): the question's
-period, never a word a passage must print (a filing writes "fiscal 2019", "Nine Months Ended")."""
+"""Abbreviations that name periods as a kind, without a number ("both FYs", "YTD", "TTM revenue"): never words a
+passage must print (a filing writes "fiscal 2019", "Nine Months Ended"). Only "YTD" is also read as a duration
+(:func:`prism.retrieval.periods.duration_hint`); the others name no period the reader uses."""
