@@ -52,6 +52,5 @@ def with_columns(sentence: str, headers: Sequence[str], unit: str | None = None)
 def _states(header: str, unit: str) -> bool:
     """Whether a column header states ``unit`` (a house word) as the units reader reads it ("(₹ crore)" crore, "2019
     $'000" thousands, "(₹ lakh crore)" lakh crore)."""
-    if unit == units.LAKH_CRORE:
-        return re.search(units.LAKH_CRORE_RE, header, re.IGNORECASE) is not None
-    return units.column_unit(header) == unit and re.search(units.LAKH_CRORE_RE, header, re.IGNORECASE) is None
+    lakh_crore = re.search(units.LAKH_CRORE_RE, header, re.IGNORECASE) is not None
+    return lakh_crore if unit == units.LAKH_CRORE else not lakh_crore and units.column_unit(header) == unit

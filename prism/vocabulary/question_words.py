@@ -175,3 +175,8 @@ PERIOD_ABBREVIATIONS: frozenset[str] = frozenset("fy fys fq fqs cy ytd qtd mtd t
 """Abbreviations that name periods as a kind, without a number ("both FYs", "YTD", "TTM revenue"): never words a
 passage must print (a filing writes "fiscal 2019", "Nine Months Ended"). Only "YTD" is also read as a duration
 (:func:`prism.retrieval.periods.duration_hint`); the others name no period the reader uses."""
+
+DURATION_NOUNS: frozenset[str] = frozenset("year years month months day days week weeks quarter quarters hour hours"
+                                           .split())
+"""Nouns of a length of time: "how many <noun>" asks a duration, not a count of things, and none of them names what
+a value applies to ("the rate for the year …")."""

@@ -141,7 +141,7 @@ def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bo
     what it counts ("How many complaints …, and for what value?"; "How many shares …" counts shares) asks for money
     as well: none of them is concerned."""
     target = reading.target
-    if target is None or target.answer_type != "count" or target.head.lower() in _DURATION_NOUNS:
+    if target is None or target.answer_type != "count" or target.head.lower() in question_words.DURATION_NOUNS:
         return False
     counted = {t for w in target.focus for t in tokenize(w)}  # "how many shares": a share counted, no value asked
     return not (_VALUE_NOUNS & reading.tokens) - counted and result.kind in ("amount", "per_unit") \
@@ -151,9 +151,6 @@ def _money_for_a_count(reading: Reading, program: Program, result: Result) -> bo
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
 """The index tokens of the nouns that name a value ("value", "amount", "fee"): a question naming one asks for money."""
 
-
-_DURATION_NOUNS = frozenset("years year months month days day weeks week quarters quarter hours hour".split())
-"""Nouns of "how many <noun>" that ask a duration, not a count of things."""
 
 
 def _magnitude(program: Program) -> Program | None:

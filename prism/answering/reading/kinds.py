@@ -168,9 +168,9 @@ def _bare_phrase(text: str) -> str:
 
 _APPLIES_TO = re.compile(r"\s+(?:for|on)\s+(?P<what>.+)$", re.IGNORECASE)
 """The phrase after a value noun that says what the value applies to: "the charge for standard settlement"."""
-_TIME_WORDS = frozenset("year years yearly ended ending period periods quarter quarters month months fiscal half date "
-                        "dates day days week weeks time previous prior last next current same respectively compared "
-                        "versus each both".split()) | frozenset(months.NUMBER) | frozenset(number_words.SMALL)
+_TIME_WORDS = frozenset("yearly ended ending period periods fiscal half date dates time previous prior last next "
+                        "current same respectively compared versus each both".split()) | question_words.DURATION_NOUNS \
+    | frozenset(months.NUMBER) | frozenset(number_words.SMALL)
 """Words of a period's name ("the year ended December 31", "the last three years") and of a comparison
 ("respectively", "compared"): never what a value applies to."""
 
