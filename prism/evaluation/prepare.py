@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import ast
+import dis
 import hashlib
 import logging
+from collections.abc import Iterator
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from filelock import FileLock
@@ -29,11 +31,31 @@ PIPELINE_PACKAGES = ("ingestion", "index")
 ``prism`` they import (:func:`pipeline_modules`), their code decides what an evaluated workspace holds."""
 
 
+def _imported_names(code: CodeType) -> Iterator[str]:
+    """Every module name a compiled module imports, at any depth of its functions and classes: ``import a.b`` gives
+    ``a.b``, ``from a import b`` gives ``a`` and ``a.b`` (a relative import gives nothing)."""
+    module = None
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "IMPORT_NAME":
+            module = instruction.argval
+            yield module
+        elif instruction.opname == "IMPORT_FROM" and module:
+            yield f"{module}.{instruction.argval}"
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _imported_names(const)
+
+
 def pipeline_modules(root: Path) -> list[Path]:
     """The ``.py`` files of :data:`PIPELINE_PACKAGES` under ``root`` (a ``prism`` package folder) and of every module
-    of the package they import, transitively (``import prism.x`` and ``from prism.x import y``, read with
-    :mod:`ast`, wherever in a file), sorted: a vocabulary module the reader alone uses (question words) is not among
-    them, the tokenizer that writes the chunks' terms is."""
+    of the package they import, transitively (``import prism.x`` and ``from prism.x import y``, wherever in a file),
+    sorted: a vocabulary module the reader alone uses (question words) is not among them, the tokenizer that writes
+    the chunks' terms is.
+
+    Imports are read from each file's bytecode (:func:`compile`, :mod:`dis`), not from :mod:`ast` objects: CPython
+    3.11 fails two threads building AST objects at once ("AST constructor recursion depth mismatch",
+    https://github.com/python/cpython/issues/106905), and Streamlit parses a page's script in its own thread while
+    an evaluation started from the Eval page reads these files in another."""
     seen: set[Path] = set()
     todo = [path for package in PIPELINE_PACKAGES for path in (root / package).rglob("*.py")]
     while todo:
@@ -42,19 +64,15 @@ def pipeline_modules(root: Path) -> list[Path]:
             continue
         seen.add(path)
         try:
-            tree = ast.parse(path.read_bytes())
+            code = compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
         except (OSError, SyntaxError, ValueError):
             continue
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            for name in names:
-                parts = name.split(".")
-                if parts[0] != root.name or len(parts) < 2:
-                    continue
-                target = root.joinpath(*parts[1:])
-                todo += [f for f in (target.with_suffix(".py"), target / "__init__.py") if f.is_file()]
+        for name in set(_imported_names(code)):
+            parts = name.split(".")
+            if parts[0] != root.name or len(parts) < 2:
+                continue
+            target = root.joinpath(*parts[1:])
+            todo += [f for f in (target.with_suffix(".py"), target / "__init__.py") if f.is_file()]
     return sorted(seen)
 
 
