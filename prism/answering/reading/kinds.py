@@ -34,7 +34,7 @@ from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE
 
 __all__ = ["answer_target", "asks_description", "asks_how_many", "asks_of_table", "asks_proportion_ratio",
            "asks_reason", "asks_table_subject", "changes_a_percentage", "comparison", "cue_words", "expected_unit",
-           "names_ratio", "ordinal", "polar", "polarity", "with_prior_period"]
+           "names_ratio", "ordinal", "polar", "polarity"]
 
 _GENERIC = frozenset(tokenize(question_words.GENERIC_FOCUS))
 _VALUE_NOUNS = frozenset(tokenize(question_words.VALUE_NOUNS))
@@ -106,6 +106,15 @@ _EMBEDDED_POLAR = "|".join(re.escape(w).replace(r"\ ", r"\s+")
 _FRONTED = r"(?:(?!\s*(?:what|which|who|whom|whose|when|where|why|how)\b)[^,?]{1,60},\s*)?"
 """An adverbial fronted before the question proper, up to a comma ("From 2023 to 2024, did net income rise?", "In
 Q2 FY25, was the NIM above 3.5%?"); not one opened by a wh-word."""
+_ITEM_ASKED = re.compile(
+    rf"\s*(?:{_FRONTED}(?:in\s+)?which\s+(?!of\b)[a-z]|(?:please\s+)?(?:name|identify|tell\s+me|show(?:\s+me)?)?\s*"
+    r"(?:the\s+)?(?!(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b)"
+    r"(?P<noun>[a-z][\w&-]*(?:\s+(?!of\b)[a-z][\w&-]*){0,2})\s+(?:that|which|with|having|whose)\b)", re.IGNORECASE)
+"""A question asking for an item, not a figure: "Which segment …", after a fronted phrase ("Of all segments, which
+…"), an imperative naming it ("Name the segment that …") or a terse noun phrase ("segment with the fastest
+growth?"); with a superlative it is answered by the item's name."""
+_PERIOD_NOUNS = frozenset({"year", "quarter", "period", "month", "half"})
+"""Nouns of an item asked that make it a period ("Name the year with the largest operating income")."""
 _POLAR = re.compile(rf"^\s*{_FRONTED}(?:please\s+)?(?:(?:{_EMBEDDED_POLAR})\b|(?:is|are|was|were|does|do|did|has|have"
                     r"|had|can|could|should|will|would|must|may)\b(?!\s+(?:the\s+)?(?:reason|cause)s?\b))",
                     re.IGNORECASE)
@@ -288,34 +297,6 @@ def comparison(text: str) -> Comparison | None:
                       m.group(0).strip(), text[m.start("num"):m.end()].strip())
 
 
-_PRIOR = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
-    question_words.PRIOR_PERIOD_PHRASES, key=len, reverse=True)) + r")\b", re.IGNORECASE)
-
-
-def with_prior_period(text: str, periods: Sequence[PeriodMention]) -> tuple[PeriodMention, ...]:
-    """``periods`` with the period before the one named, when the question names one fiscal year, year, quarter or
-    half and compares it with the period before without naming it ("YoY", "from the prior year", "QoQ":
-    :data:`prism.vocabulary.question_words.PRIOR_PERIOD_PHRASES`); the period before is written first and spans the
-    named one's text. Otherwise ``periods`` unchanged."""
-    m = _PRIOR.search(text)
-    if m is None or len(periods) != 1 or periods[0].kind not in ("FY", "year", "Q", "H"):
-        return tuple(periods)
-    p = periods[0]
-    step = question_words.PRIOR_PERIOD_PHRASES[" ".join(m.group(0).lower().split())]
-    year, part = p.year - 1, p.part
-    if step == "quarter":
-        if p.kind != "Q" or p.part is None:
-            return tuple(periods)
-        year, part = (p.year, p.part - 1) if p.part > 1 else (p.year - 1, 4)
-    before = replace(p, text=_period_text(p.kind, year, part), year=year, part=part)
-    return (before, p)
-
-
-def _period_text(kind: str, year: int, part: int | None) -> str:
-    """A period written the way the reader shows it: ``"2023"``, ``"FY2023"``, ``"Q1 FY2025"``, ``"H1 FY2025"``."""
-    return {"year": f"{year}", "FY": f"FY{year}", "Q": f"Q{part} FY{year}", "H": f"H{part} FY{year}"}[kind]
-
-
 def polarity(text: str) -> str | None:
     """``"max"`` for a question about the highest, largest, peak or which is higher; ``"min"`` for the lowest;
     ``None`` for neither or both."""
@@ -382,8 +363,9 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
     if re.search(r"(?i)\bnumber\s+of\b|\bheadcount\b|\bcount\b(?!\s+(?:as|towards?|against)\b)", text):
         return "count"  # "the number of branches", "the UPI transaction count", "headcount"
-    if re.search(r"^\s*(?:in\s+)?which\s+(?!of\b)[a-z]", text, re.IGNORECASE) and polarity(text) is not None:
-        return "label"
+    if (item := _ITEM_ASKED.match(text)) and polarity(text) is not None:
+        noun = (item.group("noun") or "").lower().split()
+        return "period" if noun and noun[-1].rstrip("s") in _PERIOD_NOUNS else "label"  # "the year with …"
     if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):
         return "ratio"
     if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"

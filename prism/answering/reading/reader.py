@@ -23,6 +23,7 @@ from prism.answering.reading.cues import conjoined, names_bound
 from prism.answering.reading.entities import understand
 from prism.answering.reading.formulas import plan_of
 from prism.answering.reading.model import OperationModel, Signals, cue_hits, flags_of
+from prism.answering.reading.prior_period import with_prior_period
 from prism.answering.reading.salient import quarters, salient_words
 from prism.answering.reading.words import (
     frame,
@@ -247,7 +248,7 @@ class Reader:
         training it)."""
         text = normalise(question)
         words = kinds.cue_words(words_of(text), text)
-        periods = kinds.with_prior_period(text, find_periods(text))
+        periods = with_prior_period(text, find_periods(text))
         facts = (understand(text, catalog.known, periods=periods, exhibits=tuple(catalog.exhibits))
                  if catalog is not None else QuestionFacts(periods=periods))
         found = mentions(text, periods, [(e.start, e.end) for e in facts.entities])

@@ -122,6 +122,23 @@ def test_count_as_a_noun_asks_a_count(question, unit):
     assert read(question).expected_unit == unit
 
 
+@pytest.mark.parametrize(("question", "unit"), [
+    ("Which loan segment grew fastest?", "label"),
+    ("Of all loan segments, which grew fastest?", "label"),  # "which" after a fronted phrase
+    ("Name the loan segment that grew fastest", "label"),  # an imperative naming the item
+    ("Identify the country with the lowest sales in 2019", "label"),
+    ("loan segment with fastest growth?", "label"),  # a bare noun phrase with a superlative
+    ("segment that earned the most", "label"),
+    ("Name the year with the largest operating income", "period"),  # the item is a period
+    ("Identify the quarter with the smallest net income", "period"),
+    ("What was the highest revenue in 2019?", None),  # a figure: the question word asks for it
+    ("Revenue of the segment with the highest growth", None),  # the figure of an item: not the item
+    ("How much did the fastest growing segment earn?", None),
+])
+def test_an_item_asked_with_a_superlative_is_answered_by_its_name(question, unit):
+    assert read(question).expected_unit == unit
+
+
 def test_a_count_asked_as_an_order_is_a_count():
     reading = read("Count the years in which net income exceeded $100 million")
     assert reading.expected_unit == "count" and reading.target.head == "years"

@@ -60,7 +60,9 @@ def test_a_period_compared_with_the_one_before_adds_that_period(question, period
     from prism.retrieval.periods import find_periods
 
     text = normalise(question)
-    assert [p.text for p in kinds.with_prior_period(text, find_periods(text))] == periods
+    from prism.answering.reading.prior_period import with_prior_period
+
+    assert [p.text for p in with_prior_period(text, find_periods(text))] == periods
 
 
 def test_words_written_short_with_a_full_stop_are_read_once():
@@ -70,6 +72,19 @@ def test_words_written_short_with_a_full_stop_are_read_once():
     assert shortened_words("What were govt. securities and govt. bonds in FY24?") == ("govt",)
     assert shortened_words("What was U.S. revenue in 2024?") == ()  # an abbreviation's letters, not a word cut short
     assert shortened_words("What was revenue in 2024?") == ()
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("How much did pers. loans grow YoY?", ["pers. loans"]),  # one item: the stop marks the word cut short
+    ("What were govt. securities in 2019?", ["govt. securities"]),
+    ("What was gross adv. in 2019? What about 2018?", ["gross adv"]),  # a capital after it: a new sentence
+])
+def test_a_word_cut_short_does_not_end_the_item_it_begins(question, named):
+    from prism.answering.reading.words import mentions
+    from prism.retrieval.periods import find_periods
+
+    text = normalise(question)
+    assert [m.text for m in mentions(text, find_periods(text))] == named
 
 
 def test_a_rare_word_the_reader_writes_out_is_not_required_of_the_passages():
