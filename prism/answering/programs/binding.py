@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations, permutations
 
 from prism.answering import acronyms
+from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Evidence, Row, transposed
 from prism.answering.programs.operation import Operand
 from prism.answering.programs.periods import asked, asked_periods, matches_period
@@ -32,7 +33,7 @@ from prism.types.reading import Reading
 from prism.vocabulary import abbreviations, months
 
 __all__ = ["PARTS", "ROWS", "into_year_pairs", "item_pairs", "item_sets", "part_sets", "rows", "series_pairs",
-           "series_sets"]
+           "series_sets", "shortened_tokens"]
 
 ROWS = 6
 """How many rows (best first) pairs and sets are built from."""
@@ -87,6 +88,20 @@ def _truncations(label: str, truncated: tuple[str, ...]) -> frozenset[str]:
     "advances", "govt." → "government")."""
     return frozenset(t for word in re.findall(r"[a-z]+", label.lower()) for cut in truncated
                      if _shortens(cut, word) for t in tokenize(word))
+
+
+@lru_cache(maxsize=2048)
+def _cuts_of(label: str, truncated: tuple[str, ...]) -> frozenset[str]:
+    """The index tokens of the words the question wrote short (``truncated``) that stand for a word of ``label``
+    ("pers" for "Personal loans"): the question's own terms :func:`_truncations` matched."""
+    words = re.findall(r"[a-z]+", label.lower())
+    return frozenset(t for cut in truncated if any(_shortens(cut, w) for w in words) for t in tokenize(cut))
+
+
+def shortened_tokens(label: str, reading: Reading) -> frozenset[str]:
+    """The question's index tokens of words it wrote short that name a word of ``label`` ("pers." → ``{"per"}``
+    for "Personal loans"): the tokens the label answers though it writes them in full."""
+    return _cuts_of(label, reading.shortened) if reading.shortened else frozenset()
 
 
 def named_tokens(row: Row, reading: Reading) -> frozenset[str]:
@@ -240,8 +255,8 @@ def into_year_pairs(reading: Reading, evidence: Evidence, *, named_apart: bool =
 def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
     """Two figures of one row: in the periods asked (two or more; of a range, its two ends), else each adjacent pair
     and the first and last of every period; oldest first, then the reverse order. A row whose columns name no time
-    gives its figures in column order (two columns the question names: "domestic" and "international"). Two figures
-    of one sentence given the same period are no pair: the sentence dates them as a whole, not each."""
+    gives its figures in column order when the question names both columns or neither (:func:`_named_alike`). Two
+    figures of one sentence given the same period are no pair: the sentence dates them as a whole, not each."""
     periods = asked_periods(reading)
     for row in rows(reading, evidence, figures=2):
         figures = asked(reading, row)
@@ -254,7 +269,7 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
                 chosen += list(zip(dated, dated[1:], strict=False)) + (
                     [(dated[0], dated[-1])] if len(dated) > 2 else [])
         if not families:
-            chosen = list(combinations(figures, 2))
+            chosen = [(a, b) for a, b in combinations(figures, 2) if _named_alike(a, b, reading)]
         inner = {p.year for p in periods if "…" in p.text}  # "from 2017 to 2019" moves between its ends
         ends = [(a, b) for a, b in chosen if a.when[0] not in inner and b.when[0] not in inner]
         for a, b in ends or chosen:
@@ -262,6 +277,14 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
                 continue  # a sentence's figures of one period are not a movement over time ("38.4%, against 39.1%")
             yield a, b
             yield b, a
+
+
+def _named_alike(a: Operand, b: Operand, reading: Reading) -> bool:
+    """Whether the question names two undated columns of one row alike: each by a word the other's header lacks
+    ("the high and low price": "High", "Low"), or neither; a question naming one of them ("personal loans YoY
+    growth" beside "Share of book") asks for that column's figure, not its difference from the other measure."""
+    ta, tb = header_tokens(a.column), header_tokens(b.column)
+    return bool((ta - tb) & reading.tokens) == bool((tb - ta) & reading.tokens)
 
 
 def item_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:

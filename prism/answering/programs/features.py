@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from prism.answering.metrics.inputs import normalise_label
+from prism.answering.programs.binding import shortened_tokens
 from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Row
 from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
@@ -298,7 +299,7 @@ def describe(program: Program, result: Result, reading: Reading, rows: dict[tupl
     members = _members(program, reading, [rows[s] for s in series if s in rows])
     naming = [_row_tokens(r, reading) for r in members]
     shares = [_label_share(tokens, r.label, reading, words) for tokens, r in zip(naming, members, strict=True)] or [0.0]
-    labels = set().union(*naming) if members else set()
+    labels = set().union(*naming, *(shortened_tokens(r.label, reading) for r in members)) if members else set()
     context = set().union(*(r.context for r in members)) if members else set()
     mention_tokens = reading.mention_tokens
     coverage = len(mention_tokens & (labels | context)) / len(mention_tokens) if mention_tokens else 0.0

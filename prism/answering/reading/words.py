@@ -150,7 +150,8 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
     not a frame or stop word, not inside a period or a ``taken`` span (an entity's), not a number, not the "total"
     of "the total of A and B" or "A and B in total" (the sum asked; "Total revenue" names a row). A run goes on
     over "and", "of", "&" and commas between two content words ("property, plant and equipment"), and over an
-    abbreviation's full stop ("U.S. government obligations")."""
+    abbreviation's full stop ("U.S. government obligations") or a shortened word's before a lower-case word ("pers.
+    loans")."""
     spans = [(p.start, p.end) for p in periods] + list(taken)
     out: list[Mention] = []
     run: list[re.Match[str]] = []
@@ -183,8 +184,9 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
                    and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
             gap = text[run[-1].end():m.start()] if run else ""
-            if run and _ABBREVIATION.fullmatch(run[-1].group(0)):
-                gap = gap.removeprefix(".")  # "U.S. government obligations": the abbreviation's own full stop
+            if run and (_ABBREVIATION.fullmatch(run[-1].group(0))
+                        or _SHORTENED.fullmatch(text, run[-1].start(), run[-1].end() + 1) and m.group(0)[0].islower()):
+                gap = gap.removeprefix(".")  # "U.S. government obligations", "pers. loans": a short form's full stop
             if run and not re.fullmatch(r"[\s,]*(?:(?:and|of|&|-)\s*)?", gap):
                 close()
             run.append(m)
