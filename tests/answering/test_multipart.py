@@ -170,3 +170,18 @@ def test_a_part_that_points_at_the_earlier_answer_is_not_asked_alone():
     assert split_question(q) == [q]
     assert split_question("What is the penalty for late filing, and who pays it?") == [
         "What is the penalty for late filing?", "Who pays it?"]
+
+
+@pytest.mark.parametrize(("question", "second"), [
+    ("Which was higher, vehicle loans or personal loans outstanding, and what was the difference?",
+     "What was the difference (vehicle loans personal loans outstanding)?"),
+    ("Which segment earned more in 2019, products or services; what was the delta?",
+     "What was the delta (segment earned 2019 products services)?"),
+    ("What was revenue in 2019, and how much did it change?", "How much did it change (revenue 2019)?"),
+])
+def test_a_part_naming_nothing_but_what_is_asked_carries_the_earlier_part_s_subject(question, second):
+    """A later part whose words are all a question's frame ("what was the difference?") asks about what the earlier
+    part names: it is asked with that part's words, as a condensed follow-up carries its context."""
+    first, then = split_question(question)
+    assert resolve_part(then, [first]) == second
+    assert resolve_part("Who pays it?", ["What is the penalty for late filing?"]) == "Who pays it?"  # names a payer

@@ -45,7 +45,7 @@ from prism.answering.units import (
 from prism.index.sentences import split_sentences
 from prism.index.tokenizer import tokenize
 from prism.retrieval.periods import find_periods, period_label
-from prism.types import ChunkTable, RetrievedChunk
+from prism.types import ChunkTable, PeriodMention, RetrievedChunk
 from prism.vocabulary import currencies
 from prism.vocabulary.units import CANONICAL, FIGURE_WORD_RE, column_unit
 
@@ -97,26 +97,39 @@ def _kind(label: str, column: str, printed: str, unit: str | None, currency: str
     return "number"
 
 
+_PERIOD_FRAME = frozenset("year years quarter quarters half month months weeks six three nine twelve fiscal ended "
+                          "ending as at of end the".split())
+"""Words a row label may write around the one period it names and still name only that period ("Year ended March
+31, 2025", "As at 31 March 2024"); "Balance at December 31, 2019" names a measure at a date."""
+
+
+def _one_period(label: str) -> PeriodMention | None:
+    """The one period a row label names, a parenthesis restating it left aside ("Q4 FY25 (Jan–Mar 2025)": the
+    quarter's months); ``None`` when it names none or several."""
+    found = find_periods(label)
+    if len(found) > 1:
+        found = find_periods(without_parentheses(label))
+    return found[0] if len(found) == 1 else None
+
+
 def period_only(label: str) -> bool:
-    """Whether a row label names one period and nothing else ("FY2025", "Q4 FY25 (Jan–Mar 2025)", "2019"), as the
-    rows of a table of periods down and measures across are labelled."""
-    found = find_periods(without_parentheses(label))
-    if len(found) != 1:
+    """Whether a row label names one period and nothing else ("FY2025", "Q4 FY25 (Jan–Mar 2025)", "Year ended March
+    31, 2025", "2019"), as the rows of a table of periods down and measures across are labelled."""
+    found = _one_period(label)
+    if found is None:
         return False
-    rest = without_parentheses(label).replace(found[0].text, " ")
-    return not re.search(r"[A-Za-z]", rest)
+    rest = without_parentheses(label).replace(found.text, " ").lower()
+    return all(word in _PERIOD_FRAME for word in re.findall(r"[a-z]+", rest))
 
 
 def _row_period(label: str, fye: str | None) -> tuple[str | None, tuple[int, int]]:
     """The period a row label names on its own ("Non-vested at December 31, 2019"), for a table whose columns name
-    none; a parenthesis restating it ("Q4 FY25 (Jan–Mar 2025)": the quarter's months) is left aside."""
-    found = find_periods(label)
-    if len(found) > 1:
-        found = find_periods(without_parentheses(label))
-    if len(found) != 1:
+    none (:func:`_one_period`)."""
+    found = _one_period(label)
+    if found is None:
         return None, (0, 0)
-    period = period_label(found[0], fye)
-    return period, when_of(found[0].text, period)
+    period = period_label(found, fye)
+    return period, when_of(found.text, period)
 
 
 @lru_cache(maxsize=4096)

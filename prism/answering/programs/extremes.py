@@ -58,27 +58,21 @@ def compared_sets(name: str, reading: Reading, evidence: Evidence) -> Iterator[P
             figures = tuple(f for r in members for f in r.figures if f.col == col)
             if len(figures) >= 2:
                 yield Program(name, figures, (("over", "items"), *group, *rank))
-    pairs = [(a, b) for a, b in item_pairs(reading, evidence)
-             if a.row < b.row and not (a.total or b.total)  # a total is no item to compare with its own parts
-             and _asks_both(a, b, reading)]
-    specific = [p for p in pairs if _names_each(p, reading)]
-    for a, b in specific or pairs:
-        yield Program(name, (a, b), (("over", "items"),))
+    for a, b in item_pairs(reading, evidence):
+        if a.row < b.row and not (a.total or b.total) and _names_both(a, b, reading):  # a total is no item
+            yield Program(name, (a, b), (("over", "items"),))
 
 
-def _asks_both(a: Operand, b: Operand, reading: Reading) -> bool:
+def _names_both(a: Operand, b: Operand, reading: Reading) -> bool:
     """Whether the question names each of two items by what sets it apart from the other ("Which was higher, home
     loans or vehicle loans?"): two rows of a category the question names as a whole ("Which loan segment grew
-    fastest?") are half a comparison, which the table's column answers."""
+    fastest?") are half a comparison, which the table's column answers. Of two mentions that share words
+    ("products revenue or services revenue"), one must hold one item's own words and the other the other's: a row
+    named only by the shared word ("Revenue") is not one of the two items; of two alternatives ("higher revenue:
+    products or services?"), each is one of the items."""
     ta, tb = naming_tokens(a.label), naming_tokens(b.label)
-    return bool(ta - tb & reading.tokens) and bool(tb - ta & reading.tokens)
-
-
-def _names_each(pair: tuple[Operand, Operand], reading: Reading) -> bool:
-    """Whether each of two figures is named by what sets its item apart in the question: of two mentions that
-    share words ("products revenue or services revenue"), one holds "product" and the other "servic". A row named
-    only by the shared word ("Revenue") is not one of the two items; of two alternatives ("higher revenue: products or
-services?"), each is one of the items. True when the question names no such pair."""
+    if not (ta - tb & reading.tokens and tb - ta & reading.tokens):
+        return False
     named = [m for m in reading.mentions if m.tokens]
     shared = [(set(x.tokens) - set(y.tokens), set(y.tokens) - set(x.tokens))
               for i, x in enumerate(named) for y in named[i + 1:] if set(x.tokens) & set(y.tokens)]
@@ -87,8 +81,8 @@ services?"), each is one of the items. True when the question names no such pair
                if reading.text[x.end:y.start].strip(" ,").lower() == "or"]  # "…: products or services?"
     if not shared:
         return True
-    a, b = (set(tokenize(o.label)) for o in pair)
-    return any(x and y and ((x & a and y & b) or (x & b and y & a)) for x, y in shared)
+    la, lb = set(tokenize(a.label)), set(tokenize(b.label))
+    return any(x and y and ((x & la and y & lb) or (x & lb and y & la)) for x, y in shared)
 
 
 def extreme_result(program: Program, reading: Reading, largest: bool) -> Result:

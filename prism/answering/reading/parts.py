@@ -9,7 +9,9 @@ import re
 from collections.abc import Sequence
 
 from prism.answering.reading.followups import own_names
+from prism.answering.reading.words import words_of
 from prism.index.tokenizer import tokenize
+from prism.vocabulary.question_words import FRAME_WORDS
 
 __all__ = ["MAX_PARTS", "resolve_part", "split_question"]
 
@@ -52,8 +54,13 @@ def resolve_part(part: str, before: Sequence[str]) -> str:
 
     "who is its CEO?" after "What was Netflix's total debt-to-equity ratio?" → "who is Netflix's CEO?"; "it" /
     "they" / "them" become the name, "its" / "their" its possessive. A part that names its own company, or whose
-    earlier parts name none (:func:`prism.answering.reading.followups.own_names`), is returned unchanged.
+    earlier parts name none (:func:`prism.answering.reading.followups.own_names`), is returned unchanged. A part
+    that names nothing but what is asked ("what was the difference?" after "Which was higher, vehicle loans or
+    personal loans?") carries the earlier part's words, as a condensed follow-up does: "What was the difference
+    (vehicle loans personal loans)?".
     """
+    if before and _names_nothing(part):
+        return _with_subject(part, before[-1])
     if own_names(part):
         return part
     names = [n for p in before for n in own_names(p)]
@@ -64,6 +71,22 @@ def resolve_part(part: str, before: Sequence[str]) -> str:
     if resolved == part:
         resolved = _PRONOUN.sub(name, part, count=1)
     return resolved
+
+
+_FRAME_TOKENS = frozenset(t for w in FRAME_WORDS for t in tokenize(w))
+
+
+def _names_nothing(part: str) -> bool:
+    """Whether a part's words are all the frame of a question ("what was the difference", "how much was it"): it
+    asks about what the earlier part names."""
+    return not set(tokenize(part)) - _FRAME_TOKENS
+
+
+def _with_subject(part: str, before: str) -> str:
+    """``part`` with the words of ``before`` that name something (not a question's frame) carried at its end in
+    parentheses, as :func:`prism.answering.reading.followups.condense_heuristic` carries a follow-up's context."""
+    carried = [w for w in words_of(before) if set(tokenize(w)) - _FRAME_TOKENS]
+    return f"{part.rstrip(' ?.')} ({' '.join(carried)})?" if carried else part
 
 
 _MARKER = re.compile(r"\[(W?)(\d+)\]")

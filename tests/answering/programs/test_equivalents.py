@@ -7,7 +7,7 @@ import pytest
 
 from prism.answering.programs.binding import equivalent_tokens, label_share
 from prism.answering.programs.evidence import Row
-from prism.answering.programs.extremes import _names_each
+from prism.answering.programs.extremes import _names_both
 from prism.answering.programs.features import _row_tokens
 from prism.answering.programs.operation import Operand
 from prism.index.tokenizer import tokenize
@@ -51,5 +51,12 @@ def _figure(label: str, row: int) -> Operand:
 def test_the_alternatives_offered_are_the_items_compared(question):
     reading = read(question)
     products, services, revenue = _figure("Products", 1), _figure("Services", 2), _figure("Revenue", 0)
-    assert _names_each((products, services), reading)
-    assert not _names_each((revenue, services), reading) and not _names_each((revenue, products), reading)
+    assert _names_both(products, services, reading)
+    assert not _names_both(revenue, services, reading) and not _names_both(revenue, products, reading)
+
+
+def test_two_rows_of_a_category_named_as_a_whole_are_no_pair():
+    """"Which loan segment grew fastest?" names loans, the word both rows share: the column's extreme answers."""
+    home, vehicle = _figure("Home loans", 1), _figure("Vehicle loans", 2)
+    assert not _names_both(home, vehicle, read("Which loan segment grew fastest?"))
+    assert _names_both(home, vehicle, read("Which grew faster, home loans or vehicle loans?"))

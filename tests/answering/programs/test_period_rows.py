@@ -22,6 +22,10 @@ from tests.readings import read
     ("December 31, 2019", True),
     ("Net income 2019", False),
     ("Non-vested at December 31, 2019", False),
+    ("Year ended March 31, 2025", True),  # words framing the period: still the period alone
+    ("Quarter ended June 30, 2024", True),
+    ("As at 31 March 2024", True),
+    ("Balance at December 31, 2019", False),  # a measure at a date
     ("FY2024 restated", False),
     ("Volume (crore transactions)", False),
 ])
