@@ -157,7 +157,25 @@ def rows(reading: Reading, evidence: Evidence, limit: int = ROWS, *, figures: in
             continue
         scored.append((-label_share(row, reading), -_run(row.label, words), -named, -context, i, row))
     scored.sort(key=lambda t: t[:5])
-    return [t[-1] for t in scored[:limit]]
+    found = [t[-1] for t in scored]
+    if not reading.tokens & _OPENING:
+        found = [r for r in found if not _opening_twin(r, found)]
+    return found[:limit]
+
+
+_OPENING = frozenset(tokenize("beginning begin opening open start"))
+_CLOSING = frozenset(tokenize("end ending closing close"))
+
+
+def _opening_twin(row: Row, others: Sequence[Row]) -> bool:
+    """Whether ``row`` is a roll-forward's opening balance beside its closing one in the same table ("Goodwill,
+    beginning of the year" and "Goodwill, end of the year"): a balance asked at a date or of a year, the question
+    naming no beginning, is the closing one (the opening balance is the year before's closing)."""
+    if not row.tokens & _OPENING:
+        return False
+    own = row.tokens - _OPENING
+    return any(o.key[0] == row.key[0] and o is not row and o.tokens & _CLOSING and o.tokens - _CLOSING == own
+               for o in others)
 
 
 def _family(figure: Operand) -> str:
