@@ -287,7 +287,7 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
                 chosen += list(zip(dated, dated[1:], strict=False)) + (
                     [(dated[0], dated[-1])] if len(dated) > 2 else [])
         if not families:
-            chosen = [(a, b) for a, b in combinations(figures, 2) if _named_alike(a, b, reading)]
+            chosen = [(a, b) for a, b in combinations(figures, 2) if _named_alike((a, b), reading)]
         inner = {p.year for p in periods if "…" in p.text}  # "from 2017 to 2019" moves between its ends
         ends = [(a, b) for a, b in chosen if a.when[0] not in inner and b.when[0] not in inner]
         for a, b in ends or chosen:
@@ -297,12 +297,15 @@ def series_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand
             yield b, a
 
 
-def _named_alike(a: Operand, b: Operand, reading: Reading) -> bool:
-    """Whether the question names two undated columns of one row alike: each by a word the other's header lacks
-    ("the high and low price": "High", "Low"), or neither; a question naming one of them ("personal loans YoY
-    growth" beside "Share of book") asks for that column's figure, not its difference from the other measure."""
-    ta, tb = header_tokens(a.column), header_tokens(b.column)
-    return bool((ta - tb) & reading.tokens) == bool((tb - ta) & reading.tokens)
+def _named_alike(figures: Sequence[Operand], reading: Reading) -> bool:
+    """Whether the question names undated columns of one row alike: each by a word no other one's header has ("the
+    high and low price": "High", "Low"), or none; a question naming some of them ("personal loans YoY growth"
+    beside "Share of book"; "the total deferred revenue at the end of the period" beside "Balance at Beginning of
+    Period" and "Increase / (Decrease)") asks for those columns' figures, not a sum or difference with the others."""
+    headers = [header_tokens(f.column) for f in figures]
+    named = [bool((h - frozenset().union(*headers[:i], *headers[i + 1:])) & reading.tokens)
+             for i, h in enumerate(headers)]
+    return all(named) or not any(named)
 
 
 def item_pairs(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, Operand]]:
@@ -340,7 +343,7 @@ def series_sets(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand,
             continue
         if len(dated) >= 2:
             yield tuple(dated)
-        elif not dated and len(row.figures) >= 2:
+        elif not dated and len(row.figures) >= 2 and _named_alike(row.figures, reading):
             yield tuple(row.figures)
         if len(periods) == 1:
             year = periods[0].year

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from prism.answering.programs.binding import series_pairs
+from prism.answering.programs.binding import series_pairs, series_sets
 from prism.answering.programs.evidence import Evidence, Row, naming_tokens
 from prism.answering.programs.operation import Operand
 from prism.types import IngestItem
@@ -89,3 +89,18 @@ def test_two_measures_of_a_row_pair_only_when_the_question_names_both_or_neither
     evidence = _measures("Personal loans", {"Share of book": "10.1%", "YoY growth": "19.8%"})
     found = sorted({tuple(sorted((a.column, b.column))) for a, b in series_pairs(read(question), evidence)})
     assert found == pairs
+
+
+
+@pytest.mark.parametrize(("question", "sets"), [
+    ("What is the total deferred revenue at the end of the period?", []),  # one column named: no sum of the row
+    ("What is deferred revenue's beginning balance plus the increase plus its end balance?", [3]),  # all named
+    ("Sum of deferred revenue figures", [3]),  # none named: the row's figures
+])
+def test_a_row_s_undated_figures_are_one_set_only_when_the_question_names_all_or_none(question, sets):
+    cells = {"Balance at Beginning of Period": "5101", "Increase / (Decrease)": "-618",
+             "Balance at End of Period": "4483"}
+    figures = tuple(Operand("Deferred revenue (current)", column, None, (0, 0), printed, Decimal(printed), None, None,
+                            "amount", 1, "cell", "t", 0, j) for j, (column, printed) in enumerate(cells.items()))
+    evidence = Evidence(rows=[Row(("t", 0), figures[0].label, naming_tokens(figures[0].label), figures)])
+    assert [len(s) for s in series_sets(read(question), evidence)] == sets
