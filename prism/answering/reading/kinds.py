@@ -107,7 +107,7 @@ _FRONTED = r"(?:(?!\s*(?:what|which|who|whom|whose|when|where|why|how)\b)[^,?]{1
 """An adverbial fronted before the question proper, up to a comma ("From 2023 to 2024, did net income rise?", "In
 Q2 FY25, was the NIM above 3.5%?"); not one opened by a wh-word."""
 _ITEM_ASKED = re.compile(
-    rf"\s*(?:{_FRONTED}(?:in\s+)?which\s+(?!of\b)[a-z]|(?:please\s+)?(?:name|identify|tell\s+me|show(?:\s+me)?)?\s*"
+    rf"\s*(?:{_FRONTED}(?:in\s+)?which\s+(?!of\b)(?P<which>[a-z][\w-]*)|(?:please\s+)?(?:name|identify|tell\s+me|show(?:\s+me)?)?\s*"
     r"(?:the\s+)?(?!(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|has|have|had)\b)"
     r"(?P<noun>[a-z][\w&-]*(?:\s+(?!of\b)[a-z][\w&-]*){0,2})\s+(?:that|which|with|having|whose)\b)", re.IGNORECASE)
 """A question asking for an item, not a figure: "Which segment …", after a fronted phrase ("Of all segments, which
@@ -348,6 +348,9 @@ _PERCENT_CHANGE = re.compile(r"(?i)\b(?:per\s?cent(?:age)?|%)\s+(?:growth|change
 def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
     """The unit the question says its answer is in (lower-case ``words`` of the normalised ``text``)."""
     joined = " ".join(words)
+    if (item := _ITEM_ASKED.match(text)) and polarity(text) is not None:  # whatever the measure compared is in
+        noun = (item.group("noun") or item.group("which") or "").lower().split()
+        return "period" if noun and noun[-1].rstrip("s") in _PERIOD_NOUNS else "label"  # "the year with …"
     if "basis points" in joined or "bps" in words:
         return "bps"
     if "percentage points" in joined or changes_a_percentage(text):
@@ -363,9 +366,6 @@ def expected_unit(words: Sequence[str], text: str) -> ExpectedUnit | None:
         return "period"  # the question word's noun is what is asked: "which years were the number of X given for"
     if re.search(r"(?i)\bnumber\s+of\b|\bheadcount\b|\bcount\b(?!\s+(?:as|towards?|against)\b)", text):
         return "count"  # "the number of branches", "the UPI transaction count", "headcount"
-    if (item := _ITEM_ASKED.match(text)) and polarity(text) is not None:
-        noun = (item.group("noun") or "").lower().split()
-        return "period" if noun and noun[-1].rstrip("s") in _PERIOD_NOUNS else "label"  # "the year with …"
     if asks_proportion_ratio(text) and not re.search(r"%|\bper\s?cent", text, re.IGNORECASE):
         return "ratio"
     if "%" in words or re.search(r"\bper\s?cent(?:age)?\b|\bpercent\b|\bshare\s+of\b|\bproportion\b|\bportion\b|"

@@ -129,6 +129,9 @@ def test_count_as_a_noun_asks_a_count(question, unit):
     ("Identify the country with the lowest sales in 2019", "label"),
     ("loan segment with fastest growth?", "label"),  # a bare noun phrase with a superlative
     ("segment that earned the most", "label"),
+    ("Which segment has a higher percentage change?", "label"),  # whatever unit the measure compared is in
+    ("Which segment's margin widened by the most basis points?", "label"),
+    ("In which year was the percentage change highest?", "period"),
     ("Name the year with the largest operating income", "period"),  # the item is a period
     ("Identify the quarter with the smallest net income", "period"),
     ("What was the highest revenue in 2019?", None),  # a figure: the question word asks for it
