@@ -20,8 +20,9 @@ from prism.index.tokenizer import tokenize
 from prism.types.reading import Comparison, Reading
 from prism.vocabulary.units import SCALE
 
-__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "group_columns", "item_groups", "item_name", "meets",
-           "named_share", "period_list", "threshold_checked", "threshold_in", "threshold_words", "unnamed_part"]
+__all__ = ["GROUP_OF_TABLE", "NAMED_GROUP", "adds_up", "comparable", "group_columns", "item_groups", "item_name",
+           "meets", "named_share", "period_list", "threshold_checked", "threshold_in", "threshold_words",
+           "unnamed_part"]
 
 
 def adds_up(row: Row, above: list[Row]) -> bool:

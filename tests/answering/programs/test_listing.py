@@ -133,6 +133,24 @@ def test_how_many_counts_the_rows_and_names_them(report):
                                              "Goodwill and other intangible assets)")
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    ("How many components of deferred tax assets exceeded $500 million in 2019?",
+     "Number of Deferred tax assets more than $500 million: 3 (Post-retirement and pension benefit costs; Net "
+     "operating loss carryforwards; Other)"),
+    ("How many deferred tax asset components were above $1,000 million in 2018?",
+     "Number of Deferred tax assets more than $1,000 million: 2 (Post-retirement and pension benefit costs; Net "
+     "operating loss carryforwards)"),
+    ("How many components of deferred tax assets were below $200 million in 2019?",
+     "Number of Deferred tax assets less than $200 million: 1 (Other employee benefits)"),
+])
+def test_how_many_items_meet_a_threshold_counts_those_whose_figure_of_the_period_meets_it(report, question, first):
+    """Each component's figure of the year asked is checked against the threshold, and only those meeting it are
+    counted and named; the work line shows every figure, those meeting it marked."""
+    answer = report.ask(question, "listing", sources=["deferred.html"])
+    assert answer.answer.splitlines()[0] == first, answer.answer
+    assert any("✓" in line for line in answer.answer.splitlines()[1:]), answer.answer
+
+
 def test_the_rows_a_total_adds_up(report):
     answer = report.ask("What are the components of gross deferred tax liabilities?", "listing",
                         sources=["deferred.html"])

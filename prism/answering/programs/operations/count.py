@@ -11,17 +11,20 @@ from prism.answering.programs.evidence import Evidence, Row
 from prism.answering.programs.groups import (
     GROUP_OF_TABLE,
     NAMED_GROUP,
+    comparable,
     item_groups,
     item_name,
+    meets,
     named_share,
     period_list,
     threshold_checked,
     threshold_rows,
     threshold_words,
 )
-from prism.answering.programs.operation import Operation, Program, Result
+from prism.answering.programs.operation import Operand, Operation, Program, Result
+from prism.answering.programs.periods import asked
 from prism.index.tokenizer import tokenize
-from prism.types.reading import Reading
+from prism.types.reading import Comparison, Reading
 from prism.vocabulary.question_words import ITEM_NOUNS
 
 
@@ -42,7 +45,11 @@ class Count(Operation):
                 continue  # "How many ATMs …" does not count the rows under "Free ATM transactions – …"
             if name == GROUP_OF_TABLE and (_modifies_items(reading, group) or not _rows_counted(reading, group)):
                 continue  # nor a fee table whose rows are "Free ATM transactions a month – …"
-            yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
+            if reading.comparison is None:
+                yield Program(self.name, tuple(r.figures[0] for r in group), (("of", "items"), ("group", name)))
+            elif figures := _in_period_asked(reading, group, reading.comparison):
+                yield Program(self.name, figures, (("of", "items"), ("group", name),
+                                                   ("threshold", threshold_words(reading))))
         for figures in threshold_rows(reading, evidence):
             yield Program(self.name, figures, (("of", "periods"), ("threshold", threshold_words(reading))))
 
@@ -55,12 +62,22 @@ class Count(Operation):
             n = Decimal(len(picked))
             listed = period_list([operands[i] for i in picked]) if picked else ""
             return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", work, picked=picked)
-        picked = tuple(range(len(operands)))
+        work = ""
+        if program.option("threshold") is None:
+            picked = tuple(range(len(operands)))
+        elif reading.comparison is None:
+            raise ArithmeticError("no threshold")
+        else:  # the items whose figure meets the threshold
+            picked = tuple(i for i, f in enumerate(operands) if meets(reading.comparison, f))
+            work = "; ".join(f"{item_name(f.label)}: {f.printed.strip()}" + (" ✓" if i in picked else "")
+                             for i, f in enumerate(operands))
         n = Decimal(len(picked))
         listed = "; ".join(item_name(operands[i].label) for i in picked)
-        return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", picked=picked)
+        return Result(n, n, "count", f"{len(picked)}", f"({listed})" if listed else "", work, picked=picked)
 
     def subject(self, program: Program) -> str:
+        if program.option("of") == "items" and program.option("threshold"):
+            return f"number of {program.option('group', 'items')} {program.option('threshold')}"
         if program.option("of") == "periods":
             return f"number of periods with {program.operands[0].label} {program.option('threshold', '')}".rstrip()
         return f"number of {program.option('group', 'items')}"
@@ -71,6 +88,19 @@ class Count(Operation):
         if program.option("of") == "periods":
             return f"{program.operands[0].name} against the threshold (✓ met)"
         return self.subject(program)
+
+
+def _in_period_asked(reading: Reading, group: list[Row], comparison: Comparison) -> tuple[Operand, ...]:
+    """Each item's one figure of the period asked that the question's threshold can be compared with ("How many
+    components of deferred tax assets exceeded $50,000 thousand in 2019?": each row's 2019 figure); empty when an
+    item has none or several."""
+    figures = []
+    for row in group:
+        found = [f for f in asked(reading, row) if comparable(comparison, f)]
+        if len(found) != 1:
+            return ()
+        figures.append(found[0])
+    return tuple(figures)
 
 
 _PHRASE_BREAK = re.compile(r"\s[–—-]\s|[,:;()]")
