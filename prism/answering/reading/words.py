@@ -6,10 +6,10 @@ YoY" → "average operating expenses year over year") and the symbols between wo
 "opex divided by revenue", but "net income/share" → "net income per share":
 :data:`~prism.vocabulary.question_words.PER_UNIT_SLASH`) and an imperative division written verb first ("divide A by
 B" → "A divided by B") and a word typed against the figure after it ("less than15,000" → "less than 15,000"),
-keeping every other character as typed. :func:`mentions` finds the runs of words that
-name figures or items — neither frame words (:data:`~prism.vocabulary.question_words.FRAME_WORDS`), stop words,
-periods nor entities — and :func:`frame` writes the question with each mention as ``X`` and each period as ``P``, the
-shape of what is asked, compared with the operations' phrasings.
+keeping every other character as typed. :func:`mentions` finds the runs of words that name figures or items —
+neither frame words (:data:`~prism.vocabulary.question_words.FRAME_WORDS`), stop words, periods, abbreviations
+naming periods as a kind ("both FYs", "TTM revenue") nor entities — and :func:`frame` writes the question with each
+mention as ``X`` and each period as ``P``, the shape of what is asked, compared with the operations' phrasings.
 """
 
 from __future__ import annotations
@@ -21,7 +21,14 @@ from prism.index.tokenizer import STOP_WORDS, tokenize
 from prism.types import PeriodMention
 from prism.types.reading import Mention
 from prism.vocabulary import titles
-from prism.vocabulary.question_words import DIVIDE_VERBS, FRAME_WORDS, PER_UNIT_SLASH, SHORTHAND, SYMBOLS
+from prism.vocabulary.question_words import (
+    DIVIDE_VERBS,
+    FRAME_WORDS,
+    PER_UNIT_SLASH,
+    PERIOD_ABBREVIATIONS,
+    SHORTHAND,
+    SYMBOLS,
+)
 
 __all__ = ["frame", "mentions", "normalise", "own_pairs", "own_words", "phrase_in", "title_tokens", "words_of"]
 
@@ -180,7 +187,8 @@ def mentions(text: str, periods: Sequence[PeriodMention], taken: Sequence[tuple[
         # "the total of A and B", "A and B in total in 2019": the sum asked, no item's name ("in total revenue" is)
         summed = word == "total" and (follows == "of" or before == "in" and (not follows or follows in _PERIOD_LEADS
                                                                            or follows[:1].isdigit()))
-        content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS and not summed)
+        content = ((unit or word not in FRAME_WORDS and word not in STOP_WORDS and word not in PERIOD_ABBREVIATIONS
+                    and not summed)
                    and not _covered(m.start(), m.end(), spans) and bool(tokenize(word)) and not re.search(r"\d", word))
         if content:
             gap = text[run[-1].end():m.start()] if run else ""

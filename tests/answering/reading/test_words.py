@@ -78,8 +78,10 @@ def test_words_written_short_with_a_full_stop_are_read_once():
     ("How much did pers. loans grow YoY?", ["pers. loans"]),  # one item: the stop marks the word cut short
     ("What were govt. securities in 2019?", ["govt. securities"]),
     ("What was gross adv. in 2019? What about 2018?", ["gross adv"]),  # a capital after it: a new sentence
+    ("What was the difference in net profit between both FYs?", ["net profit"]),  # periods as a kind: no item
+    ("TTM revenue vs LTM opex", ["revenue", "operating expenses"]),
 ])
-def test_a_word_cut_short_does_not_end_the_item_it_begins(question, named):
+def test_an_item_is_read_whole_past_a_word_cut_short_and_a_period_kind_is_no_item(question, named):
     from prism.answering.reading.words import mentions
     from prism.retrieval.periods import find_periods
 
