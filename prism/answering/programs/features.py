@@ -16,10 +16,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from prism.answering.metrics.inputs import normalise_label
-from prism.answering.programs.binding import shortened_tokens
 from prism.answering.programs.columns import header_tokens
 from prism.answering.programs.evidence import Row
 from prism.answering.programs.groups import GROUP_OF_TABLE, NAMED_GROUP, named_share
+from prism.answering.programs.naming import equivalent_tokens, shortened_tokens
 from prism.answering.programs.operation import Operand, Program, Result
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_in
@@ -71,13 +71,11 @@ def _row_tokens(row: Row, reading: Reading) -> frozenset[str]:
 
 def _label_share(tokens: frozenset[str], label: str, reading: Reading, words: Sequence[str]) -> float:
     """The share of a label's tokens, less those naming a period, the question names (as written or through an
-    abbreviation: :func:`~prism.answering.programs.binding.equivalent_tokens`); a label of generic words only
+    abbreviation: :func:`~prism.answering.programs.naming.equivalent_tokens`); a label of generic words only
     ("Other", "Total") counts when the question writes it whole; a label that names only a period ("FY2023") names no
     figure and counts 0."""
     named = frozenset(t for t in tokens if not is_period_code(t, years=True))
     if named:
-        from prism.answering.programs.binding import equivalent_tokens
-
         return len(named & (reading.tokens | equivalent_tokens(label, reading))) / len(named)
     return 1.0 if not tokens and label and phrase_in(label.lower(), words) else 0.0  # a period names no figure
 

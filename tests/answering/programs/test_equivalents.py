@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from prism.answering.programs.binding import equivalent_tokens, label_share
 from prism.answering.programs.evidence import Row
 from prism.answering.programs.extremes import _names_both
 from prism.answering.programs.features import _row_tokens
+from prism.answering.programs.naming import equivalent_tokens, label_share
 from prism.answering.programs.operation import Operand
 from prism.index.tokenizer import tokenize
 from tests.readings import read
