@@ -26,7 +26,13 @@ from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.features import FEATURES, describe
 from prism.answering.programs.operation import Program, Result, one_unit
 from prism.answering.programs.registry import OPERATIONS
-from prism.answering.programs.row_names import column_states, label_cued, named_by_row, operation_log_probability
+from prism.answering.programs.row_names import (
+    STATED,
+    column_states,
+    label_cued,
+    named_by_row,
+    operation_log_probability,
+)
 from prism.answering.reading.words import words_of
 from prism.index.tokenizer import tokenize
 from prism.types.reading import Reading
@@ -95,8 +101,8 @@ def candidates(reading: Reading, evidence: Evidence, limit: int = 4000) -> list[
                 if _unit_refused(reading, variant, result):
                     continue
                 features = describe(variant, result, reading, rows, words, program_log_p)
-                if reading.operation in stated:  # the column states the asked operation's result over the row's
-                    # periods, as computing it would read them
+                if reading.operation in stated and reading.operation in STATED:  # the column states the asked
+                    # operation's result over the row's periods, as computing it would read them
                     features = features.copy()
                     features[_OVER_PERIODS] = 1.0
                 out.append(Candidate(variant, result, features, named_by_row=named, stated=stated))

@@ -10,12 +10,15 @@ ask and the second the probability of the operation it states, and training
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.operation import Program
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_spans, words_of
+from prism.answering.units import label_unit, unit_parenthesis
+from prism.vocabulary.units import CANONICAL
 
 __all__ = ["STATED", "column_states", "label_cued", "named_by_row", "operation_log_probability"]
 
@@ -73,14 +76,30 @@ def named_by_row(name: str, program: Program, cued: dict[tuple[str, int], frozen
 def column_states(name: str, program: Program) -> frozenset[str]:
     """The operations (of :data:`STATED`) whose result a lookup ``program`` reads as printed: those whose cues
     (:attr:`~prism.answering.programs.operation.Operation.cues`) its cell's column header writes ("Change (%)" →
-    ``change``; "% of total revenue" → ``share``, its "total" the share's whole). The ranker leaves out those the
-    question writes only inside a row's name (:func:`label_cued`: "net change in cash balance" asks no change).
-    Empty for any other program or a figure of a sentence."""
+    ``change``; "% of total revenue" → ``share``, its "total" the share's whole), and ``count`` for a cell that
+    states a count ("Number of …" rows, "Volume (crore transactions)": how many, read as printed). The ranker leaves
+    out those the question writes only inside a row's name (:func:`label_cued`: "net change in cash balance" asks no
+    change). Empty for any other program or a figure of a sentence."""
     if name != "lookup" or len(program.operands) != 1 or program.operands[0].source != "cell":
         return frozenset()
-    words = words_of(program.operands[0].column)
+    cell = program.operands[0]
+    words = words_of(cell.column)
     found = frozenset(op for op in STATED if any(phrase_spans(cue, words) for cue in OPERATIONS[op].cues))
-    return found - {"sum"} if len(found) > 1 else found  # "% of total": the total is the share's whole
+    found = found - {"sum"} if len(found) > 1 else found  # "% of total": the total is the share's whole
+    return found | {"count"} if cell.kind == "count" or _counts_things(cell.column) else found
+
+
+def _counts_things(header: str) -> bool:
+    """Whether a column header states its figures as counts of things: "(number)", or a scale and a noun with no
+    currency ("Volume (crore transactions)"); not "(₹ lakh crore)", "(%)" or "(crore)"."""
+    m = unit_parenthesis(header)
+    if m is None or m.group(1).strip().startswith("%"):
+        return False
+    unit = label_unit(header)
+    if unit is None:
+        return True  # "(number)", "(nos.)"
+    symbol, words = unit
+    return not symbol and any(w.lower() not in CANONICAL for w in re.findall(r"[A-Za-z]+", words))
 
 
 def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool,

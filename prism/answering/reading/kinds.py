@@ -225,9 +225,13 @@ _HOW_MANY_TIMES = re.compile(
 (a ratio), not a count of events ("How many times did the board meet?")."""
 
 
-_COUNT_IMPERATIVE = re.compile(r"(?i)\s*(?:please\s+)?count\s+(?:(?:the|all|up)\s+)?(?!how\b)(?P<np>.+?)"
-                               r"(?:\s+(?:in\s+which|where|when|that|with|for|in|at|on|under|per)\s|\?|$)")
-"""An imperative count ("Count the years in which net income exceeded $100 million"): "how many" as an order."""
+_COUNT_IMPERATIVE = re.compile(r"(?i)\s*(?:please\s+)?(?:count\s+(?:(?:the|all|up)\s+)?|"
+                               r"(?:(?:give|state|tell\s+me|show)\s+)?(?:the\s+)?(?:total\s+)?number\s+of\s+)"
+                               r"(?!how\b)(?P<np>.+?)"
+                               r"(?:\s+(?:in\s+which|where|when|that|with|for|in|at|on|under|per)\s|[,?]|$)")
+"""An imperative count ("Count the years in which net income exceeded $100 million", "Give the number of UPI
+transactions in FY2025") or a terse one opening with its noun ("Number of branches, FY2025"): "how many" as an
+order."""
 
 
 def asks_multiple(text: str) -> bool:
@@ -240,6 +244,11 @@ def asks_how_many(text: str) -> bool:
     one figure is another)."""
     return ((bool(re.search(r"\bhow\s+many\b", text, re.IGNORECASE)) or _COUNT_IMPERATIVE.match(text) is not None)
             and not _HOW_MANY_PERCENT.search(text) and not asks_multiple(text))
+
+
+_FRONTED_PERIOD = re.compile(r"(?:in|for|during|over|as\s+(?:of|at)|at|by)\s+(?P<when>[^,?]{1,40}(?:,\s*\d{4})?),\s*",
+                             re.IGNORECASE)
+"""A period fronted before the question proper ("In FY2025, how many …"): read past it, as the period it is."""
 
 
 def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget | None:
@@ -255,8 +264,10 @@ def answer_target(text: str, periods: Sequence[PeriodMention]) -> AnswerTarget |
                   if p.kind in ("FY", "Q", "H", "year") and p.end - lead <= len(q))
     if _HOW_MANY_PERCENT.search(q) or asks_multiple(q):
         return None  # a rate or a multiple, not a count of items
-    if m := (re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", q, re.I)
-             or _COUNT_IMPERATIVE.match(q)):
+    asked = q[fronted.end():] if (fronted := _FRONTED_PERIOD.match(q)) and any(
+        p.text.strip() == fronted.group("when").strip() for p in periods) else q  # "In FY2025, how many …"
+    if m := (re.match(rf"how\s+many\s+(?P<np>.+?)(?:\s+{_AUX}\b|\s+(?:in|for|at|on|under|per)\s|\?|$)", asked, re.I)
+             or _COUNT_IMPERATIVE.match(asked)):
         head, complement = _noun_phrase(m.group("np"), named)
         return _target("count", head, complement, named)
     if m := re.match(rf"(?:who|(?:which|what)\s+{_HUMAN})\s+{_COPULA}\s+(?P<np>.+)$", q, re.I):

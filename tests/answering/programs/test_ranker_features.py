@@ -129,6 +129,25 @@ def test_a_column_named_for_an_operation_states_its_result(column, stated):
         pytest.approx(expected)
 
 
+@pytest.mark.parametrize(("label", "column", "kind", "counted"), [
+    ("FY2025", "Volume (crore transactions)", "number", True),  # a scale and a noun: a count of transactions
+    ("Employees (number)", "2019", "count", True),
+    ("Number of stores", "2019", "count", True),
+    ("FY2025", "Value (₹ lakh crore)", "number", False),  # money
+    ("FY2025", "Outstanding (crore)", "number", False),  # a scale alone
+    ("Home loans", "Share of book (%)", "percent", False),
+])
+def test_a_cell_stating_a_count_answers_how_many_as_printed(label, column, kind, counted):
+    """"In FY2025, how many UPI transactions were there?" reads a count; the year's cell under "Volume (crore
+    transactions)" states it, so its lookup takes the likelier of the lookup's and the count's probability."""
+    cell = Operand(label, column, None, (0, 0), "787", Decimal("787"), None, None, kind, 1, table="t", row=0, col=0)
+    stated = column_states("lookup", Program("lookup", (cell,)))
+    assert ("count" in stated) is counted
+    probabilities = {"count": 0.86, "lookup": 0.05}
+    assert operation_log_probability(probabilities, "lookup", False, stated) == \
+        pytest.approx(math.log(0.86 if counted else 0.05))
+
+
 def test_a_change_the_question_writes_inside_a_rows_name_lifts_no_stated_change():
     """"Net change in cash balance?" names a row; it asks for no change, so the "Change (%)" column's cells
     keep the lookup's own probability, while "What is the change (%) for order intake?" lifts them."""

@@ -122,6 +122,25 @@ def test_count_as_a_noun_asks_a_count(question, unit):
     assert read(question).expected_unit == unit
 
 
+@pytest.mark.parametrize(("question", "head"), [
+    ("In FY2025, how many UPI transactions were there?", "transactions"),
+    ("For 2019, how many employees did the company have?", "employees"),
+    ("As of March 31, 2025, how many branches did the bank operate?", "branches"),
+    ("Give the number of UPI transactions in FY2025", "transactions"),  # an imperative count
+    ("# of UPI transactions, FY2025", "transactions"),  # a terse one opening with its noun
+    ("Number of branches at end-FY25", "branches"),
+])
+def test_a_count_asked_after_a_fronted_period_is_a_count(question, head):
+    reading = read(question)
+    assert reading.target is not None and reading.target.answer_type == "count", reading.target
+    assert reading.target.head == head
+
+
+def test_a_fronted_phrase_that_is_no_period_is_not_read_past_and_a_number_of_inside_a_question_is_no_count():
+    assert read("In the US, how many stores were opened?").target is None
+    assert read("What is the total dividend based on the number of shares?").target is None
+
+
 @pytest.mark.parametrize(("question", "unit"), [
     ("Which loan segment grew fastest?", "label"),
     ("Of all loan segments, which grew fastest?", "label"),  # "which" after a fronted phrase
