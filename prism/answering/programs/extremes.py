@@ -20,18 +20,25 @@ from prism.answering.programs.operation import Operand, Operation, Program, Resu
 from prism.answering.programs.periods import asked, asked_periods
 from prism.answering.units import without_parentheses
 from prism.index.tokenizer import tokenize
+from prism.retrieval.periods import find_periods
 from prism.types.reading import Reading
 
 __all__ = ["compared_sets", "extreme_result", "period_name"]
 
 _YEARS = re.compile(r"(?:19|20)\d{2}")
+_PART_WORD = re.compile(r"\b(?:Q[1-4]|H[12]|quarter|half)\b", re.IGNORECASE)
+"""A column header naming a quarter or half of its own; else a quarter's figure is named by its row."""
 
 
 def period_name(figure: Operand) -> str:
     """The period a figure's column names as an analyst says it: its year ("Years ended December 31, 2019" →
     "2019"); a quarter or a half as the column writes it, without a parenthesis restating it ("Q4 FY25 (Jan–Mar
-    2025)" → "Q4 FY25", never its year alone, which its other quarters share); else the column header as printed."""
+    2025)" → "Q4 FY25", never its year alone, which its other quarters share), or as its row does when the column
+    names only the year ("Fourth Quarter" under "2018 Low" → "Fourth Quarter 2018"); else the column header as
+    printed."""
     if figure.period and figure.period[:1] in ("Q", "H"):
+        if figure.label and find_periods(f"{figure.label} {figure.when[0]}") and not _PART_WORD.search(figure.column):
+            return f"{without_parentheses(figure.label)} {figure.when[0]}"  # a quarter its row names: "Fourth Quarter"
         return without_parentheses(figure.column) or figure.period
     years = _YEARS.findall(figure.column)
     return years[-1] if years else figure.column.strip() or (figure.period or "")

@@ -161,15 +161,25 @@ def comparable(comparison: Comparison, figure: Operand) -> bool:
 
 def threshold_rows(reading: Reading, evidence: Evidence) -> Iterator[tuple[Operand, ...]]:
     """The figures of each row the question may mean over the periods asked (every period when none), when it
-    states a threshold, those it may be compared with (:func:`comparable`)."""
+    states a threshold, those it may be compared with (:func:`comparable`); in a table of periods down (quarters as
+    rows, "2018 Low" and "2018 High" across), each column's figures of the periods asked. Two figures of one period
+    are no periods to count."""
     comparison = reading.comparison
     if comparison is None:
         return
-    for row in rows(reading, evidence, figures=2):
+    found = rows(reading, evidence, figures=2)
+    columns: dict[tuple[str, int], list[Operand]] = {}
+    for row in found:
         figures = tuple(f for f in asked(reading, row) if f.when != (0, 0)) or tuple(asked(reading, row))
         figures = tuple(f for f in figures if comparable(comparison, f))
-        if len(figures) >= 2:
+        if len(figures) >= 2 and (len({f.when for f in figures}) >= 2 or figures[0].when == (0, 0)):
             yield figures
+        for f in figures:
+            if f.when != (0, 0):
+                columns.setdefault((f.table, f.col), []).append(f)
+    for column in columns.values():  # a table of periods down ("First Quarter" … under "2018 Low"): its column
+        if len({f.when for f in column}) == len(column) >= 2:
+            yield tuple(column)
 
 
 def threshold_checked(comparison: Comparison, figures: tuple[Operand, ...]) -> tuple[tuple[int, ...], str]:

@@ -140,6 +140,20 @@ def test_only_a_total_named_keeps_a_group_from_being_offered(question, offered):
     assert all(len(figures) == 4 for _, figures in groups)
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    ("In 2018, how many quarters had stock prices lower than $2.00 during their lows?",
+     "Number of periods with Common Stock Price Range 2018 Low less than $2.00: 1 (Fourth Quarter 2018)"),
+    ("How many quarters in 2018 had a low price below $5.00?",
+     "Number of periods with Common Stock Price Range 2018 Low less than $5.00: 3 (Second Quarter 2018, Third "
+     "Quarter 2018 and Fourth Quarter 2018)"),
+])
+def test_how_many_quarters_meet_a_threshold_counts_the_rows_of_a_table_of_quarters_down(report, question, first):
+    """Quarters as rows, the year's low and high across: the quarters meeting the threshold are counted down the
+    column the question names, and named by their rows; never one quarter's low and high as two periods."""
+    answer = report.ask(question, "weeks", sources=["prices.html"])
+    assert answer.answer.splitlines()[0] == first, answer.answer
+
+
 def test_items_the_question_names_are_averaged_alone(report):
     answer = report.ask("What was the average low price in the first and second quarters of 2018?", "weeks",
                         sources=["prices.html"])

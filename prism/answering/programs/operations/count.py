@@ -79,14 +79,19 @@ class Count(Operation):
         if program.option("of") == "items" and program.option("threshold"):
             return f"number of {program.option('group', 'items')} {program.option('threshold')}"
         if program.option("of") == "periods":
-            return f"number of periods with {program.operands[0].label} {program.option('threshold', '')}".rstrip()
+            first = program.operands[0]
+            across = len({o.row for o in program.operands}) > 1  # a column of a table of periods down
+            name = first.column if across else first.label
+            return f"number of periods with {name} {program.option('threshold', '')}".rstrip()
         return f"number of {program.option('group', 'items')}"
 
     def work_subject(self, program: Program) -> str:
         """The subject without the question's threshold (the work line's figures are checked against the table).
         """
         if program.option("of") == "periods":
-            return f"{program.operands[0].name} against the threshold (✓ met)"
+            first = program.operands[0]
+            across = len({o.row for o in program.operands}) > 1
+            return f"{first.column if across else first.name} against the threshold (✓ met)"
         return self.subject(program)
 
 
