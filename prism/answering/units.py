@@ -243,6 +243,19 @@ def label_unit(label: str) -> tuple[str, str] | None:
     return ("₹", content[rupees.end():].strip()) if rupees else ("", content)
 
 
+def counts_things(header: str) -> bool:
+    """Whether a column header states its figures as counts of things: "(number)", or a scale and a noun with no
+    currency ("Volume (crore transactions)"); not "(₹ lakh crore)", "(%)" or "(crore)"."""
+    m = unit_parenthesis(header)
+    if m is None or m.group(1).strip().startswith("%"):
+        return False
+    unit = label_unit(header)
+    if unit is None:
+        return True  # "(number)", "(nos.)"
+    symbol, words = unit
+    return not symbol and any(w.lower() not in vocab.CANONICAL for w in re.findall(r"[A-Za-z]+", words))
+
+
 def own_unit_first(text: str) -> bool:
     """Whether ``text`` opens with a unit or count word or symbol ("crore transactions", "₹ lakh crore", "%"), as a
     parenthesis stating a row's unit does ("as-converted basis" does not)."""

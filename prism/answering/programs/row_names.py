@@ -10,15 +10,13 @@ ask and the second the probability of the operation it states, and training
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 
 from prism.answering.programs.evidence import Evidence
 from prism.answering.programs.operation import Program
 from prism.answering.programs.registry import OPERATIONS
 from prism.answering.reading.words import phrase_spans, words_of
-from prism.answering.units import label_unit, unit_parenthesis
-from prism.vocabulary.units import CANONICAL
+from prism.answering.units import counts_things
 
 __all__ = ["STATED", "column_states", "label_cued", "named_by_row", "operation_log_probability"]
 
@@ -86,20 +84,7 @@ def column_states(name: str, program: Program) -> frozenset[str]:
     words = words_of(cell.column)
     found = frozenset(op for op in STATED if any(phrase_spans(cue, words) for cue in OPERATIONS[op].cues))
     found = found - {"sum"} if len(found) > 1 else found  # "% of total": the total is the share's whole
-    return found | {"count"} if cell.kind == "count" or _counts_things(cell.column) else found
-
-
-def _counts_things(header: str) -> bool:
-    """Whether a column header states its figures as counts of things: "(number)", or a scale and a noun with no
-    currency ("Volume (crore transactions)"); not "(₹ lakh crore)", "(%)" or "(crore)"."""
-    m = unit_parenthesis(header)
-    if m is None or m.group(1).strip().startswith("%"):
-        return False
-    unit = label_unit(header)
-    if unit is None:
-        return True  # "(number)", "(nos.)"
-    symbol, words = unit
-    return not symbol and any(w.lower() not in CANONICAL for w in re.findall(r"[A-Za-z]+", words))
+    return found | {"count"} if cell.kind == "count" or counts_things(cell.column) else found
 
 
 def operation_log_probability(probabilities: dict[str, float], name: str, named_by_row: bool,
