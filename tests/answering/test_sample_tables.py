@@ -123,7 +123,9 @@ def test_a_count_asked_with_its_value_may_be_answered_in_money(sample):
     "Year on year, how much did personal loans grow?",
     "What was the YoY rise in personal loans?",
     "personal loans: growth, y/y",
-    "pers. loans YoY growth %",
+    pytest.param("pers. loans YoY growth %", marks=pytest.mark.xfail(strict=True, reason=(
+        "'growth %' reads a percentage change, which the 'YoY growth' column is not known to state: the lookup is "
+        "not clearly ahead and the row is quoted whole"))),
     "How much did personal loans grow year on year",
 ])
 def test_a_row_s_growth_column_is_quoted_not_its_difference_from_another_measure(sample, question):
