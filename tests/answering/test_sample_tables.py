@@ -136,3 +136,15 @@ def test_a_row_s_growth_column_is_quoted_not_its_difference_from_another_measure
     first = answer.answer.split("\n- ")[1]
     assert first.startswith("Personal loans, YoY growth: 19.8%"), answer.answer
     assert "percentage points" not in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What was Meridian Bank's CASA ratio at the end of Q2 FY25?",
+    "What share of Meridian Bank's deposits were CASA at the end of Q2 FY25?",
+    "What proportion of deposits was CASA in Q2 FY25?",
+    "CASA as a % of deposits, Q2 FY25",
+])
+def test_a_share_asked_of_a_ratio_the_table_prints_is_that_ratio(sample, question):
+    """Table 8 prints the "CASA ratio %": a share of deposits asked is that cell, not a sentence about the ratio."""
+    answer = sample.ask(question, "sample")
+    assert answer.answer.split("\n- ")[1].startswith("CASA ratio %, Q2 FY25: 38.4%"), answer.answer

@@ -75,7 +75,8 @@ def column_states(name: str, program: Program) -> frozenset[str]:
     """The operations (of :data:`STATED`) whose result a lookup ``program`` reads as printed: those whose cues
     (:attr:`~prism.answering.programs.operation.Operation.cues`) its cell's column header writes ("Change (%)" →
     ``change``; "% of total revenue" → ``share``, its "total" the share's whole), and ``count`` for a cell that
-    states a count ("Number of …" rows, "Volume (crore transactions)": how many, read as printed). The ranker leaves
+    states a count ("Number of …" rows, "Volume (crore transactions)": how many, read as printed), and ``share`` for
+    a ratio printed as a percentage ("CASA ratio %": the share of deposits that are CASA). The ranker leaves
     out those the question writes only inside a row's name (:func:`label_cued`: "net change in cash balance" asks no
     change). Empty for any other program or a figure of a sentence."""
     if name != "lookup" or len(program.operands) != 1 or program.operands[0].source != "cell":
@@ -84,6 +85,8 @@ def column_states(name: str, program: Program) -> frozenset[str]:
     words = words_of(cell.column)
     found = frozenset(op for op in STATED if any(phrase_spans(cue, words) for cue in OPERATIONS[op].cues))
     found = found - {"sum"} if len(found) > 1 else found  # "% of total": the total is the share's whole
+    if cell.kind == "percent" and "ratio" in words_of(cell.label):
+        found |= {"share"}  # "CASA ratio %": a ratio printed as a percentage is the share of one thing in another
     return found | {"count"} if cell.kind == "count" or counts_things(cell.column) else found
 
 

@@ -148,6 +148,19 @@ def test_a_cell_stating_a_count_answers_how_many_as_printed(label, column, kind,
         pytest.approx(math.log(0.86 if counted else 0.05))
 
 
+@pytest.mark.parametrize(("label", "kind", "share"), [
+    ("CASA ratio %", "percent", True),  # a ratio printed as a percentage: the share of one thing in another
+    ("Loan-to-deposit ratio", "percent", True),
+    ("Gross NPA", "percent", False),  # a percentage, no ratio named
+    ("Current ratio", "ratio", False),  # a ratio printed as a multiple
+])
+def test_a_ratio_printed_as_a_percentage_answers_a_share_as_printed(label, kind, share):
+    """"What share of deposits were CASA?" reads a share; the "CASA ratio %" cell states it."""
+    cell = Operand(label, "Q2 FY25", None, (0, 0), "38.4%", Decimal("38.4"), None, None, kind, 1, table="t", row=0,
+                   col=0)
+    assert ("share" in column_states("lookup", Program("lookup", (cell,)))) is share
+
+
 def test_a_change_the_question_writes_inside_a_rows_name_lifts_no_stated_change():
     """"Net change in cash balance?" names a row; it asks for no change, so the "Change (%)" column's cells
     keep the lookup's own probability, while "What is the change (%) for order intake?" lifts them."""
