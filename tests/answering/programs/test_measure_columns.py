@@ -13,8 +13,7 @@ import pytest
 from prism.answering.programs.binding import series_pairs, series_sets
 from prism.answering.programs.evidence import Evidence, Row, naming_tokens
 from prism.answering.programs.operation import Operand
-from prism.types import IngestItem
-from tests.conftest import offline_service
+from tests.conftest import pages_service
 from tests.readings import read
 
 NOTE = """<html><body>
@@ -42,11 +41,7 @@ NOTE = """<html><body>
 
 @pytest.fixture(scope="module")
 def note(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("measures_home")
-    (home / "options.html").write_text(NOTE, encoding="utf-8")
-    svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest([IngestItem(home / "options.html")], "measures")] == ["ingested"]
-    return svc
+    return pages_service(tmp_path_factory.mktemp("measures_home"), embedder, {"options.html": NOTE}, "measures")
 
 
 @pytest.mark.parametrize(("question", "cell"), [

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism.types import IngestItem
-from tests.conftest import offline_service
+from tests.conftest import pages_service
 
 NOTE = """<html><body>
 <p>The changes in the carrying amount of goodwill were as follows (in millions).</p>
@@ -24,11 +23,7 @@ NOTE = """<html><body>
 
 @pytest.fixture(scope="module")
 def note(tmp_path_factory, embedder):
-    home = tmp_path_factory.mktemp("roll_home")
-    (home / "goodwill.html").write_text(NOTE, encoding="utf-8")
-    svc = offline_service(home, embedder, briefing_on_ingest=False)
-    assert [r.status for r in svc.ingest([IngestItem(home / "goodwill.html")], "roll")] == ["ingested"]
-    return svc
+    return pages_service(tmp_path_factory.mktemp("roll_home"), embedder, {"goodwill.html": NOTE}, "roll")
 
 
 @pytest.mark.parametrize(("question", "work"), [
